@@ -1,0 +1,4 @@
+"""Club, player and account pages."""
+
+app_name = "clubs"
+urlpatterns: list = []
