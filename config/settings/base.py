@@ -8,7 +8,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False) if (BASE_DIR / ".env").exists() else None
+if (BASE_DIR / ".env").exists():
+    # A developer's local overrides; the real environment always wins.
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 SECRET_KEY = env("SECRET_KEY", default="dev-only-secret-key-not-for-production-use-0123456789abcdef")
 DEBUG = env.bool("DEBUG", default=False)
@@ -86,7 +88,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Redis: channel layer, Celery broker and results.
+# --- Redis: channel layer, Celery broker and results. The default is the embedded Redis that
+# bin/site starts on its own port (never 6379, where a machine's Redis usually listens).
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6390/0")
 
 CHANNEL_LAYERS = {
@@ -111,6 +114,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_RESULT_EXPIRES = 24 * 3600  # Redis expires results itself; nothing piles up.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- Accounts (django-allauth).
 AUTH_USER_MODEL = "clubs.User"

@@ -4,3 +4,4 @@ from .base import *  # noqa: F401,F403
 from .base import env
 
 DEBUG = env.bool("DEBUG", default=True)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])

@@ -1,9 +1,19 @@
 """Tests: always the machine's real PostgreSQL and Redis, never fakes."""
 
+import os
+import uuid
+
 from .base import *  # noqa: F401,F403
 from .base import CHANNEL_LAYERS, env
 
+# One id per test run, kept in the environment so that the processes a run starts (a Celery
+# worker, a spawned live server) read the same value. It keeps parallel runs that share a Redis
+# database apart: their own channel-layer prefix, task queue and control exchange.
+RUN_ID = os.environ.setdefault("BILKA_RUN_ID", uuid.uuid4().hex[:10])
+
 # Each parallel run (a developer's, CI's) may name its own test database and Redis db.
+# A Celery worker started by the tests gets DATABASE_URL pointing at the test database itself:
+# it never runs the test runner, so no second "test_" prefix is applied (tests/conftest.py).
 _db = env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/bilka")
 _db["TEST"] = {"NAME": env("BILKA_TEST_DB", default="test_bilka")}
 _db["CONN_MAX_AGE"] = 0
@@ -11,9 +21,11 @@ DATABASES = {"default": _db}
 
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/9")
 CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [REDIS_URL]
-CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = env("CHANNELS_PREFIX", default="bilka-test")
+CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = env("CHANNELS_PREFIX", default=f"bilka-test-{RUN_ID}")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
+CELERY_TASK_DEFAULT_QUEUE = f"bilka-test-{RUN_ID}"
+CELERY_CONTROL_EXCHANGE = f"bilka-test-{RUN_ID}"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -22,3 +34,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 DEBUG = False
+# Serve static files from the app folders as in development: no collectstatic before a test run.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,34 @@
+"""The site's own periodic plans, kept as django-celery-beat rows (created after every migrate)."""
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+
+CLEANUP_TASK_NAME = "Nightly clean-up"
+CLEANUP_TASK = "config.tasks.cleanup"
+
+
+def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
+    """Create the nightly clean-up plan (03:30 site time) if it is missing.
+
+    A `post_migrate` receiver rather than a data migration: it also runs after the test
+    runner flushes the tables, and it never overwrites what an admin changed (a disabled plan
+    stays disabled, a moved time stays moved).
+    """
+    from django_celery_beat.models import CrontabSchedule, PeriodicTask
+
+    if PeriodicTask._meta.db_table not in connections[using].introspection.table_names():
+        return  # django_celery_beat not migrated yet (e.g. `migrate clubs` alone)
+    if PeriodicTask.objects.using(using).filter(name=CLEANUP_TASK_NAME).exists():
+        return
+    crontab_fields = {
+        "minute": "30",
+        "hour": "3",
+        "day_of_week": "*",
+        "day_of_month": "*",
+        "month_of_year": "*",
+        "timezone": settings.TIME_ZONE,
+    }
+    crontab = CrontabSchedule.objects.using(using).filter(**crontab_fields).first()
+    if crontab is None:
+        crontab = CrontabSchedule.objects.using(using).create(**crontab_fields)
+    PeriodicTask.objects.using(using).create(name=CLEANUP_TASK_NAME, task=CLEANUP_TASK, crontab=crontab)

@@ -1,0 +1,115 @@
+"""Fixtures every app's tests may use: a real Celery worker and a clean channel layer."""
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import redis
+from django.conf import settings
+
+from config.celery import app as celery_app
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+WORKER_START_TIMEOUT = 60.0
+WORKER_STOP_TIMEOUT = 30.0
+
+
+def _database_url(db: dict) -> str:
+    """A DATABASE_URL naming the test database itself, for processes outside the test runner."""
+    credentials = quote(db["USER"] or "", safe="")
+    if db.get("PASSWORD"):
+        credentials += ":" + quote(db["PASSWORD"], safe="")
+    host = db.get("HOST") or "127.0.0.1"
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+class CeleryWorker:
+    """A `celery worker` process started for this test session (see `celery_worker_process`)."""
+
+    def __init__(self, process: subprocess.Popen, hostname: str, log_path: Path) -> None:
+        self.process = process
+        self.hostname = hostname
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def answers_ping(self, timeout: float = 1.0) -> bool:
+        return bool(celery_app.control.ping(destination=[self.hostname], timeout=timeout))
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[CeleryWorker]:
+    """A real Celery worker consuming this run's queue, connected to the test database.
+
+    The worker is a separate process, so it only sees committed rows: tests that use it need
+    `@pytest.mark.django_db(transaction=True)`. It gets DATABASE_URL pointing straight at the
+    test database; as it never runs the test runner, no second "test_" prefix is added. The
+    queue and control exchange are this run's own (config/settings/test.py), so a parallel run
+    on the same Redis database neither steals its tasks nor answers its pings. Stopped with
+    SIGTERM (a warm shutdown, 5–10 s) before pytest-django drops the database.
+    """
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("the Celery worker fixture needs the PostgreSQL test database (DATABASE_URL)")
+    celery_app.control.purge()  # tasks queued by earlier tests without a worker
+    hostname = f"test-{uuid.uuid4().hex[:8]}@%h"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": _database_url(db),
+        "REDIS_URL": settings.REDIS_URL,
+        "BILKA_RUN_ID": settings.RUN_ID,
+        "PYTHONUNBUFFERED": "1",
+    }
+    log_file = tempfile.NamedTemporaryFile(prefix="bilka-celery-worker-", suffix=".log", delete=False)
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--loglevel=INFO", "--pool=solo", "--hostname", hostname,
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+    ]  # fmt: skip
+    process = subprocess.Popen(  # noqa: S603 - fixed command line
+        command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT
+    )
+    worker = CeleryWorker(process, hostname.replace("%h", socket.gethostname()), Path(log_file.name))
+    try:
+        deadline = time.monotonic() + WORKER_START_TIMEOUT
+        while not worker.answers_ping():
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Celery worker did not start (exit code {process.poll()}):\n{worker.log()}")
+        yield worker
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=WORKER_STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log_file.close()
+        os.unlink(log_file.name)
+
+
+@pytest.fixture
+def clean_channel_layer() -> Iterator[None]:
+    """Remove this run's channel-layer keys (groups, channels) before and after a test."""
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    client = redis.Redis.from_url(settings.REDIS_URL)
+
+    def flush() -> None:
+        keys = list(client.scan_iter(match=f"{config['prefix']}*", count=1000))
+        if keys:
+            client.delete(*keys)
+
+    flush()
+    yield
+    flush()
+    client.close()
