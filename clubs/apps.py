@@ -1,6 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ClubsConfig(AppConfig):
     name = "clubs"
-    verbose_name = "Clubs and players"
+    verbose_name = _("Clubs and players")
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the sign-up handler)

@@ -1,7 +1,249 @@
 """People and clubs: accounts, players (who may have no account), clubs and their roles."""
 
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .translit import search_key
 
 
 class User(AbstractUser):
     """A site account. Kept custom from the first day so fields can be added without pain."""
+
+
+class Player(models.Model):
+    """A person who plays Bilka. Village players often have no account; one may claim this later."""
+
+    display_name = models.CharField(_("name"), max_length=120)
+    city = models.CharField(_("city or village"), max_length=120, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    search_name = models.CharField(
+        _("search key"), max_length=300, blank=True, db_index=True, editable=False,
+        help_text=_("The name in one Latin spelling, so Cyrillic and Latin searches meet."),
+    )
+    merged_into = models.ForeignKey(
+        "self",
+        verbose_name=_("merged into"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="merged_from",
+        help_text=_("Set when this record was found to be the same person as another one."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["display_name", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.city})" if self.city else self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:player_detail", kwargs={"pk": self.pk})
+
+    @staticmethod
+    def key_for(display_name: str, city: str = "") -> str:
+        """The search key: the name's key, then the city's, so either can be searched."""
+        return " ".join(k for k in (search_key(display_name), search_key(city)) if k)[:300]
+
+    def refresh_search_name(self) -> None:
+        self.search_name = self.key_for(self.display_name, self.city)
+
+    def save(self, *args, **kwargs):
+        # Derived data, kept in step on every save (bulk writes set it through key_for).
+        self.refresh_search_name()
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
+        super().save(*args, **kwargs)
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("address"), max_length=140, unique=True, allow_unicode=False)
+    city = models.CharField(_("city or village"), max_length=120, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:club_detail", kwargs={"slug": self.slug})
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", _("owner")
+    ORGANISER = "organiser", _("organiser")
+    MEMBER = "member", _("member")
+
+
+class Membership(models.Model):
+    """A user's role in a club. Only owners change roles; a club always keeps one owner."""
+
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(_("joined"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique_club_user")]
+        ordering = ["club", "role", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club}: {self.get_role_display()}"
+
+
+class ClubPlayer(models.Model):
+    """A line of a club's roster. Rows are never deleted: merges repoint them, leaving keeps history."""
+
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="roster")
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="roster_entries")
+    added_as = models.CharField(
+        _("added as"), max_length=120, blank=True,
+        help_text=_("The name the organiser typed, kept when records are merged."),
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("added by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    added_at = models.DateTimeField(_("added"), default=timezone.now)
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        verbose_name = _("roster entry")
+        verbose_name_plural = _("roster entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "player"], condition=Q(active=True), name="clubplayer_one_active_row"
+            )
+        ]
+        ordering = ["club", "player__display_name", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club}"
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class PlayerInvitation(models.Model):
+    """A link an organiser gives a village player so they can claim their profile with an account."""
+
+    token = models.CharField(_("token"), max_length=64, unique=True, default=_new_token, editable=False)
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="invitations")
+    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="invitations")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("claimed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    claimed_at = models.DateTimeField(_("claimed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.player} → {self.club}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:claim", kwargs={"token": self.token})
+
+    @property
+    def is_expired(self) -> bool:
+        return timezone.now() >= self.expires_at
+
+    @property
+    def is_usable(self) -> bool:
+        return self.claimed_at is None and not self.is_expired
+
+
+class AuditEntry(models.Model):
+    """Who changed what, with the state before and after. Written by every service."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("who"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    action = models.CharField(_("action"), max_length=64, db_index=True)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    object_type = models.CharField(_("object type"), max_length=64)
+    object_id = models.CharField(_("object id"), max_length=64, blank=True)
+    object_repr = models.CharField(_("object"), max_length=200, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"

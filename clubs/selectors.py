@@ -1,0 +1,78 @@
+"""Read-only queries for club and player pages, each a fixed number of SQL queries."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role
+from .translit import search_key
+
+SEARCH_LIMIT = 50
+
+_ROLE_ORDER = {Role.OWNER: 0, Role.ORGANISER: 1, Role.MEMBER: 2}
+
+
+def club_list() -> QuerySet[Club]:
+    return Club.objects.annotate(
+        member_count=Count("memberships", distinct=True),
+        player_count=Count("roster", filter=Q(roster__active=True), distinct=True),
+    ).order_by("name", "id")
+
+
+def club_members(*, club: Club) -> list[Membership]:
+    members = list(Membership.objects.filter(club=club).select_related("user", "user__player"))
+    members.sort(key=lambda m: (_ROLE_ORDER.get(m.role, 9), m.user.get_username().casefold()))
+    return members
+
+
+def club_roster(*, club: Club, include_inactive: bool = False) -> list[ClubPlayer]:
+    qs = ClubPlayer.objects.filter(club=club).select_related("player", "player__user", "added_by")
+    if not include_inactive:
+        qs = qs.filter(active=True)
+    return list(qs.order_by("-active", "player__display_name", "id"))
+
+
+def open_invitations(*, club: Club) -> dict[int, PlayerInvitation]:
+    """The newest unclaimed invitation per player of the club, keyed by player id."""
+    result: dict[int, PlayerInvitation] = {}
+    for inv in PlayerInvitation.objects.filter(club=club, claimed_at__isnull=True).order_by("created_at"):
+        if inv.is_usable:
+            result[inv.player_id] = inv
+    return result
+
+
+def clubs_of_user(*, user) -> list[Membership]:
+    if not user.is_authenticated:
+        return []
+    return list(Membership.objects.filter(user=user).select_related("club").order_by("club__name"))
+
+
+def search_players(*, query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
+    """Players whose name or city matches every word of the query, in any alphabet."""
+    words = search_key(query).split()
+    if not words:
+        return []
+    qs = Player.objects.filter(merged_into__isnull=True)
+    for word in words:
+        qs = qs.filter(search_name__icontains=word)
+    qs = qs.select_related("user").prefetch_related(
+        Prefetch("roster_entries", queryset=ClubPlayer.objects.filter(active=True).select_related("club"))
+    )
+    return list(qs.order_by("display_name", "id")[:limit])
+
+
+def player_detail(*, pk: int) -> Player:
+    return (
+        Player.objects.select_related("user", "merged_into")
+        .prefetch_related(
+            Prefetch(
+                "roster_entries",
+                queryset=ClubPlayer.objects.select_related("club").order_by("-active", "club__name"),
+            )
+        )
+        .get(pk=pk)
+    )
+
+
+def club_audit(*, club: Club, limit: int = 20) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(club=club).select_related("actor")[:limit])
