@@ -1,0 +1,159 @@
+"""What one seat (or a spectator) may see: never another seat's unplayed card.
+
+The live tables send `Observation.to_json()` to each viewer and the bots decide from an
+`Observation` alone, so a bot cannot cheat and a client cannot leak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gameplay.engine.cards import PAIRS, SEATS, SUITS, card_to_str, hand_sort_key, mask_cards
+from gameplay.engine.state import PASS, REDEAL, MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A seat's view (`seat` set, `hand` its cards) or a spectator's (`seat` and `hand` None).
+
+    Public by the rules: whose suit is whose, the trump, and so who holds `JC` (the trump
+    *is* the suit of the `JC` holder), the cards on the table, each seat's number of cards,
+    tricks taken, the score. Points are shown for finished deals only (`last_deal`).
+    """
+
+    seat: int | None
+    phase: str
+    deal_number: int
+    dealer: int
+    to_move: int | None
+    hand: tuple[int, ...] | None
+    legal: tuple[int, ...]
+    hand_sizes: tuple[int, int, int, int]
+    trump: int | None
+    jack_holder: int | None
+    pair_on_duty: int | None
+    suit_of_seat: tuple[int, int, int, int] | None
+    trick_leader: int | None
+    trick: tuple[int, ...]
+    last_trick: tuple[int, tuple[int, ...], int] | None
+    tricks_taken: tuple[int, int]
+    redeal_phase: bool
+    last_deal: dict[str, Any] | None
+    score: tuple[int, int]
+    eggs: int
+    winner: int | None
+    end: tuple[str, int] | None
+    deck: str
+
+    @classmethod
+    def of(cls, state: MatchState, seat: int | None) -> Observation:
+        log = state.deals[-1] if state.deals else None
+        in_deal = log is not None and log.outcome is None
+        hands = state.hands
+        hand = tuple(mask_cards(hands[seat])) if seat is not None and in_deal else None
+        to_move = state.to_move
+        legal: tuple[int, ...] = ()
+        if seat is not None and to_move == seat:
+            legal = tuple(state.legal_actions())
+        last_trick = state.last_trick if state.rules.review_tricks == "last" and in_deal else None
+        finished = [d for d in state.deals if d.outcome is not None]
+        last_deal = None
+        if finished:
+            d = finished[-1]
+            last_deal = {
+                "outcome": d.outcome,
+                "points": d.points if d.outcome != "redeal" else None,
+                "eyes": d.eyes,
+                "redeal": d.redeal,
+            }
+        return cls(
+            seat=seat,
+            phase=state.phase.name.lower(),
+            deal_number=len(state.deals),
+            dealer=state.dealer,
+            to_move=to_move,
+            hand=hand,
+            legal=legal,
+            hand_sizes=tuple(h.bit_count() for h in hands) if in_deal else (0, 0, 0, 0),  # type: ignore[arg-type]
+            trump=state.trump if in_deal else None,
+            jack_holder=log.jack_holder if in_deal and log is not None else None,
+            pair_on_duty=log.pair_on_duty if in_deal and log is not None else None,
+            suit_of_seat=state.suit_of_seat,
+            trick_leader=state.trick_leader if in_deal else None,
+            trick=state.trick if in_deal else (),
+            last_trick=last_trick,
+            tricks_taken=state.tricks_taken if in_deal else (0, 0),
+            redeal_phase=state.phase.name == "REDEAL",
+            last_deal=last_deal,
+            score=state.capped_score,
+            eggs=state.eggs,
+            winner=state.winner,
+            end=state.end,
+            deck=state.rules.deck,
+        )
+
+    def visible_cards(self) -> set[int]:
+        """Every card id this observation mentions (for the no-leak property)."""
+        cards = set(self.hand or ()) | set(self.trick) | {c for c in self.legal if c < 36}
+        if self.last_trick:
+            cards |= set(self.last_trick[1])
+        return cards
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON in the notation of RULES.md, for a client."""
+
+        def seat_name(s: int | None) -> str | None:
+            return None if s is None else SEATS[s]
+
+        def action_name(a: int) -> str:
+            return "redeal" if a == REDEAL else "pass" if a == PASS else card_to_str(a)
+
+        return {
+            "seat": seat_name(self.seat),
+            "phase": self.phase,
+            "deal": self.deal_number,
+            "dealer": SEATS[self.dealer],
+            "to_move": seat_name(self.to_move),
+            "hand": None if self.hand is None else [card_to_str(c) for c in sorted(self.hand, key=hand_sort_key)],
+            "legal": [action_name(a) for a in self.legal],
+            "hand_sizes": dict(zip(SEATS, self.hand_sizes, strict=True)),
+            "trump": None if self.trump is None else SUITS[self.trump],
+            "jack_holder": seat_name(self.jack_holder),
+            "on_duty": None if self.pair_on_duty is None else PAIRS[self.pair_on_duty],
+            "suits": None if self.suit_of_seat is None else {
+                SEATS[s]: SUITS[self.suit_of_seat[s]] for s in range(4)
+            },
+            "trick": {"leader": seat_name(self.trick_leader), "cards": [card_to_str(c) for c in self.trick]},
+            "last_trick": None if self.last_trick is None else {
+                "leader": SEATS[self.last_trick[0]],
+                "cards": [card_to_str(c) for c in self.last_trick[1]],
+                "winner": SEATS[self.last_trick[2]],
+            },
+            "tricks_taken": dict(zip(PAIRS, self.tricks_taken, strict=True)),
+            "last_deal": None if self.last_deal is None else {
+                "outcome": self.last_deal["outcome"],
+                "points": None if self.last_deal["points"] is None else dict(
+                    zip(PAIRS, self.last_deal["points"], strict=True)
+                ),
+                "eyes": dict(zip(PAIRS, self.last_deal["eyes"], strict=True)),
+                "redeal": seat_name(self.last_deal["redeal"]),
+            },
+            "score": dict(zip(PAIRS, self.score, strict=True)),
+            "eggs": self.eggs,
+            "winner": None if self.winner is None else PAIRS[self.winner],
+            "end": None if self.end is None else {"reason": self.end[0], "seat": SEATS[self.end[1]]},
+            "deck": self.deck,
+        }
+
+
+def observe(state: MatchState, seat: int) -> Observation:
+    """The view of `seat` (0..3 = N E S W)."""
+    if not 0 <= seat < 4:
+        raise ValueError(f"{seat!r} is not a seat")
+    return Observation.of(state, seat)
+
+
+def observe_spectator(state: MatchState) -> Observation:
+    """The view of someone not at the table: no hand at all."""
+    return Observation.of(state, None)

@@ -1,0 +1,281 @@
+"""bilka-record/1: read and validate (by replaying every card), write, and score (bilka-score/1).
+
+A record holds only what happened (hands as dealt, cards in order, redeals, penalties, how
+the match ended); every score is recomputed by replaying it through `MatchState`, so the
+scorer and the live tables can never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from gameplay.engine.cards import (
+    BIT,
+    PAIRS,
+    SEATS,
+    SUITS,
+    VALUE,
+    card_from_str,
+    card_to_str,
+    hand_sort_key,
+    mask_cards,
+    seat_from_str,
+)
+from gameplay.engine.errors import IllegalAction, RecordError, RulesError
+from gameplay.engine.rules import Rules
+from gameplay.engine.state import END_REASONS, PASS, REDEAL, MatchState, Phase, hand_qualifies
+
+FORMAT = "bilka-record/1"
+SCORE_FORMAT = "bilka-score/1"
+_TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties"}
+_DEAL_KEYS = {"dealer", "hands", "plays", "redeal"}
+
+
+def _load(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    return data
+
+
+def _seat(value: object, what: str, deal: int | None = None) -> int:
+    try:
+        return seat_from_str(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise RecordError(f"{what} must be one of N, E, S, W, not {value!r}", deal) from None
+
+
+def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = None) -> MatchState:
+    """Validate a record by replaying it; return the match state it leads to.
+
+    Raises RecordError naming the deal (from 1, redeals counted) and, for a card, the trick
+    (from 1), the seat and the card. `rng` deals any later deals of the returned state.
+    """
+    rec = _load(data)
+    unknown = set(rec) - _TOP_KEYS
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the record")
+    if rec.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {rec.get('format')!r}")
+    try:
+        rules = Rules.from_json(rec.get("rules", {}))
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    except TypeError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    players = rec.get("players")
+    if players is not None:
+        if not isinstance(players, dict) or not all(
+            k in SEATS and len(k) == 1 and isinstance(v, str) for k, v in players.items()
+        ):
+            raise RecordError("players must map seats N, E, S, W to names")
+    deals = rec.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    penalties = _read_penalties(rec.get("penalties", []), len(deals))
+
+    first_dealer = 0
+    if deals and isinstance(deals[0], dict):
+        first_dealer = _seat(deals[0].get("dealer"), "dealer", 1)
+    state = MatchState(rules, rng=rng or random.Random(), first_dealer=first_dealer, auto_deal=False,
+                       players=players)
+    for number, deal in enumerate(deals, start=1):
+        if state.phase == Phase.OVER:
+            raise RecordError(f"the match was already decided ({PAIRS[state.winner or 0]} won)", number)
+        if state.phase != Phase.DEALING:
+            raise RecordError("the previous deal was not played to the end", number)
+        _replay_deal(state, deal, number)
+        for after, pair, eyes, reason in penalties:
+            if after == number:
+                if state.phase == Phase.OVER:
+                    raise RecordError(f"penalty after deal {after}: the match was already decided")
+                if state.phase != Phase.DEALING:
+                    raise RecordError(f"penalty after deal {after}: that deal is not finished")
+                state.add_penalty(pair, eyes, reason)
+    end = rec.get("end")
+    if end is not None:
+        if not isinstance(end, dict) or set(end) != {"reason", "seat"} or end["reason"] not in END_REASONS:
+            raise RecordError(f"end must be {{\"reason\": {' | '.join(END_REASONS)}, \"seat\": S}}")
+        seat = _seat(end["seat"], "end.seat")
+        if state.phase == Phase.OVER:
+            raise RecordError(f"end: the match was already decided ({PAIRS[state.winner or 0]} won)")
+        state.end_match(end["reason"], seat)
+    state.auto_deal = True
+    return state
+
+
+def _read_penalties(value: object, n_deals: int) -> list[tuple[int, int, int, str]]:
+    if not isinstance(value, list):
+        raise RecordError("penalties must be a list")
+    out: list[tuple[int, int, int, str]] = []
+    for i, p in enumerate(value, start=1):
+        if not isinstance(p, dict) or set(p) != {"after_deal", "pair", "eyes", "reason"}:
+            raise RecordError(f"penalty {i} must have after_deal, pair, eyes and reason")
+        after, pair, eyes, reason = p["after_deal"], p["pair"], p["eyes"], p["reason"]
+        if isinstance(after, bool) or not isinstance(after, int) or not 1 <= after <= n_deals:
+            raise RecordError(f"penalty {i}: after_deal must be a deal number from 1 to {n_deals}")
+        if pair not in PAIRS:
+            raise RecordError(f"penalty {i}: pair must be NS or EW, not {pair!r}")
+        if isinstance(eyes, bool) or not isinstance(eyes, int) or eyes < 1:
+            raise RecordError(f"penalty {i}: eyes must be a positive integer, not {eyes!r}")
+        if not isinstance(reason, str):
+            raise RecordError(f"penalty {i}: reason must be a string")
+        if out and after < out[-1][0]:
+            raise RecordError(f"penalty {i}: penalties must be in the order of their deals")
+        out.append((after, PAIRS.index(pair), eyes, reason))
+    return out
+
+
+def _replay_deal(state: MatchState, deal: object, number: int) -> None:
+    if not isinstance(deal, dict):
+        raise RecordError("a deal is a JSON object", number)
+    unknown = set(deal) - _DEAL_KEYS
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the deal", number)
+    dealer = _seat(deal.get("dealer"), "dealer", number)
+    if dealer != state.dealer:
+        raise RecordError(f"the dealer must be {SEATS[state.dealer]}, not {SEATS[dealer]}", number)
+    hands_in = deal.get("hands")
+    if not isinstance(hands_in, dict) or set(hands_in) != set(SEATS):
+        raise RecordError("hands must give the cards of N, E, S and W", number)
+    masks = []
+    for seat in SEATS:
+        cards = hands_in[seat]
+        if not isinstance(cards, list):
+            raise RecordError(f"the hand of {seat} must be a list of cards", number)
+        mask = 0
+        for text in cards:
+            try:
+                card = card_from_str(text)
+            except ValueError:
+                raise RecordError(f"{text!r} in the hand of {seat} is not a card", number) from None
+            if mask & BIT[card]:
+                raise RecordError(f"{text} is dealt twice (hand of {seat})", number)
+            mask |= BIT[card]
+        masks.append(mask)
+    try:
+        state.start_deal((masks[0], masks[1], masks[2], masks[3]))
+    except IllegalAction as exc:
+        raise RecordError(str(exc), number) from None
+    plays = deal.get("plays", [])
+    if not isinstance(plays, list):
+        raise RecordError("plays must be a list of cards", number)
+    if "redeal" in deal:
+        seat = _seat(deal["redeal"], "redeal", number)
+        if plays:
+            raise RecordError("a redealt deal has no plays", number)
+        hand = masks[seat]
+        if state.phase != Phase.REDEAL or not hand_qualifies(state.rules, hand):
+            raise RecordError(f"{SEATS[seat]} may not ask for a redeal: the hand does not qualify", number)
+        while state.to_move != seat:
+            state.apply(PASS)
+        state.apply(REDEAL)
+        return
+    while plays and state.phase == Phase.REDEAL:
+        state.apply(PASS)
+    for index, text in enumerate(plays):
+        trick = index // 4 + 1
+        if state.phase != Phase.PLAY:
+            raise RecordError(f"{text!r} is one card more than the deal has", number, trick)
+        try:
+            card = card_from_str(text)
+        except ValueError:
+            raise RecordError(f"{SEATS[state.to_move or 0]} plays {text!r}, which is not a card",
+                              number, trick) from None
+        try:
+            state.apply(card)
+        except IllegalAction as exc:
+            raise RecordError(str(exc), number, trick) from None
+
+
+def write_record(state: MatchState) -> dict[str, Any]:
+    """The record of a match so far, as a JSON-ready dict."""
+    rec: dict[str, Any] = {"format": FORMAT, "rules": state.rules.to_json()}
+    if state.players:
+        rec["players"] = dict(state.players)
+    deals = []
+    for log in state.deals:
+        d: dict[str, Any] = {
+            "dealer": SEATS[log.dealer],
+            "hands": {
+                SEATS[s]: [card_to_str(c) for c in sorted(mask_cards(log.hands[s]), key=hand_sort_key)]
+                for s in range(4)
+            },
+        }
+        if log.redeal is not None:
+            d["redeal"] = SEATS[log.redeal]
+        else:
+            d["plays"] = [card_to_str(c) for c in log.plays]
+        deals.append(d)
+    rec["deals"] = deals
+    if state.end is not None:
+        rec["end"] = {"reason": state.end[0], "seat": SEATS[state.end[1]]}
+    if state.penalties:
+        rec["penalties"] = [
+            {"after_deal": a, "pair": PAIRS[p], "eyes": e, "reason": r} for a, p, e, r in state.penalties
+        ]
+    return rec
+
+
+def record_to_json(state: MatchState) -> str:
+    return json.dumps(write_record(state), ensure_ascii=False, indent=1)
+
+
+def score_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    """The bilka-score/1 report of a record (RECORD-FORMAT.md); RecordError if it is illegal."""
+    state = read_record(data)
+    return score_state(state)
+
+
+def _pairs(values: tuple[int, int]) -> dict[str, int]:
+    return {"NS": values[0], "EW": values[1]}
+
+
+def score_state(state: MatchState) -> dict[str, Any]:
+    out = []
+    for log in state.deals:
+        if log.outcome == "redeal":
+            out.append({
+                "jack_holder": SEATS[log.jack_holder],
+                "outcome": "redeal",
+                "eyes": _pairs(log.eyes),
+                "score": _pairs(log.score_after),
+            })
+            continue
+        tricks = []
+        leader = log.leader
+        points = [0, 0]
+        for t, winner in enumerate(log.trick_winners):
+            cards = log.plays[4 * t:4 * t + 4]
+            pts = sum(VALUE[c] for c in cards)
+            points[winner & 1] += pts
+            tricks.append({
+                "leader": SEATS[leader],
+                "cards": [card_to_str(c) for c in cards],
+                "winner": SEATS[winner],
+                "points": pts,
+            })
+            leader = winner
+        finished = log.outcome is not None
+        out.append({
+            "trump": SUITS[log.trump],
+            "jack_holder": SEATS[log.jack_holder],
+            "on_duty": PAIRS[log.pair_on_duty],
+            "tricks": tricks,
+            "points": _pairs((points[0], points[1])),
+            "outcome": log.outcome if finished else "unfinished",
+            "eyes": _pairs(log.eyes),
+            "score": _pairs(log.score_after if finished else state.capped_score),
+        })
+    return {
+        "format": SCORE_FORMAT,
+        "deals": out,
+        "score": _pairs(state.capped_score),
+        "winner": None if state.winner is None else PAIRS[state.winner],
+    }

@@ -1,0 +1,101 @@
+"""The frozen table parameters of RULES.md: defaults, types, ranges, and errors naming the key.
+
+Every disagreement between the seeds is a parameter here, so a club plays its own house
+rules by changing data, never code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from gameplay.engine.cards import DECK_RANKS
+from gameplay.engine.errors import RulesError
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "deck": tuple(DECK_RANKS),
+    "direction": ("clockwise", "counterclockwise"),
+    "first_lead": ("jack_holder", "after_dealer"),
+    "lucy_by": ("tricks", "points"),
+    "lucy": ("win", "zero"),
+    "eggs": ("double", "four", "plus_four"),
+    "review_tricks": ("last", "none"),
+}
+_INT_CHOICES: dict[str, tuple[int, ...]] = {"rout_at": (90, 91)}
+_INT_RANGES: dict[str, tuple[int, int]] = {"redeal_below": (0, 30), "move_seconds": (60, 3600)}
+_BOOLS = (
+    "ace_discard_ban",
+    "first_deal_two_eyes",
+    "redeal_four_nines",
+    "redeal_five_of_suit",
+    "three_redeals_eye",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One table's rules. Build from JSON with `Rules.from_json`; `Rules()` is the default game."""
+
+    deck: str = "32"
+    direction: str = "clockwise"
+    first_lead: str = "jack_holder"
+    ace_discard_ban: bool = False
+    rout_at: int = 90
+    lucy_by: str = "tricks"
+    lucy: str = "win"
+    eggs: str = "double"
+    first_deal_two_eyes: bool = False
+    redeal_below: int = 14
+    redeal_four_nines: bool = False
+    redeal_five_of_suit: bool = False
+    three_redeals_eye: bool = False
+    move_seconds: int = 60
+    review_tricks: str = "last"
+
+    def __post_init__(self) -> None:
+        for key in _CHOICES:
+            _check_choice(key, getattr(self, key), _CHOICES[key])
+        for key, allowed in _INT_CHOICES.items():
+            value = getattr(self, key)
+            _check_int(key, value)
+            if value not in allowed:
+                raise RulesError(key, f"must be one of {', '.join(map(str, allowed))}, not {value}")
+        for key, (low, high) in _INT_RANGES.items():
+            value = getattr(self, key)
+            _check_int(key, value)
+            if not low <= value <= high:
+                raise RulesError(key, f"must be an integer from {low} to {high}, not {value}")
+        for key in _BOOLS:
+            if not isinstance(getattr(self, key), bool):
+                raise RulesError(key, f"must be true or false, not {getattr(self, key)!r}")
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Parse a rules object; a missing key takes its default, anything unknown is an error."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RulesError("rules", "must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise RulesError(str(key), "is not a rule parameter")
+        return cls(**data)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every parameter, explicitly, so a record means the same if a default ever changes."""
+        return asdict(self)
+
+
+def _check_choice(key: str, value: object, allowed: tuple[str, ...]) -> None:
+    if not isinstance(value, str):
+        raise RulesError(key, f"must be a string, one of {', '.join(allowed)}; not {value!r}")
+    if value not in allowed:
+        raise RulesError(key, f"must be one of {', '.join(allowed)}; not {value!r}")
+
+
+def _check_int(key: str, value: object) -> None:
+    # JSON true/false are Python bools, which are ints: refuse them explicitly.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(key, f"must be an integer, not {value!r}")

@@ -1,0 +1,579 @@
+"""The state of a whole match: deals, redeals, tricks, eyes; `legal_actions()` and `apply()`.
+
+Cards are ints and hands are bitmasks (see `cards.py`). `apply()` validates every action by
+one bit test against a legal-card mask that is kept up to date as the trick goes round, so
+the live tables, the record reader, the bots and the benchmark all share one fast path.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from enum import IntEnum
+from typing import TYPE_CHECKING, Final
+
+from gameplay.engine.cards import (
+    BIT,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JC,
+    NINES,
+    PAIRS,
+    PLAIN_SUIT_MASK,
+    SEATS,
+    SPADES,
+    SUIT_NAMES,
+    VALUE,
+    card_to_str,
+    deck_cards,
+    deck_mask,
+    mask_cards,
+    mask_points,
+)
+from gameplay.engine.errors import IllegalAction
+from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH
+from gameplay.engine.rules import Rules
+from gameplay.engine.scoring import WIN_SCORE, score_deal
+
+if TYPE_CHECKING:
+    from gameplay.engine.observation import Observation
+
+#: Special action ids beside the card ids 0..35, used in the redeal phase.
+REDEAL: Final = 36
+PASS: Final = 37
+
+_DEALING, _REDEAL, _PLAY, _OVER = 0, 1, 2, 3
+END_REASONS: Final = ("timeout", "resign", "forfeit")
+
+
+class Phase(IntEnum):
+    """DEALING: waiting for `start_deal()`; REDEAL: seats decide; PLAY: cards; OVER: decided."""
+
+    DEALING = _DEALING
+    REDEAL = _REDEAL
+    PLAY = _PLAY
+    OVER = _OVER
+
+
+class DealLog:
+    """One deal as it happened: enough to write the record and to report the score."""
+
+    __slots__ = (
+        "dealer",
+        "hands",
+        "plays",
+        "redeal",
+        "trump",
+        "jack_holder",
+        "leader",
+        "trick_winners",
+        "outcome",
+        "points",
+        "eyes",
+        "score_after",
+    )
+
+    def __init__(self, dealer: int, hands: tuple[int, int, int, int], trump: int, jack_holder: int,
+                 leader: int) -> None:
+        self.dealer = dealer
+        self.hands = hands
+        self.plays: list[int] = []
+        self.redeal: int | None = None
+        self.trump = trump
+        self.jack_holder = jack_holder
+        self.leader = leader
+        self.trick_winners: list[int] = []
+        self.outcome: str | None = None
+        self.points: tuple[int, int] = (0, 0)
+        self.eyes: tuple[int, int] = (0, 0)
+        self.score_after: tuple[int, int] = (0, 0)
+
+    @property
+    def pair_on_duty(self) -> int:
+        return self.jack_holder & 1
+
+
+def hand_qualifies(rules: Rules, hand: int) -> bool:
+    """May a seat with this hand ask for a redeal (RULES.md, "Redeal")?"""
+    if rules.redeal_below and mask_points(hand) < rules.redeal_below:
+        return True
+    if rules.redeal_four_nines and hand & NINES == NINES:
+        return True
+    if rules.redeal_five_of_suit:
+        for suit_mask in PLAIN_SUIT_MASK:
+            if (hand & suit_mask).bit_count() >= 5:
+                return True
+    return False
+
+
+class MatchState:
+    """A match from its first deal to its winner.
+
+    Create with `MatchState(rules, seed=...)` (seeded, for tests, bots and simulations) or
+    `MatchState(rules)` (shuffled from `secrets.SystemRandom`). With `auto_deal=True` the next
+    deal is dealt as soon as one ends; with `auto_deal=False` the caller deals with
+    `start_deal(hands)`, which is how a record is replayed.
+    """
+
+    __slots__ = (
+        "rules",
+        "rng",
+        "auto_deal",
+        "players",
+        "score",
+        "winner",
+        "end",
+        "penalties",
+        "suit_of_seat",
+        "eggs",
+        "redeal_streak",
+        "dealer",
+        "deals",
+        "_next",
+        "_deck",
+        "_deck_mask",
+        "_hand_size",
+        "_phase",
+        "_hands",
+        "_trump",
+        "_log",
+        "_plays",
+        "_to_move",
+        "_redeal_queue",
+        "_trick",
+        "_trick_leader",
+        "_best",
+        "_win",
+        "_row",
+        "_follow",
+        "_lead_keys",
+        "_legal",
+        "_unled_aces",
+        "_points",
+        "_tricks",
+        "last_trick",
+    )
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+        players: dict[str, str] | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        if rng is None:
+            rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        self.rng = rng
+        self.auto_deal = auto_deal
+        self.players = dict(players) if players else None
+        self.score = [0, 0]
+        self.winner: int | None = None
+        self.end: tuple[str, int] | None = None
+        #: (after_deal, pair, eyes, reason) as entered by an organiser.
+        self.penalties: list[tuple[int, int, int, str]] = []
+        self.suit_of_seat: tuple[int, int, int, int] | None = None
+        self.eggs = 0
+        self.redeal_streak = 0
+        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(4)
+        self.deals: list[DealLog] = []
+        if self.rules.direction == "clockwise":
+            self._next = (1, 2, 3, 0)
+        else:
+            self._next = (3, 0, 1, 2)
+        self._deck = deck_cards(self.rules.deck)
+        self._deck_mask = deck_mask(self.rules.deck)
+        self._hand_size = len(self._deck) // 4
+        self._phase = _DEALING
+        self._hands = [0, 0, 0, 0]
+        self._trump = CLUBS
+        self._plays: list[int] = []
+        self._to_move: int | None = None
+        self._redeal_queue: list[int] = []
+        self._trick: list[int] = []
+        self._trick_leader = 0
+        self._best = -1
+        self._win = 0
+        self._row: tuple[int, ...] = STRENGTH[0]
+        self._follow = 0
+        self._lead_keys: tuple[int, ...] = LEAD_KEY[0]
+        self._legal = 0
+        self._unled_aces = 0
+        self._points = [0, 0]
+        self._tricks = [0, 0]
+        self.last_trick: tuple[int, tuple[int, ...], int] | None = None
+        if auto_deal:
+            self.start_deal()
+
+    # ------------------------------------------------------------------ read-only views
+    @property
+    def phase(self) -> Phase:
+        return Phase(self._phase)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose action `legal_actions()` lists, or None between deals / at the end."""
+        return self._to_move if self._phase in (_REDEAL, _PLAY) else None
+
+    @property
+    def trump(self) -> int:
+        return self._trump
+
+    @property
+    def hands(self) -> tuple[int, int, int, int]:
+        h = self._hands
+        return (h[0], h[1], h[2], h[3])
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        return tuple(self._trick)
+
+    @property
+    def trick_leader(self) -> int:
+        return self._trick_leader
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return (self._points[0], self._points[1])
+
+    @property
+    def tricks_taken(self) -> tuple[int, int]:
+        return (self._tricks[0], self._tricks[1])
+
+    @property
+    def current_deal(self) -> DealLog | None:
+        return self.deals[-1] if self.deals and self.deals[-1].outcome is None else None
+
+    def next_seat(self, seat: int) -> int:
+        return self._next[seat]
+
+    # ------------------------------------------------------------------ dealing
+    def start_deal(self, hands: tuple[int, int, int, int] | list[int] | None = None) -> None:
+        """Deal the next deal: shuffled from the rng, or the given four hand masks (N E S W)."""
+        if self._phase != _DEALING:
+            raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
+        if hands is None:
+            cards = self._deck[:]
+            self.rng.shuffle(cards)
+            n = self._hand_size
+            hands = [sum(map(BIT.__getitem__, cards[i * n:(i + 1) * n])) for i in range(4)]
+        else:
+            self._check_hands(hands)
+        self._hands = list(hands)
+        jack_holder = 0
+        while not self._hands[jack_holder] >> JC & 1:
+            jack_holder += 1
+        suits = self.suit_of_seat
+        trump = CLUBS if suits is None else suits[jack_holder]
+        self._trump = trump
+        dealer = self.dealer
+        leader = jack_holder if self.rules.first_lead == "jack_holder" else self._next[dealer]
+        log = DealLog(dealer, (self._hands[0], self._hands[1], self._hands[2], self._hands[3]), trump,
+                      jack_holder, leader)
+        self.deals.append(log)
+        self._log = log
+        self._plays = log.plays
+        self._points = [0, 0]
+        self._tricks = [0, 0]
+        self.last_trick = None
+        self._trick = []
+        self._trick_leader = leader
+        rules = self.rules
+        queue = []
+        if rules.redeal_below or rules.redeal_four_nines or rules.redeal_five_of_suit:
+            seat = leader
+            for _ in range(4):
+                if hand_qualifies(rules, self._hands[seat]):
+                    queue.append(seat)
+                seat = self._next[seat]
+        self._redeal_queue = queue
+        if queue:
+            self._phase = _REDEAL
+            self._to_move = queue[0]
+        else:
+            self._begin_play()
+
+    def _check_hands(self, hands: tuple[int, ...] | list[int]) -> None:
+        if len(hands) != 4:
+            raise IllegalAction("a deal needs four hands")
+        seen = 0
+        for seat, hand in enumerate(hands):
+            if hand & ~self._deck_mask:
+                bad = mask_cards(hand & ~self._deck_mask)[0]
+                raise IllegalAction(f"{card_to_str(bad)} is not in the {self.rules.deck} deck "
+                                    f"(hand of {SEATS[seat]})")
+            if hand & seen:
+                bad = mask_cards(hand & seen)[0]
+                raise IllegalAction(f"{card_to_str(bad)} is dealt twice (hand of {SEATS[seat]})")
+            if hand.bit_count() != self._hand_size:
+                raise IllegalAction(f"{SEATS[seat]} has {hand.bit_count()} cards, "
+                                    f"not {self._hand_size}")
+            seen |= hand
+
+    def _begin_play(self) -> None:
+        log = self._log
+        jh = log.jack_holder
+        if self.suit_of_seat is None:
+            # RULES.md: in the first played deal the JC holder is given clubs, the next player
+            # hearts, his partner spades, the fourth diamonds; kept for the whole match.
+            suits = [0, 0, 0, 0]
+            suits[jh] = CLUBS
+            suits[self._next[jh]] = HEARTS
+            suits[self._next[self._next[jh]]] = SPADES
+            suits[self._next[self._next[self._next[jh]]]] = DIAMONDS
+            self.suit_of_seat = (suits[0], suits[1], suits[2], suits[3])
+        self.redeal_streak = 0
+        trump = self._trump
+        self._lead_keys = LEAD_KEY[trump]
+        self._unled_aces = PLAIN_ACES[trump] if self.rules.ace_discard_ban else 0
+        self._phase = _PLAY
+        self._to_move = log.leader
+        self._legal = self._hands[log.leader]
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self) -> list[int]:
+        """Card ids the seat to move may play, or [REDEAL, PASS] in the redeal phase."""
+        if self._phase == _PLAY:
+            return mask_cards(self._legal)
+        if self._phase == _REDEAL:
+            return [REDEAL, PASS]
+        return []
+
+    def legal_mask(self) -> int:
+        """The legal cards as a bitmask (0 outside play)."""
+        return self._legal if self._phase == _PLAY else 0
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Play a card (id 0..35) or decide a redeal (REDEAL / PASS) for the seat to move.
+
+        Raises IllegalAction saying why, and leaves the state unchanged, if the action is not
+        allowed. `seat`, when given, must be the seat to move (a live table passes it).
+        """
+        if self._phase != _PLAY or (seat is not None and seat != self._to_move):
+            self._apply_other(action, seat)
+            return
+        try:
+            ok = 0 <= action < 36 and self._legal >> action & 1
+        except TypeError:
+            ok = False
+        if not ok:
+            raise IllegalAction(self._why_illegal(action))
+        seat = self._to_move
+        assert seat is not None  # noqa: S101 - always set in play
+        hands = self._hands
+        hands[seat] ^= BIT[action]
+        self._plays.append(action)
+        trick = self._trick
+        trick.append(action)
+        nxt = self._next[seat]
+        if len(trick) == 1:
+            lead = self._lead_keys[action]
+            idx = self._trump * 4 + lead
+            row = self._row = STRENGTH[idx]
+            self._follow = FOLLOW[idx]
+            self._best = row[action]
+            self._win = seat
+            if self._unled_aces and lead != self._trump:
+                self._unled_aces &= ~PLAIN_SUIT_MASK[lead]
+        else:
+            s = self._row[action]
+            if s > self._best:
+                self._best = s
+                self._win = seat
+            if len(trick) == 4:
+                self._end_trick()
+                return
+        self._to_move = nxt
+        h = hands[nxt]
+        self._legal = h & self._follow or h & ~self._unled_aces or h
+
+    def _end_trick(self) -> None:
+        trick = self._trick
+        win = self._win
+        pair = win & 1
+        self._points[pair] += VALUE[trick[0]] + VALUE[trick[1]] + VALUE[trick[2]] + VALUE[trick[3]]
+        self._tricks[pair] += 1
+        self.last_trick = (self._trick_leader, tuple(trick), win)
+        self._log.trick_winners.append(win)
+        self._trick = []
+        self._trick_leader = win
+        self._to_move = win
+        h = self._hands[win]
+        if h:
+            self._legal = h
+        else:
+            self._finish_deal()
+
+    def _apply_other(self, action: int, seat: int | None) -> None:
+        phase = self._phase
+        if phase == _OVER:
+            raise IllegalAction("the match is over")
+        if phase == _DEALING:
+            raise IllegalAction("no deal is in progress")
+        mover = self._to_move
+        assert mover is not None  # noqa: S101
+        if seat is not None and seat != mover:
+            raise IllegalAction(f"it is {SEATS[mover]}'s turn, not {SEATS[seat]}'s")
+        if phase == _PLAY:
+            self.apply(action)
+            return
+        # redeal phase
+        if action == PASS:
+            self._redeal_queue.pop(0)
+            if self._redeal_queue:
+                self._to_move = self._redeal_queue[0]
+            else:
+                self._begin_play()
+            return
+        if action != REDEAL:
+            if isinstance(action, int) and 0 <= action < 36:
+                raise IllegalAction(f"{SEATS[mover]} must first ask for a redeal or pass, "
+                                    f"before any card is played")
+            raise IllegalAction(f"{action!r} is not an action")
+        self._redeal(mover)
+
+    def _redeal(self, seat: int) -> None:
+        log = self._log
+        log.redeal = seat
+        log.outcome = "redeal"
+        self._phase = _DEALING
+        self._to_move = None
+        self.redeal_streak += 1
+        eyes = [0, 0]
+        if self.rules.three_redeals_eye and self.redeal_streak == 3:
+            # The third redeal in a row: one eye to the pair that is not dealing.
+            other = 1 - (self.dealer & 1)
+            eyes[other] = 1
+            self.redeal_streak = 0
+        log.eyes = (eyes[0], eyes[1])
+        self._add_eyes(eyes)
+        log.score_after = self.capped_score
+        self._after_deal()
+
+    def _why_illegal(self, action: object) -> str:
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < 36:
+            if action in (REDEAL, PASS):
+                return "a redeal may only be asked for before the first card is played"
+            return f"{action!r} is not a card"
+        seat = self._to_move
+        assert seat is not None  # noqa: S101
+        name, card = SEATS[seat], card_to_str(action)
+        hand = self._hands[seat]
+        if not hand >> action & 1:
+            return f"{name} does not hold {card}"
+        if hand & self._follow and self._trick:
+            lead = self._lead_keys[self._trick[0]]
+            if lead == self._trump:
+                return f"{name} must play a trump and cannot play {card}"
+            return f"{name} must follow {SUIT_NAMES[lead]} and cannot play {card}"
+        return f"{name} may not discard {card}: {SUIT_NAMES[action // 9]} have not been led yet"
+
+    # ------------------------------------------------------------------ end of a deal
+    def _finish_deal(self) -> None:
+        log = self._log
+        log.points = (self._points[0], self._points[1])
+        first_played = not any(d.outcome not in (None, "redeal") for d in self.deals[:-1])
+        result = score_deal(
+            self.rules,
+            log.points,
+            (self._tricks[0], self._tricks[1]),
+            log.pair_on_duty,
+            self.eggs,
+            first_played,
+            (self.score[0], self.score[1]),
+        )
+        log.outcome = result.outcome
+        log.eyes = result.eyes
+        self.eggs = 0 if result.decided else self.eggs + 1
+        if result.reset is not None:
+            self.score[result.reset] = 0
+        self._add_eyes(list(result.eyes))
+        log.score_after = self.capped_score
+        self.dealer = self._next[self.dealer]
+        self._phase = _DEALING
+        self._to_move = None
+        self._after_deal()
+
+    def _add_eyes(self, eyes: list[int]) -> None:
+        for pair in (0, 1):
+            self.score[pair] = min(WIN_SCORE, self.score[pair] + eyes[pair])
+            if self.score[pair] >= WIN_SCORE and self.winner is None:
+                self.winner = pair
+
+    def _after_deal(self) -> None:
+        if self.winner is not None:
+            self._phase = _OVER
+        elif self.auto_deal:
+            self.start_deal()
+
+    @property
+    def capped_score(self) -> tuple[int, int]:
+        return (min(WIN_SCORE, self.score[0]), min(WIN_SCORE, self.score[1]))
+
+    @property
+    def deals_finished(self) -> int:
+        return sum(1 for d in self.deals if d.outcome is not None)
+
+    # ------------------------------------------------------------------ ending and penalties
+    def end_match(self, reason: str, seat: int) -> None:
+        """End the match other than by eyes: the pair of `seat` loses (timeout/resign/forfeit)."""
+        if reason not in END_REASONS:
+            raise IllegalAction(f"{reason!r} is not a reason to end a match ({', '.join(END_REASONS)})")
+        if not 0 <= seat < 4:
+            raise IllegalAction(f"{seat!r} is not a seat")
+        if self._phase == _OVER:
+            raise IllegalAction("the match is over")
+        self.end = (reason, seat)
+        self.winner = 1 - (seat & 1)
+        self._phase = _OVER
+        self._to_move = None
+
+    def add_penalty(self, pair: int, eyes: int, reason: str) -> None:
+        """An organiser's penalty: `eyes` to `pair` (the opponents of the side at fault).
+
+        Entered between deals: allowed while no card of the current deal has been played; it
+        counts as entered after the last finished deal, and it may decide the match.
+        """
+        if self._phase == _OVER:
+            raise IllegalAction("the match is over")
+        if pair not in (0, 1) or isinstance(eyes, bool) or not isinstance(eyes, int) or eyes < 1:
+            raise IllegalAction("a penalty is a positive number of eyes to NS or EW")
+        cur = self.current_deal
+        if cur is not None and cur.plays:
+            raise IllegalAction("a penalty is entered between deals, not during one")
+        after = self.deals_finished
+        if after < 1:
+            raise IllegalAction("a penalty is entered after a deal")
+        self.penalties.append((after, pair, eyes, reason))
+        gained = [0, 0]
+        gained[pair] = eyes
+        self._add_eyes(gained)
+        self.deals[after - 1].score_after = self.capped_score
+        if self.winner is not None:
+            if cur is not None:
+                self.deals.pop()  # the next deal, dealt but not played, never happened
+            self._phase = _OVER
+            self._to_move = None
+
+    def describe_seat(self, seat: int) -> str:
+        return SEATS[seat]
+
+    def describe_pair(self, pair: int) -> str:
+        return PAIRS[pair]
+
+    # ------------------------------------------------------------------ views for viewers
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may see (see `observation.py`)."""
+        from gameplay.engine.observation import observe
+
+        return observe(self, seat)
+
+    def spectator_observation(self) -> Observation:
+        """What a spectator may see: everything public, no hand."""
+        from gameplay.engine.observation import observe_spectator
+
+        return observe_spectator(self)
