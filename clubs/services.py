@@ -22,6 +22,7 @@ from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvi
 from .translit import search_key, to_latin
 
 INVITATION_DAYS = 30
+RESERVED_SLUGS = frozenset({"new"})  # clubs/new/ is the creation page
 
 #: Sent inside the merge transaction, after every foreign key to ``source`` points at ``target``.
 #: Apps with rows that need more than repointing (e.g. recomputing ratings) connect here.
@@ -74,6 +75,8 @@ def _clean_text(value: str, *, limit: int, required: bool, what: str) -> str:
 
 def _unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
     base = slugify(to_latin(name))[:120] or "club"
+    if base in RESERVED_SLUGS:
+        base = f"{base}-club"
     slug, n = base, 1
     qs = Club.objects.all()
     if exclude_pk is not None:

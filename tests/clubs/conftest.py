@@ -30,3 +30,10 @@ def member(club):
 @pytest.fixture
 def outsider(db):
     return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def client(client):
+    """Pages in English, so assertions read the same whatever LANGUAGE_CODE is."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client

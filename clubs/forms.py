@@ -1,0 +1,76 @@
+"""Forms for the club pages. They only validate input; the services make the changes."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .models import Player, Role
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Club name"), max_length=120)
+    city = forms.CharField(label=_("City or village"), max_length=120, required=False)
+    description = forms.CharField(
+        label=_("About the club"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text=_("Where and when you play, who to call."),
+    )
+
+
+class PlayerForm(forms.Form):
+    display_name = forms.CharField(label=_("Name"), max_length=120)
+    city = forms.CharField(label=_("City or village"), max_length=120, required=False)
+
+
+class BulkPlayersForm(forms.Form):
+    text = forms.CharField(
+        label=_("Players, one per line"),
+        widget=forms.Textarea(attrs={"rows": 10, "placeholder": _("Нұрлан Ахметов, Успенка\nАсель Жумабаева\nОлег Ткаченко, Павлодар")}),
+        help_text=_("One name per line; add a comma and the village if you like. Players already on the roster are not added twice."),
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class AddMemberForm(forms.Form):
+    who = forms.CharField(label=_("Username or email"), max_length=254)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
+
+    def clean_who(self):
+        who = self.cleaned_data["who"].strip()
+        User = get_user_model()
+        user = User.objects.filter(Q(username__iexact=who) | Q(email__iexact=who)).order_by("pk").first()
+        if user is None:
+            raise forms.ValidationError(_("No account with this username or email."))
+        return user
+
+
+class MergeForm(forms.Form):
+    source = forms.ModelChoiceField(
+        label=_("This record…"), queryset=Player.objects.none(),
+        help_text=_("will be folded into the other one and disappear from lists."),
+    )
+    target = forms.ModelChoiceField(
+        label=_("…is the same person as"), queryset=Player.objects.none(),
+        help_text=_("This record stays; its roster rows and results gain the other's."),
+    )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        ids = [p.pk for p in players]
+        for name in ("source", "target"):
+            self.fields[name].queryset = Player.objects.filter(pk__in=ids, merged_into__isnull=True)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("source") and data.get("source") == data.get("target"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return data
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Name or village"), required=False, max_length=100)
