@@ -92,11 +92,30 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # bin/site starts on its own port (never 6379, where a machine's Redis usually listens).
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6390/0")
 
+
+
+def channel_layer_host(url: str) -> dict:
+    """One channel-layer host with the socket options channels-redis needs.
+
+    redis-py 8 reads with a 5 s socket timeout by default, and channels-redis blocks exactly
+    5 s (BZPOPMIN) waiting for a message, so every idle websocket died with "Timeout reading"
+    (django/channels_redis#422): the read timeout must be longer than that block. The pool
+    also grows past redis-py's 100 connections: a burst of websocket connects needs more
+    (STACK-NOTES.md).
+    """
+    return {
+        "address": url,
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
+        "max_connections": env.int("CHANNELS_MAX_CONNECTIONS", default=1000),
+    }
+
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [REDIS_URL],
+            "hosts": [channel_layer_host(REDIS_URL)],
             "prefix": env("CHANNELS_PREFIX", default="bilka"),
             "capacity": 1000,
         },

@@ -1,7 +1,7 @@
 """Production: everything from the environment, secure by default (passes `check --deploy`)."""
 
 from .base import *  # noqa: F401,F403
-from .base import CHANNEL_LAYERS, env
+from .base import CHANNEL_LAYERS, channel_layer_host, env
 
 DEBUG = False
 SECRET_KEY = env("SECRET_KEY")
@@ -13,7 +13,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # ASGI: see base.py
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")
-CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [REDIS_URL]
+CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [channel_layer_host(REDIS_URL)]
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
 

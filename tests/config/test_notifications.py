@@ -87,3 +87,17 @@ async def test_connection_without_an_origin_is_refused() -> None:
     communicator = socket((b"cookie", cookie))
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_an_idle_socket_stays_open_and_still_hears() -> None:
+    """redis-py 8 reads with a 5 s socket timeout by default, which killed every idle socket
+    (channels_redis blocks 5 s per read): the layer's hosts set their own timeout."""
+    user_id, cookie = await signed_in_user("aigerim")
+    communicator = socket(ORIGIN, (b"cookie", cookie))
+    assert (await communicator.connect())[0]
+
+    assert await communicator.receive_nothing(timeout=7)
+    await database_sync_to_async(notify_user)(user_id, {"kind": "still-here"})
+
+    assert await communicator.receive_json_from(timeout=5) == {"kind": "still-here"}
+    await communicator.disconnect()
