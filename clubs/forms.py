@@ -27,8 +27,15 @@ class PlayerForm(forms.Form):
 class BulkPlayersForm(forms.Form):
     text = forms.CharField(
         label=_("Players, one per line"),
-        widget=forms.Textarea(attrs={"rows": 10, "placeholder": _("Нұрлан Ахметов, Успенка\nАсель Жумабаева\nОлег Ткаченко, Павлодар")}),
-        help_text=_("One name per line; add a comma and the village if you like. Players already on the roster are not added twice."),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 10,
+                "placeholder": _("Нұрлан Ахметов, Успенка\nАсель Жумабаева\nОлег Ткаченко, Павлодар"),
+            }
+        ),
+        help_text=_(
+            "One name per line; add a comma and the village if you like. Players already on the roster are not added twice."
+        ),
     )
 
 
@@ -51,11 +58,13 @@ class AddMemberForm(forms.Form):
 
 class MergeForm(forms.Form):
     source = forms.ModelChoiceField(
-        label=_("This record…"), queryset=Player.objects.none(),
+        label=_("This record…"),
+        queryset=Player.objects.none(),
         help_text=_("will be folded into the other one and disappear from lists."),
     )
     target = forms.ModelChoiceField(
-        label=_("…is the same person as"), queryset=Player.objects.none(),
+        label=_("…is the same person as"),
+        queryset=Player.objects.none(),
         help_text=_("This record stays; its roster rows and results gain the other's."),
     )
 

@@ -33,7 +33,11 @@ class Player(models.Model):
         related_name="player",
     )
     search_name = models.CharField(
-        _("search key"), max_length=300, blank=True, db_index=True, editable=False,
+        _("search key"),
+        max_length=300,
+        blank=True,
+        db_index=True,
+        editable=False,
         help_text=_("The name in one Latin spelling, so Cyrillic and Latin searches meet."),
     )
     merged_into = models.ForeignKey(
@@ -63,6 +67,13 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.display_name} ({self.city})" if self.city else self.display_name
 
+    def save(self, *args, **kwargs):
+        # Derived data, kept in step on every save (bulk writes set it through key_for).
+        self.refresh_search_name()
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("clubs:player_detail", kwargs={"pk": self.pk})
 
@@ -73,13 +84,6 @@ class Player(models.Model):
 
     def refresh_search_name(self) -> None:
         self.search_name = self.key_for(self.display_name, self.city)
-
-    def save(self, *args, **kwargs):
-        # Derived data, kept in step on every save (bulk writes set it through key_for).
-        self.refresh_search_name()
-        if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
-        super().save(*args, **kwargs)
 
 
 class Club(models.Model):
@@ -118,7 +122,9 @@ class Role(models.TextChoices):
 class Membership(models.Model):
     """A user's role in a club. Only owners change roles; a club always keeps one owner."""
 
-    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="memberships"
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="memberships"
     )
@@ -139,9 +145,13 @@ class ClubPlayer(models.Model):
     """A line of a club's roster. Rows are never deleted: merges repoint them, leaving keeps history."""
 
     club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="roster")
-    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="roster_entries")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="roster_entries"
+    )
     added_as = models.CharField(
-        _("added as"), max_length=120, blank=True,
+        _("added as"),
+        max_length=120,
+        blank=True,
         help_text=_("The name the organiser typed, kept when records are merged."),
     )
     added_by = models.ForeignKey(
@@ -177,8 +187,12 @@ class PlayerInvitation(models.Model):
     """A link an organiser gives a village player so they can claim their profile with an account."""
 
     token = models.CharField(_("token"), max_length=64, unique=True, default=_new_token, editable=False)
-    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="invitations")
-    club = models.ForeignKey(Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="invitations"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("created by"),

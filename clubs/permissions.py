@@ -18,7 +18,9 @@ def role_of(user, club: Club) -> str | None:
     if cache is None:
         cache = user._club_roles = {}
     if club.pk not in cache:
-        cache[club.pk] = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+        cache[club.pk] = (
+            Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+        )
     return cache[club.pk]
 
 

@@ -69,7 +69,9 @@ def _clean_text(value: str, *, limit: int, required: bool, what: str) -> str:
     if required and not value:
         raise ValidationError(_("Please fill in: %(what)s.") % {"what": what})
     if len(value) > limit:
-        raise ValidationError(_("%(what)s is too long (at most %(limit)d characters).") % {"what": what, "limit": limit})
+        raise ValidationError(
+            _("%(what)s is too long (at most %(limit)d characters).") % {"what": what, "limit": limit}
+        )
     return value
 
 
@@ -101,7 +103,11 @@ def create_club(*, actor, name: str, city: str = "", description: str = "") -> C
     name = _clean_text(name, limit=120, required=True, what=_("name"))
     city = _clean_text(city, limit=120, required=False, what=_("city or village"))
     club = Club.objects.create(
-        name=name, slug=_unique_slug(name), city=city, description=(description or "").strip(), created_by=actor
+        name=name,
+        slug=_unique_slug(name),
+        city=city,
+        description=(description or "").strip(),
+        created_by=actor,
     )
     Membership.objects.create(club=club, user=actor, role=Role.OWNER)
     permissions.forget_roles(actor)
@@ -138,7 +144,10 @@ def add_member(*, actor, club: Club, user, role: str = Role.MEMBER) -> Membershi
     membership = Membership.objects.create(club=club, user=user, role=role)
     permissions.forget_roles(user)
     _audit(
-        actor=actor, action="membership.add", obj=membership, club=club,
+        actor=actor,
+        action="membership.add",
+        obj=membership,
+        club=club,
         after={"user_id": user.pk, "username": user.get_username(), "role": role},
     )
     return membership
@@ -148,11 +157,16 @@ def add_member(*, actor, club: Club, user, role: str = Role.MEMBER) -> Membershi
 def join_club(*, actor, club: Club) -> Membership:
     """A signed-in user joins a club as a member (owners can then give them a role)."""
     _require_user(actor)
-    membership, created = Membership.objects.get_or_create(club=club, user=actor, defaults={"role": Role.MEMBER})
+    membership, created = Membership.objects.get_or_create(
+        club=club, user=actor, defaults={"role": Role.MEMBER}
+    )
     if created:
         permissions.forget_roles(actor)
         _audit(
-            actor=actor, action="membership.join", obj=membership, club=club,
+            actor=actor,
+            action="membership.join",
+            obj=membership,
+            club=club,
             after={"user_id": actor.pk, "username": actor.get_username(), "role": membership.role},
         )
     return membership
@@ -180,7 +194,14 @@ def set_member_role(*, actor, club: Club, user, role: str) -> Membership:
     membership.save(update_fields=["role"])
     permissions.forget_roles(user)
     permissions.forget_roles(actor)
-    _audit(actor=actor, action="membership.set_role", obj=membership, club=club, before=before, after={**before, "role": role})
+    _audit(
+        actor=actor,
+        action="membership.set_role",
+        obj=membership,
+        club=club,
+        before=before,
+        after={**before, "role": role},
+    )
     return membership
 
 
@@ -250,6 +271,21 @@ def add_player(*, actor, club: Club, display_name: str, city: str = "") -> ClubP
     return entry
 
 
+@transaction.atomic
+def add_to_roster(*, actor, club: Club, player: Player) -> ClubPlayer:
+    """Put an existing player (say, a member with an account) on the roster; no-op if already there."""
+    _require_user(actor)
+    permissions.require(permissions.can_manage_roster(actor, club))
+    if player.merged_into_id is not None:
+        raise ValidationError(_("This record was merged into another one."))
+    entry = ClubPlayer.objects.filter(club=club, player=player, active=True).first()
+    if entry is not None:
+        return entry
+    entry = ClubPlayer.objects.create(club=club, player=player, added_as=player.display_name, added_by=actor)
+    _audit(actor=actor, action="roster.add_existing", obj=entry, club=club, after=_player_state(player))
+    return entry
+
+
 @dataclass
 class BulkAddResult:
     created: list[ClubPlayer] = field(default_factory=list)
@@ -302,9 +338,14 @@ def bulk_add_players(*, actor, club: Club, text: str) -> BulkAddResult:
             result.duplicates.append((name if not city else f"{name}, {city}", twin))
             continue
         player = Player.objects.create(display_name=name, city=city, created_by=actor)
-        result.created.append(ClubPlayer.objects.create(club=club, player=player, added_as=name, added_by=actor))
+        result.created.append(
+            ClubPlayer.objects.create(club=club, player=player, added_as=name, added_by=actor)
+        )
     _audit(
-        actor=actor, action="roster.bulk_add", obj=club, club=club,
+        actor=actor,
+        action="roster.bulk_add",
+        obj=club,
+        club=club,
         after={
             "created": [_player_state(e.player) for e in result.created],
             "duplicates": [{"line": line, "player_id": p.pk} for line, p in result.duplicates],
@@ -327,8 +368,12 @@ def set_roster_active(*, actor, club: Club, entry: ClubPlayer, active: bool) -> 
     entry.active = active
     entry.save(update_fields=["active"])
     _audit(
-        actor=actor, action="roster.activate" if active else "roster.deactivate", obj=entry, club=club,
-        before={"active": not active}, after={"active": active},
+        actor=actor,
+        action="roster.activate" if active else "roster.deactivate",
+        obj=entry,
+        club=club,
+        before={"active": not active},
+        after={"active": active},
     )
     return entry
 
@@ -351,7 +396,10 @@ def invite_player(*, actor, club: Club, player: Player, days: int = INVITATION_D
         player=player, club=club, created_by=actor, expires_at=timezone.now() + timedelta(days=days)
     )
     _audit(
-        actor=actor, action="invitation.create", obj=invitation, club=club,
+        actor=actor,
+        action="invitation.create",
+        obj=invitation,
+        club=club,
         after={"player_id": player.pk, "expires_at": invitation.expires_at.isoformat()},
     )
     return invitation
@@ -362,7 +410,10 @@ def claim_player(*, actor, token: str) -> Player:
     """A signed-in user claims the invited profile; their own earlier profile is merged into it."""
     _require_user(actor)
     invitation = (
-        PlayerInvitation.objects.select_for_update().select_related("player", "club").filter(token=token).first()
+        PlayerInvitation.objects.select_for_update()
+        .select_related("player", "club")
+        .filter(token=token)
+        .first()
     )
     if invitation is None:
         raise ValidationError(_("This invitation link is not valid."))
@@ -387,7 +438,11 @@ def claim_player(*, actor, token: str) -> Player:
     invitation.claimed_at = timezone.now()
     invitation.save(update_fields=["claimed_by", "claimed_at"])
     _audit(
-        actor=actor, action="player.claim", obj=player, club=invitation.club, before=before,
+        actor=actor,
+        action="player.claim",
+        obj=player,
+        club=invitation.club,
+        before=before,
         after={**_player_state(player), "merged_own_profile_id": own.pk if own else None},
     )
     return player
@@ -399,13 +454,17 @@ def claim_player(*, actor, token: str) -> Player:
 def _merge(*, actor, source: Player, target: Player) -> None:
     """Point everything that refers to ``source`` at ``target``; keep ``source`` as a tombstone."""
     # The roster keeps every row; where both were active in one club, the source's row retires.
-    target_clubs = set(ClubPlayer.objects.filter(player=target, active=True).values_list("club_id", flat=True))
+    target_clubs = set(
+        ClubPlayer.objects.filter(player=target, active=True).values_list("club_id", flat=True)
+    )
     ClubPlayer.objects.filter(player=source, active=True, club_id__in=target_clubs).update(active=False)
     # Every other foreign key to Player, in this app or a later one (results, ratings, seats).
     # This includes Player.merged_into, so earlier tombstones now point at the survivor too.
     for rel in Player._meta.related_objects:
         if rel.one_to_many or rel.one_to_one:
-            rel.related_model._base_manager.filter(**{rel.field.name: source}).update(**{rel.field.name: target})
+            rel.related_model._base_manager.filter(**{rel.field.name: source}).update(
+                **{rel.field.name: target}
+            )
     user = source.user
     if user is not None:
         source.user = None
@@ -428,7 +487,9 @@ def merge_players(*, actor, club: Club, source: Player, target: Player) -> Playe
     if source.pk == target.pk or len(locked) != 2:
         raise ValidationError(_("Choose two different players."))
     source, target = locked[source.pk], locked[target.pk]
-    on_roster = set(ClubPlayer.objects.filter(club=club, player__in=[source, target]).values_list("player_id", flat=True))
+    on_roster = set(
+        ClubPlayer.objects.filter(club=club, player__in=[source, target]).values_list("player_id", flat=True)
+    )
     if on_roster != {source.pk, target.pk}:
         raise ValidationError(_("Both players must be on this club's roster."))
     if source.merged_into_id or target.merged_into_id:
@@ -440,7 +501,11 @@ def merge_players(*, actor, club: Club, source: Player, target: Player) -> Playe
     source.refresh_from_db()
     target.refresh_from_db()
     _audit(
-        actor=actor, action="player.merge", obj=target, club=club, before=before,
+        actor=actor,
+        action="player.merge",
+        obj=target,
+        club=club,
+        before=before,
         after={"source": _player_state(source), "target": _player_state(target)},
     )
     return target

@@ -31,7 +31,11 @@ def _club(slug: str) -> Club:
 
 def home(request):
     clubs = list(selectors.club_list()[:12])
-    return render(request, "clubs/home.html", {"clubs": clubs, "my_memberships": selectors.clubs_of_user(user=request.user)})
+    return render(
+        request,
+        "clubs/home.html",
+        {"clubs": clubs, "my_memberships": selectors.clubs_of_user(user=request.user)},
+    )
 
 
 def club_list(request):
@@ -68,7 +72,9 @@ def player_detail(request, pk):
         raise Http404 from None
     if player.merged_into_id is not None:
         return redirect(player.merged_into)
-    return render(request, "clubs/player_detail.html", {"player": player, "is_me": player.user_id == request.user.pk})
+    return render(
+        request, "clubs/player_detail.html", {"player": player, "is_me": player.user_id == request.user.pk}
+    )
 
 
 # --- clubs ---------------------------------------------------------------------------------------
@@ -151,11 +157,15 @@ def member_add(request, slug):
     form = AddMemberForm(request.POST)
     if form.is_valid():
         try:
-            services.add_member(actor=request.user, club=club, user=form.cleaned_data["who"], role=form.cleaned_data["role"])
+            services.add_member(
+                actor=request.user, club=club, user=form.cleaned_data["who"], role=form.cleaned_data["role"]
+            )
         except ValidationError as e:
             messages.error(request, _error_text(e))
         else:
-            messages.success(request, _("%(user)s added.") % {"user": form.cleaned_data["who"].get_username()})
+            messages.success(
+                request, _("%(user)s added.") % {"user": form.cleaned_data["who"].get_username()}
+            )
     else:
         messages.error(request, " ".join(m for errs in form.errors.values() for m in errs))
     return redirect("clubs:members", slug=club.slug)
@@ -229,7 +239,9 @@ def roster_add(request, slug):
         except ValidationError as e:
             form.add_error(None, e)
         else:
-            messages.success(request, _("%(player)s is on the roster.") % {"player": entry.player.display_name})
+            messages.success(
+                request, _("%(player)s is on the roster.") % {"player": entry.player.display_name}
+            )
             return redirect("clubs:roster", slug=club.slug)
     return render(request, "clubs/roster.html", _roster_context(club, add_form=form), status=400)
 
@@ -289,7 +301,11 @@ def roster_merge(request, slug):
     club = _club(slug)
     permissions.require(permissions.can_manage_roster(request.user, club))
     players = sorted(
-        {e.player for e in selectors.club_roster(club=club, include_inactive=True) if e.player.merged_into_id is None},
+        {
+            e.player
+            for e in selectors.club_roster(club=club, include_inactive=True)
+            if e.player.merged_into_id is None
+        },
         key=lambda p: (p.display_name.casefold(), p.pk),
     )
     initial = {"source": request.GET.get("source"), "target": request.GET.get("target")}
@@ -297,7 +313,10 @@ def roster_merge(request, slug):
     if request.method == "POST" and form.is_valid():
         try:
             target = services.merge_players(
-                actor=request.user, club=club, source=form.cleaned_data["source"], target=form.cleaned_data["target"]
+                actor=request.user,
+                club=club,
+                source=form.cleaned_data["source"],
+                target=form.cleaned_data["target"],
             )
         except ValidationError as e:
             form.add_error(None, e)
@@ -346,6 +365,8 @@ def my_profile(request):
                 messages.success(request, _("Saved."))
                 return redirect("clubs:my_profile")
     else:
-        form = PlayerForm(initial={"display_name": player.display_name, "city": player.city}) if player else None
+        form = (
+            PlayerForm(initial={"display_name": player.display_name, "city": player.city}) if player else None
+        )
     context = {"player": player, "form": form, "memberships": selectors.clubs_of_user(user=request.user)}
     return render(request, "clubs/my_profile.html", context)

@@ -12,7 +12,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def villagers():
-    names = ["Нұрлан Ахметов", "Әсел Жумабаева", "Жанар Сәрсенова", "Ерлан Қасымов", "Олег Ткаченко", "Иван Петров"]
+    names = [
+        "Нұрлан Ахметов",
+        "Әсел Жумабаева",
+        "Жанар Сәрсенова",
+        "Ерлан Қасымов",
+        "Олег Ткаченко",
+        "Иван Петров",
+    ]
     return {n: PlayerFactory(display_name=n, city="Успенка") for n in names}
 
 

@@ -114,16 +114,18 @@ def test_others_cannot_touch_the_roster(request, club, who):
 
 def test_bulk_add_skips_blanks_and_reports_twins(club, organiser):
     services.add_player(actor=organiser, club=club, display_name="Нұрлан", city="Успенка")
-    text = "\n".join([
-        "Nurlan, Uspenka",       # already on the roster, typed in Latin
-        "",
-        "   ",
-        "Әсел Жумабаева, Успенка",
-        "Жанар",
-        "Janar",                 # the same as the line above
-        "Нурлан, Павлодар",      # a namesake from another town is another person
-        ", Успенка",             # no name
-    ])
+    text = "\n".join(
+        [
+            "Nurlan, Uspenka",  # already on the roster, typed in Latin
+            "",
+            "   ",
+            "Әсел Жумабаева, Успенка",
+            "Жанар",
+            "Janar",  # the same as the line above
+            "Нурлан, Павлодар",  # a namesake from another town is another person
+            ", Успенка",  # no name
+        ]
+    )
     result = services.bulk_add_players(actor=organiser, club=club, text=text)
     assert [e.player.display_name for e in result.created] == ["Әсел Жумабаева", "Жанар", "Нурлан"]
     assert [line for line, _p in result.duplicates] == ["Nurlan, Uspenka"]
@@ -159,7 +161,10 @@ def test_claim_merges_the_users_own_profile_and_keeps_roster_history(club, organ
     player = services.claim_player(actor=villager, token=invitation.token)
     own.refresh_from_db()
     assert player.user == villager and own.user is None and own.merged_into == player
-    assert set(ClubPlayer.objects.filter(player=player).values_list("club_id", flat=True)) == {club.pk, other_club.pk}
+    assert set(ClubPlayer.objects.filter(player=player).values_list("club_id", flat=True)) == {
+        club.pk,
+        other_club.pk,
+    }
     assert ClubPlayer.objects.count() == 2
 
 
@@ -252,3 +257,12 @@ def test_deactivating_keeps_the_row(club, organiser):
     services.set_roster_active(actor=organiser, club=club, entry=entry, active=True)
     entry.refresh_from_db()
     assert entry.active
+
+
+def test_add_to_roster_is_idempotent_and_refused_to_members(club, owner, member):
+    player = services.ensure_player_for_user(user=member)
+    with pytest.raises(PermissionDenied):
+        services.add_to_roster(actor=member, club=club, player=player)
+    first = services.add_to_roster(actor=owner, club=club, player=player)
+    assert services.add_to_roster(actor=owner, club=club, player=player) == first
+    assert AuditEntry.objects.filter(action="roster.add_existing").count() == 1

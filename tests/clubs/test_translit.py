@@ -33,7 +33,9 @@ def test_spellings_of_one_name_share_a_key(spellings):
     assert len(keys) == 1, dict(zip(spellings, [search_key(s) for s in spellings], strict=True))
 
 
-@pytest.mark.parametrize("a,b", [("Нурлан", "Ерлан"), ("Асель", "Жанар"), ("Иван", "Олег"), ("Сауле", "Сабина")])
+@pytest.mark.parametrize(
+    "a,b", [("Нурлан", "Ерлан"), ("Асель", "Жанар"), ("Иван", "Олег"), ("Сауле", "Сабина")]
+)
 def test_different_names_keep_different_keys(a, b):
     assert search_key(a) != search_key(b)
 

@@ -30,26 +30,80 @@ def invitation(club, organiser, villager):
 # (url name, method, kwargs factory, POST data factory, roles that must get 403)
 WRITE_VIEWS = [
     ("club_edit", "get", lambda f: {"slug": f["club"].slug}, None, ["organiser", "member", "outsider"]),
-    ("club_edit", "post", lambda f: {"slug": f["club"].slug}, lambda f: {"name": "Взлом"}, ["organiser", "member", "outsider"]),
+    (
+        "club_edit",
+        "post",
+        lambda f: {"slug": f["club"].slug},
+        lambda f: {"name": "Взлом"},
+        ["organiser", "member", "outsider"],
+    ),
     ("members", "get", lambda f: {"slug": f["club"].slug}, None, ["organiser", "member", "outsider"]),
-    ("member_add", "post", lambda f: {"slug": f["club"].slug},
-     lambda f: {"who": "newbie", "role": "owner"}, ["organiser", "member", "outsider"]),
-    ("member_role", "post", lambda f: {"slug": f["club"].slug, "user_id": f["member"].pk},
-     lambda f: {"role": "owner"}, ["organiser", "member", "outsider"]),
-    ("member_remove", "post", lambda f: {"slug": f["club"].slug, "user_id": f["member"].pk}, lambda f: {},
-     ["organiser", "outsider"]),
+    (
+        "member_add",
+        "post",
+        lambda f: {"slug": f["club"].slug},
+        lambda f: {"who": "newbie", "role": "owner"},
+        ["organiser", "member", "outsider"],
+    ),
+    (
+        "member_role",
+        "post",
+        lambda f: {"slug": f["club"].slug, "user_id": f["member"].pk},
+        lambda f: {"role": "owner"},
+        ["organiser", "member", "outsider"],
+    ),
+    (
+        "member_remove",
+        "post",
+        lambda f: {"slug": f["club"].slug, "user_id": f["member"].pk},
+        lambda f: {},
+        ["organiser", "outsider"],
+    ),
     ("roster", "get", lambda f: {"slug": f["club"].slug}, None, ["member", "outsider"]),
-    ("roster_add", "post", lambda f: {"slug": f["club"].slug}, lambda f: {"display_name": "Чужой"}, ["member", "outsider"]),
+    (
+        "roster_add",
+        "post",
+        lambda f: {"slug": f["club"].slug},
+        lambda f: {"display_name": "Чужой"},
+        ["member", "outsider"],
+    ),
     ("roster_bulk", "get", lambda f: {"slug": f["club"].slug}, None, ["member", "outsider"]),
-    ("roster_bulk", "post", lambda f: {"slug": f["club"].slug}, lambda f: {"text": "Чужой\nЕщё"}, ["member", "outsider"]),
-    ("roster_invite", "post", lambda f: {"slug": f["club"].slug, "player_id": f["villager"].player_id}, lambda f: {},
-     ["member", "outsider"]),
-    ("invitation", "get", lambda f: {"slug": f["club"].slug, "pk": f["invitation"].pk}, None, ["member", "outsider"]),
-    ("roster_toggle", "post", lambda f: {"slug": f["club"].slug, "entry_id": f["villager"].pk}, lambda f: {},
-     ["member", "outsider"]),
+    (
+        "roster_bulk",
+        "post",
+        lambda f: {"slug": f["club"].slug},
+        lambda f: {"text": "Чужой\nЕщё"},
+        ["member", "outsider"],
+    ),
+    (
+        "roster_invite",
+        "post",
+        lambda f: {"slug": f["club"].slug, "player_id": f["villager"].player_id},
+        lambda f: {},
+        ["member", "outsider"],
+    ),
+    (
+        "invitation",
+        "get",
+        lambda f: {"slug": f["club"].slug, "pk": f["invitation"].pk},
+        None,
+        ["member", "outsider"],
+    ),
+    (
+        "roster_toggle",
+        "post",
+        lambda f: {"slug": f["club"].slug, "entry_id": f["villager"].pk},
+        lambda f: {},
+        ["member", "outsider"],
+    ),
     ("roster_merge", "get", lambda f: {"slug": f["club"].slug}, None, ["member", "outsider"]),
-    ("roster_merge", "post", lambda f: {"slug": f["club"].slug},
-     lambda f: {"source": f["second_villager"].player_id, "target": f["villager"].player_id}, ["member", "outsider"]),
+    (
+        "roster_merge",
+        "post",
+        lambda f: {"slug": f["club"].slug},
+        lambda f: {"source": f["second_villager"].player_id, "target": f["villager"].player_id},
+        ["member", "outsider"],
+    ),
     ("club_create", "get", lambda f: {}, None, []),
     ("club_create", "post", lambda f: {}, lambda f: {"name": "Новый"}, []),
     ("club_join", "post", lambda f: {"slug": f["club"].slug}, lambda f: {}, []),
@@ -81,7 +135,9 @@ def _call(client, name, method, world, kwargs, data):
     return url, (client.post(url, data(world)) if method == "post" else client.get(url))
 
 
-@pytest.mark.parametrize("name,method,kwargs,data,_roles", WRITE_VIEWS, ids=[f"{v[0]}-{v[1]}" for v in WRITE_VIEWS])
+@pytest.mark.parametrize(
+    "name,method,kwargs,data,_roles", WRITE_VIEWS, ids=[f"{v[0]}-{v[1]}" for v in WRITE_VIEWS]
+)
 def test_anonymous_users_are_sent_to_login(client, world, name, method, kwargs, data, _roles):
     before = _snapshot()
     url, response = _call(client, name, method, world, kwargs, data)
@@ -93,7 +149,9 @@ def test_anonymous_users_are_sent_to_login(client, world, name, method, kwargs, 
 FORBIDDEN = [(v[0], v[1], v[2], v[3], role) for v in WRITE_VIEWS for role in v[4]]
 
 
-@pytest.mark.parametrize("name,method,kwargs,data,role", FORBIDDEN, ids=[f"{v[0]}-{v[1]}-{v[4]}" for v in FORBIDDEN])
+@pytest.mark.parametrize(
+    "name,method,kwargs,data,role", FORBIDDEN, ids=[f"{v[0]}-{v[1]}-{v[4]}" for v in FORBIDDEN]
+)
 def test_signed_in_users_without_the_role_get_403(client, world, name, method, kwargs, data, role):
     client.force_login(world[role])
     before = _snapshot()
@@ -156,7 +214,10 @@ def test_bulk_paste_reports_duplicates(client, world):
     assert response.status_code == 200
     assert "Nurlan, Uspenka" in page and "Жанар" in page
     assert set(world["club"].roster.values_list("player__display_name", flat=True)) == {
-        "Нұрлан", "Nurlan A.", "Жанар", "Ерлан"
+        "Нұрлан",
+        "Nurlan A.",
+        "Жанар",
+        "Ерлан",
     }
 
 
@@ -173,14 +234,19 @@ def test_owner_changes_role_and_last_owner_rule_shows_a_message(client, world):
 
 def test_owner_adds_member_by_email(client, world):
     client.force_login(world["owner"])
-    client.post(reverse("clubs:member_add", kwargs={"slug": "uspenka"}), {"who": "newbie@example.com", "role": "member"})
+    client.post(
+        reverse("clubs:member_add", kwargs={"slug": "uspenka"}),
+        {"who": "newbie@example.com", "role": "member"},
+    )
     assert Membership.objects.filter(club=world["club"], user__username="newbie").exists()
 
 
 def test_invitation_link_and_claim_flow(client, world):
     client.force_login(world["organiser"])
     response = client.post(
-        reverse("clubs:roster_invite", kwargs={"slug": "uspenka", "player_id": world["second_villager"].player_id}),
+        reverse(
+            "clubs:roster_invite", kwargs={"slug": "uspenka", "player_id": world["second_villager"].player_id}
+        ),
         follow=True,
     )
     invitation = PlayerInvitation.objects.get(player=world["second_villager"].player)
@@ -214,7 +280,12 @@ def test_merge_view(client, world):
 def test_signup_creates_a_player_profile(client):
     response = client.post(
         reverse("account_signup"),
-        {"email": "zhanar@example.com", "username": "zhanar", "password1": "uspenka-bilka-2026", "password2": "uspenka-bilka-2026"},
+        {
+            "email": "zhanar@example.com",
+            "username": "zhanar",
+            "password1": "uspenka-bilka-2026",
+            "password2": "uspenka-bilka-2026",
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     player = Player.objects.get(user__username="zhanar")
