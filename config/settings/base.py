@@ -93,7 +93,6 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6390/0")
 
 
-
 def channel_layer_host(url: str) -> dict:
     """One channel-layer host with the socket options channels-redis needs.
 

@@ -28,7 +28,7 @@ def test_json_by_accept_header(client, celery_worker_process) -> None:
 
 
 def test_html_page_lists_each_service(client, celery_worker_process) -> None:
-    response = client.get("/health/", headers={"accept": "text/html"})
+    response = client.get("/health/", headers={"accept": "text/html", "accept-language": "en"})
 
     assert response.status_code == 200
     assert response["content-type"].startswith("text/html")
@@ -56,3 +56,9 @@ def test_health_page_is_never_cached(client) -> None:
     response = client.get("/health/?format=json")
 
     assert "no-cache" in response["cache-control"]
+
+
+def test_health_page_speaks_the_visitors_language(client) -> None:
+    response = client.get("/health/", headers={"accept-language": "kk"})
+
+    assert "Дерекқор" in response.content.decode(), "messages not compiled? bin/test compiles them"
