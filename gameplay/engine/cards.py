@@ -83,6 +83,9 @@ def _chunk_table(shift: int) -> tuple[list[int], ...]:
 _CHUNK0: Final = _chunk_table(0)
 _CHUNK1: Final = _chunk_table(12)
 _CHUNK2: Final = _chunk_table(24)
+#: Card lists and points of each 12-bit slice of a mask, for look-ups in the hot path.
+CHUNK_CARDS: Final = (_CHUNK0, _CHUNK1, _CHUNK2)
+CHUNK_POINTS: Final = tuple(tuple(sum(VALUE[c] for c in chunk) for chunk in table) for table in CHUNK_CARDS)
 
 
 def mask_cards(mask: int) -> list[int]:
@@ -91,7 +94,8 @@ def mask_cards(mask: int) -> list[int]:
 
 
 def mask_points(mask: int) -> int:
-    return sum(VALUE[c] for c in mask_cards(mask))
+    p0, p1, p2 = CHUNK_POINTS
+    return p0[mask & 0xFFF] + p1[mask >> 12 & 0xFFF] + p2[mask >> 24]
 
 
 def is_jack(card: int) -> bool:

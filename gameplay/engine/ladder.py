@@ -40,6 +40,9 @@ LEAD_KEY: Final = tuple(tuple(_lead_key(t, c) for c in range(NUM_CARDS)) for t i
 STRENGTH: Final = tuple(
     tuple(_strength(t, lead, c) for c in range(NUM_CARDS)) for t in range(4) for lead in range(4)
 )
+#: STRENGTH4[i][card] = 4 * STRENGTH[i][card], so that strength * 4 + seat keeps the
+#: trick's best card and its seat in one int (the seat is `& 3`).
+STRENGTH4: Final = tuple(tuple(4 * s for s in row) for row in STRENGTH)
 #: TRUMPS[trump]: the four jacks and the non-jack cards of the trump suit.
 TRUMPS: Final = tuple(JACKS | (SUIT_MASK[t] & ~JACKS) for t in range(4))
 #: FOLLOW[trump * 4 + lead_key]: the cards that follow that lead.

@@ -5,15 +5,14 @@ Kept apart from the state so the tables of RULES.md can be read against one smal
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gameplay.engine.rules import Rules
 
 WIN_SCORE = 12
 
 
-@dataclass(frozen=True, slots=True)
-class DealScore:
+class DealScore(NamedTuple):
     """What a played deal did to the match.
 
     `eyes` is what the deal opened per pair (never negative); `reset` names a pair whose eyes

@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Final
 
 from gameplay.engine.cards import (
     BIT,
+    CHUNK_CARDS,
+    CHUNK_POINTS,
     CLUBS,
+    DECK_RANKS,
     DIAMONDS,
     HEARTS,
     JC,
@@ -32,7 +35,7 @@ from gameplay.engine.cards import (
     mask_points,
 )
 from gameplay.engine.errors import IllegalAction
-from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH
+from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH4
 from gameplay.engine.rules import Rules
 from gameplay.engine.scoring import WIN_SCORE, score_deal
 
@@ -45,6 +48,13 @@ PASS: Final = 37
 
 _DEALING, _REDEAL, _PLAY, _OVER = 0, 1, 2, 3
 END_REASONS: Final = ("timeout", "resign", "forfeit")
+
+
+_C0, _C1, _C2 = CHUNK_CARDS
+_P0, _P1, _P2 = CHUNK_POINTS
+_DECK_BITS = {deck: [1 << c for c in deck_cards(deck)] for deck in DECK_RANKS}
+_JC_BIT = 1 << JC
+_DECK_MASKS = {deck: deck_mask(deck) for deck in DECK_RANKS}
 
 
 class Phase(IntEnum):
@@ -132,6 +142,7 @@ class MatchState:
         "deals",
         "_next",
         "_deck",
+        "_jack_holder_leads",
         "_deck_mask",
         "_hand_size",
         "_phase",
@@ -139,20 +150,23 @@ class MatchState:
         "_trump",
         "_log",
         "_plays",
+        "_winners",
         "_to_move",
         "_redeal_queue",
-        "_trick",
+        "_n",
         "_trick_leader",
-        "_best",
-        "_win",
+        "_trump4",
+        "_ace_ban",
+        "_first_played",
+        "_last_at",
+        "_last_leader",
+        "_bw",
         "_row",
         "_follow",
         "_lead_keys",
         "_legal",
         "_unled_aces",
         "_points",
-        "_tricks",
-        "last_trick",
     )
 
     def __init__(
@@ -185,27 +199,31 @@ class MatchState:
             self._next = (1, 2, 3, 0)
         else:
             self._next = (3, 0, 1, 2)
-        self._deck = deck_cards(self.rules.deck)
-        self._deck_mask = deck_mask(self.rules.deck)
+        self._deck = _DECK_BITS[self.rules.deck]
+        self._jack_holder_leads = self.rules.first_lead == "jack_holder"
+        self._deck_mask = _DECK_MASKS[self.rules.deck]
         self._hand_size = len(self._deck) // 4
         self._phase = _DEALING
         self._hands = [0, 0, 0, 0]
         self._trump = CLUBS
         self._plays: list[int] = []
+        self._winners: list[int] = []
         self._to_move: int | None = None
         self._redeal_queue: list[int] = []
-        self._trick: list[int] = []
+        self._n = 0
         self._trick_leader = 0
-        self._best = -1
-        self._win = 0
-        self._row: tuple[int, ...] = STRENGTH[0]
+        self._trump4 = 0
+        self._ace_ban = self.rules.ace_discard_ban
+        self._first_played = True
+        self._last_at = -1
+        self._last_leader = 0
+        self._bw = -1
+        self._row: tuple[int, ...] = STRENGTH4[0]
         self._follow = 0
         self._lead_keys: tuple[int, ...] = LEAD_KEY[0]
         self._legal = 0
         self._unled_aces = 0
         self._points = [0, 0]
-        self._tricks = [0, 0]
-        self.last_trick: tuple[int, tuple[int, ...], int] | None = None
         if auto_deal:
             self.start_deal()
 
@@ -230,7 +248,8 @@ class MatchState:
 
     @property
     def trick(self) -> tuple[int, ...]:
-        return tuple(self._trick)
+        n = self._n
+        return tuple(self._plays[len(self._plays) - n:]) if n else ()
 
     @property
     def trick_leader(self) -> int:
@@ -242,7 +261,16 @@ class MatchState:
 
     @property
     def tricks_taken(self) -> tuple[int, int]:
-        return (self._tricks[0], self._tricks[1])
+        ew = sum(w & 1 for w in self._log.trick_winners) if self.deals else 0
+        return (len(self._log.trick_winners) - ew, ew) if self.deals else (0, 0)
+
+    @property
+    def last_trick(self) -> tuple[int, tuple[int, ...], int] | None:
+        """(leader, cards, winner) of the last completed trick of the current deal."""
+        at = self._last_at
+        if at < 0:
+            return None
+        return (self._last_leader, tuple(self._plays[at:at + 4]), self._log.trick_winners[-1])
 
     @property
     def current_deal(self) -> DealLog | None:
@@ -257,39 +285,47 @@ class MatchState:
         if self._phase != _DEALING:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
         if hands is None:
-            cards = self._deck[:]
-            self.rng.shuffle(cards)
+            bits = self._deck[:]  # one bit per card: shuffling bits deals masks directly
+            self.rng.shuffle(bits)
             n = self._hand_size
-            hands = [sum(map(BIT.__getitem__, cards[i * n:(i + 1) * n])) for i in range(4)]
+            hands = [sum(bits[:n]), sum(bits[n:2 * n]), sum(bits[2 * n:3 * n]), sum(bits[3 * n:])]
         else:
             self._check_hands(hands)
-        self._hands = list(hands)
+        hands = self._hands = list(hands)
         jack_holder = 0
-        while not self._hands[jack_holder] >> JC & 1:
+        while not hands[jack_holder] & _JC_BIT:
             jack_holder += 1
         suits = self.suit_of_seat
         trump = CLUBS if suits is None else suits[jack_holder]
         self._trump = trump
         dealer = self.dealer
-        leader = jack_holder if self.rules.first_lead == "jack_holder" else self._next[dealer]
-        log = DealLog(dealer, (self._hands[0], self._hands[1], self._hands[2], self._hands[3]), trump,
-                      jack_holder, leader)
+        leader = jack_holder if self._jack_holder_leads else self._next[dealer]
+        log = DealLog(dealer, (hands[0], hands[1], hands[2], hands[3]), trump, jack_holder, leader)
         self.deals.append(log)
         self._log = log
         self._plays = log.plays
+        self._winners = log.trick_winners
         self._points = [0, 0]
-        self._tricks = [0, 0]
-        self.last_trick = None
-        self._trick = []
+        self._last_at = -1
+        self._n = 0
         self._trick_leader = leader
         rules = self.rules
         queue = []
-        if rules.redeal_below or rules.redeal_four_nines or rules.redeal_five_of_suit:
+        if rules.redeal_four_nines or rules.redeal_five_of_suit:
             seat = leader
             for _ in range(4):
                 if hand_qualifies(rules, self._hands[seat]):
                     queue.append(seat)
                 seat = self._next[seat]
+        elif rules.redeal_below:
+            below = rules.redeal_below
+            seat = leader
+            nxt = self._next
+            for _ in range(4):
+                h = hands[seat]
+                if _P0[h & 0xFFF] + _P1[h >> 12 & 0xFFF] + _P2[h >> 24] < below:
+                    queue.append(seat)
+                seat = nxt[seat]
         self._redeal_queue = queue
         if queue:
             self._phase = _REDEAL
@@ -328,6 +364,7 @@ class MatchState:
             self.suit_of_seat = (suits[0], suits[1], suits[2], suits[3])
         self.redeal_streak = 0
         trump = self._trump
+        self._trump4 = trump * 4
         self._lead_keys = LEAD_KEY[trump]
         self._unled_aces = PLAIN_ACES[trump] if self.rules.ace_discard_ban else 0
         self._phase = _PLAY
@@ -337,8 +374,9 @@ class MatchState:
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[int]:
         """Card ids the seat to move may play, or [REDEAL, PASS] in the redeal phase."""
-        if self._phase == _PLAY:
-            return mask_cards(self._legal)
+        if self._phase == 2:  # _PLAY
+            m = self._legal
+            return _C0[m & 0xFFF] + _C1[m >> 12 & 0xFFF] + _C2[m >> 24]
         if self._phase == _REDEAL:
             return [REDEAL, PASS]
         return []
@@ -353,60 +391,59 @@ class MatchState:
         Raises IllegalAction saying why, and leaves the state unchanged, if the action is not
         allowed. `seat`, when given, must be the seat to move (a live table passes it).
         """
-        if self._phase != _PLAY or (seat is not None and seat != self._to_move):
+        if self._phase != 2 or seat is not None:  # 2: _PLAY (a literal is faster than a global)
             self._apply_other(action, seat)
             return
+        # Validation: one bit test against the legal mask kept for the seat to move.
         try:
-            ok = 0 <= action < 36 and self._legal >> action & 1
-        except TypeError:
-            ok = False
+            ok = self._legal >> action & 1
+        except (TypeError, ValueError):
+            ok = 0
         if not ok:
             raise IllegalAction(self._why_illegal(action))
-        seat = self._to_move
-        assert seat is not None  # noqa: S101 - always set in play
+        mover: int = self._to_move  # type: ignore[assignment]
         hands = self._hands
-        hands[seat] ^= BIT[action]
-        self._plays.append(action)
-        trick = self._trick
-        trick.append(action)
-        nxt = self._next[seat]
-        if len(trick) == 1:
-            lead = self._lead_keys[action]
-            idx = self._trump * 4 + lead
-            row = self._row = STRENGTH[idx]
-            self._follow = FOLLOW[idx]
-            self._best = row[action]
-            self._win = seat
-            if self._unled_aces and lead != self._trump:
-                self._unled_aces &= ~PLAIN_SUIT_MASK[lead]
+        hands[mover] ^= 1 << action
+        plays = self._plays
+        plays.append(action)
+        n = self._n
+        if n == 0:
+            idx = self._trump4 + self._lead_keys[action]
+            row = self._row = STRENGTH4[idx]
+            follow = self._follow = FOLLOW[idx]
+            self._bw = row[action] + mover
+            self._n = 1
+            if self._ace_ban and idx & 3 != self._trump4 >> 2:
+                self._unled_aces &= ~PLAIN_SUIT_MASK[idx & 3]
+        elif n == 3:
+            bw = self._row[action] + mover
+            best = self._bw
+            win = (bw if bw > best else best) & 3
+            self._points[win & 1] += (
+                VALUE[action] + VALUE[plays[-2]] + VALUE[plays[-3]] + VALUE[plays[-4]]
+            )
+            self._last_at = len(plays) - 4
+            self._last_leader = self._trick_leader
+            self._winners.append(win)
+            self._n = 0
+            self._trick_leader = win
+            self._to_move = win
+            h = hands[win]
+            if h:
+                self._legal = h
+            else:
+                self._finish_deal()
+            return
         else:
-            s = self._row[action]
-            if s > self._best:
-                self._best = s
-                self._win = seat
-            if len(trick) == 4:
-                self._end_trick()
-                return
+            bw = self._row[action] + mover
+            if bw > self._bw:
+                self._bw = bw
+            self._n = n + 1
+            follow = self._follow
+        nxt = self._next[mover]
         self._to_move = nxt
         h = hands[nxt]
-        self._legal = h & self._follow or h & ~self._unled_aces or h
-
-    def _end_trick(self) -> None:
-        trick = self._trick
-        win = self._win
-        pair = win & 1
-        self._points[pair] += VALUE[trick[0]] + VALUE[trick[1]] + VALUE[trick[2]] + VALUE[trick[3]]
-        self._tricks[pair] += 1
-        self.last_trick = (self._trick_leader, tuple(trick), win)
-        self._log.trick_winners.append(win)
-        self._trick = []
-        self._trick_leader = win
-        self._to_move = win
-        h = self._hands[win]
-        if h:
-            self._legal = h
-        else:
-            self._finish_deal()
+        self._legal = h & follow or h & ~self._unled_aces or h
 
     def _apply_other(self, action: int, seat: int | None) -> None:
         phase = self._phase
@@ -465,8 +502,8 @@ class MatchState:
         hand = self._hands[seat]
         if not hand >> action & 1:
             return f"{name} does not hold {card}"
-        if hand & self._follow and self._trick:
-            lead = self._lead_keys[self._trick[0]]
+        if hand & self._follow and self._n:
+            lead = self._lead_keys[self._plays[-self._n]]
             if lead == self._trump:
                 return f"{name} must play a trump and cannot play {card}"
             return f"{name} must follow {SUIT_NAMES[lead]} and cannot play {card}"
@@ -476,11 +513,13 @@ class MatchState:
     def _finish_deal(self) -> None:
         log = self._log
         log.points = (self._points[0], self._points[1])
-        first_played = not any(d.outcome not in (None, "redeal") for d in self.deals[:-1])
+        first_played = self._first_played
+        self._first_played = False
+        ew = sum(map((1).__and__, log.trick_winners))
         result = score_deal(
             self.rules,
             log.points,
-            (self._tricks[0], self._tricks[1]),
+            (len(log.trick_winners) - ew, ew),
             log.pair_on_duty,
             self.eggs,
             first_played,
