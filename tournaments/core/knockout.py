@@ -118,7 +118,7 @@ def knockout_bracket(
     size = bracket_size(len(ids))
     rounds_count = size.bit_length() - 1
     known = dict(winners or {})
-    if third_place and size < 4:
+    if third_place and len(ids) < 4:  # with three, one semifinal is a bye and has no loser
         raise ValueError("a third-place match needs at least four entries")
 
     def decide(key: MatchKey, top: EntryId | None, bottom: EntryId | None) -> KnockoutMatch:

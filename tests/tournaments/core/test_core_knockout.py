@@ -95,7 +95,7 @@ def test_refuses_impossible_results() -> None:
     with pytest.raises(ValueError, match="twice"):
         knockout_bracket([1, 1, 3])
     with pytest.raises(ValueError, match="four entries"):
-        knockout_bracket([1, 2], third_place=True)
+        knockout_bracket([1, 2, 3], third_place=True)
     with pytest.raises(ValueError, match="two entries"):
         knockout_bracket([1])
 
