@@ -8,7 +8,15 @@ from django.utils.translation import gettext_lazy as _
 from .models import Player, Role
 
 
-class ClubForm(forms.Form):
+class BilkaForm(forms.Form):
+    """Labels without a trailing colon, like the sign-in pages."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class ClubForm(BilkaForm):
     name = forms.CharField(label=_("Club name"), max_length=120)
     city = forms.CharField(label=_("City or village"), max_length=120, required=False)
     description = forms.CharField(
@@ -19,12 +27,12 @@ class ClubForm(forms.Form):
     )
 
 
-class PlayerForm(forms.Form):
+class PlayerForm(BilkaForm):
     display_name = forms.CharField(label=_("Name"), max_length=120)
     city = forms.CharField(label=_("City or village"), max_length=120, required=False)
 
 
-class BulkPlayersForm(forms.Form):
+class BulkPlayersForm(BilkaForm):
     text = forms.CharField(
         label=_("Players, one per line"),
         widget=forms.Textarea(
@@ -39,11 +47,11 @@ class BulkPlayersForm(forms.Form):
     )
 
 
-class RoleForm(forms.Form):
+class RoleForm(BilkaForm):
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
 
 
-class AddMemberForm(forms.Form):
+class AddMemberForm(BilkaForm):
     who = forms.CharField(label=_("Username or email"), max_length=254)
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
 
@@ -56,7 +64,7 @@ class AddMemberForm(forms.Form):
         return user
 
 
-class MergeForm(forms.Form):
+class MergeForm(BilkaForm):
     source = forms.ModelChoiceField(
         label=_("This record…"),
         queryset=Player.objects.none(),
@@ -81,5 +89,5 @@ class MergeForm(forms.Form):
         return data
 
 
-class SearchForm(forms.Form):
+class SearchForm(BilkaForm):
     q = forms.CharField(label=_("Name or village"), required=False, max_length=100)

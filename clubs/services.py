@@ -276,6 +276,7 @@ def add_to_roster(*, actor, club: Club, player: Player) -> ClubPlayer:
     """Put an existing player (say, a member with an account) on the roster; no-op if already there."""
     _require_user(actor)
     permissions.require(permissions.can_manage_roster(actor, club))
+    player = Player.objects.get(pk=player.pk)  # the caller's copy may predate a rename
     if player.merged_into_id is not None:
         raise ValidationError(_("This record was merged into another one."))
     entry = ClubPlayer.objects.filter(club=club, player=player, active=True).first()
