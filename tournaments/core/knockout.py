@@ -58,7 +58,7 @@ class Bracket:
 
 
 def bracket_size(entries: int) -> int:
-    """The next power of two at or above the number of entries (at least 2)."""
+    """The next power of two at or above the number of entries (issue 5: byes fill the rest)."""
     if entries < 2:
         raise ValueError("a knockout needs at least two entries")
     return 1 << (entries - 1).bit_length()
