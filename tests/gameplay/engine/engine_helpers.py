@@ -1,0 +1,166 @@
+"""Builders for scripted deals and matches: hands chosen by hand or found by a seeded search.
+
+A test states the deal (hands, plays) or the property the deal must have (e.g. "the pair on
+duty takes exactly 68"), gets a bilka-record/1 document and scores it with the real scorer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gameplay.engine.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SEATS,
+    SPADES,
+    card_from_str,
+    card_to_str,
+    deck_cards,
+    mask_cards,
+)
+from gameplay.engine.record import score_record
+from gameplay.engine.rules import Rules
+from gameplay.engine.state import PASS, DealLog, MatchState, hand_qualifies
+
+REPO = Path(__file__).resolve().parents[3]
+PYTHON = REPO / ".venv" / "bin" / "python"
+
+
+def cards(text: str) -> list[str]:
+    return text.split()
+
+
+def deal(dealer: str, hands: dict[str, str], plays: str | list[str] | None = None,
+         redeal: str | None = None) -> dict[str, Any]:
+    d: dict[str, Any] = {"dealer": dealer, "hands": {s: cards(h) for s, h in hands.items()}}
+    if redeal is not None:
+        d["redeal"] = redeal
+    else:
+        d["plays"] = cards(plays) if isinstance(plays, str) else list(plays or [])
+    return d
+
+
+def record(deals: list[dict[str, Any]], rules: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    rec: dict[str, Any] = {"format": "bilka-record/1", "rules": rules or {}, "deals": deals}
+    rec.update(extra)
+    return rec
+
+
+def score(rec: dict[str, Any]) -> dict[str, Any]:
+    return score_record(json.dumps(rec))
+
+
+def hands_json(masks: tuple[int, ...] | list[int]) -> dict[str, str]:
+    return {SEATS[s]: " ".join(card_to_str(c) for c in mask_cards(masks[s])) for s in range(4)}
+
+
+def masks_of(hands: dict[str, str]) -> tuple[int, int, int, int]:
+    out = [0, 0, 0, 0]
+    for s, text in hands.items():
+        for c in cards(text):
+            out[SEATS.index(s)] |= 1 << card_from_str(c)
+    return (out[0], out[1], out[2], out[3])
+
+
+def suits_after_first(jack_holder: int, direction: str = "clockwise") -> tuple[int, int, int, int]:
+    """RULES.md: JC holder clubs, next hearts, partner spades, fourth diamonds."""
+    step = 1 if direction == "clockwise" else 3
+    suits = [0, 0, 0, 0]
+    suits[jack_holder] = CLUBS
+    suits[(jack_holder + step) % 4] = HEARTS
+    suits[(jack_holder + 2) % 4] = SPADES
+    suits[(jack_holder + 3 * step) % 4] = DIAMONDS
+    return (suits[0], suits[1], suits[2], suits[3])
+
+
+def random_masks(rng: random.Random, deck: str = "32") -> tuple[int, int, int, int]:
+    cs = deck_cards(deck)
+    rng.shuffle(cs)
+    n = len(cs) // 4
+    m = [sum(1 << c for c in cs[i * n:(i + 1) * n]) for i in range(4)]
+    return (m[0], m[1], m[2], m[3])
+
+
+def play_deal(rules: Rules, dealer: int, suits: tuple[int, int, int, int] | None, masks: tuple[int, ...],
+              rng: random.Random) -> tuple[DealLog, list[int]]:
+    """Play one deal with random legal cards (every redeal passed)."""
+    st = MatchState(rules, auto_deal=False, first_dealer=dealer, rng=rng)
+    st.suit_of_seat = suits
+    st.start_deal((masks[0], masks[1], masks[2], masks[3]))
+    while st.to_move is not None:
+        acts = st.legal_actions()
+        st.apply(PASS if acts[-1] == PASS else rng.choice(acts))
+    log = st.deals[-1]
+    return log, list(log.plays)
+
+
+def find_deal(predicate: Callable[[DealLog], bool], rules: Rules | None = None, dealer: int = 0,
+              suits: tuple[int, int, int, int] | None = None, seed: int = 0, tries: int = 50000,
+              masks: tuple[int, int, int, int] | None = None) -> tuple[dict[str, str], list[str], DealLog]:
+    """A random deal (or random play of the given hands) whose finished log satisfies `predicate`."""
+    rules = rules or Rules()
+    rng = random.Random(seed)
+    for _ in range(tries):
+        hands = masks or random_masks(rng, rules.deck)
+        log, plays = play_deal(rules, dealer, suits, hands, rng)
+        if predicate(log):
+            return hands_json(hands), [card_to_str(c) for c in plays], log
+    raise AssertionError("no deal found; widen the search")
+
+
+class MatchBuilder:
+    """Chains deals into a legal match record: dealers rotate, suits fixed by the first played deal."""
+
+    def __init__(self, rules: dict[str, Any] | None = None, first_dealer: int = 3, seed: int = 0) -> None:
+        self.rules_json = rules or {}
+        self.rules = Rules.from_json(self.rules_json)
+        self.dealer = first_dealer
+        self.suits: tuple[int, int, int, int] | None = None
+        self.deals: list[dict[str, Any]] = []
+        self.logs: list[DealLog | None] = []
+        self.rng = random.Random(seed)
+
+    def _step(self) -> int:
+        return 1 if self.rules.direction == "clockwise" else 3
+
+    def played(self, predicate: Callable[[DealLog], bool] = lambda d: True) -> DealLog:
+        hands, plays, log = find_deal(predicate, self.rules, self.dealer, self.suits,
+                                      seed=self.rng.randrange(10**9))
+        self.deals.append(deal(SEATS[self.dealer], hands, plays))
+        self.logs.append(log)
+        if self.suits is None:
+            self.suits = suits_after_first(log.jack_holder, self.rules.direction)
+        self.dealer = (self.dealer + self._step()) % 4
+        return log
+
+    def redeal(self) -> str:
+        while True:
+            masks = random_masks(self.rng, self.rules.deck)
+            for seat in range(4):
+                if hand_qualifies(self.rules, masks[seat]):
+                    self.deals.append(deal(SEATS[self.dealer], hands_json(masks), redeal=SEATS[seat]))
+                    self.logs.append(None)
+                    return SEATS[seat]
+
+    def record(self, **extra: Any) -> dict[str, Any]:
+        return record(self.deals, self.rules_json, **extra)
+
+
+def run_scorer(tmp_path: Path, content: str | bytes | dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """Run `python -m gameplay.engine score FILE` as an organiser would."""
+    path = tmp_path / "match.json"
+    if isinstance(content, dict):
+        content = json.dumps(content)
+    if isinstance(content, str):
+        content = content.encode()
+    path.write_bytes(content)
+    python = str(PYTHON) if PYTHON.exists() else sys.executable
+    return subprocess.run([python, "-m", "gameplay.engine", "score", str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60, check=False)
