@@ -164,3 +164,21 @@ def run_scorer(tmp_path: Path, content: str | bytes | dict[str, Any]) -> subproc
     python = str(PYTHON) if PYTHON.exists() else sys.executable
     return subprocess.run([python, "-m", "gameplay.engine", "score", str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=60, check=False)
+
+
+def complete_hands(fixed: dict[str, str], seed: int = 0, deck: str = "32",
+                   jc_with: str | None = None) -> dict[str, str]:
+    """Deal the cards not in `fixed` at random to the other seats (JC to `jc_with` if free)."""
+    rng = random.Random(seed)
+    used = {c for text in fixed.values() for c in cards(text)}
+    rest = [card_to_str(c) for c in deck_cards(deck) if card_to_str(c) not in used]
+    rng.shuffle(rest)
+    n = len(deck_cards(deck)) // 4
+    out = dict(fixed)
+    free = [s for s in SEATS if s not in fixed]
+    if jc_with is not None and "JC" in rest:
+        rest.remove("JC")
+        rest.insert(free.index(jc_with) * n, "JC")
+    for i, s in enumerate(free):
+        out[s] = " ".join(rest[i * n:(i + 1) * n])
+    return out
