@@ -5,7 +5,7 @@ messages here puts them in locale/*/django.po, where our translations (which com
 LOCALE_PATHS) cover Kazakh as well. The msgids must stay identical to allauth's.
 """
 
-from django.utils.translation import gettext_noop, ngettext_noop, pgettext_noop
+from django.utils.translation import gettext_noop, ngettext_lazy, pgettext_lazy
 
 ALLAUTH_STRINGS = (
     gettext_noop("Username"),
@@ -17,7 +17,7 @@ ALLAUTH_STRINGS = (
     gettext_noop("Email (optional)"),
     gettext_noop("Remember Me"),
     gettext_noop("Forgot your password?"),
-    pgettext_noop("field label", "Login"),
+    pgettext_lazy("field label", "Login"),
     gettext_noop("Current Password"),
     gettext_noop("New Password"),
     gettext_noop("New Password (again)"),
@@ -41,7 +41,7 @@ ALLAUTH_STRINGS = (
     gettext_noop("You have confirmed %(email)s."),
     gettext_noop("Password Reset E-mail"),
     gettext_noop("A user with that username already exists."),
-    ngettext_noop(
+    ngettext_lazy(
         "This password is too short. It must contain at least %(min_length)d character.",
         "This password is too short. It must contain at least %(min_length)d characters.",
         8,
