@@ -336,12 +336,13 @@ class MatchState:
     def _check_hands(self, hands: tuple[int, ...] | list[int]) -> None:
         if len(hands) != 4:
             raise IllegalAction("a deal needs four hands")
-        seen = 0
         for seat, hand in enumerate(hands):
             if hand & ~self._deck_mask:
                 bad = mask_cards(hand & ~self._deck_mask)[0]
                 raise IllegalAction(f"{card_to_str(bad)} is not in the {self.rules.deck} deck "
                                     f"(hand of {SEATS[seat]})")
+        seen = 0
+        for seat, hand in enumerate(hands):
             if hand & seen:
                 bad = mask_cards(hand & seen)[0]
                 raise IllegalAction(f"{card_to_str(bad)} is dealt twice (hand of {SEATS[seat]})")
