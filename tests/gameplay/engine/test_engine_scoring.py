@@ -7,34 +7,7 @@ scorer is asked), or written out card by card where the rule needs a particular 
 from __future__ import annotations
 
 import pytest
-from engine_helpers import MatchBuilder, deal, find_deal, record, score
-
-# N holds the eight top trumps and leads them: NS take every trick and all 120 points.
-LUCY_ALL_TRICKS = deal(
-    "W",
-    {
-        "N": "JC JS JH JD AC TC KC QC",
-        "E": "9C AS TS KS QS 9S 8S 7S",
-        "S": "AH TH KH QH AD TD KD QD",
-        "W": "8C 7C 9H 8H 7H 9D 8D 7D",
-    },
-    "JC 9C AH 8C  JS AS TH 7C  JH TS KH 9H  JD KS QH 8H "
-    "AC QS AD 7H  TC 9S TD 9D  KC 8S KD 8D  QC 7S QD 7D",
-)
-
-# NS take all 120 points, but E wins the last trick, which holds no points.
-LUCY_POINTS_ONLY = deal(
-    "W",
-    {
-        "N": "JC JS JH JD AC TC KC 7D",
-        "E": "AS TS KS QS QH QD 9D 8D",
-        "S": "AH TH KH AD TD KD QC 7S",
-        "W": "9C 8C 7C 9H 8H 7H 9S 8S",
-    },
-    "JC AS QC 9C  JS TS AH 8C  JH KS TH 7C  JD QS KH 9H "
-    "AC QH AD 8H  TC QD TD 7H  KC 8D KD 9S  7D 9D 7S 8S",
-)
-
+from engine_helpers import LUCY_ALL_TRICKS, LUCY_POINTS_ONLY, MatchBuilder, deal, find_deal, record, score
 
 def eyes(report, n=0):
     d = report["deals"][n]
