@@ -30,7 +30,7 @@ from gameplay.engine.state import END_REASONS, PASS, REDEAL, MatchState, Phase, 
 FORMAT = "bilka-record/1"
 SCORE_FORMAT = "bilka-score/1"
 _TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties"}
-_DEAL_KEYS = {"dealer", "hands", "plays", "redeal"}
+_DEAL_KEYS = {"dealer", "hands", "plays", "redeal", "passed"}
 
 
 def _load(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
@@ -177,6 +177,17 @@ def _replay_deal(state: MatchState, deal: object, number: int) -> None:
             state.apply(PASS)
         state.apply(REDEAL)
         return
+    passed = deal.get("passed", [])
+    if passed:
+        # An engine extension for a match saved in the middle of its redeal phase: the seats
+        # that have already passed (once a card is played the passes are implied).
+        if plays or not isinstance(passed, list):
+            raise RecordError("passed is only for a deal still in its redeal phase", number)
+        for value in passed:
+            seat = _seat(value, "passed", number)
+            if state.phase != Phase.REDEAL or state.to_move != seat:
+                raise RecordError(f"{SEATS[seat]} cannot pass now", number)
+            state.apply(PASS)
     while plays and state.phase == Phase.REDEAL:
         state.apply(PASS)
     for index, text in enumerate(plays):
@@ -212,6 +223,8 @@ def write_record(state: MatchState) -> dict[str, Any]:
             d["redeal"] = SEATS[log.redeal]
         else:
             d["plays"] = [card_to_str(c) for c in log.plays]
+            if log.passed and not log.plays and log.outcome is None:
+                d["passed"] = [SEATS[s] for s in log.passed]
         deals.append(d)
     rec["deals"] = deals
     if state.end is not None:

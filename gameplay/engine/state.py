@@ -74,6 +74,7 @@ class DealLog:
         "hands",
         "plays",
         "redeal",
+        "passed",
         "trump",
         "jack_holder",
         "leader",
@@ -90,6 +91,8 @@ class DealLog:
         self.hands = hands
         self.plays: list[int] = []
         self.redeal: int | None = None
+        #: Seats that passed in the redeal phase (recorded only while no card is played).
+        self.passed: list[int] = []
         self.trump = trump
         self.jack_holder = jack_holder
         self.leader = leader
@@ -461,7 +464,7 @@ class MatchState:
             return
         # redeal phase
         if action == PASS:
-            self._redeal_queue.pop(0)
+            self._log.passed.append(self._redeal_queue.pop(0))
             if self._redeal_queue:
                 self._to_move = self._redeal_queue[0]
             else:
