@@ -8,6 +8,7 @@ that has almost no high cards. It sees exactly what a human at that seat sees.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from gameplay.engine.cards import JACK_RANK, VALUE
 from gameplay.engine.ladder import LEAD_KEY, PLAIN_ORDER, STRENGTH
@@ -22,7 +23,7 @@ def _is_trump(card: int, trump: int) -> bool:
     return card % 9 == JACK_RANK or card // 9 == trump
 
 
-def _low_key(trump: int) -> object:
+def _low_key(trump: int) -> Callable[[int], tuple[int, int, int]]:
     def key(card: int) -> tuple[int, int, int]:
         trumpish = _is_trump(card, trump)
         rank = card % 9
@@ -66,7 +67,7 @@ def choose_action(obs: Observation, rng: random.Random) -> int:
             gifts = [c for c in legal if c % 9 != JACK_RANK]
             if gifts:
                 return max(gifts, key=lambda c: (VALUE[c], -row[c] if row[c] >= 0 else 0))
-        return min(legal, key=low)  # type: ignore[arg-type]
+        return min(legal, key=low)
     winners = [c for c in legal if row[c] > best]
     plain_winners = [c for c in winners if c % 9 != JACK_RANK]
     jack_winners = [c for c in winners if c % 9 == JACK_RANK]
@@ -75,7 +76,7 @@ def choose_action(obs: Observation, rng: random.Random) -> int:
             return min(plain_winners, key=lambda c: (row[c], VALUE[c]))
         if jack_winners and trick_points >= 10:
             return min(jack_winners, key=lambda c: row[c])
-        return min(legal, key=low)  # type: ignore[arg-type]
+        return min(legal, key=low)
     # second or third to play: take the trick only when it is likely to hold
     if plain_winners:
         top = max(plain_winners, key=lambda c: row[c])
@@ -87,7 +88,7 @@ def choose_action(obs: Observation, rng: random.Random) -> int:
                 return cheap
     if jack_winners and trick_points >= 10:
         return min(jack_winners, key=lambda c: row[c])
-    return min(legal, key=low)  # type: ignore[arg-type]
+    return min(legal, key=low)
 
 
 def _lead(obs: Observation, legal: tuple[int, ...], trump: int, rng: random.Random) -> int:
@@ -115,7 +116,7 @@ class BeginnerBot:
     """Callable form for the live tables: `BeginnerBot(rng)(observation) -> action`."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
+        self.rng = rng or random.Random()  # noqa: S311 - play choices, not secrets
 
     def __call__(self, obs: Observation) -> int:
         return choose_action(obs, self.rng)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from typing import Any
 
 from gameplay.engine.cards import (
@@ -83,7 +84,7 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
     first_dealer = 0
     if deals and isinstance(deals[0], dict):
         first_dealer = _seat(deals[0].get("dealer"), "dealer", 1)
-    state = MatchState(rules, rng=rng or random.Random(), first_dealer=first_dealer, auto_deal=False,
+    state = MatchState(rules, rng=rng or secrets.SystemRandom(), first_dealer=first_dealer, auto_deal=False,
                        players=players)
     for number, deal in enumerate(deals, start=1):
         if state.phase == Phase.OVER:
@@ -93,7 +94,7 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
         _replay_deal(state, deal, number)
         for after, pair, eyes, reason in penalties:
             if after == number:
-                if state.phase == Phase.OVER:
+                if state.winner is not None:
                     raise RecordError(f"penalty after deal {after}: the match was already decided")
                 if state.phase != Phase.DEALING:
                     raise RecordError(f"penalty after deal {after}: that deal is not finished")
@@ -145,18 +146,18 @@ def _replay_deal(state: MatchState, deal: object, number: int) -> None:
     if not isinstance(hands_in, dict) or set(hands_in) != set(SEATS):
         raise RecordError("hands must give the cards of N, E, S and W", number)
     masks = []
-    for seat in SEATS:
-        cards = hands_in[seat]
+    for name in SEATS:
+        cards = hands_in[name]
         if not isinstance(cards, list):
-            raise RecordError(f"the hand of {seat} must be a list of cards", number)
+            raise RecordError(f"the hand of {name} must be a list of cards", number)
         mask = 0
         for text in cards:
             try:
                 card = card_from_str(text)
             except ValueError:
-                raise RecordError(f"{text!r} in the hand of {seat} is not a card", number) from None
+                raise RecordError(f"{text!r} in the hand of {name} is not a card", number) from None
             if mask & BIT[card]:
-                raise RecordError(f"{text} is dealt twice (hand of {seat})", number)
+                raise RecordError(f"{text} is dealt twice (hand of {name})", number)
             mask |= BIT[card]
         masks.append(mask)
     try:
@@ -276,7 +277,7 @@ def score_state(state: MatchState) -> dict[str, Any]:
             })
             leader = winner
         finished = log.outcome is not None
-        out.append({
+        played: dict[str, Any] = {
             "trump": SUITS[log.trump],
             "jack_holder": SEATS[log.jack_holder],
             "on_duty": PAIRS[log.pair_on_duty],
@@ -285,7 +286,8 @@ def score_state(state: MatchState) -> dict[str, Any]:
             "outcome": log.outcome if finished else "unfinished",
             "eyes": _pairs(log.eyes),
             "score": _pairs(log.score_after if finished else state.capped_score),
-        })
+        }
+        out.append(played)
     return {
         "format": SCORE_FORMAT,
         "deals": out,

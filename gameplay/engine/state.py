@@ -13,7 +13,6 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
 from gameplay.engine.cards import (
-    BIT,
     CHUNK_CARDS,
     CHUNK_POINTS,
     CLUBS,
@@ -184,7 +183,8 @@ class MatchState:
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         if rng is None:
-            rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
+            # seeded: reproducible deals for tests, bots and simulations; else the OS's randomness
+            rng = random.Random(seed) if seed is not None else secrets.SystemRandom()  # noqa: S311
         self.rng = rng
         self.auto_deal = auto_deal
         self.players = dict(players) if players else None

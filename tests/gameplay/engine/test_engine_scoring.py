@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import LUCY_ALL_TRICKS, LUCY_POINTS_ONLY, MatchBuilder, deal, find_deal, record, score
 
+
 def eyes(report, n=0):
     d = report["deals"][n]
     return d["eyes"]["NS"], d["eyes"]["EW"]
