@@ -1,0 +1,74 @@
+"""Fixtures for tournament tests: a club with one user per role, pairs of players, a helper to play rounds."""
+
+import pytest
+
+from clubs.models import ClubPlayer, Player, Role
+from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from tournaments import services
+from tournaments.models import Match, MatchStatus
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory(name="Успенка", slug="uspenka")
+
+
+@pytest.fixture
+def owner(club):
+    return MembershipFactory(club=club, user=UserFactory(username="owner"), role=Role.OWNER).user
+
+
+@pytest.fixture
+def organiser(club):
+    return MembershipFactory(club=club, user=UserFactory(username="organiser"), role=Role.ORGANISER).user
+
+
+@pytest.fixture
+def member(club):
+    return MembershipFactory(club=club, user=UserFactory(username="member"), role=Role.MEMBER).user
+
+
+@pytest.fixture
+def outsider(db):
+    return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def client(client):
+    """Pages in English, so assertions read the same whatever LANGUAGE_CODE is."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+def make_players(club, n: int, prefix: str = "Игрок") -> list[Player]:
+    players = [PlayerFactory(display_name=f"{prefix} {i}") for i in range(1, n + 1)]
+    for p in players:
+        ClubPlayer.objects.create(club=club, player=p, added_as=p.display_name)
+    return players
+
+
+def player_with_account(club, username: str) -> Player:
+    user = UserFactory(username=username)
+    player = PlayerFactory(display_name=username.title(), user=user)
+    ClubPlayer.objects.create(club=club, player=player, added_as=player.display_name)
+    return player
+
+
+def register_pairs(tournament, organiser, count: int, prefix: str = "Игрок") -> list:
+    players = make_players(tournament.club, 2 * count, prefix)
+    return [
+        services.register_entry(actor=organiser, tournament=tournament, player_a=players[2 * i], player_b=players[2 * i + 1])
+        for i in range(count)
+    ]
+
+
+def play_round(rnd, organiser, *, winner=lambda m: "home", loser_eyes=lambda m: 7) -> None:
+    """The organiser enters every open result of the round (the home pair wins 12:7 by default)."""
+    for match in Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED).order_by("table", "game"):
+        home_wins = winner(match) == "home"
+        services.enter_result(
+            actor=organiser,
+            match=match,
+            home_eyes=12 if home_wins else loser_eyes(match),
+            away_eyes=loser_eyes(match) if home_wins else 12,
+        )

@@ -1,0 +1,135 @@
+"""Celery tasks of tournaments: the auto-confirm sweep (beat) and notifications sent on commit.
+
+Every task takes ids, tolerates rows that are gone or already handled, and may run twice.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from config.notify import notify_user
+
+from . import services
+from .models import Match, Round, Tournament
+
+AUTO_CONFIRM_TASK = "tournaments.tasks.auto_confirm_results"
+
+
+@shared_task(name=AUTO_CONFIRM_TASK)
+def auto_confirm_results() -> list[int]:
+    """Confirm reported results nobody answered within the tournament's time (issue 5)."""
+    return services.auto_confirm_due()
+
+
+def _users_of(match: Match, sides=("home", "away")) -> set[int]:
+    ids: set[int] = set()
+    for side in sides:
+        entry = match.home if side == "home" else match.away
+        if entry is None:
+            continue
+        for player in (entry.player_a, entry.player_b):
+            if player.user_id:
+                ids.add(player.user_id)
+    return ids
+
+
+def _match(match_id: int) -> Match | None:
+    return (
+        Match.objects.select_related(
+            "tournament", "round", "home__player_a", "home__player_b", "away__player_a", "away__player_b"
+        )
+        .filter(pk=match_id)
+        .first()
+    )
+
+
+@shared_task(name="tournaments.tasks.notify_round_paired")
+def notify_round_paired(round_id: int) -> int:
+    """Tell every player with an account his table for the new round."""
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None:
+        return 0
+    sent = 0
+    for match in rnd.matches.select_related(
+        "home__player_a", "home__player_b", "away__player_a", "away__player_b"
+    ):
+        for user_id in _users_of(match):
+            notify_user(
+                user_id,
+                {
+                    "kind": "tournament.round_paired",
+                    "tournament": rnd.tournament.name,
+                    "round": rnd.number,
+                    "table": match.table,
+                    "url": match.get_absolute_url(),
+                },
+            )
+            sent += 1
+    return sent
+
+
+@shared_task(name="tournaments.tasks.notify_result_reported")
+def notify_result_reported(match_id: int) -> int:
+    """Ask the other pair to confirm a reported result."""
+    match = _match(match_id)
+    if match is None or match.status != "unconfirmed":
+        return 0
+    other = ("away",) if match.reported_side == "home" else ("home",)
+    users = _users_of(match, other)
+    for user_id in users:
+        notify_user(
+            user_id,
+            {
+                "kind": "tournament.confirm_result",
+                "tournament": match.tournament.name,
+                "score": f"{match.home_eyes}:{match.away_eyes}",
+                "url": match.get_absolute_url(),
+            },
+        )
+    return len(users)
+
+
+@shared_task(name="tournaments.tasks.notify_dispute")
+def notify_dispute(match_id: int) -> int:
+    """Tell the club's organisers that a result is disputed."""
+    from clubs.models import Membership
+    from clubs.permissions import ROSTER_ROLES
+
+    match = _match(match_id)
+    if match is None or match.status != "disputed":
+        return 0
+    users = list(
+        Membership.objects.filter(club_id=match.tournament.club_id, role__in=ROSTER_ROLES).values_list(
+            "user_id", flat=True
+        )
+    )
+    for user_id in users:
+        notify_user(
+            user_id,
+            {
+                "kind": "tournament.dispute",
+                "tournament": match.tournament.name,
+                "url": match.get_absolute_url(),
+            },
+        )
+    return len(users)
+
+
+@shared_task(name="tournaments.tasks.notify_tournament_finished")
+def notify_tournament_finished(tournament_id: int) -> int:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return 0
+    users = set()
+    for entry in tournament.entries.select_related("player_a", "player_b"):
+        users |= {p.user_id for p in (entry.player_a, entry.player_b) if p.user_id}
+    for user_id in users:
+        notify_user(
+            user_id,
+            {
+                "kind": "tournament.finished",
+                "tournament": tournament.name,
+                "url": tournament.get_absolute_url(),
+            },
+        )
+    return len(users)
