@@ -10,5 +10,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("health/", health, name="health"),
+    path("", include("gameplay.urls")),
     path("", include("clubs.urls")),
 ]

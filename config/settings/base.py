@@ -184,3 +184,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# --- Live tables (gameplay). The pause makes a bot's move feel human; tests set it to 0.
+GAMEPLAY_BOT_PAUSE = env.float("GAMEPLAY_BOT_PAUSE", default=0.8)
+# Seconds a player may be disconnected in one match before his move clock runs on.
+GAMEPLAY_GRACE_SECONDS = env.int("GAMEPLAY_GRACE_SECONDS", default=120)
+# Real seconds per rules second of the move clock; only tests change it (never the rules object).
+GAMEPLAY_CLOCK_SCALE = 1.0
+GAMEPLAY_QUEUE_TASKS = True

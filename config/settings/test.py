@@ -37,3 +37,6 @@ DEBUG = False
 # Serve static files from the app folders as in development: no collectstatic before a test run.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Live tables: bots move without a pause.
+GAMEPLAY_BOT_PAUSE = 0.0

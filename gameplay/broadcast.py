@@ -1,0 +1,75 @@
+"""Send committed table events to the channel-layer groups: one group per seat and one for spectators,
+each with its own filtered frame, plus the lobby group. Called on commit only.
+
+Delivery is at most once (a full channel drops messages): clients number-check every frame and
+ask for what they missed (`sync`), so a lost frame costs a round trip, never a wrong picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from gameplay.engine.cards import SEATS
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int, seat: int | None) -> str:
+    """The group of one seat's sockets (`seat` 0..3) or of a table's spectators (`seat` None)."""
+    return f"table-{table_id}-{SEATS[seat] if seat is not None else 'spec'}"
+
+
+def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        logger.warning("No channel layer: %d table frames dropped", len(messages))
+        return
+
+    async def send_all() -> None:
+        await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
+
+    async_to_sync(send_all)()
+
+
+def send_event(event: Any) -> None:
+    from gameplay.protocol.frames import frame_for
+
+    table_id = event.table_id
+    messages = [
+        (table_group(table_id, seat), {"type": "table.frame", "frame": frame_for(event, seat)})
+        for seat in (0, 1, 2, 3, None)
+    ]
+    _send_many(messages)
+
+
+def send_presence(table_id: int) -> None:
+    from gameplay.models import Table
+    from gameplay.protocol.frames import table_meta
+    from gameplay.selectors import seats_of
+
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return
+    frame = {"type": "presence", "table": table_meta(table, seats_of(table))}
+    _send_many([(table_group(table_id, seat), {"type": "table.frame", "frame": frame})
+                for seat in (0, 1, 2, 3, None)])
+
+
+def lobby_changed() -> None:
+    """Tell lobby sockets the open tables changed (on commit; the list is read fresh)."""
+    from django.db import transaction
+
+    transaction.on_commit(_send_lobby, robust=True)
+
+
+def _send_lobby() -> None:
+    from gameplay.selectors import lobby_tables
+
+    _send_many([(LOBBY_GROUP, {"type": "lobby.update", "tables": lobby_tables()})])

@@ -1,0 +1,174 @@
+"""The table socket `/ws/table/<id>/`: authenticate, join this viewer's group, relay moves. No game state.
+
+A viewer is a seat (a signed-in user, or an anonymous "play now" browser by its session key) or a
+spectator. The server sends each group its own filtered frame (`gameplay.broadcast`); a client
+asks `{"type": "sync", "last": N}` on connect and whenever it sees a gap in the event numbers.
+Refusals go to the asking socket only. The origin is checked by `AllowedHostsOriginValidator`
+(config/asgi.py) before this consumer runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from gameplay import services
+from gameplay.broadcast import LOBBY_GROUP, table_group
+from gameplay.engine.cards import SEATS
+from gameplay.models import Table
+from gameplay.selectors import catch_up, lobby_tables
+
+
+def _session_key(scope: dict[str, Any]) -> str:
+    session = scope.get("session")
+    return (session.session_key or "") if session is not None else ""
+
+
+def _language(scope: dict[str, Any]) -> str | None:
+    session = scope.get("session")
+    cookies = scope.get("cookies") or {}
+    lang = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    if not lang and session is not None:
+        lang = session.get("_language")
+    return lang
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    table_id: int
+    seat: int | None = None
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.lang = _language(self.scope)
+        found, seat = await self._identify()
+        if not found:
+            await self.close(code=4404)
+            return
+        self.seat = seat
+        self.group = table_group(self.table_id, seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if seat is not None:
+            await database_sync_to_async(services.connection_changed)(table_id=self.table_id, seat=seat, delta=1)
+
+    @database_sync_to_async
+    def _identify(self) -> tuple[bool, int | None]:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return False, None
+        user = self.scope.get("user")
+        return True, services.seat_for(table, user=user, session_key=_session_key(self.scope))
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.seat is not None:
+                await database_sync_to_async(services.connection_changed)(
+                    table_id=self.table_id, seat=self.seat, delta=-1
+                )
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self._refuse(None, gettext_noop("A message is a JSON object."))
+            return
+        kind = content.get("type")
+        if kind == "sync":
+            await self._sync(content.get("last"))
+        elif kind == "move":
+            await self._move(content)
+        elif kind == "resign":
+            await self._resign()
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self._refuse(None, gettext_noop("Unknown message type."))
+
+    async def _sync(self, last: Any) -> None:
+        if isinstance(last, bool) or not isinstance(last, int):
+            last = -1
+        for frame in await self._catch_up(last):
+            await self.send_json(frame)
+
+    @database_sync_to_async
+    def _catch_up(self, last: int) -> list[dict[str, Any]]:
+        table = Table.objects.get(pk=self.table_id)
+        with translation.override(self.lang):
+            return catch_up(table, self.seat, last)
+
+    async def _move(self, content: dict[str, Any]) -> None:
+        move_id = content.get("id")
+        if move_id is not None and (not isinstance(move_id, str) or len(move_id) > 64):
+            await self._refuse(None, gettext_noop("A move id is a string of up to 64 characters."))
+            return
+        if self.seat is None:
+            await self._refuse(move_id, gettext_noop("You are not seated at this table."), code="forbidden")
+            return
+        claimed = content.get("seat")
+        if claimed is not None and claimed != SEATS[self.seat]:
+            await self._refuse(move_id, gettext_noop("You can only play for your own seat."), code="forbidden")
+            return
+        expected = content.get("n")
+        if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+            expected = -1
+        outcome = await self._play(content.get("action"), expected, move_id)
+        if outcome.ok:
+            await self.send_json({"type": "ack", "id": move_id, "n": outcome.event_number,
+                                  "duplicate": outcome.duplicate})
+        else:
+            await self.send_json({"type": "refused", "id": move_id, "code": outcome.code,
+                                  "message": outcome.message})
+            if outcome.code == "stale":
+                await self._sync(expected if isinstance(expected, int) else -1)
+
+    @database_sync_to_async
+    def _play(self, action: Any, expected: int | None, move_id: str | None) -> services.Outcome:
+        with translation.override(self.lang):
+            return services.play(table_id=self.table_id, seat=self.seat, action=action,
+                                 expected_event=expected, client_move_id=move_id)
+
+    async def _resign(self) -> None:
+        if self.seat is None:
+            await self._refuse(None, gettext_noop("You are not seated at this table."), code="forbidden")
+            return
+        outcome = await self._do_resign()
+        if not outcome.ok:
+            await self.send_json({"type": "refused", "id": None, "code": outcome.code, "message": outcome.message})
+
+    @database_sync_to_async
+    def _do_resign(self) -> services.Outcome:
+        with translation.override(self.lang):
+            return services.resign(table_id=self.table_id, seat=self.seat)
+
+    async def _refuse(self, move_id: Any, message: str, code: str = "invalid") -> None:
+        with translation.override(self.lang):
+            text = _(message)
+        await self.send_json({"type": "refused", "id": move_id if isinstance(move_id, str) else None,
+                              "code": code, "message": text})
+
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "lobby", "tables": await database_sync_to_async(lobby_tables)()})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """One-way: the list comes from the server."""
+
+    async def lobby_update(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "lobby", "tables": event["tables"]})

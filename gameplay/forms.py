@@ -1,0 +1,95 @@
+"""The open-a-table form, built from the engine's rules definitions: every parameter with its default."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.engine import rules as engine_rules
+from gameplay.engine.rules import Rules
+from gameplay.models import Seating
+
+#: A label and a one-line explanation for each parameter of RULES.md (the engine owns the values).
+RULE_TEXT: dict[str, tuple[Any, Any]] = {
+    "deck": (_("Deck"), _("32 cards (7 to ace), 36 (6 to ace), 32 without sevens, or 28 (8 to ace).")),
+    "direction": (_("Direction of play"), _("Clockwise: N → E → S → W.")),
+    "first_lead": (_("First lead"), _("The holder of the jack of clubs, or the player after the dealer.")),
+    "ace_discard_ban": (_("No discarding an ace of a suit not yet led"), _("A player who cannot follow may not throw away such an ace.")),
+    "rout_at": (_("Rout at"), _("Points from which a win counts as a rout (one eye more).")),
+    "lucy_by": (_("Lucy (bare) means"), _("All tricks taken, or all 120 points taken.")),
+    "lucy": (_("A Lucy deal"), _("Wins the match at once, or resets the other pair's eyes to 0.")),
+    "eggs": (_("After 60:60 (eggs)"), _("How much more the next decided deal is worth.")),
+    "first_deal_two_eyes": (_("First deal opens two eyes"), _("The winner of the first played deal opens exactly 2 eyes.")),
+    "redeal_below": (_("Redeal below (points)"), _("A hand with fewer points may ask for a redeal; 0 turns this off.")),
+    "redeal_four_nines": (_("Redeal with four nines"), _("A hand with all four nines may ask for a redeal.")),
+    "redeal_five_of_suit": (_("Redeal with five of a suit"), _("A hand with five or more cards of one suit may ask for a redeal.")),
+    "three_redeals_eye": (_("Third redeal in a row costs an eye"), _("The other pair gets one eye.")),
+    "move_seconds": (_("Seconds per move"), _("A player who does not move in time loses the match for his pair.")),
+    "review_tricks": (_("Looking at the last trick"), _("Allowed, or not at all.")),
+}
+
+CHOICE_TEXT: dict[str, Any] = {
+    "32": _("32 cards"), "36": _("36 cards"), "32-no-sevens": _("32 without sevens"), "28": _("28 cards"),
+    "clockwise": _("clockwise"), "counterclockwise": _("counterclockwise"),
+    "jack_holder": _("holder of the jack of clubs"), "after_dealer": _("player after the dealer"),
+    "tricks": _("all tricks"), "points": _("all 120 points"),
+    "win": _("wins the match"), "zero": _("others' eyes to zero"),
+    "double": _("worth double (more after several)"), "four": _("4 eyes"), "plus_four": _("4 eyes more"),
+    "last": _("the last trick may be looked at"), "none": _("no looking back"),
+}
+
+
+def rule_fields() -> dict[str, forms.Field]:
+    """One form field per rule parameter, its initial value the engine's default."""
+    defaults = Rules()
+    out: dict[str, forms.Field] = {}
+    for f in fields(Rules):
+        key = f.name
+        default = getattr(defaults, key)
+        label, help_text = RULE_TEXT.get(key, (key, ""))
+        if key in engine_rules._CHOICES:
+            choices = [(v, CHOICE_TEXT.get(v, v)) for v in engine_rules._CHOICES[key]]
+            field: forms.Field = forms.ChoiceField(choices=choices, initial=default)
+        elif key in engine_rules._INT_CHOICES:
+            field = forms.TypedChoiceField(choices=[(v, str(v)) for v in engine_rules._INT_CHOICES[key]],
+                                           coerce=int, initial=default)
+        elif key in engine_rules._INT_RANGES:
+            low, high = engine_rules._INT_RANGES[key]
+            field = forms.IntegerField(min_value=low, max_value=high, initial=default)
+        else:
+            field = forms.BooleanField(required=False, initial=default)
+        field.label = label
+        field.help_text = _("%(text)s Default: %(default)s.") % {
+            "text": help_text, "default": _display_default(default)}
+        out[key] = field
+    return out
+
+
+def _display_default(value: Any) -> Any:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return CHOICE_TEXT.get(value, value) if isinstance(value, str) else value
+
+
+class TableForm(forms.Form):
+    seating = forms.ChoiceField(label=_("Seating"), choices=Seating.choices, initial=Seating.RANDOM)
+    spectators_see_hands_delayed = forms.BooleanField(
+        label=_("Spectators see all hands one deal later"), required=False)
+    bots = forms.BooleanField(label=_("Fill empty seats with bots now"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(rule_fields())
+
+    @property
+    def rule_names(self) -> list[str]:
+        return [f.name for f in fields(Rules)]
+
+    def rule_bound_fields(self) -> list[Any]:
+        return [self[name] for name in self.rule_names]
+
+    def rules(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in self.rule_names}

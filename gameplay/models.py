@@ -1,0 +1,147 @@
+"""Live tables: the table row owns the match (its growing record), seats, numbered events, move receipts.
+
+The database is the single source of truth: a consumer or a task never keeps game state. The
+engine state of a playing table is rebuilt by replaying `Table.record` (bilka-record/1), which
+holds the hands of the deal in progress, so a restart, another worker or another server process
+resumes exactly where the last committed move left the table.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from gameplay.engine.cards import SEATS
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Seating(models.TextChoices):
+    RANDOM = "random", _("random")
+    IN_ORDER = "in_order", _("in the order people sit down")
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+
+
+SEAT_CHOICES = [(i, s) for i, s in enumerate(SEATS)]
+
+
+class Table(models.Model):
+    """One live table and the one match played at it."""
+
+    rules = models.JSONField(_("rules"), default=dict, help_text=_("The rules object of RULES.md, validated by the engine."))
+    seating = models.CharField(_("seating"), max_length=16, choices=Seating.choices, default=Seating.RANDOM)
+    spectators_see_hands_delayed = models.BooleanField(
+        _("spectators see all hands one deal later"), default=False
+    )
+    status = models.CharField(_("status"), max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN,
+                              db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    created_session = models.CharField(max_length=40, blank=True, editable=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
+    #: The number of the last TableEvent; a move carries the number it was made against.
+    event_seq = models.PositiveIntegerField(default=0)
+    #: The bilka-record/1 document as it grows (hands of every deal: never sent before the end).
+    record = models.JSONField(null=True, blank=True, editable=False)
+    #: When the seat to move forfeits (None when no human clock runs).
+    move_deadline = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("gameplay:table", kwargs={"pk": self.pk})
+
+
+class Seat(models.Model):
+    """A seat N/E/S/W: a signed-in user, an anonymous browser session ("play now"), or a bot."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="table_seats")
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    is_bot = models.BooleanField(default=False)
+    name = models.CharField(max_length=120)
+    #: Open sockets of this seat (a player may have two tabs).
+    connections = models.PositiveSmallIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    grace_used = models.FloatField(default=0.0, help_text=_("Seconds of disconnection grace used in this match."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="seat_unique_table_seat")]
+        ordering = ["table", "seat"]
+
+    def __str__(self) -> str:
+        return f"{SEATS[self.seat]}: {self.name}"
+
+    @property
+    def letter(self) -> str:
+        return SEATS[self.seat]
+
+    @property
+    def connected(self) -> bool:
+        return self.is_bot or self.connections > 0
+
+
+class TableEvent(models.Model):
+    """A numbered change of a table. `public` is what everyone may see; `private` maps a seat
+    letter to what only that seat may see, and `spectator` is the spectators' part, so a viewer's
+    frame is one dictionary look-up and nothing else has to be filtered."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+    public = models.JSONField(default=dict)
+    private = models.JSONField(default=dict)
+    spectator = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="event_unique_table_number")]
+        ordering = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.number} {self.kind}"
+
+
+class MoveReceipt(models.Model):
+    """A move accepted under a client's move id: a resend after a lost acknowledgement is answered
+    from here and never applied twice."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
+    client_move_id = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
+    event_number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "client_move_id"], name="receipt_unique_table_move")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.client_move_id} -> #{self.event_number}"

@@ -1,0 +1,1 @@
+"""What goes over the wire: per-viewer views, event frames and snapshots (see `frames.py`)."""

@@ -1,0 +1,75 @@
+"""Reads of the live tables: lobby lists, a viewer's snapshot, catch-up after a reconnect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.engine.cards import SEATS
+from gameplay.models import Seat, Table, TableEvent, TableStatus
+from gameplay.protocol.frames import frame_for, table_meta, view_of
+
+#: A client that missed more events than this gets a fresh snapshot instead of the events.
+CATCH_UP_LIMIT = 50
+
+
+def seats_of(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).order_by("seat"))
+
+
+def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
+    """Open tables (waiting for players) and the latest ones being played, newest first."""
+    tables = list(
+        Table.objects.filter(status__in=[TableStatus.OPEN, TableStatus.PLAYING])
+        .prefetch_related("seats")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    out = []
+    for t in tables:
+        seats = {s.seat: s for s in t.seats.all()}
+        out.append({
+            "id": t.pk,
+            "status": t.status,
+            "url": t.get_absolute_url(),
+            "seats": [
+                {"seat": SEATS[n], "name": seats[n].name if n in seats else None,
+                 "bot": seats[n].is_bot if n in seats else False}
+                for n in range(4)
+            ],
+            "free": 4 - len(seats),
+            "deck": (t.rules or {}).get("deck", "32"),
+            "move_seconds": (t.rules or {}).get("move_seconds", 60),
+        })
+    return out
+
+
+def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
+    """Everything one viewer needs to draw the table now, filtered for that viewer."""
+    from gameplay.services import load_state
+
+    seats = seats_of(table)
+    state = load_state(table)
+    view = None
+    if state is not None:
+        view = view_of(state, seat, delayed_hands=table.spectators_see_hands_delayed)
+    return {
+        "type": "snapshot",
+        "n": table.event_seq,
+        "you": {"seat": SEATS[seat] if seat is not None else None},
+        "table": table_meta(table, seats),
+        "view": view,
+    }
+
+
+def catch_up(table: Table, seat: int | None, last: int) -> list[dict[str, Any]]:
+    """The frames a viewer missed after event `last`, or one fresh snapshot if that is shorter."""
+    if last < 0 or last > table.event_seq or table.event_seq - last > CATCH_UP_LIMIT:
+        return [snapshot(table, seat)]
+    events = TableEvent.objects.filter(table=table, number__gt=last).order_by("number")
+    return [frame_for(e, seat) for e in events]
+
+
+def finished_record(table: Table) -> dict[str, Any] | None:
+    """The full record (every hand) of a finished match; nothing while it is being played."""
+    if table.status != TableStatus.FINISHED:
+        return None
+    return table.record

@@ -1,0 +1,18 @@
+"""Celery tasks of the live tables: a bot's move and the move clock. Idempotent: each carries the
+event number it was queued for and does nothing when the table has moved on or is gone."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from gameplay import services
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def bot_move_task(table_id: int, expected_event: int) -> str:
+    return services.bot_move(table_id=table_id, expected_event=expected_event)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def move_clock_task(table_id: int, expected_event: int) -> str:
+    return services.clock_expired(table_id=table_id, expected_event=expected_event)

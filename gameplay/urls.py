@@ -1,0 +1,19 @@
+"""Pages of the live tables."""
+
+from django.urls import path
+
+from gameplay import views
+
+app_name = "gameplay"
+urlpatterns = [
+    path("tables/", views.lobby, name="lobby"),
+    path("tables/new/", views.create, name="create"),
+    path("tables/play-now/", views.play_now, name="play_now"),
+    path("tables/<int:pk>/", views.table, name="table"),
+    path("tables/<int:pk>/join/<str:token>/", views.table, name="invite"),
+    path("tables/<int:pk>/sit/", views.sit, name="sit"),
+    path("tables/<int:pk>/bots/", views.bots, name="bots"),
+    path("tables/<int:pk>/state.json", views.state_json, name="state_json"),
+    path("tables/<int:pk>/record.json", views.record_json, name="record_json"),
+    path("tables/<int:pk>/replay/", views.replay, name="replay"),
+]

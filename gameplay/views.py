@@ -1,0 +1,127 @@
+"""Pages of the live tables: lobby, open a table, play now, the table, its record and replay.
+
+Each page that shows a game embeds the viewer's own snapshot (`selectors.snapshot`), the same
+filtered view the socket sends, so a page can never show more than the socket would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from gameplay import selectors, services
+from gameplay.engine.cards import SEATS
+from gameplay.forms import TableForm
+from gameplay.models import Table, TableStatus
+
+
+def _session_key(request: HttpRequest, create: bool = False) -> str:
+    if create and not request.session.session_key:
+        request.session.save()
+    return request.session.session_key or ""
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _viewer_seat(request: HttpRequest, table: Table) -> int | None:
+    return services.seat_for(table, user=_user(request), session_key=_session_key(request))
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "gameplay/lobby.html", {"tables": selectors.lobby_tables()})
+
+
+def create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.create_table(
+                rules=form.rules(),
+                seating=form.cleaned_data["seating"],
+                spectators_see_hands_delayed=form.cleaned_data["spectators_see_hands_delayed"],
+                user=_user(request),
+                session_key=_session_key(request, create=True),
+                bots=form.cleaned_data["bots"],
+            )
+        except (services.TableError, services.RulesError) as exc:
+            form.add_error(None, str(getattr(exc, "message", exc)))
+        else:
+            return redirect(table)
+    return render(request, "gameplay/create.html", {"form": form})
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    table = services.play_now(user=_user(request), session_key=_session_key(request, create=True))
+    return redirect(table)
+
+
+def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    seat = _viewer_seat(request, table)
+    snapshot = selectors.snapshot(table, seat)
+    invite_url = request.build_absolute_uri(
+        f"/tables/{table.pk}/join/{table.invite_token}/") if table.status == TableStatus.OPEN else None
+    return render(request, "gameplay/table.html", {
+        "table": table,
+        "seat": SEATS[seat] if seat is not None else None,
+        "snapshot": snapshot,
+        "invite_url": invite_url,
+        "invited": token is not None and token == table.invite_token,
+        "can_sit": table.status == TableStatus.OPEN and seat is None,
+    })
+
+
+@require_POST
+def sit(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    try:
+        services.sit(table_id=table.pk, user=_user(request), session_key=_session_key(request, create=True))
+    except services.TableError as exc:
+        messages.error(request, exc.message)
+    return redirect(table)
+
+
+@require_POST
+def bots(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    try:
+        services.fill_with_bots(table_id=table.pk, user=_user(request), session_key=_session_key(request))
+    except services.TableError as exc:
+        messages.error(request, exc.message)
+    return redirect(table)
+
+
+def state_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """The viewer's snapshot as JSON: the same filtered view the socket sends."""
+    table = get_object_or_404(Table, pk=pk)
+    return JsonResponse(selectors.snapshot(table, _viewer_seat(request, table)))
+
+
+def record_json(request: HttpRequest, pk: int) -> JsonResponse:
+    """The full bilka-record/1 of a finished match (every hand); 404 while it is being played."""
+    table = get_object_or_404(Table, pk=pk)
+    record = selectors.finished_record(table)
+    if record is None:
+        raise Http404(_("The record is published when the match is over."))
+    response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'inline; filename="bilka-table-{table.pk}.json"'
+    return response
+
+
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    record = selectors.finished_record(table)
+    if record is None:
+        raise Http404(_("The record is published when the match is over."))
+    from gameplay.engine.record import score_record
+
+    return render(request, "gameplay/replay.html", {"table": table, "record": record,
+                                                    "score": score_record(record)})

@@ -1,0 +1,46 @@
+"""Helpers shared by the live-table tests."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from gameplay import services
+from gameplay.engine.cards import SEATS, card_to_str, mask_cards
+from gameplay.models import Table
+
+CARD_RE = re.compile(r"(?<![A-Za-z0-9])([6789TJQKA][CDHS])(?![A-Za-z0-9])")
+
+
+def state_of(table_id: int):
+    return services.load_state(Table.objects.get(pk=table_id))
+
+
+def legal_strings(state) -> list[str]:
+    out = []
+    for a in state.legal_actions():
+        out.append("redeal" if a == 36 else "pass" if a == 37 else card_to_str(a))
+    return out
+
+
+def play_random(table_id: int, rng: random.Random, moves: int) -> int:
+    """Make up to `moves` random legal moves through the service; the number made."""
+    made = 0
+    for _ in range(moves):
+        table = Table.objects.get(pk=table_id)
+        if table.status != "playing":
+            break
+        state = services.load_state(table)
+        action = rng.choice(legal_strings(state))
+        outcome = services.play(table_id=table_id, seat=state.to_move, action=action,
+                                expected_event=table.event_seq)
+        assert outcome.ok, outcome.message
+        made += 1
+    return made
+
+
+def hand_strings(state, seat: int) -> set[str]:
+    return {card_to_str(c) for c in mask_cards(state.hands[seat])}
+
+
+__all__ = ["CARD_RE", "SEATS", "hand_strings", "legal_strings", "play_random", "state_of"]
