@@ -3,11 +3,9 @@
 from django.urls import path
 
 from config.consumers import NotificationConsumer
+from gameplay.routing import websocket_urlpatterns as gameplay_websocket_urlpatterns
 
 websocket_urlpatterns: list = [
     path("ws/notifications/", NotificationConsumer.as_asgi()),
+    *gameplay_websocket_urlpatterns,
 ]
-
-from gameplay.routing import websocket_urlpatterns as gameplay_websocket_urlpatterns  # noqa: E402
-
-websocket_urlpatterns += gameplay_websocket_urlpatterns
