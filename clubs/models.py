@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .translit import search_key
 
@@ -103,7 +104,7 @@ class Club(models.Model):
 
     class Meta:
         verbose_name = _("club")
-        verbose_name_plural = _("clubs")
+        verbose_name_plural = pgettext_lazy("organisation", "clubs")
         ordering = ["name", "id"]
 
     def __str__(self) -> str:

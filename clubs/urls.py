@@ -26,6 +26,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/invitations/<int:pk>/", views.invitation, name="invitation"),
     path("players/", views.player_search, name="player_search"),
     path("players/<int:pk>/", views.player_detail, name="player_detail"),
+    path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("claim/<str:token>/", views.claim, name="claim"),
     path("me/", views.my_profile, name="my_profile"),
 ]

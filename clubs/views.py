@@ -72,9 +72,38 @@ def player_detail(request, pk):
         raise Http404 from None
     if player.merged_into_id is not None:
         return redirect(player.merged_into)
-    return render(
-        request, "clubs/player_detail.html", {"player": player, "is_me": player.user_id == request.user.pk}
+    can_edit = (
+        request.user.is_authenticated
+        and player.user_id is None
+        and any(permissions.can_manage_roster(request.user, e.club) for e in player.roster_entries.all())
     )
+    context = {"player": player, "is_me": player.user_id == request.user.pk, "can_edit": can_edit}
+    return render(request, "clubs/player_detail.html", context)
+
+
+@login_required
+def player_edit(request, pk):
+    """Roster managers correct the name or village of a player without an account."""
+    player = get_object_or_404(Player, pk=pk, merged_into__isnull=True)
+    if player.user_id == request.user.pk:
+        return redirect("clubs:my_profile")
+    allowed = player.user_id is None and any(
+        permissions.can_manage_roster(request.user, e.club)
+        for e in player.roster_entries.select_related("club")
+    )
+    permissions.require(allowed)
+    form = PlayerForm(
+        request.POST or None, initial={"display_name": player.display_name, "city": player.city}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_player(actor=request.user, player=player, **form.cleaned_data)
+        except ValidationError as e:
+            form.add_error(None, e)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(player)
+    return render(request, "clubs/player_edit.html", {"player": player, "form": form})
 
 
 # --- clubs ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Membership, Role
+from clubs.models import AuditEntry, Membership, Role, User
 
 from .factories import ClubPlayerFactory, PlayerFactory, UserFactory
 
@@ -87,3 +87,17 @@ def test_admin_add_membership_goes_through_the_service(staff_client, club, owner
     )
     assert Membership.objects.get(user=user).role == Role.ORGANISER
     assert AuditEntry.objects.filter(action="membership.add").exists()
+
+
+def test_staff_can_add_a_user_in_the_admin(staff_client):
+    response = staff_client.post(
+        reverse("admin:clubs_user_add"),
+        {
+            "username": "villager",
+            "password1": "uspenka-bilka-2026",
+            "password2": "uspenka-bilka-2026",
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert User.objects.filter(username="villager").exists()

@@ -104,6 +104,14 @@ WRITE_VIEWS = [
         lambda f: {"source": f["second_villager"].player_id, "target": f["villager"].player_id},
         ["member", "outsider"],
     ),
+    ("player_edit", "get", lambda f: {"pk": f["villager"].player_id}, None, ["member", "outsider"]),
+    (
+        "player_edit",
+        "post",
+        lambda f: {"pk": f["villager"].player_id},
+        lambda f: {"display_name": "Взлом"},
+        ["member", "outsider"],
+    ),
     ("club_create", "get", lambda f: {}, None, []),
     ("club_create", "post", lambda f: {}, lambda f: {"name": "Новый"}, []),
     ("club_join", "post", lambda f: {"slug": f["club"].slug}, lambda f: {}, []),
@@ -327,3 +335,48 @@ def test_signup_page_speaks_the_users_language(client, lang, expected):
 def test_plural_forms_of_the_club_list(client, club, owner, organiser, member):
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
     assert "3 участника" in client.get(reverse("clubs:club_list")).content.decode()
+
+
+def test_organiser_corrects_a_villagers_name(client, world):
+    client.force_login(world["organiser"])
+    player = world["villager"].player
+    assert (
+        reverse("clubs:player_edit", kwargs={"pk": player.pk})
+        in client.get(player.get_absolute_url()).content.decode()
+    )
+    client.post(
+        reverse("clubs:player_edit", kwargs={"pk": player.pk}),
+        {"display_name": "Нұрлан Ахметов", "city": "Успенка"},
+    )
+    player.refresh_from_db()
+    assert player.display_name == "Нұрлан Ахметов"
+    assert AuditEntry.objects.filter(action="player.update", actor=world["organiser"]).exists()
+
+
+def test_club_page_query_count_does_not_grow_with_the_roster(client, world, django_assert_max_num_queries):
+    url = world["club"].get_absolute_url()
+    client.get(url)
+    with django_assert_max_num_queries(12) as small:
+        client.get(url)
+    for i in range(20):
+        services.add_player(actor=world["organiser"], club=world["club"], display_name=f"Игрок {i}")
+        UserFactory(username=f"m{i}")
+    for i in range(10):
+        services.join_club(actor=UserFactory(username=f"joiner{i}"), club=world["club"])
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        client.get(url)
+
+
+def test_password_reset_sends_a_link_in_the_users_language(client, mailoutbox):
+    UserFactory(username="asel", email="asel@example.com")
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    response = client.post(reverse("account_reset_password"), {"email": "asel@example.com"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1
+    message = mailoutbox[0]
+    assert message.subject.endswith("Reset your Bilka password")
+    assert "/accounts/password/reset/key/" in message.body and "asel" in message.body
+    link = next(w for w in message.body.split() if "/accounts/password/reset/key/" in w)
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    page = client.get("/" + path, follow=True)
+    assert page.status_code == 200 and b'name="password1"' in page.content
