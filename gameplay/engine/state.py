@@ -53,6 +53,8 @@ _C0, _C1, _C2 = CHUNK_CARDS
 _P0, _P1, _P2 = CHUNK_POINTS
 _DECK_BITS = {deck: [1 << c for c in deck_cards(deck)] for deck in DECK_RANKS}
 _JC_BIT = 1 << JC
+#: _BIT_LENGTH[i] = (i + 1).bit_length(): bits to draw for an index in 0..i.
+_BIT_LENGTH = tuple((i + 1).bit_length() for i in range(64))
 _DECK_MASKS = {deck: deck_mask(deck) for deck in DECK_RANKS}
 
 
@@ -289,7 +291,15 @@ class MatchState:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
         if hands is None:
             bits = self._deck[:]  # one bit per card: shuffling bits deals masks directly
-            self.rng.shuffle(bits)
+            # Fisher-Yates exactly as random.shuffle does it (same draws, same result), with
+            # the rejection sampling of _randbelow inlined: dealing is in every deal's cost.
+            getrandbits = self.rng.getrandbits
+            for i in range(len(bits) - 1, 0, -1):
+                k = _BIT_LENGTH[i]
+                j = getrandbits(k)
+                while j > i:
+                    j = getrandbits(k)
+                bits[i], bits[j] = bits[j], bits[i]
             n = self._hand_size
             hands = [sum(bits[:n]), sum(bits[n:2 * n]), sum(bits[2 * n:3 * n]), sum(bits[3 * n:])]
         else:
@@ -332,6 +342,7 @@ class MatchState:
         self._redeal_queue = queue
         if queue:
             self._phase = _REDEAL
+            self._legal = 0
             self._to_move = queue[0]
         else:
             self._begin_play()
@@ -387,7 +398,7 @@ class MatchState:
 
     def legal_mask(self) -> int:
         """The legal cards as a bitmask (0 outside play)."""
-        return self._legal if self._phase == _PLAY else 0
+        return self._legal
 
     def apply(self, action: int, seat: int | None = None) -> None:
         """Play a card (id 0..35) or decide a redeal (REDEAL / PASS) for the seat to move.
@@ -395,16 +406,15 @@ class MatchState:
         Raises IllegalAction saying why, and leaves the state unchanged, if the action is not
         allowed. `seat`, when given, must be the seat to move (a live table passes it).
         """
-        if self._phase != 2 or seat is not None:  # 2: _PLAY (a literal is faster than a global)
-            self._apply_other(action, seat)
-            return
-        # Validation: one bit test against the legal mask kept for the seat to move.
+        # Validation: one bit test against the legal mask kept for the seat to move (the mask
+        # is 0 outside the play phase, so redeal decisions and errors take the slow path).
         try:
             ok = self._legal >> action & 1
         except (TypeError, ValueError):
             ok = 0
-        if not ok:
-            raise IllegalAction(self._why_illegal(action))
+        if not ok or seat is not None:
+            self._apply_other(action, seat)
+            return
         mover: int = self._to_move  # type: ignore[assignment]
         hands = self._hands
         hands[mover] ^= 1 << action
@@ -460,6 +470,8 @@ class MatchState:
         if seat is not None and seat != mover:
             raise IllegalAction(f"it is {SEATS[mover]}'s turn, not {SEATS[seat]}'s")
         if phase == _PLAY:
+            if seat is None:
+                raise IllegalAction(self._why_illegal(action))
             self.apply(action)
             return
         # redeal phase
@@ -482,6 +494,7 @@ class MatchState:
         log.redeal = seat
         log.outcome = "redeal"
         self._phase = _DEALING
+        self._legal = 0
         self._to_move = None
         self.redeal_streak += 1
         eyes = [0, 0]
@@ -538,6 +551,7 @@ class MatchState:
         log.score_after = self.capped_score
         self.dealer = self._next[self.dealer]
         self._phase = _DEALING
+        self._legal = 0
         self._to_move = None
         self._after_deal()
 
@@ -573,6 +587,7 @@ class MatchState:
         self.end = (reason, seat)
         self.winner = 1 - (seat & 1)
         self._phase = _OVER
+        self._legal = 0
         self._to_move = None
 
     def add_penalty(self, pair: int, eyes: int, reason: str) -> None:
@@ -600,6 +615,7 @@ class MatchState:
             if cur is not None:
                 self.deals.pop()  # the next deal, dealt but not played, never happened
             self._phase = _OVER
+            self._legal = 0
             self._to_move = None
 
     def describe_seat(self, seat: int) -> str:
