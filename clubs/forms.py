@@ -34,6 +34,7 @@ class PlayerForm(BilkaForm):
 
 class BulkPlayersForm(BilkaForm):
     text = forms.CharField(
+        max_length=30000,
         label=_("Players, one per line"),
         widget=forms.Textarea(
             attrs={

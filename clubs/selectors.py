@@ -76,3 +76,16 @@ def player_detail(*, pk: int) -> Player:
 
 def club_audit(*, club: Club, limit: int = 20) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(club=club).select_related("actor")[:limit])
+
+
+def members_off_roster(*, club: Club) -> list[Membership]:
+    """Members whose player profile is not on the club's active roster (organisers may add them)."""
+    on_roster = ClubPlayer.objects.filter(club=club, active=True).values("player_id")
+    return list(
+        Membership.objects.filter(
+            club=club, user__player__isnull=False, user__player__merged_into__isnull=True
+        )
+        .exclude(user__player__in=on_roster)
+        .select_related("user", "user__player")
+        .order_by("user__player__display_name")
+    )

@@ -22,6 +22,7 @@ from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvi
 from .translit import search_key, to_latin
 
 INVITATION_DAYS = 30
+BULK_LIMIT = 300  # a village championship is dozens of players; thousands is a mistake
 RESERVED_SLUGS = frozenset({"new"})  # clubs/new/ is the creation page
 
 #: Sent inside the merge transaction, after every foreign key to ``source`` points at ``target``.
@@ -325,6 +326,11 @@ def bulk_add_players(*, actor, club: Club, text: str) -> BulkAddResult:
     _require_user(actor)
     permissions.require(permissions.can_manage_roster(actor, club))
     rows, blanks = parse_player_lines(text)
+    if len(rows) > BULK_LIMIT:
+        raise ValidationError(
+            _("At most %(limit)d players at a time, please; this list has %(count)d.")
+            % {"limit": BULK_LIMIT, "count": len(rows)}
+        )
     result = BulkAddResult(blank_lines=blanks)
     on_roster = [e.player for e in ClubPlayer.objects.filter(club=club, active=True).select_related("player")]
     seen: set[tuple[str, str]] = set()

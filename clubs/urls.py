@@ -20,6 +20,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/roster/", views.roster, name="roster"),
     path("clubs/<slug:slug>/roster/add/", views.roster_add, name="roster_add"),
     path("clubs/<slug:slug>/roster/bulk/", views.roster_bulk, name="roster_bulk"),
+    path(
+        "clubs/<slug:slug>/roster/members/<int:player_id>/", views.roster_add_member, name="roster_add_member"
+    ),
     path("clubs/<slug:slug>/roster/merge/", views.roster_merge, name="roster_merge"),
     path("clubs/<slug:slug>/roster/<int:entry_id>/toggle/", views.roster_toggle, name="roster_toggle"),
     path("clubs/<slug:slug>/roster/invite/<int:player_id>/", views.roster_invite, name="roster_invite"),

@@ -243,6 +243,7 @@ def _roster_context(club, **extra):
     return {
         "club": club,
         "roster": entries,
+        "members_off_roster": selectors.members_off_roster(club=club),
         "add_form": PlayerForm(),
         "bulk_form": BulkPlayersForm(),
         **extra,
@@ -276,13 +277,32 @@ def roster_add(request, slug):
 
 
 @login_required
+@require_POST
+def roster_add_member(request, slug, player_id):
+    club = _club(slug)
+    permissions.require(permissions.can_manage_roster(request.user, club))
+    player = get_object_or_404(Player, pk=player_id, user__memberships__club=club)
+    try:
+        entry = services.add_to_roster(actor=request.user, club=club, player=player)
+    except ValidationError as e:
+        messages.error(request, _error_text(e))
+    else:
+        messages.success(request, _("%(player)s is on the roster.") % {"player": entry.player.display_name})
+    return redirect("clubs:roster", slug=club.slug)
+
+
+@login_required
 def roster_bulk(request, slug):
     club = _club(slug)
     permissions.require(permissions.can_manage_roster(request.user, club))
     form = BulkPlayersForm(request.POST or None)
     result = None
     if request.method == "POST" and form.is_valid():
-        result = services.bulk_add_players(actor=request.user, club=club, text=form.cleaned_data["text"])
+        try:
+            result = services.bulk_add_players(actor=request.user, club=club, text=form.cleaned_data["text"])
+        except ValidationError as e:
+            form.add_error("text", e)
+            return render(request, "clubs/roster_bulk.html", {"club": club, "form": form, "result": None})
         messages.success(
             request,
             ngettext("%(count)d player added.", "%(count)d players added.", len(result.created))

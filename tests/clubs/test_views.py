@@ -67,6 +67,13 @@ WRITE_VIEWS = [
         lambda f: {"display_name": "Чужой"},
         ["member", "outsider"],
     ),
+    (
+        "roster_add_member",
+        "post",
+        lambda f: {"slug": f["club"].slug, "player_id": f["member_player"].pk},
+        lambda f: {},
+        ["member", "outsider"],
+    ),
     ("roster_bulk", "get", lambda f: {"slug": f["club"].slug}, None, ["member", "outsider"]),
     (
         "roster_bulk",
@@ -135,6 +142,7 @@ def _snapshot():
 @pytest.fixture
 def world(club, owner, organiser, member, outsider, villager, second_villager, invitation):
     UserFactory(username="newbie")
+    member_player = services.ensure_player_for_user(user=member)
     return locals()
 
 
@@ -380,3 +388,30 @@ def test_password_reset_sends_a_link_in_the_users_language(client, mailoutbox):
     path = link.split("://", 1)[1].split("/", 1)[1]
     page = client.get("/" + path, follow=True)
     assert page.status_code == 200 and b'name="password1"' in page.content
+
+
+def test_organiser_puts_a_member_on_the_roster(client, world):
+    client.force_login(world["organiser"])
+    page = client.get(reverse("clubs:roster", kwargs={"slug": "uspenka"})).content.decode()
+    assert 'id="members-off-roster"' in page and "member" in page
+    client.post(
+        reverse("clubs:roster_add_member", kwargs={"slug": "uspenka", "player_id": world["member_player"].pk})
+    )
+    assert ClubPlayer.objects.filter(club=world["club"], player=world["member_player"], active=True).exists()
+    page = client.get(reverse("clubs:roster", kwargs={"slug": "uspenka"})).content.decode()
+    assert 'id="members-off-roster"' not in page
+
+
+def test_only_members_can_be_put_on_the_roster_this_way(client, world):
+    stranger = services.ensure_player_for_user(user=UserFactory(username="stranger"))
+    client.force_login(world["organiser"])
+    url = reverse("clubs:roster_add_member", kwargs={"slug": "uspenka", "player_id": stranger.pk})
+    assert client.post(url).status_code == 404
+
+
+def test_bulk_paste_refuses_an_enormous_list(client, world):
+    client.force_login(world["organiser"])
+    text = "\n".join(f"Игрок {i}" for i in range(301))
+    response = client.post(reverse("clubs:roster_bulk", kwargs={"slug": "uspenka"}), {"text": text})
+    assert "At most 300 players" in response.content.decode()
+    assert world["club"].roster.count() == 2
