@@ -362,6 +362,7 @@ def _apply_locked(table: Table, state: MatchState, seat: int, action: int) -> Ta
     deals_before = len(state.deals)
     finished_before = state.deals_finished
     trick_before = len(state.trick)
+    leader_before = state.trick_leader
     try:
         state.apply(action, seat=seat)
     except IllegalAction:
@@ -372,7 +373,7 @@ def _apply_locked(table: Table, state: MatchState, seat: int, action: int) -> Ta
     if action not in (REDEAL, PASS) and trick_before == 3:
         log = state.deals[finished_before] if state.deals_finished > finished_before else state.deals[-1]
         at = len(log.plays) - 4
-        public["trick"] = {"cards": [card_to_str(c) for c in log.plays[at:]],
+        public["trick"] = {"leader": SEATS[leader_before], "cards": [card_to_str(c) for c in log.plays[at:]],
                            "winner": SEATS[log.trick_winners[-1]]}
     if state.deals_finished > finished_before:
         log = state.deals[finished_before]

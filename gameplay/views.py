@@ -18,6 +18,7 @@ from gameplay import selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
 from gameplay.models import Table, TableStatus
+from gameplay.texts import lobby_texts, table_texts
 
 
 def _session_key(request: HttpRequest, create: bool = False) -> str:
@@ -35,7 +36,7 @@ def _viewer_seat(request: HttpRequest, table: Table) -> int | None:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "gameplay/lobby.html", {"tables": selectors.lobby_tables()})
+    return render(request, "gameplay/lobby.html", {"tables": selectors.lobby_tables(), "i18n": lobby_texts()})
 
 
 def create(request: HttpRequest) -> HttpResponse:
@@ -76,6 +77,7 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         "invite_url": invite_url,
         "invited": token is not None and token == table.invite_token,
         "can_sit": table.status == TableStatus.OPEN and seat is None,
+        "i18n": table_texts(),
     })
 
 

@@ -31,6 +31,7 @@ def view_of(state: MatchState, seat: int | None, *, delayed_hands: bool = False)
         view["to_move"] = None
     view["can_redeal"] = "redeal" in view["legal"]
     view["review_tricks"] = state.rules.review_tricks
+    view["order"] = "NESW" if state.rules.direction == "clockwise" else "NWSE"
     if seat is None and delayed_hands:
         view["previous_hands"] = previous_hands(state)
     return view

@@ -1,0 +1,47 @@
+"""Strings the table and lobby scripts show, translated on the server and handed to the page."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def table_texts() -> dict[str, str]:
+    return {
+        "your_turn": _("Your turn"),
+        "waiting_for": _("Waiting for %(name)s"),
+        "deciding": _("A player decides about a redeal…"),
+        "you_decide": _("Your hand may be redealt: ask for a redeal or play it."),
+        "trump": _("Trump"),
+        "on_duty": _("On duty: %(pair)s"),
+        "deal": _("Deal %(n)s"),
+        "cards": _("%(n)s cards"),
+        "you": _("you"),
+        "partner": _("partner"),
+        "bot": _("bot"),
+        "offline": _("offline, grace %(s)s s"),
+        "resign_confirm": _("Resign? Your pair loses the match."),
+        "last_trick": _("Last trick, taken by %(name)s"),
+        "no_last_trick": _("No trick has been taken in this deal yet."),
+        "deal_over": _("Deal over: NS %(ns)s, EW %(ew)s points. Eyes: NS +%(ens)s, EW +%(eew)s."),
+        "redealt": _("Redeal asked by %(name)s."),
+        "won": _("%(pair)s won the match."),
+        "reason_eyes": _("12 eyes."),
+        "reason_timeout": _("%(name)s ran out of time."),
+        "reason_resign": _("%(name)s resigned."),
+        "reason_forfeit": _("%(name)s forfeited."),
+        "eggs": _("Eggs: 60:60"),
+        "spectating": _("You are watching."),
+        "reconnecting": _("Connection lost, reconnecting…"),
+        "suit_C": _("clubs"), "suit_D": _("diamonds"), "suit_H": _("hearts"), "suit_S": _("spades"),
+        "seconds": _("%(s)s s"),
+        "previous_hands": _("Hands of the last deal"),
+        "eyes": _("%(n)s eyes"),
+    }
+
+
+def lobby_texts() -> dict[str, str]:
+    return {
+        "free": _("seats free: %(n)s"),
+        "playing": _("playing"),
+        "none": _("No open tables yet. Open one!"),
+    }

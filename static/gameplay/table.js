@@ -1,0 +1,308 @@
+/* Bilka live table: draws the viewer's own filtered view and relays taps as moves.
+ * The server owns the game; this script keeps only the last event number it has drawn.
+ * Every event carries its number: a gap (or a reconnect) sends {type:"sync", last:n}. */
+(function () {
+  "use strict";
+  var root = document.getElementById("bilka-table");
+  if (!root) return;
+  var T = JSON.parse(document.getElementById("bt-i18n").textContent);
+  var snap = JSON.parse(document.getElementById("bt-snapshot").textContent);
+  var SEATS = "NESW";
+  var SUIT = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  var RANK = { "6": "6", "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
+
+  var n = snap.n;
+  var me = snap.you.seat;               // "N".."W" or null for a spectator
+  var table = snap.table;
+  var view = snap.view;
+  var deadlineAt = null;                // performance.now() ms when the clock of the seat to move ends
+  var ws = null, backoff = 500, pending = null, wasMyTurn = false, audio = null, flashTimer = null;
+
+  function fmt(s, args) { return s.replace(/%\((\w+)\)s/g, function (_, k) { return args[k]; }); }
+  function $(sel) { return root.querySelector(sel); }
+  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+  function seatName(s) {
+    var row = (table.seats || []).filter(function (x) { return x.seat === s; })[0];
+    return row ? row.name : s;
+  }
+  function cardEl(code, tag) {
+    var e = el(tag || "span", "bt-card" + ((code[1] === "H" || code[1] === "D") ? " bt-red" : ""));
+    e.dataset.card = code;
+    e.appendChild(el("span", "bt-rank", RANK[code[0]]));
+    e.appendChild(el("span", "bt-suit", SUIT[code[1]]));
+    e.setAttribute("aria-label", RANK[code[0]] + " " + T["suit_" + code[1]]);
+    return e;
+  }
+  function bottomSeat() { return me || "S"; }
+  function posOf(seat) {
+    var d = (SEATS.indexOf(seat) - SEATS.indexOf(bottomSeat()) + 4) % 4;
+    return ["bottom", "left", "top", "right"][d];
+  }
+
+  /* The score as the home game keeps it: two sixes per pair, pips uncovered one by one (0-6, 6-12). */
+  function six(count, red) {
+    var pips = [[9, 9], [27, 9], [9, 26], [27, 26], [9, 43], [27, 43]];
+    var svg = '<svg class="bt-six" viewBox="0 0 36 52" width="27" height="39" aria-hidden="true">' +
+      '<rect x="0.5" y="0.5" width="35" height="51" rx="4" fill="#fff" stroke="#9aa"/>';
+    for (var i = 0; i < 6; i++) {
+      var on = i < count;
+      svg += '<circle cx="' + pips[i][0] + '" cy="' + pips[i][1] + '" r="5" fill="' + (on ? (red ? "#b3261e" : "#1d2521") : "#e4e8e6") + '"/>';
+    }
+    var covered = 6 - count;
+    if (covered > 0) {  // the covering card slides down from the top, hiding pips not yet won
+      var h = Math.ceil(covered / 2) * 17 + 1;
+      svg += '<rect x="1" y="1" width="34" height="' + h + '" rx="3" fill="url(#bt-back)" opacity="0.9"/>';
+    }
+    return svg + "</svg>";
+  }
+  function drawScore() {
+    var score = view ? view.score : { NS: 0, EW: 0 };
+    ["NS", "EW"].forEach(function (pair) {
+      var box = root.querySelector('.bt-pair[data-pair="' + pair + '"]');
+      var s = Math.min(12, score[pair] || 0);
+      box.querySelector(".bt-sixes").innerHTML = six(Math.min(6, s), pair === "EW") + six(Math.max(0, s - 6), pair === "EW");
+      box.querySelector(".bt-eyes").textContent = s;
+      box.setAttribute("aria-label", pair + ": " + fmt(T.eyes, { n: s }));
+      box.classList.toggle("bt-mine", !!me && pair.indexOf(me) >= 0);
+    });
+  }
+
+  function drawSeats() {
+    ["bottom", "left", "top", "right"].forEach(function (pos) {
+      var box = $(".bt-pos-" + pos);
+      var seat = SEATS[(SEATS.indexOf(bottomSeat()) + ["bottom", "left", "top", "right"].indexOf(pos)) % 4];
+      var row = (table.seats || []).filter(function (x) { return x.seat === seat; })[0];
+      box.innerHTML = "";
+      box.dataset.seat = seat;
+      var name = el("div", "bt-name", (row ? row.name : "—"));
+      box.appendChild(name);
+      var meta = [seat];
+      if (me && seat === me) meta.push(T.you);
+      else if (me && SEATS.indexOf(seat) % 2 === SEATS.indexOf(me) % 2) meta.push(T.partner);
+      if (row && row.bot) meta.push(T.bot);
+      if (view && view.suits) meta.push(SUIT[view.suits[seat]]);
+      box.appendChild(el("div", "bt-meta", meta.join(" · ")));
+      if (view && view.hand_sizes && seat !== me) box.appendChild(el("div", "bt-count", fmt(T.cards, { n: view.hand_sizes[seat] })));
+      if (row && !row.connected && row.grace_left != null && table.status !== "finished") {
+        box.appendChild(el("div", "bt-offline", fmt(T.offline, { s: row.grace_left })));
+      }
+      var toMove = view && view.to_move === seat && table.status === "playing";
+      box.classList.toggle("bt-to-move", !!toMove);
+      if (toMove) box.appendChild(el("div", "bt-clock", ""));
+      if (view && view.jack_holder === seat) box.classList.add("bt-jack"); else box.classList.remove("bt-jack");
+    });
+  }
+
+  function drawTrick(cards, leader) {
+    var box = $(".bt-trick");
+    box.innerHTML = "";
+    if (!cards || !cards.length) return;
+    var order = (view && view.order) || "NESW";
+    var s = order.indexOf(leader);
+    cards.forEach(function (c, i) {
+      var seat = order[(s + i) % 4];
+      var e = cardEl(c);
+      e.classList.add("bt-at-" + posOf(seat));
+      box.appendChild(e);
+    });
+  }
+
+  function drawHand() {
+    var box = $(".bt-hand");
+    box.innerHTML = "";
+    if (!view || !view.hand) return;
+    var legal = view.legal || [];
+    var myTurn = view.to_move === me && table.status === "playing";
+    view.hand.forEach(function (c) {
+      var b = cardEl(c, "button");
+      b.type = "button";
+      var ok = myTurn && legal.indexOf(c) >= 0 && !view.can_redeal;
+      b.classList.add(ok ? "bt-legal" : "bt-idle");
+      b.disabled = !ok || !!pending;
+      b.addEventListener("click", function () { send(c); });
+      box.appendChild(b);
+    });
+  }
+
+  function drawInfo() {
+    var trump = $(".bt-trump"), duty = $(".bt-duty"), deal = $(".bt-deal");
+    if (view && view.trump) {
+      trump.innerHTML = "";
+      trump.appendChild(el("span", "muted small", T.trump + " "));
+      trump.appendChild(el("span", "bt-trump-suit" + ((view.trump === "H" || view.trump === "D") ? " bt-red" : ""), SUIT[view.trump]));
+      trump.title = T["suit_" + view.trump];
+    } else trump.textContent = "";
+    duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: view.on_duty }) : "";
+    deal.textContent = view ? fmt(T.deal, { n: view.deal }) + (view.eggs ? " · " + T.eggs + " ×" + view.eggs : "") : "";
+  }
+
+  function drawStatus() {
+    var st = $(".bt-status"), decide = $(".bt-decide"), resign = $(".bt-resign"), lastBtn = $(".bt-last-btn");
+    var playing = table.status === "playing";
+    decide.hidden = !(view && view.can_redeal && playing);
+    resign.hidden = !(me && playing);
+    lastBtn.hidden = !(view && view.review_tricks === "last" && playing);
+    if (!playing || !view) { st.textContent = table.status === "open" ? "" : ""; return; }
+    var myTurn = view.to_move === me && !!me;
+    if (view.phase === "redeal" && !view.to_move) st.textContent = T.deciding;
+    else if (myTurn && view.can_redeal) st.textContent = T.you_decide;
+    else if (myTurn) st.textContent = T.your_turn;
+    else if (view.to_move) st.textContent = fmt(T.waiting_for, { name: seatName(view.to_move) });
+    else st.textContent = "";
+    if (!me) st.textContent = T.spectating + " " + st.textContent;
+    st.classList.toggle("bt-my-turn", myTurn);
+    if (myTurn && !wasMyTurn) alertTurn();
+    wasMyTurn = myTurn;
+    // spectators with the delayed setting see the last deal's hands
+    var prev = $(".bt-deal-end");
+    if (!me && view.previous_hands) {
+      prev.hidden = false;
+      prev.innerHTML = "";
+      prev.appendChild(el("h3", null, T.previous_hands));
+      Object.keys(view.previous_hands).forEach(function (s) {
+        var line = el("div", "bt-prev-line", s + ": ");
+        view.previous_hands[s].forEach(function (c) { line.appendChild(cardEl(c)); });
+        prev.appendChild(line);
+      });
+    }
+  }
+
+  function drawResult() {
+    var box = $(".bt-result");
+    if (table.status !== "finished" || !table.result) return;
+    box.hidden = false;
+    var r = table.result, text = fmt(T.won, { pair: r.winner }) + " ";
+    if (r.reason === "eyes") text += T.reason_eyes;
+    else text += fmt(T["reason_" + r.reason] || "", { name: r.seat ? seatName(r.seat) : "" });
+    text += " (NS " + r.score.NS + " : EW " + r.score.EW + ")";
+    box.querySelector(".bt-result-text").textContent = text;
+  }
+
+  function render() {
+    root.classList.toggle("bt-spectator", !me);
+    drawScore(); drawInfo(); drawSeats();
+    if (!flashTimer) drawTrick(view && view.trick.cards, view && view.trick.leader);
+    drawHand(); drawStatus(); drawResult();
+    if (table.deadline_in != null) deadlineAt = performance.now() + table.deadline_in * 1000; else deadlineAt = null;
+    tick();
+  }
+
+  function tick() {
+    var c = root.querySelector(".bt-clock");
+    if (!c) return;
+    if (deadlineAt == null) { c.textContent = ""; return; }
+    var left = Math.max(0, Math.ceil((deadlineAt - performance.now()) / 1000));
+    c.textContent = "\u23F1 " + fmt(T.seconds, { s: left });
+    c.classList.toggle("bt-hurry", left <= 10);
+  }
+  setInterval(tick, 250);
+
+  function showMessage(text) {
+    var m = $(".bt-message");
+    m.textContent = text; m.hidden = !text;
+    if (text) setTimeout(function () { if (m.textContent === text) m.hidden = true; }, 4000);
+  }
+
+  function alertTurn() {
+    try { if (navigator.vibrate) navigator.vibrate(120); } catch (e) { /* not allowed */ }
+    try {
+      if (!audio) return;
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = 880; g.gain.value = 0.08;
+      o.connect(g); g.connect(audio.destination);
+      o.start(); o.stop(audio.currentTime + 0.12);
+    } catch (e) { /* no sound */ }
+  }
+  document.addEventListener("pointerdown", function () {
+    if (!audio && (window.AudioContext || window.webkitAudioContext)) {
+      try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+    }
+  }, { once: true });
+
+  function moveId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 10); }
+  function send(action) {
+    if (pending || !ws || ws.readyState !== 1) return;
+    pending = { type: "move", action: action, n: n, id: moveId(), seat: me };
+    ws.send(JSON.stringify(pending));
+    drawHand();
+  }
+
+  function onFrame(f) {
+    if (f.type === "snapshot") {
+      n = f.n; table = f.table; view = f.view; render();
+    } else if (f.type === "event") {
+      if (f.n <= n) return;
+      if (f.n > n + 1) { ws.send(JSON.stringify({ type: "sync", last: n })); return; }
+      n = f.n; table = f.table || table; view = f.view;
+      if (f.kind === "sit" || (f.kind === "start" && document.querySelector(".bt-open"))) { location.reload(); return; }
+      if (f.trick) flashTrick(f.trick);
+      if (f.deal_end) showDealEnd(f.deal_end, f);
+      render();
+    } else if (f.type === "presence") {
+      table = f.table; drawSeats(); drawStatus(); tick();
+    } else if (f.type === "ack") {
+      pending = null; drawHand();
+    } else if (f.type === "refused") {
+      pending = null; showMessage(f.message); drawHand();
+    }
+  }
+
+  function flashTrick(trick) {
+    // the completed trick stays on the table a moment before it is turned
+    clearTimeout(flashTimer);
+    flashTimer = null;
+    drawTrick(trick.cards, trick.leader);
+    var box = $(".bt-trick");
+    box.classList.add("bt-taken");
+    box.dataset.winner = posOf(trick.winner);
+    flashTimer = setTimeout(function () {
+      flashTimer = null; box.classList.remove("bt-taken");
+      drawTrick(view && view.trick.cards, view && view.trick.leader);
+    }, 1200);
+  }
+
+  function showDealEnd(d, f) {
+    if (d.outcome === "redeal") { showMessage(fmt(T.redealt, { name: seatName(f.seat) })); return; }
+    if (!d.points) return;
+    showMessage(fmt(T.deal_over, { ns: d.points.NS, ew: d.points.EW, ens: d.eyes.NS, eew: d.eyes.EW }));
+  }
+
+  $(".bt-decide").addEventListener("click", function (e) {
+    var a = e.target.closest("[data-action]"); if (a) send(a.dataset.action);
+  });
+  $(".bt-resign").addEventListener("click", function () {
+    if (window.confirm(T.resign_confirm) && ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "resign" }));
+  });
+  $(".bt-last-btn").addEventListener("click", function () {
+    var box = $(".bt-last");
+    if (!box.hidden) { box.hidden = true; return; }
+    box.innerHTML = "";
+    if (view && view.last_trick) {
+      box.appendChild(el("p", null, fmt(T.last_trick, { name: seatName(view.last_trick.winner) })));
+      var row = el("div", "bt-last-cards");
+      view.last_trick.cards.forEach(function (c) { row.appendChild(cardEl(c)); });
+      box.appendChild(row);
+    } else box.appendChild(el("p", null, T.no_last_trick));
+    box.hidden = false;
+  });
+
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(proto + location.host + root.dataset.ws);
+    ws.onopen = function () {
+      backoff = 500; showMessage("");
+      ws.send(JSON.stringify({ type: "sync", last: n }));
+      if (pending) ws.send(JSON.stringify(pending));  // resent with the same id: applied at most once
+    };
+    ws.onmessage = function (m) { try { onFrame(JSON.parse(m.data)); } catch (e) { if (window.console) console.error(e); } };
+    ws.onclose = function () {
+      if (table.status === "finished") return;
+      showMessage(T.reconnecting);
+      setTimeout(connect, backoff); backoff = Math.min(8000, backoff * 2);
+    };
+  }
+  root.insertAdjacentHTML("afterbegin", '<svg width="0" height="0" style="position:absolute"><defs><pattern id="bt-back" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#1f6f4a"/><path d="M0 6L6 0" stroke="#7fbf9b" stroke-width="1.2"/></pattern></defs></svg>');
+  render();
+  connect();
+  window.bilkaTable = { get n() { return n; }, get view() { return view; } };
+})();
