@@ -12,4 +12,5 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("", include("gameplay.urls")),
     path("", include("clubs.urls")),
+    path("", include("tournaments.urls")),
 ]
