@@ -157,7 +157,6 @@ class MatchState:
         "_winners",
         "_to_move",
         "_redeal_queue",
-        "_n",
         "_trick_leader",
         "_trump4",
         "_ace_ban",
@@ -215,7 +214,6 @@ class MatchState:
         self._winners: list[int] = []
         self._to_move: int | None = None
         self._redeal_queue: list[int] = []
-        self._n = 0
         self._trick_leader = 0
         self._trump4 = 0
         self._ace_ban = self.rules.ace_discard_ban
@@ -253,7 +251,7 @@ class MatchState:
 
     @property
     def trick(self) -> tuple[int, ...]:
-        n = self._n
+        n = len(self._plays) & 3  # tricks are four cards, so the trick is the tail of the plays
         return tuple(self._plays[len(self._plays) - n:]) if n else ()
 
     @property
@@ -320,7 +318,6 @@ class MatchState:
         self._winners = log.trick_winners
         self._points = [0, 0]
         self._last_at = -1
-        self._n = 0
         self._trick_leader = leader
         rules = self.rules
         queue = []
@@ -389,8 +386,8 @@ class MatchState:
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[int]:
         """Card ids the seat to move may play, or [REDEAL, PASS] in the redeal phase."""
-        if self._phase == 2:  # _PLAY
-            m = self._legal
+        m = self._legal  # 0 outside the play phase
+        if m:
             return _C0[m & 0xFFF] + _C1[m >> 12 & 0xFFF] + _C2[m >> 24]
         if self._phase == _REDEAL:
             return [REDEAL, PASS]
@@ -419,14 +416,13 @@ class MatchState:
         hands = self._hands
         hands[mover] ^= 1 << action
         plays = self._plays
+        n = len(plays) & 3  # cards already in this trick
         plays.append(action)
-        n = self._n
         if n == 0:
             idx = self._trump4 + self._lead_keys[action]
             row = self._row = STRENGTH4[idx]
             follow = self._follow = FOLLOW[idx]
             self._bw = row[action] + mover
-            self._n = 1
             if self._ace_ban and idx & 3 != self._trump4 >> 2:
                 self._unled_aces &= ~PLAIN_SUIT_MASK[idx & 3]
         elif n == 3:
@@ -439,7 +435,6 @@ class MatchState:
             self._last_at = len(plays) - 4
             self._last_leader = self._trick_leader
             self._winners.append(win)
-            self._n = 0
             self._trick_leader = win
             self._to_move = win
             h = hands[win]
@@ -452,7 +447,6 @@ class MatchState:
             bw = self._row[action] + mover
             if bw > self._bw:
                 self._bw = bw
-            self._n = n + 1
             follow = self._follow
         nxt = self._next[mover]
         self._to_move = nxt
@@ -519,8 +513,9 @@ class MatchState:
         hand = self._hands[seat]
         if not hand >> action & 1:
             return f"{name} does not hold {card}"
-        if hand & self._follow and self._n:
-            lead = self._lead_keys[self._plays[-self._n]]
+        n = len(self._plays) & 3
+        if hand & self._follow and n:
+            lead = self._lead_keys[self._plays[-n]]
             if lead == self._trump:
                 return f"{name} must play a trump and cannot play {card}"
             return f"{name} must follow {SUIT_NAMES[lead]} and cannot play {card}"
