@@ -132,22 +132,22 @@ def rounds_with_matches(*, tournament: Tournament) -> list[Round]:
         tournament.rounds.order_by("number").prefetch_related(
             Prefetch(
                 "matches",
-                queryset=Match.objects.select_related(*MATCH_RELATED).order_by("bye", "table", "slot", "game"),
+                queryset=Match.objects.select_related(*MATCH_RELATED).order_by(
+                    "bye", "table", "slot", "game"
+                ),
             )
         )
     )
 
 
 def round_detail(*, tournament: Tournament, number: int) -> Round:
-    return (
-        tournament.rounds.prefetch_related(
-            Prefetch(
-                "matches",
-                queryset=Match.objects.select_related(*MATCH_RELATED).order_by("bye", "table", "slot", "game"),
-            ),
-            Prefetch("substitutions", queryset=Substitution.objects.select_related("player_in", "player_out")),
-        ).get(number=number)
-    )
+    return tournament.rounds.prefetch_related(
+        Prefetch(
+            "matches",
+            queryset=Match.objects.select_related(*MATCH_RELATED).order_by("bye", "table", "slot", "game"),
+        ),
+        Prefetch("substitutions", queryset=Substitution.objects.select_related("player_in", "player_out")),
+    ).get(number=number)
 
 
 def match_detail(*, tournament: Tournament, pk: int) -> Match:
@@ -156,8 +156,12 @@ def match_detail(*, tournament: Tournament, pk: int) -> Match:
         .prefetch_related(
             "deals",
             "corrections__actor",
-            Prefetch("home__substitutions", queryset=Substitution.objects.select_related("player_in", "player_out")),
-            Prefetch("away__substitutions", queryset=Substitution.objects.select_related("player_in", "player_out")),
+            Prefetch(
+                "home__substitutions", queryset=Substitution.objects.select_related("player_in", "player_out")
+            ),
+            Prefetch(
+                "away__substitutions", queryset=Substitution.objects.select_related("player_in", "player_out")
+            ),
         )
         .get(tournament=tournament, pk=pk)
     )
@@ -321,7 +325,12 @@ def my_matches(*, user) -> list[Match]:
     sub_q = Q()
     for entry_id, round_id in subs:
         sub_q |= Q(round_id=round_id) & (Q(home_id=entry_id) | Q(away_id=entry_id))
-    mine = Q(home__player_a_id=pid) | Q(home__player_b_id=pid) | Q(away__player_a_id=pid) | Q(away__player_b_id=pid)
+    mine = (
+        Q(home__player_a_id=pid)
+        | Q(home__player_b_id=pid)
+        | Q(away__player_a_id=pid)
+        | Q(away__player_b_id=pid)
+    )
     return list(
         Match.objects.filter(mine | sub_q)
         .select_related("tournament", *MATCH_RELATED)

@@ -57,14 +57,18 @@ def player_with_account(club, username: str) -> Player:
 def register_pairs(tournament, organiser, count: int, prefix: str = "Игрок") -> list:
     players = make_players(tournament.club, 2 * count, prefix)
     return [
-        services.register_entry(actor=organiser, tournament=tournament, player_a=players[2 * i], player_b=players[2 * i + 1])
+        services.register_entry(
+            actor=organiser, tournament=tournament, player_a=players[2 * i], player_b=players[2 * i + 1]
+        )
         for i in range(count)
     ]
 
 
 def play_round(rnd, organiser, *, winner=lambda m: "home", loser_eyes=lambda m: 7) -> None:
     """The organiser enters every open result of the round (the home pair wins 12:7 by default)."""
-    for match in Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED).order_by("table", "game"):
+    for match in Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED).order_by(
+        "table", "game"
+    ):
         home_wins = winner(match) == "home"
         services.enter_result(
             actor=organiser,

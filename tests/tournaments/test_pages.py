@@ -1,0 +1,170 @@
+"""Every page renders for the public, the organiser and a player, in every format, and the refusals."""
+
+import datetime
+import json
+
+import pytest
+from django.urls import reverse
+
+from tests.clubs.factories import PASSWORD
+from tournaments import services
+from tournaments.models import Match, MatchStatus, Tournament
+
+from .conftest import play_round, register_pairs
+
+pytestmark = pytest.mark.django_db
+
+
+def _tournament(club, organiser, fmt="swiss", **kw):
+    return services.create_tournament(
+        actor=organiser, club=club, name=f"Чемпионат {fmt}", starts_on=datetime.date(2026, 10, 2), format=fmt,
+        prizes=["Кубок", "Мешок муки"], **kw,
+    )  # fmt: skip
+
+
+def _pages(t):
+    names = ["home", "entries", "results", "standings", "edit"]
+    urls = [reverse(f"tournaments:{n}", args=[t.slug]) for n in names]
+    if t.format == "round_robin":
+        urls.append(reverse("tournaments:crosstable", args=[t.slug]))
+    if t.is_knockout:
+        urls.append(reverse("tournaments:bracket", args=[t.slug]))
+    for r in t.rounds.all():
+        urls += [
+            reverse("tournaments:round", args=[t.slug, r.number]),
+            reverse("tournaments:print_pairings", args=[t.slug, r.number]),
+            reverse("tournaments:print_sheets", args=[t.slug, r.number]),
+        ]
+    urls += [m.get_absolute_url() for m in t.matches.all()]
+    urls += [
+        reverse("tournaments:export", args=[t.slug, w, f])
+        for w in ("standings", "results")
+        for f in ("csv", "json")
+    ]
+    return urls
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "round_robin", "single_elim"])
+def test_every_page_renders_for_the_organiser(client, club, organiser, fmt):
+    t = _tournament(club, organiser, fmt, third_place=fmt == "single_elim")
+    register_pairs(t, organiser, 5)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    play_round(rnd, organiser)
+    services.pair_next_round(actor=organiser, tournament=t)
+    client.login(username="organiser", password=PASSWORD)
+    for url in _pages(t):
+        response = client.get(url)
+        assert response.status_code == 200, url
+    home = client.get(t.get_absolute_url()).content.decode()
+    assert "Pair round 3" not in home or fmt != "swiss"
+
+
+def test_public_pages_and_private_ones(client, club, organiser):
+    t = _tournament(club, organiser)
+    register_pairs(t, organiser, 4)
+    services.pair_next_round(actor=organiser, tournament=t)
+    for url in _pages(t):
+        response = client.get(url)
+        if "/edit/" in url or "/sheets/" in url:
+            assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+        else:
+            assert response.status_code == 200, url
+    pins = list(t.matches.values_list("pin", flat=True))
+    page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
+    assert not any(f">{pin}<" in page for pin in pins)
+
+
+def test_signed_in_without_role_gets_403(client, club, organiser, member, outsider):
+    t = _tournament(club, organiser)
+    register_pairs(t, organiser, 4)
+    for user in ("member", "outsider"):
+        client.login(username=user, password=PASSWORD)
+        for url in (
+            reverse("tournaments:edit", args=[t.slug]),
+            reverse("tournaments:create", args=[club.slug]),
+        ):
+            response = client.get(url)
+            assert response.status_code == 403
+            assert "owners and organisers" in response.content.decode()
+        response = client.post(reverse("tournaments:pair_next", args=[t.slug]))
+        assert response.status_code == 403
+        response = client.post(reverse("tournaments:entries_bulk", args=[t.slug]), {"text": "A & B"})
+        assert response.status_code == 403
+        entry = t.entries.first()
+        response = client.post(reverse("tournaments:entry_action", args=[t.slug, entry.pk, "withdraw"]))
+        assert response.status_code == 403
+    assert not t.rounds.exists()
+    assert t.entries.count() == 4
+
+
+def test_anonymous_actions_redirect_to_login(client, club, organiser):
+    t = _tournament(club, organiser)
+    register_pairs(t, organiser, 4)
+    for url in (
+        reverse("tournaments:pair_next", args=[t.slug]),
+        reverse("tournaments:entries_bulk", args=[t.slug]),
+        reverse("tournaments:create", args=[club.slug]),
+        reverse("tournaments:my_matches"),
+    ):
+        response = client.post(url) if "pair" in url or "bulk" in url else client.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+    services.pair_next_round(actor=organiser, tournament=t)
+    match = t.matches.first()
+    response = client.post(
+        match.get_absolute_url(), {"action": "final", "final-home_eyes": 12, "final-away_eyes": 3}
+    )
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert Match.objects.get(pk=match.pk).home_eyes is None
+
+
+def test_create_form_shows_rule_defaults_and_creates(client, club, organiser):
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(reverse("tournaments:create", args=[club.slug])).content.decode()
+    assert 'name="rule_redeal_below"' in page and 'value="14"' in page
+    assert 'name="rule_deck"' in page
+    data = {
+        "name": "Осенний кубок Успенки", "starts_on": "2026-10-03", "format": "single_elim", "swiss_rounds": 5,
+        "matchday_days": 0, "seeding": "random", "third_place": "on", "best_of": 3, "play_mode": "physical",
+        "prizes": "Кубок\nГусь", "points_win": 1, "points_loss": 0, "points_bye": 1, "auto_confirm_hours": 12,
+        "tiebreak_1": "eye_difference", "rule_deck": "36", "rule_direction": "clockwise", "rule_first_lead": "jack_holder",
+        "rule_rout_at": "91", "rule_lucy_by": "tricks", "rule_lucy": "win", "rule_eggs": "plus_four",
+        "rule_redeal_below": 13, "rule_move_seconds": 60, "rule_review_tricks": "last",
+    }  # fmt: skip
+    response = client.post(reverse("tournaments:create", args=[club.slug]), data)
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Осенний кубок Успенки")
+    assert t.rules["deck"] == "36" and t.rules["rout_at"] == 91 and t.rules["redeal_below"] == 13
+    assert t.rules["ace_discard_ban"] is False
+    assert t.best_of == 3 and t.third_place and t.prizes == ["Кубок", "Гусь"]
+    assert t.tiebreaks == ["eye_difference"]
+
+
+def test_bulk_paste_registers_pairs_and_reports_bad_lines(client, club, organiser):
+    t = _tournament(club, organiser)
+    client.login(username="organiser", password=PASSWORD)
+    url = reverse("tournaments:entries_bulk", args=[t.slug])
+    response = client.post(
+        url, {"text": "Нурлан Ахметов & Асель Жумабаева\nОлег Ткаченко + Иван Петров"}, follow=True
+    )
+    assert "2 pair(s) registered" in response.content.decode()
+    assert t.entries.count() == 2
+    response = client.post(
+        url, {"text": "Галина Шевченко & Мирослава Коваленко\nNurlan Akhmetov & Ерлан Қасымов"}, follow=True
+    )
+    page = response.content.decode()
+    assert "Line 2" in page and "already registered" in page
+    assert t.entries.count() == 2  # nothing saved half-way
+
+
+def test_export_json_and_csv(client, club, organiser):
+    t = _tournament(club, organiser)
+    register_pairs(t, organiser, 4)
+    play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
+    data = json.loads(client.get(reverse("tournaments:export", args=[t.slug, "standings", "json"])).content)
+    assert [row["match_points"] for row in data["standings"]] == [1, 1, 0, 0]
+    csv_text = client.get(reverse("tournaments:export", args=[t.slug, "results", "csv"])).content.decode(
+        "utf-8-sig"
+    )
+    assert csv_text.splitlines()[0].startswith("round,table")
+    assert "12" in csv_text and len(csv_text.splitlines()) == 3
+    assert t.matches.filter(status=MatchStatus.CONFIRMED).count() == 2

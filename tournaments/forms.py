@@ -1,0 +1,319 @@
+"""Forms for tournament pages. They only read input; the services judge it and make the changes.
+
+The rule fields are built from the engine's own rules definition (``gameplay.engine.rules``), so
+a parameter added there appears on the form with its default, and the engine parses the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from clubs.forms import BilkaForm
+from gameplay.engine import Rules
+from gameplay.engine import rules as engine_rules
+
+from .core.standings import Tiebreak
+from .models import Format, PlayMode, Seeding
+
+RULE_LABELS = {
+    "deck": _("Deck"),
+    "direction": _("Direction of play"),
+    "first_lead": _("First lead"),
+    "ace_discard_ban": _("No discarding an ace of a suit not yet led"),
+    "rout_at": _("Extra eye from (points)"),
+    "lucy_by": _("“Lucy” means"),
+    "lucy": _("What “Lucy” does"),
+    "eggs": _("After 60:60 (“eggs”)"),
+    "first_deal_two_eyes": _("The first deal opens two eyes"),
+    "redeal_below": _("Redeal with fewer points than"),
+    "redeal_four_nines": _("Redeal with four nines"),
+    "redeal_five_of_suit": _("Redeal with five cards of a suit"),
+    "three_redeals_eye": _("Third redeal in a row costs an eye"),
+    "move_seconds": _("Seconds per move (online)"),
+    "review_tricks": _("Looking at the last trick"),
+}
+CHOICE_LABELS = {
+    "32": _("32 cards (7 to ace)"),
+    "36": _("36 cards (6 to ace)"),
+    "32-no-sevens": _("32 cards without sevens"),
+    "28": _("28 cards (8 to ace)"),
+    "clockwise": _("clockwise"),
+    "counterclockwise": _("counterclockwise"),
+    "jack_holder": _("the holder of the jack of clubs"),
+    "after_dealer": _("the player after the dealer"),
+    "tricks": _("a pair took every trick"),
+    "points": _("a pair took all 120 points"),
+    "win": _("wins the match at once"),
+    "zero": _("the other pair's eyes go back to 0"),
+    "double": _("the next deal counts double (and more)"),
+    "four": _("the next deal's winner opens 4 eyes"),
+    "plus_four": _("the next deal's winner opens 4 eyes more"),
+    "last": _("allowed"),
+    "none": _("not allowed"),
+}
+TIEBREAK_LABELS = {
+    Tiebreak.HEAD_TO_HEAD: _("Head-to-head"),
+    Tiebreak.EYE_DIFFERENCE: _("Eye difference"),
+    Tiebreak.EYES_SCORED: _("Eyes scored"),
+    Tiebreak.BUCHHOLZ: _("Buchholz"),
+    Tiebreak.SONNEBORN_BERGER: _("Sonneborn-Berger"),
+    Tiebreak.LUCY: _("Lucy deals"),
+}
+TIEBREAK_SLOTS = len(Tiebreak)
+
+
+def rule_fields() -> dict[str, forms.Field]:
+    """One form field per engine rule parameter, its default shown as the initial value."""
+    defaults = Rules()
+    result: dict[str, forms.Field] = {}
+    for f in dataclass_fields(Rules):
+        key, default = f.name, getattr(defaults, f.name)
+        label = RULE_LABELS.get(key, key)
+        if key in engine_rules._CHOICES:
+            choices = [(v, CHOICE_LABELS.get(v, v)) for v in engine_rules._CHOICES[key]]
+            field: forms.Field = forms.ChoiceField(label=label, choices=choices, initial=default)
+        elif key in engine_rules._INT_CHOICES:
+            choices = [(v, str(v)) for v in engine_rules._INT_CHOICES[key]]
+            field = forms.TypedChoiceField(label=label, choices=choices, coerce=int, initial=default)
+        elif key in engine_rules._INT_RANGES:
+            low, high = engine_rules._INT_RANGES[key]
+            field = forms.IntegerField(label=label, min_value=low, max_value=high, initial=default)
+        else:
+            field = forms.BooleanField(label=label, required=False, initial=default)
+        field.help_text = _("Default: %(value)s") % {"value": CHOICE_LABELS.get(str(default), default)}
+        result[f"rule_{key}"] = field
+    return result
+
+
+class TournamentForm(BilkaForm):
+    name = forms.CharField(label=_("Name"), max_length=140)
+    starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(
+        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    online = forms.BooleanField(label=_("Online event"), required=False)
+    description = forms.CharField(label=_("About"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.SWISS)
+    swiss_rounds = forms.IntegerField(label=_("Swiss rounds"), min_value=1, max_value=30, initial=5)
+    double_round_robin = forms.BooleanField(
+        label=_("Double round robin (everyone meets twice)"), required=False
+    )
+    matchday_days = forms.IntegerField(
+        label=_("Days per matchday (leagues)"),
+        min_value=0,
+        max_value=60,
+        initial=0,
+        help_text=_("Each round's deadline is this many days after the previous one; 0 for no deadlines."),
+    )
+    seeding = forms.ChoiceField(
+        label=_("Seeding (knockout)"), choices=Seeding.choices, initial=Seeding.RANDOM
+    )
+    third_place = forms.BooleanField(label=_("Third-place match (knockout)"), required=False)
+    best_of = forms.IntegerField(
+        label=_("Matches per knockout tie"),
+        min_value=1,
+        max_value=9,
+        initial=1,
+        help_text=_("1: one match to 12 eyes. 3: best of three, and so on."),
+    )
+    play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
+    prizes = forms.CharField(
+        label=_("Prizes, one line per place"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Cup and 20 000 ₸\nSack of flour\nCake")}),
+    )
+    points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)
+    points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, max_value=10, initial=0)
+    points_bye = forms.IntegerField(label=_("Points for a bye"), min_value=0, max_value=10, initial=1)
+    self_registration = forms.BooleanField(
+        label=_("Players may register themselves (the organiser approves)"), required=False
+    )
+    entry_cap = forms.IntegerField(label=_("Most pairs"), min_value=2, required=False)
+    auto_confirm_hours = forms.IntegerField(
+        label=_("Confirm reported results automatically after (hours)"),
+        min_value=1,
+        max_value=720,
+        initial=24,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *((t.value, TIEBREAK_LABELS[t]) for t in Tiebreak)]
+        for i in range(1, TIEBREAK_SLOTS + 1):
+            self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
+                label=_("Tiebreak %(n)d") % {"n": i}, choices=choices, required=False
+            )
+        self.fields.update(rule_fields())
+
+    def tiebreak_fields(self):
+        return [self[f"tiebreak_{i}"] for i in range(1, TIEBREAK_SLOTS + 1)]
+
+    def rule_field_list(self):
+        return [self[name] for name in self.fields if name.startswith("rule_")]
+
+    def main_fields(self):
+        return [self[n] for n in ("name", "starts_on", "ends_on", "venue", "online", "description")]
+
+    def format_fields(self):
+        names = (
+            "format",
+            "swiss_rounds",
+            "double_round_robin",
+            "matchday_days",
+            "seeding",
+            "third_place",
+            "best_of",
+            "play_mode",
+        )
+        return [self[n] for n in names]
+
+    def scoring_fields(self):
+        names = (
+            "points_win",
+            "points_loss",
+            "points_bye",
+            "prizes",
+            "self_registration",
+            "entry_cap",
+            "auto_confirm_hours",
+        )
+        return [self[n] for n in names]
+
+    def clean(self):
+        data = super().clean()
+        order = [data.get(f"tiebreak_{i}") for i in range(1, TIEBREAK_SLOTS + 1)]
+        order = [t for t in order if t]
+        if len(set(order)) != len(order):
+            raise ValidationError(_("Each tiebreak can be chosen once."))
+        data["tiebreaks"] = order
+        return data
+
+    def service_values(self) -> dict:
+        data = self.cleaned_data
+        values = {
+            k: data[k]
+            for k in (
+                "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
+                "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
+                "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
+            )
+        }  # fmt: skip
+        values["prizes"] = [line for line in (data.get("prizes") or "").splitlines() if line.strip()]
+        values["tiebreaks"] = data["tiebreaks"]
+        values["rules"] = {name[5:]: data[name] for name in self.fields if name.startswith("rule_")}
+        return values
+
+    @classmethod
+    def initial_for(cls, tournament) -> dict:
+        initial = {
+            k: getattr(tournament, k)
+            for k in (
+                "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
+                "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
+                "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
+            )
+        }  # fmt: skip
+        initial["prizes"] = "\n".join(tournament.prizes or [])
+        for i, t in enumerate(tournament.tiebreaks or [], start=1):
+            initial[f"tiebreak_{i}"] = t
+        for key, value in (tournament.rules or {}).items():
+            initial[f"rule_{key}"] = value
+        return initial
+
+
+class BulkEntriesForm(BilkaForm):
+    text = forms.CharField(
+        label=_("Pairs, one per line"),
+        widget=forms.Textarea(
+            attrs={"rows": 6, "placeholder": "Нұрлан Ахметов & Әсел Жұмабаева\nОлег Ткаченко & Иван Петров"}
+        ),
+        help_text=_(
+            "Two names per line joined by “&”. Names on the club's roster are found in any alphabet; new names are added to the roster."
+        ),
+    )
+
+
+class SelfRegisterForm(BilkaForm):
+    partner = forms.ModelChoiceField(label=_("Your partner"), queryset=None)
+
+    def __init__(self, *args, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["partner"].queryset = players
+
+
+class SubstituteForm(BilkaForm):
+    round = forms.ModelChoiceField(label=_("Round"), queryset=None)
+    player_out = forms.ModelChoiceField(label=_("Leaves for this round"), queryset=None)
+    player_in = forms.ModelChoiceField(label=_("Plays instead"), queryset=None)
+
+    def __init__(self, *args, rounds=None, pair_players=None, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].queryset = rounds
+        self.fields["player_out"].queryset = pair_players
+        self.fields["player_in"].queryset = players
+
+
+class FinalScoreForm(BilkaForm):
+    home_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
+    away_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
+
+
+class PinForm(BilkaForm):
+    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
+
+
+class DisputeForm(BilkaForm):
+    note = forms.CharField(label=_("What is wrong?"), max_length=500, required=False)
+    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
+
+
+class RoundForm(BilkaForm):
+    deadline = forms.DateTimeField(
+        label=_("Deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    play_mode = forms.ChoiceField(
+        label=_("Play"), required=False, choices=[("", _("As the tournament")), *PlayMode.choices]
+    )
+    best_of = forms.IntegerField(label=_("Matches per tie"), min_value=1, max_value=9, required=False)
+
+
+DEAL_ROWS = 16
+
+
+def parse_deals(post) -> list[dict]:
+    """The deal-by-deal sheet from the form's rows: home points, away points, jack of clubs, every trick.
+
+    Blank rows are skipped; a half-filled row is an error naming the deal.
+    """
+    deals, errors = [], []
+    for i in range(1, DEAL_ROWS + 1):
+        home, away = (post.get(f"deal-{i}-home") or "").strip(), (post.get(f"deal-{i}-away") or "").strip()
+        jack, every = post.get(f"deal-{i}-jack") or "", post.get(f"deal-{i}-all") or ""
+        if not home and not away:
+            continue
+        try:
+            home_points = int(home) if home else 120 - int(away)
+            away_points = int(away) if away else 120 - int(home)
+        except ValueError:
+            errors.append(_("Deal %(n)d: points are whole numbers.") % {"n": i})
+            continue
+        if jack not in ("0", "1"):
+            errors.append(_("Deal %(n)d: say which pair held the jack of clubs.") % {"n": i})
+            continue
+        deals.append(
+            {
+                "points": (home_points, away_points),
+                "jack_holder": int(jack),
+                "all_tricks": int(every) if every in ("0", "1") else None,
+            }
+        )
+    if errors:
+        raise ValidationError(errors)
+    if not deals:
+        raise ValidationError(_("Write at least one deal."))
+    return deals
