@@ -8,6 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -42,6 +44,18 @@ def club_list(request):
     return render(request, "clubs/club_list.html", {"clubs": selectors.club_list()})
 
 
+EVENTS_TEMPLATE = "tournaments/_club_events.html"
+
+
+def _events_html(request, club) -> str | None:
+    """The club's events section, when the tournaments app provides one (else a placeholder)."""
+    try:
+        template = get_template(EVENTS_TEMPLATE)
+    except TemplateDoesNotExist:
+        return None
+    return template.render({"club": club}, request)
+
+
 def club_detail(request, slug):
     club = _club(slug)
     role = permissions.role_of(request.user, club)
@@ -54,6 +68,7 @@ def club_detail(request, slug):
         "can_manage_roster": permissions.can_manage_roster(request.user, club),
         "can_manage_members": permissions.can_manage_members(request.user, club),
         "can_edit": permissions.can_edit_club(request.user, club),
+        "events_html": _events_html(request, club),
     }
     return render(request, "clubs/club_detail.html", context)
 
