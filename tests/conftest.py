@@ -113,3 +113,20 @@ def clean_channel_layer() -> Iterator[None]:
     yield
     flush()
     client.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remove_this_runs_redis_keys() -> Iterator[None]:
+    """At the end of the run, drop the Redis keys named after this run (config/settings/test.py):
+    its channel-layer groups, its task queue and the queue bindings kombu leaves behind. Results
+    expire by themselves (CELERY_RESULT_EXPIRES)."""
+    yield
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+    try:
+        keys = list(client.scan_iter(match=f"*bilka-test-{settings.RUN_ID}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    except redis.ConnectionError:
+        pass  # a run of pure tests without Redis: nothing of ours is there
+    finally:
+        client.close()
