@@ -52,7 +52,7 @@ def check_redis() -> None:
 
 def check_celery() -> None:
     """At least one worker answers a ping through the broker within the timeout."""
-    with celery_app.connection_for_write() as conn:
+    with celery_app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
         # Fail fast on a dead broker instead of Celery's default of 100 reconnection attempts.
         conn.ensure_connection(max_retries=1, timeout=TIMEOUT_SECONDS)
         replies = celery_app.control.ping(timeout=TIMEOUT_SECONDS, limit=1, connection=conn)

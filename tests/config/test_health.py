@@ -1,5 +1,7 @@
 """The health page: database, Redis and a Celery worker, as HTML and JSON."""
 
+import time
+
 import pytest
 from django.test import override_settings
 
@@ -62,3 +64,16 @@ def test_health_page_speaks_the_visitors_language(client) -> None:
     response = client.get("/health/", headers={"accept-language": "kk"})
 
     assert "Дерекқор" in response.content.decode(), "messages not compiled? bin/test compiles them"
+
+
+@override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0")
+def test_unreachable_broker_gives_503_naming_the_worker_quickly(client) -> None:
+    started = time.monotonic()
+    response = client.get("/health/?format=json", headers={"accept-language": "en"})
+
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert checks["celery"]["status"] == "error"
+    assert checks["celery"]["name"] == "Celery worker"
+    assert checks["redis"]["status"] == "ok"
+    assert time.monotonic() - started < 10  # no endless reconnection attempts
