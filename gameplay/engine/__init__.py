@@ -4,13 +4,51 @@ The live tables, bots, tournaments and the record scorer all stand on this packa
 must be importable anywhere (a worker, a CLI, a test) without settings.
 """
 
-from gameplay.engine.bot import BeginnerBot, choose_action
-from gameplay.engine.cards import card_from_str, card_to_str
-from gameplay.engine.errors import EngineError, IllegalAction, RecordError, RulesError
-from gameplay.engine.observation import Observation
-from gameplay.engine.record import read_record, record_to_json, score_record, write_record
-from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, REDEAL, MatchState, Phase
+import os as _os
+
+
+def _ignore_stale_native_build() -> None:
+    """Load `state.py` itself if a mypyc build of it is older than any engine source.
+
+    Python prefers an extension module to the `.py` beside it; without this check an edited
+    engine would silently run the old compiled code (see `native.py`).
+    """
+    here = _os.path.dirname(__file__)
+    names = _os.listdir(here)
+    built = [n for n in names if n.endswith((".so", ".pyd")) and "__mypyc" not in n]
+    if not built:
+        return
+    newest_source = max(_os.path.getmtime(_os.path.join(here, n)) for n in names if n.endswith(".py"))
+    for name in built:
+        module = name.split(".")[0]
+        source = _os.path.join(here, module + ".py")
+        if _os.path.getmtime(_os.path.join(here, name)) >= newest_source or not _os.path.exists(source):
+            continue
+        import importlib.util
+        import sys
+        import warnings
+
+        full_name = f"{__name__}.{module}"
+        spec = importlib.util.spec_from_file_location(full_name, source)
+        if spec is None or spec.loader is None:
+            continue
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[full_name] = loaded
+        spec.loader.exec_module(loaded)
+        warnings.warn(f"gameplay/engine/{name} is older than the engine's sources and is ignored; "
+                      "rebuild it with `python -m gameplay.engine build-native` or remove it with "
+                      "`python -m gameplay.engine clean-native`", RuntimeWarning, stacklevel=2)
+
+
+_ignore_stale_native_build()
+
+from gameplay.engine.bot import BeginnerBot, choose_action  # noqa: E402
+from gameplay.engine.cards import card_from_str, card_to_str  # noqa: E402
+from gameplay.engine.errors import EngineError, IllegalAction, RecordError, RulesError  # noqa: E402
+from gameplay.engine.observation import Observation  # noqa: E402
+from gameplay.engine.record import read_record, record_to_json, score_record, write_record  # noqa: E402
+from gameplay.engine.rules import Rules  # noqa: E402
+from gameplay.engine.state import PASS, REDEAL, MatchState, Phase  # noqa: E402
 
 __all__ = [
     "PASS",

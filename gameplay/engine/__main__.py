@@ -42,10 +42,20 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="random playouts per second")
     bench.add_argument("--seconds", type=float, default=5.0)
     bench.add_argument("--seed", type=int, default=1)
+    sub.add_parser("build-native", help="compile state.py with mypyc (optional, faster)")
+    sub.add_parser("clean-native", help="remove the mypyc build")
     args = parser.parse_args(argv)
     if args.command == "score":
         return _score(args.file)
+    if args.command in ("build-native", "clean-native"):
+        from gameplay.engine import native
+
+        return native.build() if args.command == "build-native" else native.clean()
+    from gameplay.engine import state
     from gameplay.engine.bench import run
+
+    compiled = not state.__file__ or not state.__file__.endswith(".py")
+    print("engine: " + ("mypyc-compiled state" if compiled else "pure Python"))
 
     rate = run(args.seconds, args.seed)
     print(f"deals/s: {rate:.0f}")
