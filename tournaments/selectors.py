@@ -21,6 +21,7 @@ from .services import default_tiebreaks, knockout_state
 ENTRY_PLAYERS = ("player_a", "player_b")
 MATCH_RELATED = (
     "round",
+    "tournament",
     "home__player_a",
     "home__player_b",
     "away__player_a",

@@ -1,6 +1,7 @@
 """Fixtures for tournament tests: a club with one user per role, pairs of players, a helper to play rounds."""
 
 import pytest
+from django.utils import translation
 
 from clubs.models import ClubPlayer, Player, Role
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -76,3 +77,10 @@ def play_round(rnd, organiser, *, winner=lambda m: "home", loser_eyes=lambda m: 
             home_eyes=12 if home_wins else loser_eyes(match),
             away_eyes=loser_eyes(match) if home_wins else 12,
         )
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Service messages in English, so assertions read the same whatever LANGUAGE_CODE is."""
+    with translation.override("en"):
+        yield

@@ -1,0 +1,316 @@
+"""Results from a physical table: who may enter, confirm, dispute and correct; what scores are refused."""
+
+import datetime
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs.models import AuditEntry
+from tests.clubs.factories import PASSWORD, UserFactory
+from tournaments import services, tasks
+from tournaments.models import DealLine, EntryStatus, Match, MatchStatus, RoundStatus
+
+from .conftest import make_players, play_round, player_with_account, register_pairs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def swiss(club, organiser):
+    return services.create_tournament(
+        actor=organiser,
+        club=club,
+        name="Пятничная швейцарка",
+        starts_on=datetime.date(2026, 10, 2),
+        format="swiss",
+        swiss_rounds=3,
+    )
+
+
+@pytest.fixture
+def table(club, organiser, swiss):
+    """Round 1 of a four-pair Swiss; the first table has players with accounts on both sides."""
+    asel, oleh, ivan, nurlan = (player_with_account(club, u) for u in ("asel", "oleh", "ivan", "nurlan"))
+    e1 = services.register_entry(actor=organiser, tournament=swiss, player_a=asel, player_b=oleh)
+    register_pairs(swiss, organiser, 1, prefix="Сельчанин")
+    e2 = services.register_entry(actor=organiser, tournament=swiss, player_a=ivan, player_b=nurlan)
+    register_pairs(swiss, organiser, 1, prefix="Селянин")  # the Dutch fold pairs seed 1 with seed 3
+    services.update_tournament(actor=organiser, tournament=swiss, seeding="manual")
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+    match = rnd.matches.get(table=1)
+    assert {match.home_id, match.away_id} == {e1.pk, e2.pk}
+    return match
+
+
+def _user(name):
+    return UserFactory(username=name)
+
+
+def test_player_enters_and_the_other_pair_confirms(table):
+    reporter = _user("asel") if table.home.player_a.user.username == "asel" else _user("ivan")
+    services.enter_result(actor=reporter, match=table, home_eyes=12, away_eyes=9)
+    table.refresh_from_db()
+    assert table.status == MatchStatus.UNCONFIRMED and table.reported_side == "home"
+    with pytest.raises(PermissionDenied, match="other pair confirms"):
+        services.confirm_result(actor=_user(table.home.player_b.user.username), match=table)
+    other = _user(table.away.player_a.user.username)
+    services.confirm_result(actor=other, match=table)
+    table.refresh_from_db()
+    assert (
+        table.status == MatchStatus.CONFIRMED
+        and table.confirmed_by == other
+        and table.confirmed_how == "player"
+    )
+    assert AuditEntry.objects.filter(action="match.confirm", object_id=str(table.pk)).exists()
+
+
+def test_result_for_a_match_that_is_not_yours_is_refused(table, swiss):
+    other_match = swiss.matches.get(table=2)
+    with pytest.raises(PermissionDenied, match="do not play in this match"):
+        services.enter_result(actor=_user("asel"), match=other_match, home_eyes=12, away_eyes=1)
+    with pytest.raises(PermissionDenied):
+        services.enter_result(actor=_user("outsider"), match=table, home_eyes=12, away_eyes=1)
+    assert Match.objects.get(pk=other_match.pk).home_eyes is None
+
+
+def test_a_page_says_why_a_result_is_refused(client, table, swiss):
+    _user("outsider")
+    client.login(username="outsider", password=PASSWORD)
+    response = client.post(
+        table.get_absolute_url(), {"action": "final", "final-home_eyes": 12, "final-away_eyes": 3}
+    )
+    assert response.status_code == 403
+    assert "You do not play in this match" in response.content.decode()
+    client.login(username="asel", password=PASSWORD)
+    response = client.post(
+        table.get_absolute_url(),
+        {"action": "final", "final-home_eyes": 12, "final-away_eyes": 12},
+        follow=True,
+    )
+    assert "both pairs cannot have 12 eyes" in response.content.decode()
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.SCHEDULED
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "message"),
+    [
+        (12, 12, "both pairs cannot have 12"),
+        (11, 5, "has a pair at 12"),
+        (13, 0, "from 0 to 12"),
+        (-1, 12, "from 0 to 12"),
+    ],
+)
+def test_impossible_final_scores_are_refused(table, organiser, home, away, message):
+    with pytest.raises(ValidationError, match=message):
+        services.enter_result(actor=organiser, match=table, home_eyes=home, away_eyes=away)
+    assert Match.objects.get(pk=table.pk).home_eyes is None
+
+
+@pytest.mark.parametrize(
+    ("deals", "message"),
+    [
+        ([{"points": (119, 1), "jack_holder": 0}], "no set of cards is worth"),
+        ([{"points": (70, 40), "jack_holder": 0}], "add up to 120"),
+        ([{"points": (120, 0), "jack_holder": 1}], "at least its 2 points"),
+        ([{"points": (100, 20), "jack_holder": 0, "all_tricks": 0}], "took all 120"),
+        ([{"points": (70, 50), "jack_holder": 0}], "stops at 1:0"),
+    ],
+)
+def test_impossible_deal_sheets_are_refused(table, organiser, deals, message):
+    with pytest.raises(ValidationError, match=message):
+        services.enter_result(actor=organiser, match=table, deals=deals)
+    assert not DealLine.objects.exists()
+
+
+def test_deal_by_deal_sheet_gives_the_final_score_and_lucy(table, organiser):
+    deals = [
+        {"points": (70, 50), "jack_holder": 0},  # home on duty wins: 1
+        {"points": (60, 60), "jack_holder": 1},  # eggs
+        {"points": (30, 90), "jack_holder": 0},  # away, not on duty, rout 3, doubled after eggs: 6
+        {"points": (120, 0), "jack_holder": 0, "all_tricks": 0},  # Lucy: home wins at once
+    ]
+    match = services.enter_result(actor=organiser, match=table, deals=deals)
+    assert (match.home_eyes, match.away_eyes) == (12, 6)
+    assert match.home_lucy == 1 and match.away_lucy == 0
+    assert [d.home_score for d in match.deals.order_by("number")] == [1, 1, 1, 12]
+    assert match.status == MatchStatus.CONFIRMED
+
+
+def test_deal_sheet_through_the_page_with_preview(client, table):
+    client.login(username="asel", password=PASSWORD)
+    rows = {}
+    for i, (h, a, j) in enumerate([(100, 20, 0)] * 6, start=1):
+        rows.update({f"deal-{i}-home": h, f"deal-{i}-away": a, f"deal-{i}-jack": j, f"deal-{i}-all": ""})
+    preview = client.post(table.get_absolute_url(), {"action": "preview", **rows})
+    assert preview.status_code == 200 and Match.objects.get(pk=table.pk).home_eyes is None
+    assert "12" in preview.content.decode()
+    client.post(table.get_absolute_url(), {"action": "deals", **rows})
+    match = Match.objects.get(pk=table.pk)
+    assert (match.home_eyes, match.away_eyes) == (12, 0) and match.status == MatchStatus.UNCONFIRMED
+
+
+def test_pin_confirms_for_a_player_without_an_account(client, table):
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    response = client.post(
+        table.get_absolute_url(),
+        {"action": "confirm", "pin": "0000" if table.pin != "0000" else "1111"},
+        follow=True,
+    )
+    assert "Wrong PIN" in response.content.decode()
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
+    response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.pin}, follow=True)
+    match = Match.objects.get(pk=table.pk)
+    assert (
+        match.status == MatchStatus.CONFIRMED and match.confirmed_how == "pin" and match.confirmed_by is None
+    )
+
+
+def test_dispute_goes_to_the_organiser_who_corrects(table, organiser):
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    other = _user("ivan") if table.away.player_a.user.username == "ivan" else _user("asel")
+    services.dispute_result(actor=other, match=table, note="было 12:8")
+    table.refresh_from_db()
+    assert table.status == MatchStatus.DISPUTED
+    with pytest.raises(ValidationError, match="disputed"):
+        services.confirm_result(actor=other, match=table)
+    services.correct_result(actor=organiser, match=table, home_eyes=12, away_eyes=8, reason="по бланку")
+    table.refresh_from_db()
+    assert table.status == MatchStatus.CONFIRMED and table.away_eyes == 8
+    log = table.corrections.get()
+    assert log.before["away_eyes"] == 4 and log.after["away_eyes"] == 8 and log.actor == organiser
+
+
+def test_pairing_before_the_previous_round_completes_is_refused(table, swiss, organiser):
+    with pytest.raises(ValidationError, match="Round 1 is not complete: 2 result"):
+        services.pair_next_round(actor=organiser, tournament=swiss)
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    play_round(table.round, organiser)
+    with pytest.raises(ValidationError, match="1 result"):
+        services.pair_next_round(
+            actor=organiser, tournament=swiss
+        )  # the players' result is not confirmed yet
+    services.confirm_result(actor=organiser, match=table)
+    assert services.pair_next_round(actor=organiser, tournament=swiss).number == 2
+
+
+def test_forfeit_is_twelve_nil(table, organiser):
+    services.record_forfeit(actor=organiser, match=table, loser=table.home)
+    table.refresh_from_db()
+    assert (table.home_eyes, table.away_eyes, table.forfeit, table.winner_id) == (0, 12, True, table.away_id)
+    with pytest.raises(PermissionDenied):
+        services.enter_result(
+            actor=_user("asel"),
+            match=table.round.matches.get(table=2),
+            home_eyes=12,
+            away_eyes=0,
+            forfeit=True,
+        )
+
+
+def test_auto_confirm_task_confirms_old_results_once(table, swiss, organiser):
+    services.update_tournament(actor=organiser, tournament=swiss, auto_confirm_hours=2)
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    assert tasks.auto_confirm_results() == []
+    Match.objects.filter(pk=table.pk).update(reported_at=timezone.now() - timedelta(hours=3))
+    assert tasks.auto_confirm_results() == [table.pk]
+    assert tasks.auto_confirm_results() == []  # idempotent
+    table.refresh_from_db()
+    assert table.status == MatchStatus.CONFIRMED and table.confirmed_how == "auto"
+    assert AuditEntry.objects.filter(action="match.auto_confirm").count() == 1
+
+
+def test_the_beat_plan_exists():
+    from django_celery_beat.models import PeriodicTask
+
+    plan = PeriodicTask.objects.get(task=tasks.AUTO_CONFIRM_TASK)
+    assert plan.enabled and plan.interval.every == 5
+
+
+class TestRegistration:
+    def test_same_player_twice_is_refused(self, swiss, organiser, club):
+        a, b, c = make_players(club, 3)
+        services.register_entry(actor=organiser, tournament=swiss, player_a=a, player_b=b)
+        with pytest.raises(ValidationError, match="already registered"):
+            services.register_entry(actor=organiser, tournament=swiss, player_a=c, player_b=a)
+        with pytest.raises(ValidationError, match="two different players"):
+            services.register_entry(actor=organiser, tournament=swiss, player_a=c, player_b=c)
+
+    def test_entry_cap(self, swiss, organiser, club):
+        services.update_tournament(actor=organiser, tournament=swiss, entry_cap=2)
+        register_pairs(swiss, organiser, 2)
+        a, b = make_players(club, 2, prefix="Поздний")
+        with pytest.raises(ValidationError, match="full: 2 pairs"):
+            services.register_entry(actor=organiser, tournament=swiss, player_a=a, player_b=b)
+
+    def test_self_registration_with_approval(self, swiss, organiser, club, member):
+        me = player_with_account(club, "zhanar")
+        partner = make_players(club, 1, prefix="Напарник")[0]
+        with pytest.raises(PermissionDenied):
+            services.self_register(actor=me.user, tournament=swiss, partner=partner)
+        services.update_tournament(actor=organiser, tournament=swiss, self_registration=True)
+        entry = services.self_register(actor=me.user, tournament=swiss, partner=partner)
+        assert entry.status == EntryStatus.PENDING
+        with pytest.raises(PermissionDenied):
+            services.approve_entry(actor=member, entry=entry)
+        assert services.approve_entry(actor=organiser, entry=entry).status == EntryStatus.APPROVED
+
+    def test_late_entry_joins_a_swiss_but_not_a_league(self, swiss, organiser, club):
+        register_pairs(swiss, organiser, 4)
+        play_round(services.pair_next_round(actor=organiser, tournament=swiss), organiser)
+        a, b = make_players(club, 2, prefix="Опоздавший")
+        late = services.register_entry(actor=organiser, tournament=swiss, player_a=a, player_b=b)
+        assert late.late
+        rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+        assert rnd.matches.filter(home=late).exists() or rnd.matches.filter(away=late).exists()
+        league = services.create_tournament(actor=organiser, club=club, name="Лига", format="round_robin")
+        register_pairs(league, organiser, 3, prefix="Лига")
+        services.pair_next_round(actor=organiser, tournament=league)
+        c, d = make_players(club, 2, prefix="Поздно")
+        with pytest.raises(ValidationError, match="only in a Swiss"):
+            services.register_entry(actor=organiser, tournament=league, player_a=c, player_b=d)
+
+    def test_check_in_leaves_absent_pairs_out_of_round_one(self, swiss, organiser):
+        entries = register_pairs(swiss, organiser, 5)
+        for e in entries[:4]:
+            services.check_in_entry(actor=organiser, entry=e)
+        rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+        assert rnd.matches.filter(bye=True).count() == 0 and rnd.matches.count() == 2
+        entries[4].refresh_from_db()
+        assert entries[4].status == EntryStatus.WITHDRAWN
+
+    def test_substitute_plays_and_may_report(self, table, organiser, club, swiss):
+        sub = player_with_account(club, "galina")
+        out = table.home.player_a
+        services.substitute(
+            actor=organiser, entry=table.home, round=table.round, player_out=out, player_in=sub
+        )
+        services.enter_result(actor=sub.user, match=table, home_eyes=12, away_eyes=3)
+        with pytest.raises(ValidationError, match="already registered"):
+            services.substitute(
+                actor=organiser,
+                entry=table.away,
+                round=table.round,
+                player_out=table.away.player_a,
+                player_in=sub,
+            )
+        with pytest.raises(PermissionDenied):
+            services.confirm_result(actor=out.user, match=table)
+
+
+def test_my_matches_lists_and_links_to_confirm(client, table):
+    table = services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    other = (
+        table.away.player_a.user.username
+        if table.reported_side == "home"
+        else table.home.player_a.user.username
+    )
+    client.login(username=other, password=PASSWORD)
+    page = client.get(reverse("tournaments:my_matches")).content.decode()
+    assert "Confirm the result" in page and table.get_absolute_url() in page
+    response = client.post(table.get_absolute_url(), {"action": "confirm"})
+    assert response.status_code == 302
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
+    assert table.round.__class__.objects.get(pk=table.round_id).status == RoundStatus.PLAYING
