@@ -252,3 +252,23 @@ def test_points_are_shown_once_the_deal_is_over():
     obs = state.observation(0).to_json()
     assert obs["last_deal"]["points"] is not None
     assert sum(obs["last_deal"]["points"].values()) == 120
+
+
+@pytest.mark.parametrize(
+    "key,played_with,scored_with",
+    [
+        ("direction", "clockwise", "counterclockwise"),
+        ("first_lead", "jack_holder", "after_dealer"),
+    ],
+)
+def test_the_same_record_means_something_else_under_the_other_setting(key, played_with, scored_with):
+    from engine_helpers import find_deal
+
+    hands, plays, _ = find_deal(lambda d: d.jack_holder != 0, Rules(**{key: played_with}), dealer=3, seed=4)
+    rec = record([deal("W", hands, plays)], {key: played_with})
+    ours = score(rec)["deals"][0]
+    try:
+        theirs = score(record([deal("W", hands, plays)], {key: scored_with}))["deals"][0]
+    except RecordError:
+        return  # the cards are not even legal in that order
+    assert [t["leader"] for t in theirs["tricks"]] != [t["leader"] for t in ours["tricks"]]
