@@ -64,6 +64,8 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
         raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the record")
     if rec.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {rec.get('format')!r}")
+    if "rules" in rec and not isinstance(rec["rules"], dict):
+        raise RecordError("rules: must be a JSON object")
     try:
         rules = Rules.from_json(rec.get("rules", {}))
     except RulesError as exc:
