@@ -25,6 +25,7 @@ apt_install() {
 ensure_venv() {
     command -v python3 >/dev/null || apt_install python3 python3-venv
     if [[ ! -x $PY ]]; then
+        rm -f "$BILKA_ROOT/var/install.stamp" # it described the venv that is gone
         say "creating $VENV"
         python3 -m venv "$VENV" 2>/dev/null || { apt_install python3-venv && rm -rf "$VENV" && python3 -m venv "$VENV"; } \
             || die "python3 -m venv failed"
