@@ -108,3 +108,43 @@ def test_screenshots_of_the_demo_site(live_server, chromium_path, screenshots_di
         finally:
             context.close()
             browser.close()
+
+
+def test_village_player_claims_the_profile_with_the_link(live_server, chromium_path, screenshots_dir):
+    """The organiser makes a link; the villager opens it on a phone, signs up and owns the profile."""
+    call_command("seed_demo")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        try:
+            organiser = browser.new_context(viewport=PHONE, locale="ru-RU").new_page()
+            organiser.goto(f"{live_server.url}/accounts/login/")
+            organiser.fill("input[name=login]", "organiser")
+            organiser.fill("input[name=password]", "bilka-demo")
+            organiser.locator("form.auth-form button[type=submit]").click()
+            organiser.wait_for_url(f"{live_server.url}/")
+            organiser.goto(f"{live_server.url}/clubs/uspenka/roster/")
+            erlan = Player.objects.get(display_name="Ерлан Қасымов")
+            organiser.locator(f"form[action$='/roster/invite/{erlan.pk}/'] button").click()
+            organiser.wait_for_url("**/invitations/**")
+            link = organiser.locator("#invite-link").inner_text().strip()
+            organiser.screenshot(path=screenshots_dir / "invitation.png", full_page=True)
+
+            villager = browser.new_context(viewport=PHONE, locale="kk-KZ").new_page()
+            villager.goto(link)
+            _no_horizontal_scroll(villager)
+            villager.screenshot(path=screenshots_dir / "claim-anonymous.png", full_page=True)
+            villager.locator("main a.button").first.click()  # sign up, coming back to the link
+            villager.fill("input[name=email]", "erlan@example.com")
+            villager.fill("input[name=username]", "erlan")
+            villager.fill("input[name=password1]", "uspenka-bilka-2026")
+            villager.fill("input[name=password2]", "uspenka-bilka-2026")
+            villager.locator("form.auth-form button[type=submit]").click()
+            villager.wait_for_url(link)
+            villager.locator("main form button[type=submit]").click()
+            villager.wait_for_url(f"{live_server.url}/players/{erlan.pk}/")
+            expect(villager.locator("h1")).to_have_text("Ерлан Қасымов")
+            villager.screenshot(path=screenshots_dir / "claimed-player.png", full_page=True)
+            erlan.refresh_from_db()
+            assert erlan.user.username == "erlan"
+        finally:
+            browser.close()
