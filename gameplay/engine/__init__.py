@@ -48,7 +48,7 @@ from gameplay.engine.errors import EngineError, IllegalAction, RecordError, Rule
 from gameplay.engine.observation import Observation  # noqa: E402
 from gameplay.engine.record import read_record, record_to_json, score_record, write_record  # noqa: E402
 from gameplay.engine.rules import Rules  # noqa: E402
-from gameplay.engine.state import PASS, REDEAL, MatchState, Phase  # noqa: E402
+from gameplay.engine.state import PASS, REDEAL, MatchState, Phase, action_from_str, action_to_str  # noqa: E402
 
 __all__ = [
     "PASS",
@@ -62,6 +62,8 @@ __all__ = [
     "RecordError",
     "Rules",
     "RulesError",
+    "action_from_str",
+    "action_to_str",
     "card_from_str",
     "card_to_str",
     "choose_action",

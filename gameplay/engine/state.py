@@ -27,6 +27,7 @@ from gameplay.engine.cards import (
     SPADES,
     SUIT_NAMES,
     VALUE,
+    card_from_str,
     card_to_str,
     deck_cards,
     deck_mask,
@@ -631,3 +632,20 @@ class MatchState:
         from gameplay.engine.observation import observe_spectator
 
         return observe_spectator(self)
+
+
+def action_from_str(text: str) -> int:
+    """A client's action: a card (`JS`), `redeal` or `pass`; ValueError for anything else."""
+    if text == "redeal":
+        return REDEAL
+    if text == "pass":
+        return PASS
+    return card_from_str(text)
+
+
+def action_to_str(action: int) -> str:
+    if action == REDEAL:
+        return "redeal"
+    if action == PASS:
+        return "pass"
+    return card_to_str(action)

@@ -272,3 +272,12 @@ def test_the_same_record_means_something_else_under_the_other_setting(key, playe
     except RecordError:
         return  # the cards are not even legal in that order
     assert [t["leader"] for t in theirs["tricks"]] != [t["leader"] for t in ours["tricks"]]
+
+
+def test_client_actions_are_parsed_and_written_in_the_notation():
+    from gameplay.engine import PASS, REDEAL, action_from_str, action_to_str
+
+    assert action_from_str("redeal") == REDEAL and action_from_str("pass") == PASS
+    assert action_to_str(action_from_str("JS")) == "JS"
+    with pytest.raises(ValueError):
+        action_from_str("J♠")
