@@ -2,6 +2,16 @@
 
 The live tables, bots, tournaments and the record scorer all stand on this package, so it
 must be importable anywhere (a worker, a CLI, a test) without settings.
+
+    state = MatchState(Rules.from_json(table.rules))   # secrets.SystemRandom deals
+    state = MatchState(Rules(), seed=7)                # reproducible, for tests and bots
+    state.legal_actions()                               # card ids, or [REDEAL, PASS]
+    state.apply(action_from_str("JS"), seat=1)          # IllegalAction says why
+    state.observation(seat).to_json()                   # what that seat may see
+    state.spectator_observation().to_json()             # no hands at all
+    choose_action(state.observation(seat), rng)         # the beginner bot
+    write_record(state) / read_record(doc)              # bilka-record/1, exact round trip
+    score_record(doc)                                   # bilka-score/1
 """
 
 import os as _os
