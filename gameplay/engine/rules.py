@@ -6,6 +6,7 @@ rules by changing data, never code.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -68,7 +69,7 @@ class Rules:
                 raise RulesError(key, f"must be an integer from {low} to {high}, not {value}")
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
-                raise RulesError(key, f"must be true or false, not {getattr(self, key)!r}")
+                raise RulesError(key, f"must be true or false, not {_show(getattr(self, key))}")
 
     @classmethod
     def from_json(cls, data: Any) -> Rules:
@@ -88,14 +89,22 @@ class Rules:
         return asdict(self)
 
 
+def _show(value: object) -> str:
+    """A value as it looks in JSON (`true`, `"90"`), since organisers write JSON."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _check_choice(key: str, value: object, allowed: tuple[str, ...]) -> None:
     if not isinstance(value, str):
-        raise RulesError(key, f"must be a string, one of {', '.join(allowed)}; not {value!r}")
+        raise RulesError(key, f"must be a string, one of {', '.join(allowed)}; not {_show(value)}")
     if value not in allowed:
-        raise RulesError(key, f"must be one of {', '.join(allowed)}; not {value!r}")
+        raise RulesError(key, f"must be one of {', '.join(allowed)}; not {_show(value)}")
 
 
 def _check_int(key: str, value: object) -> None:
     # JSON true/false are Python bools, which are ints: refuse them explicitly.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(key, f"must be an integer, not {value!r}")
+        raise RulesError(key, f"must be an integer, not {_show(value)}")
