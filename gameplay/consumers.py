@@ -46,7 +46,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.lang = _language(self.scope)
         found, seat = await self._identify()
         if not found:
             await self.close(code=4404)
@@ -63,6 +62,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return False, None
+        self.lang = _language(self.scope)
         user = self.scope.get("user")
         return True, services.seat_for(table, user=user, session_key=_session_key(self.scope))
 
@@ -80,7 +80,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         kind = content.get("type")
         if kind == "sync":
-            await self._sync(content.get("last"))
+            await self._resync(content.get("last"))
         elif kind == "move":
             await self._move(content)
         elif kind == "resign":
@@ -90,7 +90,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self._refuse(None, gettext_noop("Unknown message type."))
 
-    async def _sync(self, last: Any) -> None:
+    async def _resync(self, last: Any) -> None:
         if isinstance(last, bool) or not isinstance(last, int):
             last = -1
         for frame in await self._catch_up(last):
@@ -125,7 +125,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "id": move_id, "code": outcome.code,
                                   "message": outcome.message})
             if outcome.code == "stale":
-                await self._sync(expected if isinstance(expected, int) else -1)
+                await self._resync(expected if isinstance(expected, int) else -1)
 
     @database_sync_to_async
     def _play(self, action: Any, expected: int | None, move_id: str | None) -> services.Outcome:

@@ -33,3 +33,14 @@ def table4(people):
         services.sit(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """A new channel-layer instance per test: its receive lock binds to one event loop, and
+    pytest-asyncio gives every test a loop of its own."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -1,0 +1,225 @@
+"""The table socket through the real ASGI app (session auth, origin check) and the real Redis layer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
+from tables_helpers import hand_strings, legal_strings, play_random
+
+from config.asgi import application
+from gameplay import services
+from gameplay.engine.cards import SEATS
+from gameplay.models import Seat, Table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def _cookie_for(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+@database_sync_to_async
+def four_people_table() -> tuple[int, list[bytes], bytes]:
+    """A started table (N E S W in order), each seat's cookie and a spectator's cookie."""
+    User = get_user_model()
+    users = [User.objects.create_user(username=f"s{i}", password="pw-x-1") for i in range(5)]
+    table = services.create_table(rules={}, seating="in_order", user=users[0])
+    for u in users[1:4]:
+        services.sit(table_id=table.pk, user=u)
+    return table.pk, [_cookie_for(u) for u in users[:4]], _cookie_for(users[4])
+
+
+def sock(table_id: int, cookie: bytes | None = None, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [origin] if origin else []
+    if cookie:
+        headers.append((b"cookie", cookie))
+    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+
+
+async def open_all(table_id, cookies, spectator_cookie):
+    socks = [sock(table_id, c) for c in cookies] + [sock(table_id, spectator_cookie)]
+    for s in socks:
+        assert (await s.connect())[0]
+    # presence frames for the four seats connecting
+    for s in socks:
+        await drain(s)
+    return socks
+
+
+async def drain(s, timeout=0.2) -> list[dict]:
+    frames = []
+    while not await s.receive_nothing(timeout=timeout):
+        frames.append(await s.receive_json_from())
+    return frames
+
+
+async def sync(s, last=-1) -> list[dict]:
+    await s.send_json_to({"type": "sync", "last": last})
+    return [await s.receive_json_from(timeout=5)] + await drain(s)
+
+
+def _state(table_id):
+    return services.load_state(Table.objects.get(pk=table_id))
+
+
+async def test_each_viewer_gets_its_own_snapshot_and_frames():
+    table_id, cookies, spec = await four_people_table()
+    socks = await open_all(table_id, cookies, spec)
+    state = await database_sync_to_async(_state)(table_id)
+    for seat, s in enumerate(socks):
+        snap = (await sync(s))[0]
+        assert snap["type"] == "snapshot" and snap["n"] == 5
+        if seat < 4:
+            assert snap["you"]["seat"] == SEATS[seat]
+            assert set(snap["view"]["hand"]) == hand_strings(state, seat)
+        else:
+            assert snap["you"]["seat"] is None and snap["view"]["hand"] is None
+
+    mover = state.to_move
+    action = legal_strings(state)[0]
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "m1"})
+    all_frames = [await drain(s, timeout=0.5) for s in socks]
+    after = await database_sync_to_async(_state)(table_id)
+    for seat in range(len(socks)):
+        frames = all_frames[seat]
+        events = [f for f in frames if f["type"] == "event"]
+        assert len(events) == 1 and events[0]["n"] == 6, frames
+        view = events[0]["view"]
+        if seat < 4:
+            assert set(view["hand"]) == hand_strings(after, seat)
+        else:
+            assert view["hand"] is None
+        acks = [f for f in frames if f["type"] == "ack"]
+        assert (acks == [{"type": "ack", "id": "m1", "n": 6, "duplicate": False}]) == (seat == mover)
+    # the same move id again (a lost acknowledgement): answered, not applied
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "m1"})
+    again = await socks[mover].receive_json_from(timeout=5)
+    assert again["type"] == "ack" and again["duplicate"] and again["n"] == 6
+    for s in socks:
+        assert not [f for f in await drain(s) if f["type"] == "event"]
+    for s in socks:
+        await s.disconnect()
+
+
+async def test_refusals_go_to_that_client_only_and_change_nothing():
+    table_id, cookies, spec = await four_people_table()
+    socks = await open_all(table_id, cookies, spec)
+    state = await database_sync_to_async(_state)(table_id)
+    mover = state.to_move
+    other = (mover + 1) % 4
+    action = legal_strings(state)[0]
+    cases = [
+        (socks[other], {"type": "move", "action": action, "n": 5, "id": "x1"}, "not_your_turn"),
+        (socks[mover], {"type": "move", "action": action, "n": 5, "id": "x2", "seat": SEATS[other]}, "forbidden"),
+        (socks[4], {"type": "move", "action": action, "n": 5, "id": "x3"}, "forbidden"),
+        (socks[mover], {"type": "move", "action": "ZZ", "n": 5, "id": "x4"}, "invalid"),
+        (socks[mover], {"type": "bogus"}, "invalid"),
+    ]
+    if state.phase.name == "PLAY":
+        foreign = sorted(hand_strings(state, other))[0]
+        cases.append((socks[mover], {"type": "move", "action": foreign, "n": 5, "id": "x5"}, "illegal"))
+    for s, message, code in cases:
+        await s.send_json_to(message)
+        answer = await s.receive_json_from(timeout=5)
+        assert answer["type"] == "refused" and answer["code"] == code, (message, answer)
+        assert answer["message"]
+        for t in socks:
+            assert await t.receive_nothing(timeout=0.1)
+    table = await database_sync_to_async(Table.objects.get)(pk=table_id)
+    assert table.event_seq == 5
+    # a stale move is refused and the client gets what it missed
+    await database_sync_to_async(play_random)(table_id, random.Random(1), 1)
+    for t in socks:
+        await drain(t)
+    state = await database_sync_to_async(_state)(table_id)
+    await socks[state.to_move].send_json_to(
+        {"type": "move", "action": legal_strings(state)[0], "n": 5, "id": "late"})
+    answer = await socks[state.to_move].receive_json_from(timeout=5)
+    assert answer["type"] == "refused" and answer["code"] == "stale"
+    caught = await socks[state.to_move].receive_json_from(timeout=5)
+    assert caught["type"] == "event" and caught["n"] == 6
+    for s in socks:
+        await s.disconnect()
+
+
+async def test_a_finished_table_refuses_moves():
+    table_id, cookies, spec = await four_people_table()
+    await database_sync_to_async(services.resign)(table_id=table_id, seat=0)
+    s = sock(table_id, cookies[1])
+    assert (await s.connect())[0]
+    await drain(s)
+    await s.send_json_to({"type": "move", "action": "JC", "n": 6, "id": "f"})
+    answer = await s.receive_json_from(timeout=5)
+    assert answer["type"] == "refused" and answer["code"] == "finished"
+    await s.disconnect()
+
+
+async def test_a_foreign_origin_is_refused():
+    table_id, cookies, _ = await four_people_table()
+    s = sock(table_id, cookies[0], origin=(b"origin", b"https://evil.example"))
+    connected, _ = await s.connect()
+    assert not connected
+    s = sock(table_id, cookies[0], origin=None)
+    connected, _ = await s.connect()
+    assert not connected
+
+
+async def test_an_unknown_table_is_refused():
+    s = sock(999999)
+    connected, code = await s.connect()
+    assert not connected
+
+
+async def test_reconnect_mid_deal_brings_the_state_back_exactly():
+    table_id, cookies, spec = await four_people_table()
+    rng = random.Random(4)
+    await database_sync_to_async(play_random)(table_id, rng, 6)
+    s = sock(table_id, cookies[0])
+    assert (await s.connect())[0]
+    frames = await sync(s, -1)
+    last = frames[-1]["n"]
+    await s.disconnect()  # the phone goes into a tunnel
+    await database_sync_to_async(play_random)(table_id, rng, 5)
+    s = sock(table_id, cookies[0])
+    assert (await s.connect())[0]
+    await drain(s)
+    missed = await sync(s, last)
+    assert [f["n"] for f in missed] == list(range(last + 1, last + 6))
+    fresh = sock(table_id, cookies[0])
+    assert (await fresh.connect())[0]
+    await drain(fresh)
+    snapshot = (await sync(fresh, -1))[0]
+    assert missed[-1]["view"] == snapshot["view"]
+    assert missed[-1]["n"] == snapshot["n"]
+    await s.disconnect()
+    await fresh.disconnect()
+
+
+async def test_anonymous_play_now_player_is_known_by_session():
+    @database_sync_to_async
+    def make():
+        session = SessionStore()
+        session.create()
+        return session.session_key, services.play_now(session_key=session.session_key).pk
+
+    key, table_id = await make()
+    s = sock(table_id, f"sessionid={key}".encode())
+    assert (await s.connect())[0]
+    await drain(s)
+    snap = (await sync(s))[0]
+    assert snap["you"]["seat"] == "S" and len(snap["view"]["hand"]) == 8
+    seat = await database_sync_to_async(Seat.objects.get)(table_id=table_id, seat=2)
+    assert seat.connections == 1
+    await s.disconnect()
+    seat = await database_sync_to_async(Seat.objects.get)(table_id=table_id, seat=2)
+    assert seat.connections == 0 and seat.disconnected_at is not None
