@@ -1,0 +1,118 @@
+"""Move clock, disconnection grace and bots, through the services and through a real Celery worker."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from tables_helpers import legal_strings
+
+from gameplay import services
+from gameplay.engine.cards import SEATS
+from gameplay.models import Seat, Table
+
+
+def _wait(predicate, seconds: float = 20.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    return predicate()
+
+
+@pytest.mark.django_db
+def test_clock_is_a_no_op_when_a_move_came(table4):
+    state = services.load_state(table4)
+    services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=5)
+    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "stale"
+    assert Table.objects.get(pk=table4.pk).status == "playing"
+
+
+@pytest.mark.django_db
+def test_clock_waits_for_its_deadline(table4):
+    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "early"
+
+
+@pytest.mark.django_db
+def test_timeout_forfeits_the_match_for_the_pair_to_move(table4):
+    mover = services.load_state(table4).to_move
+    Table.objects.filter(pk=table4.pk).update(move_deadline=timezone.now() - timedelta(seconds=1))
+    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "timeout"
+    table = Table.objects.get(pk=table4.pk)
+    assert table.status == "finished"
+    assert table.result["reason"] == "timeout" and table.result["seat"] == SEATS[mover]
+    assert table.result["winner"] == ("EW" if mover % 2 == 0 else "NS")
+    assert table.record["end"] == {"reason": "timeout", "seat": SEATS[mover]}
+    assert services.clock_expired(table_id=table4.pk, expected_event=table.event_seq) == "stale"
+
+
+@pytest.mark.django_db
+def test_a_disconnected_player_spends_grace_before_forfeiting(table4, settings):
+    settings.GAMEPLAY_GRACE_SECONDS = 100
+    mover = services.load_state(table4).to_move
+    now = timezone.now()
+    Seat.objects.filter(table=table4, seat=mover).update(connections=0, disconnected_at=now - timedelta(seconds=30))
+    Table.objects.filter(pk=table4.pk).update(move_deadline=now - timedelta(seconds=1))
+    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "grace"
+    table = Table.objects.get(pk=table4.pk)
+    left = (table.move_deadline - timezone.now()).total_seconds()
+    assert 60 < left <= 70  # 100 s of grace, 30 already spent
+    # grace used up: the clock runs on and the pair forfeits
+    Seat.objects.filter(table=table4, seat=mover).update(grace_used=100)
+    Table.objects.filter(pk=table4.pk).update(move_deadline=timezone.now() - timedelta(seconds=1))
+    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "timeout"
+
+
+@pytest.mark.django_db
+def test_reconnecting_books_the_grace_used(table4, settings):
+    settings.GAMEPLAY_GRACE_SECONDS = 100
+    services.connection_changed(table_id=table4.pk, seat=0, delta=1)
+    services.connection_changed(table_id=table4.pk, seat=0, delta=-1)
+    Seat.objects.filter(table=table4, seat=0).update(disconnected_at=timezone.now() - timedelta(seconds=12))
+    services.connection_changed(table_id=table4.pk, seat=0, delta=1)
+    seat = Seat.objects.get(table=table4, seat=0)
+    assert 11 < seat.grace_used < 14 and seat.disconnected_at is None
+    from gameplay.protocol.frames import seats_meta
+
+    assert 86 <= seats_meta(Table.objects.get(pk=table4.pk), [seat])[0]["grace_left"] <= 89
+
+
+@pytest.mark.django_db(transaction=True)
+def test_worker_forfeits_a_player_who_does_not_move(celery_worker_process, settings, people):
+    settings.GAMEPLAY_QUEUE_TASKS = True
+    settings.GAMEPLAY_CLOCK_SCALE = 1 / 60  # 60 s per move -> 1 s; the rules object is untouched
+    table = services.create_table(rules={"move_seconds": 60}, seating="in_order", user=people[0])
+    for u in people[1:4]:
+        services.sit(table_id=table.pk, user=u)
+    mover = services.load_state(Table.objects.get(pk=table.pk)).to_move
+    assert Table.objects.get(pk=table.pk).rules["move_seconds"] == 60
+    finished = _wait(lambda: Table.objects.get(pk=table.pk).status == "finished", 20)
+    assert finished, celery_worker_process.log()[-3000:]
+    table = Table.objects.get(pk=table.pk)
+    assert table.result["reason"] == "timeout" and table.result["seat"] == SEATS[mover]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_worker_bots_play_up_to_the_person(celery_worker_process, settings):
+    settings.GAMEPLAY_QUEUE_TASKS = True
+    table = services.play_now(session_key="w" * 32)
+
+    def persons_turn():
+        t = Table.objects.get(pk=table.pk)
+        return services.load_state(t).to_move == 2 and t
+
+    person_moves = 0
+    for _ in range(6):
+        t = _wait(persons_turn, 20)
+        assert t, celery_worker_process.log()[-3000:]
+        state = services.load_state(t)
+        outcome = services.play(table_id=t.pk, seat=2, action=legal_strings(state)[0],
+                                expected_event=t.event_seq)
+        assert outcome.ok
+        person_moves += 1
+    bot_moves = Table.objects.get(pk=table.pk).events.filter(kind="move").count() - person_moves
+    assert bot_moves >= 6  # the bots answered on their own, through the worker
