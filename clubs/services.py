@@ -399,6 +399,10 @@ def invite_player(*, actor, club: Club, player: Player, days: int = INVITATION_D
         raise ValidationError(_("This player already has an account."))
     if player.merged_into_id is not None:
         raise ValidationError(_("This record was merged into another one."))
+    # One live link per player and club: asking again shows the same link.
+    for existing in PlayerInvitation.objects.filter(player=player, club=club, claimed_at__isnull=True):
+        if existing.is_usable:
+            return existing
     invitation = PlayerInvitation.objects.create(
         player=player, club=club, created_by=actor, expires_at=timezone.now() + timedelta(days=days)
     )

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import permissions, selectors, services
+from .audit_labels import action_label
 from .forms import AddMemberForm, BulkPlayersForm, ClubForm, MergeForm, PlayerForm, RoleForm, SearchForm
 from .models import Club, ClubPlayer, Player, PlayerInvitation, Role
 
@@ -259,6 +260,7 @@ def _roster_context(club, **extra):
         "club": club,
         "roster": entries,
         "members_off_roster": selectors.members_off_roster(club=club),
+        "history": [(e, action_label(e.action)) for e in selectors.club_audit(club=club)],
         "add_form": PlayerForm(),
         "bulk_form": BulkPlayersForm(),
         **extra,

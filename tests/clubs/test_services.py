@@ -266,3 +266,11 @@ def test_add_to_roster_is_idempotent_and_refused_to_members(club, owner, member)
     first = services.add_to_roster(actor=owner, club=club, player=player)
     assert services.add_to_roster(actor=owner, club=club, player=player) == first
     assert AuditEntry.objects.filter(action="roster.add_existing").count() == 1
+
+
+def test_asking_twice_for_an_invitation_gives_the_same_live_link(club, organiser):
+    entry = services.add_player(actor=organiser, club=club, display_name="Ерлан")
+    first = services.invite_player(actor=organiser, club=club, player=entry.player)
+    assert services.invite_player(actor=organiser, club=club, player=entry.player) == first
+    PlayerInvitation.objects.filter(pk=first.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    assert services.invite_player(actor=organiser, club=club, player=entry.player) != first

@@ -415,3 +415,10 @@ def test_bulk_paste_refuses_an_enormous_list(client, world):
     response = client.post(reverse("clubs:roster_bulk", kwargs={"slug": "uspenka"}), {"text": text})
     assert "At most 300 players" in response.content.decode()
     assert world["club"].roster.count() == 2
+
+
+def test_roster_page_shows_recent_changes_in_words(client, world):
+    client.force_login(world["organiser"])
+    page = client.get(reverse("clubs:roster", kwargs={"slug": "uspenka"})).content.decode()
+    assert 'id="history"' in page
+    assert "Player added to the roster" in page and "Invitation link made" in page
