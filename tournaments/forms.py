@@ -90,7 +90,7 @@ def rule_fields() -> dict[str, forms.Field]:
 
 
 class TournamentForm(BilkaForm):
-    name = forms.CharField(label=_("Name"), max_length=140)
+    name = forms.CharField(label=_("Tournament name"), max_length=140)
     starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(
         label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})

@@ -152,6 +152,11 @@ class Entry(models.Model):
         return f"{self.player_a.display_name} & {self.player_b.display_name}"
 
     @property
+    def short_name(self) -> str:
+        """Surnames only ("Ахметов / Жумабаева"), for narrow places: the bracket and the crosstable."""
+        return f"{self.player_a.display_name.split()[-1]} / {self.player_b.display_name.split()[-1]}"
+
+    @property
     def active(self) -> bool:
         return self.status in (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
 
@@ -226,6 +231,7 @@ class Match(models.Model):
         _("status"), max_length=12, choices=MatchStatus.choices, default=MatchStatus.SCHEDULED
     )
     pin = models.CharField(_("PIN"), max_length=8, default=new_pin)
+    pin_failures = models.PositiveSmallIntegerField(default=0)
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

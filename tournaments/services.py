@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -53,6 +53,14 @@ from .models import (
 )
 
 WIN = 12
+PIN_ATTEMPTS = 10
+"""Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""
+
+
+class WrongPin(ValidationError):
+    """A wrong table PIN; the caller records the attempt (``note_wrong_pin``) outside the rolled-back transaction."""
+
+
 ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
 EDITABLE_FIELDS = (
     "name",
@@ -962,9 +970,13 @@ def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) ->
     if side is not None and side != match.reported_side:
         return "player"
     if pin:
+        if match.pin_failures >= PIN_ATTEMPTS:
+            raise ValidationError(
+                _("Too many wrong PINs for this table. Ask the organiser to confirm the result.")
+            )
         if pin.strip() == match.pin:
             return "pin"
-        raise ValidationError(_("Wrong PIN. It is printed on this table's score sheet."))
+        raise WrongPin(_("Wrong PIN. It is printed on this table's score sheet."))
     if side is not None:
         raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
     raise PermissionDenied(
@@ -1156,3 +1168,8 @@ def set_round_options(
         },
     )
     return rnd
+
+
+def note_wrong_pin(*, match: Match) -> None:
+    """Count a wrong PIN (its own transaction: the refused confirmation itself was rolled back)."""
+    Match.objects.filter(pk=match.pk).update(pin_failures=F("pin_failures") + 1)

@@ -607,6 +607,8 @@ def match(request, slug, pk):
                 messages.success(request, _("The forfeit is recorded (12:0)."))
                 return redirect(m.get_absolute_url())
         except ValidationError as e:
+            if isinstance(e, services.WrongPin):
+                services.note_wrong_pin(match=m)
             for text in e.messages:
                 messages.error(request, text)
         m = selectors.match_detail(tournament=tournament, pk=pk)

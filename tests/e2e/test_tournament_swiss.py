@@ -64,7 +64,9 @@ def test_organiser_runs_a_swiss_and_a_player_confirms(live_server, chromium_path
             page.select_option("select[name=seeding]", "manual")
             page.fill("textarea[name=prizes]", "Кубок\nМешок муки")
             page.locator("main form button[type=submit]").click()
-            page.wait_for_url(f"{base}/t/pyatnichnaya-shvejcarka/entries/")
+            page.wait_for_load_state()
+            page.screenshot(path=screenshots_dir / "tournament-after-create.png", full_page=True)
+            page.wait_for_url("**/entries/")
             page.fill(
                 "textarea[name=text]",
                 "Asel Zhumabaeva & Олег Ткаченко\nГалина Шевченко & Мирослава Коваленко\n"

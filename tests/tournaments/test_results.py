@@ -314,3 +314,14 @@ def test_my_matches_lists_and_links_to_confirm(client, table):
     assert response.status_code == 302
     assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
     assert table.round.__class__.objects.get(pk=table.round_id).status == RoundStatus.PLAYING
+
+
+def test_wrong_pins_are_counted_and_lock_the_pin(client, table):
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    wrong = "0000" if table.pin != "0000" else "1111"
+    for _ in range(services.PIN_ATTEMPTS):
+        client.post(table.get_absolute_url(), {"action": "confirm", "pin": wrong})
+    assert Match.objects.get(pk=table.pk).pin_failures == services.PIN_ATTEMPTS
+    response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.pin}, follow=True)
+    assert "Too many wrong PINs" in response.content.decode()
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
