@@ -478,6 +478,27 @@ def approve_entry(*, actor, entry: Entry) -> Entry:
 
 
 @transaction.atomic
+def move_entry(*, actor, entry: Entry, up: bool) -> Entry:
+    """Manual seeding: swap the pair with the one above (or below) it before the first round."""
+    entry, tournament = _entry_for_update(entry)
+    _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(_("The seeding is fixed once the first round is paired."))
+    order = list(tournament.entries.exclude(status=EntryStatus.WITHDRAWN).order_by("seed", "id"))
+    index = next(i for i, e in enumerate(order) if e.pk == entry.pk)
+    other_index = index - 1 if up else index + 1
+    if not 0 <= other_index < len(order):
+        return entry
+    order[index], order[other_index] = order[other_index], order[index]
+    for number, e in enumerate(order, start=1):
+        if e.seed != number:
+            Entry.objects.filter(pk=e.pk).update(seed=number)
+    entry.refresh_from_db()
+    _audit(actor=actor, action="entry.move", obj=entry, tournament=tournament, after={"seed": entry.seed})
+    return entry
+
+
+@transaction.atomic
 def check_in_entry(*, actor, entry: Entry) -> Entry:
     """The pair is at the venue. Once anyone has checked in, round 1 pairs only checked-in pairs."""
     entry, tournament = _entry_for_update(entry)

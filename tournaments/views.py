@@ -436,6 +436,8 @@ def entry_action(request, slug, pk, action):
         "approve": services.approve_entry,
         "check-in": services.check_in_entry,
         "withdraw": services.withdraw_entry,
+        "up": lambda **kw: services.move_entry(up=True, **kw),
+        "down": lambda **kw: services.move_entry(up=False, **kw),
     }.get(action)
     if service is None:
         raise Http404
@@ -444,7 +446,8 @@ def entry_action(request, slug, pk, action):
     except ValidationError as e:
         messages.error(request, _error_text(e))
     else:
-        messages.success(request, _("%(pair)s: done.") % {"pair": entry.name})
+        if action not in ("up", "down"):
+            messages.success(request, _("%(pair)s: done.") % {"pair": entry.name})
     return redirect("tournaments:entries", slug=slug)
 
 

@@ -325,3 +325,34 @@ def test_wrong_pins_are_counted_and_lock_the_pin(client, table):
     response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.pin}, follow=True)
     assert "Too many wrong PINs" in response.content.decode()
     assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
+
+
+def test_manual_seeding_order_decides_the_knockout_byes(club, organiser, client):
+    t = services.create_tournament(
+        actor=organiser, club=club, name="Кубок", format="single_elim", seeding="manual"
+    )
+    entries = register_pairs(t, organiser, 3)
+    client.login(username="organiser", password=PASSWORD)
+    client.post(reverse("tournaments:entry_action", args=[t.slug, entries[2].pk, "up"]))
+    client.post(reverse("tournaments:entry_action", args=[t.slug, entries[2].pk, "up"]))
+    assert [e.pk for e in t.entries.order_by("seed")] == [entries[2].pk, entries[0].pk, entries[1].pk]
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    assert rnd.matches.get(bye=True).home_id == entries[2].pk, "the top seed gets the bye"
+    with pytest.raises(ValidationError, match="seeding is fixed"):
+        services.move_entry(actor=organiser, entry=entries[0], up=True)
+
+
+def test_notification_tasks_reach_the_right_players(table, organiser, club):
+    assert tasks.notify_round_paired(table.round_id) == 4  # four players with accounts at table 1
+    table = services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    assert tasks.notify_result_reported(table.pk) == 2  # the other pair only
+    services.dispute_result(
+        actor=_user(
+            table.away.player_a.user.username
+            if table.reported_side == "home"
+            else table.home.player_a.user.username
+        ),
+        match=table,
+    )
+    assert tasks.notify_dispute(table.pk) == 1  # the club's organiser
+    assert tasks.notify_result_reported(table.pk) == 0 and tasks.notify_round_paired(999999) == 0
