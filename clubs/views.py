@@ -34,11 +34,14 @@ def _club(slug: str) -> Club:
 
 def home(request):
     clubs = list(selectors.club_list()[:12])
-    return render(
-        request,
-        "clubs/home.html",
-        {"clubs": clubs, "my_memberships": selectors.clubs_of_user(user=request.user)},
-    )
+    own = Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
+    context = {
+        "clubs": clubs,
+        "my_memberships": selectors.clubs_of_user(user=request.user),
+        # A fresh account's player is named after the username; ask for the real name.
+        "ask_for_name": own is not None and own.display_name == request.user.get_username(),
+    }
+    return render(request, "clubs/home.html", context)
 
 
 def club_list(request):

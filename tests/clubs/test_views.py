@@ -422,3 +422,12 @@ def test_roster_page_shows_recent_changes_in_words(client, world):
     page = client.get(reverse("clubs:roster", kwargs={"slug": "uspenka"})).content.decode()
     assert 'id="history"' in page
     assert "Player added to the roster" in page and "Invitation link made" in page
+
+
+def test_home_asks_a_new_user_for_a_real_name(client):
+    user = UserFactory(username="zhanar")
+    player = services.ensure_player_for_user(user=user)
+    client.force_login(user)
+    assert 'id="ask-name"' in client.get(reverse("clubs:home")).content.decode()
+    services.update_player(actor=user, player=player, display_name="Жанар Сәрсенова", city="Успенка")
+    assert 'id="ask-name"' not in client.get(reverse("clubs:home")).content.decode()
