@@ -48,17 +48,34 @@ def clubs_of_user(*, user) -> list[Membership]:
 
 
 def search_players(*, query: str, limit: int = SEARCH_LIMIT) -> list[Player]:
-    """Players whose name or city matches every word of the query, in any alphabet."""
+    """Players whose name or city matches every word of the query, in any alphabet.
+
+    A record merged into another still answers to its old name ("Nurlan A."), but the
+    person is shown once, as the surviving record.
+    """
     words = search_key(query).split()
     if not words:
         return []
-    qs = Player.objects.filter(merged_into__isnull=True)
+    matches = Player.objects.all()
     for word in words:
-        qs = qs.filter(search_name__icontains=word)
-    qs = qs.select_related("user").prefetch_related(
-        Prefetch("roster_entries", queryset=ClubPlayer.objects.filter(active=True).select_related("club"))
+        matches = matches.filter(search_name__icontains=word)
+    ids: list[int] = []
+    for pk, merged_into in matches.order_by("display_name", "id").values_list("id", "merged_into_id")[
+        : limit * 4
+    ]:
+        survivor = merged_into or pk
+        if survivor not in ids:
+            ids.append(survivor)
+    ids = ids[:limit]
+    found = (
+        Player.objects.filter(pk__in=ids, merged_into__isnull=True)
+        .select_related("user")
+        .prefetch_related(
+            Prefetch("roster_entries", queryset=ClubPlayer.objects.filter(active=True).select_related("club"))
+        )
     )
-    return list(qs.order_by("display_name", "id")[:limit])
+    by_id = {p.pk: p for p in found}
+    return [by_id[i] for i in ids if i in by_id]
 
 
 def player_detail(*, pk: int) -> Player:
