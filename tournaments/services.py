@@ -363,6 +363,10 @@ def parse_pair_lines(text: str) -> list[tuple[int, str, str]]:
     return pairs
 
 
+def _plain(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
 @dataclass
 class BulkEntries:
     entries: list[Entry]
@@ -376,23 +380,35 @@ def register_entries_bulk(*, actor, tournament: Tournament, text: str) -> BulkEn
     tournament = _lock(tournament)
     _require_manager(actor, tournament)
     lines = parse_pair_lines(text)
-    roster = {}
+    exact: dict[str, Player] = {}
+    by_key: dict[str, list[Player]] = defaultdict(list)
     for row in ClubPlayer.objects.filter(club=tournament.club, active=True).select_related("player"):
-        roster.setdefault(search_key(row.player.display_name), row.player)
+        exact.setdefault(_plain(row.player.display_name), row.player)
+        by_key[search_key(row.player.display_name)].append(row.player)
     taken = _taken_players(tournament)
     result = BulkEntries([], [])
     errors = []
-    made: dict[str, Player] = {}
     for number, name_a, name_b in lines:
         players = []
         for name in (name_a, name_b):
-            key = search_key(name)
-            player = roster.get(key) or made.get(key)
+            # The name as written first; else the one roster player whose key matches (any alphabet).
+            player = exact.get(_plain(name))
+            if player is None:
+                similar = by_key.get(search_key(name), [])
+                if len(similar) > 1:
+                    errors.append(
+                        _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
+                        % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
+                    )
+                    break
+                player = similar[0] if similar else None
             if player is None:
                 player = club_services.add_player(actor=actor, club=tournament.club, display_name=name).player
-                made[key] = player
+                exact[_plain(name)] = player
                 result.new_players.append(player)
             players.append(player)
+        if len(players) < 2:
+            continue
         try:
             late = _check_can_enter(tournament, players[0], players[1], taken=taken)
         except ValidationError as error:

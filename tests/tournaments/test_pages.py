@@ -4,6 +4,7 @@ import datetime
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.clubs.factories import PASSWORD
@@ -168,3 +169,20 @@ def test_export_json_and_csv(client, club, organiser):
     assert csv_text.splitlines()[0].startswith("round,table")
     assert "12" in csv_text and len(csv_text.splitlines()) == 3
     assert t.matches.filter(status=MatchStatus.CONFIRMED).count() == 2
+
+
+def test_bulk_paste_prefers_the_exact_name_and_refuses_ambiguous_ones(club, organiser):
+    t = _tournament(club, organiser)
+    result = services.register_entries_bulk(
+        actor=organiser, tournament=t, text="Игрок 1 & Игрок 11\nИгрок 2 & Игрок 22"
+    )
+    assert len({p.pk for p in result.new_players}) == 4, (
+        "names that differ only in a doubled letter stay apart"
+    )
+    make = services.register_entries_bulk
+    other = _tournament(club, organiser, "round_robin")
+    with pytest.raises(ValidationError, match="could be Игрок 1, Игрок 11"):
+        make(actor=organiser, tournament=other, text="Igrok 111 & Новый Игрок")
+    make(actor=organiser, tournament=t, text="Нурлан Ахметов & Олег Ткаченко")
+    entry = make(actor=organiser, tournament=other, text="Nurlan Akhmetov & Oleg Tkachenko").entries[0]
+    assert (entry.player_a.display_name, entry.player_b.display_name) == ("Нурлан Ахметов", "Олег Ткаченко")
