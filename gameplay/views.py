@@ -22,7 +22,11 @@ from gameplay.texts import lobby_texts, table_texts
 
 
 def _session_key(request: HttpRequest, create: bool = False) -> str:
+    """The browser's session key; `create` makes one that the browser keeps (an anonymous seat).
+
+    An empty session is never sent as a cookie, so the session gets a marker first."""
     if create and not request.session.session_key:
+        request.session["bilka_guest"] = True
         request.session.save()
     return request.session.session_key or ""
 
@@ -66,6 +70,10 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
     table = get_object_or_404(Table, pk=pk)
+    if table.status == TableStatus.OPEN:
+        # The session exists before "Sit down" is pressed, so the seat never hangs on a cookie
+        # set by a response the browser might drop.
+        _session_key(request, create=True)
     seat = _viewer_seat(request, table)
     snapshot = selectors.snapshot(table, seat)
     invite_url = request.build_absolute_uri(

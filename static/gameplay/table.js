@@ -16,6 +16,8 @@
   var table = snap.table;
   var view = snap.view;
   var deadlineAt = null;                // performance.now() ms when the clock of the seat to move ends
+  var leaving = false;
+  document.addEventListener("submit", function () { leaving = true; });
   var ws = null, backoff = 500, pending = null, wasMyTurn = false, audio = null, flashTimer = null;
 
   function fmt(s, args) { return s.replace(/%\((\w+)\)s/g, function (_, k) { return args[k]; }); }
@@ -23,7 +25,7 @@
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
   function seatName(s) {
     var row = (table.seats || []).filter(function (x) { return x.seat === s; })[0];
-    return row ? row.name : s;
+    return row ? row.name + " (" + s + ")" : s;
   }
   function cardEl(code, tag) {
     var e = el(tag || "span", "bt-card" + ((code[1] === "H" || code[1] === "D") ? " bt-red" : ""));
@@ -41,7 +43,8 @@
 
   /* The score as the home game keeps it: two sixes per pair, pips uncovered one by one (0-6, 6-12). */
   function six(count, red) {
-    var pips = [[9, 9], [27, 9], [9, 26], [27, 26], [9, 43], [27, 43]];
+    // pips are uncovered from the bottom up; the covering card hides the rest (an L when odd)
+    var pips = [[9, 43], [27, 43], [9, 26], [27, 26], [9, 9], [27, 9]];
     var svg = '<svg class="bt-six" viewBox="0 0 36 52" width="27" height="39" aria-hidden="true">' +
       '<rect x="0.5" y="0.5" width="35" height="51" rx="4" fill="#fff" stroke="#9aa"/>';
     for (var i = 0; i < 6; i++) {
@@ -49,10 +52,9 @@
       svg += '<circle cx="' + pips[i][0] + '" cy="' + pips[i][1] + '" r="5" fill="' + (on ? (red ? "#b3261e" : "#1d2521") : "#e4e8e6") + '"/>';
     }
     var covered = 6 - count;
-    if (covered > 0) {  // the covering card slides down from the top, hiding pips not yet won
-      var h = Math.ceil(covered / 2) * 17 + 1;
-      svg += '<rect x="1" y="1" width="34" height="' + h + '" rx="3" fill="url(#bt-back)" opacity="0.9"/>';
-    }
+    var rows = Math.floor(covered / 2);
+    if (rows > 0) svg += '<rect x="1" y="1" width="34" height="' + (rows * 17) + '" rx="3" fill="url(#bt-back)"/>';
+    if (covered % 2) svg += '<rect x="18" y="' + (1 + rows * 17) + '" width="17" height="17" rx="3" fill="url(#bt-back)"/>';
     return svg + "</svg>";
   }
   function drawScore() {
@@ -83,7 +85,7 @@
       if (view && view.suits) meta.push(SUIT[view.suits[seat]]);
       box.appendChild(el("div", "bt-meta", meta.join(" · ")));
       if (view && view.hand_sizes && seat !== me) box.appendChild(el("div", "bt-count", fmt(T.cards, { n: view.hand_sizes[seat] })));
-      if (row && !row.connected && row.grace_left != null && table.status !== "finished") {
+      if (row && !row.connected && row.grace_left != null && table.status === "playing") {
         box.appendChild(el("div", "bt-offline", fmt(T.offline, { s: row.grace_left })));
       }
       var toMove = view && view.to_move === seat && table.status === "playing";
@@ -133,7 +135,7 @@
       trump.title = T["suit_" + view.trump];
     } else trump.textContent = "";
     duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: view.on_duty }) : "";
-    deal.textContent = view ? fmt(T.deal, { n: view.deal }) + (view.eggs ? " · " + T.eggs + " ×" + view.eggs : "") : "";
+    deal.textContent = view ? fmt(T.deal, { n: view.deal }) + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
   }
 
   function drawStatus() {
@@ -192,14 +194,15 @@
     if (!c) return;
     if (deadlineAt == null) { c.textContent = ""; return; }
     var left = Math.max(0, Math.ceil((deadlineAt - performance.now()) / 1000));
-    c.textContent = "\u23F1 " + fmt(T.seconds, { s: left });
+    c.textContent = fmt(T.seconds, { s: left });
     c.classList.toggle("bt-hurry", left <= 10);
   }
   setInterval(tick, 250);
 
-  function showMessage(text) {
+  function showMessage(text, info) {
     var m = $(".bt-message");
     m.textContent = text; m.hidden = !text;
+    m.classList.toggle("bt-note", !!info);
     if (text) setTimeout(function () { if (m.textContent === text) m.hidden = true; }, 4000);
   }
 
@@ -234,7 +237,10 @@
       if (f.n <= n) return;
       if (f.n > n + 1) { ws.send(JSON.stringify({ type: "sync", last: n })); return; }
       n = f.n; table = f.table || table; view = f.view;
-      if (f.kind === "sit" || (f.kind === "start" && document.querySelector(".bt-open"))) { location.reload(); return; }
+      if (f.kind === "sit" || (f.kind === "start" && document.querySelector(".bt-open"))) {
+        if (!leaving) location.reload();  // the open table's seats changed: draw the page again
+        return;
+      }
       if (f.trick) flashTrick(f.trick);
       if (f.deal_end) showDealEnd(f.deal_end, f);
       render();
@@ -262,9 +268,9 @@
   }
 
   function showDealEnd(d, f) {
-    if (d.outcome === "redeal") { showMessage(fmt(T.redealt, { name: seatName(f.seat) })); return; }
+    if (d.outcome === "redeal") { showMessage(fmt(T.redealt, { name: seatName(f.seat) }), true); return; }
     if (!d.points) return;
-    showMessage(fmt(T.deal_over, { ns: d.points.NS, ew: d.points.EW, ens: d.eyes.NS, eew: d.eyes.EW }));
+    showMessage(fmt(T.deal_over, { ns: d.points.NS, ew: d.points.EW, ens: d.eyes.NS, eew: d.eyes.EW }), true);
   }
 
   $(".bt-decide").addEventListener("click", function (e) {
