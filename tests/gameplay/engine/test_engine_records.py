@@ -248,3 +248,22 @@ def test_scorer_refuses_a_missing_file(tmp_path):
     result = subprocess.run([str(PYTHON), "-m", "gameplay.engine", "score", str(tmp_path / "nope.json")],
                             cwd=REPO, capture_output=True, text=True, check=False)
     assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
+
+
+def test_a_penalty_that_decides_the_match_drops_the_deal_not_yet_played():
+    state = MatchState(Rules(redeal_below=0), seed=12)
+    random_play(state, random.Random(12), 32)
+    assert len(state.deals) == 2
+    state.add_penalty(0, 12, "opponents did not show up after deal 1")
+    assert state.winner == 0 and state.phase == Phase.OVER and len(state.deals) == 1
+    rec = write_record(state)
+    assert len(rec["deals"]) == 1 and rec["penalties"][0]["after_deal"] == 1
+    assert fingerprint(read_record(rec)) == fingerprint(state)
+    assert score(rec)["score"]["NS"] == 12
+
+
+def test_end_match_refuses_an_unknown_reason():
+    state = MatchState(Rules(), seed=13)
+    with pytest.raises(IllegalAction, match="not a reason"):
+        state.end_match("boredom", 0)
+    assert state.winner is None
