@@ -609,10 +609,22 @@ class MatchState:
         self.deals[after - 1].score_after = self.capped_score
         if self.winner is not None:
             if cur is not None:
-                self.deals.pop()  # the next deal, dealt but not played, never happened
+                # The next deal, dealt but not played, never happened: become exactly the
+                # state that replaying the record up to this penalty gives (a rare path).
+                self.deals.pop()
+                self._become_replay()
             self._phase = _OVER
             self._legal = 0
             self._to_move = None
+
+    def _become_replay(self) -> None:
+        from gameplay.engine.record import read_record, write_record
+
+        rng, auto_deal = self.rng, self.auto_deal
+        replayed = read_record(write_record(self), rng=rng)
+        for slot in MatchState.__slots__:
+            setattr(self, slot, getattr(replayed, slot))
+        self.rng, self.auto_deal = rng, auto_deal
 
     def describe_seat(self, seat: int) -> str:
         return SEATS[seat]
