@@ -209,3 +209,14 @@ LUCY_POINTS_ONLY = deal(
     "JC AS QC 9C  JS TS AH 8C  JH KS TH 7C  JD QS KH 9H "
     "AC QH AD 8H  TC QD TD 7H  KC 8D KD 9S  7D 9D 7S 8S",
 )
+
+
+def fingerprint(state: MatchState):
+    """Everything that makes two match states the same."""
+    return (
+        state.rules, state.score, state.winner, state.end, state.penalties, state.suit_of_seat,
+        state.eggs, state.redeal_streak, state.dealer, state.phase, state.hands, state.trick,
+        state.to_move, state.legal_actions(), state.points, state.last_trick, state.players,
+        [(d.dealer, d.hands, d.plays, d.redeal, d.trump, d.jack_holder, d.leader, d.trick_winners,
+          d.outcome, d.points, d.eyes, d.score_after) for d in state.deals],
+    )

@@ -7,24 +7,22 @@ import json
 import random
 
 import pytest
-from engine_helpers import LUCY_ALL_TRICKS, MatchBuilder, complete_hands, deal, record, run_scorer, score
+from engine_helpers import (
+    LUCY_ALL_TRICKS,
+    MatchBuilder,
+    complete_hands,
+    deal,
+    fingerprint,
+    record,
+    run_scorer,
+    score,
+)
 
 from gameplay.engine.cards import SEATS, card_from_str, card_to_str, mask_cards
 from gameplay.engine.errors import IllegalAction, RecordError
 from gameplay.engine.record import read_record, record_to_json, write_record
 from gameplay.engine.rules import Rules
 from gameplay.engine.state import MatchState, Phase
-
-
-def fingerprint(state: MatchState):
-    """Everything that makes two match states the same."""
-    return (
-        state.rules, state.score, state.winner, state.end, state.penalties, state.suit_of_seat,
-        state.eggs, state.redeal_streak, state.dealer, state.phase, state.hands, state.trick,
-        state.to_move, state.legal_actions(), state.points, state.last_trick, state.players,
-        [(d.dealer, d.hands, d.plays, d.redeal, d.trump, d.jack_holder, d.leader, d.trick_winners,
-          d.outcome, d.points, d.eyes, d.score_after) for d in state.deals],
-    )
 
 
 def random_play(state: MatchState, rng: random.Random, moves: int) -> None:
