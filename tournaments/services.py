@@ -647,10 +647,12 @@ def _start(tournament: Tournament, actor) -> list[Entry]:
         by_id = {e.pk: e for e in entries}
         entries = [by_id[i] for i in order]
     Entry.objects.filter(tournament=tournament).exclude(pk__in=[e.pk for e in entries]).update(seed=0)
+    changed = []
     for number, e in enumerate(entries, start=1):
         if e.seed != number:
             e.seed = number
-            e.save(update_fields=["seed"])
+            changed.append(e)
+    Entry.objects.bulk_update(changed, ["seed"], batch_size=500)
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["status"])
     return entries
@@ -725,6 +727,14 @@ def _add_match(tournament, rnd, table, home_id, away_id, *, slot=0, game=1) -> M
     )
 
 
+def _add_matches(tournament, rnd, games) -> None:
+    """One INSERT for a whole round (a 1,000-pair Swiss has 500 tables); table numbers in board order."""
+    Match.objects.bulk_create(
+        Match(tournament=tournament, round=rnd, table=table, home_id=home, away_id=away)
+        for table, (home, away) in enumerate(games, start=1)
+    )
+
+
 def _add_bye(tournament, rnd, entry_id, *, slot=0) -> Match:
     return Match.objects.create(
         tournament=tournament,
@@ -744,12 +754,8 @@ def _pair_round_robin(tournament: Tournament, rnd: Round, field: list[Entry]) ->
     """Berger tables over the starting field; games of withdrawn pairs are not played."""
     schedule = round_robin([e.pk for e in field], double=tournament.double_round_robin)[rnd.number - 1]
     out = {e.pk for e in field if e.status == EntryStatus.WITHDRAWN}
-    table = 0
-    for home, away in schedule.games:
-        if home in out or away in out:
-            continue
-        table += 1
-        _add_match(tournament, rnd, table, home, away)
+    games = [(home, away) for home, away in schedule.games if home not in out and away not in out]
+    _add_matches(tournament, rnd, games)
     if schedule.bye is not None and schedule.bye not in out:
         _add_bye(tournament, rnd, schedule.bye)
 
@@ -758,7 +764,10 @@ def _results_by_entry(tournament: Tournament):
     points: dict[int, int] = defaultdict(int)
     opponents: dict[int, set[int]] = defaultdict(set)
     had_bye: set[int] = set()
-    for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED):
+    rows = Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED).only(
+        "home_id", "away_id", "winner_id", "bye"
+    )
+    for m in rows:
         if m.bye:
             had_bye.add(m.home_id)
             points[m.home_id] += tournament.points_bye
@@ -789,8 +798,7 @@ def _pair_swiss(tournament: Tournament, rnd: Round) -> None:
             for e in entries
         ]
     )
-    for table, (home, away) in enumerate(pairing.pairs, start=1):
-        _add_match(tournament, rnd, table, home, away)
+    _add_matches(tournament, rnd, pairing.pairs)
     if pairing.bye is not None:
         _add_bye(tournament, rnd, pairing.bye)
 
@@ -833,15 +841,18 @@ def _pair_knockout(tournament: Tournament, rnd: Round, field: list[Entry], actor
                 _set_forfeit(match, loser=withdrawn[entry_id], actor=actor)
 
 
-def _refresh_round(rnd: Round, tournament: Tournament) -> None:
-    """After any result: add the next game of an undecided knockout tie, close the round, end the event."""
-    matches = list(rnd.matches.select_related("round"))
+def _refresh_round(rnd: Round, tournament: Tournament, *, slot: int | None = None) -> None:
+    """After any result: add the next game of an undecided knockout tie, close the round, end the event.
+
+    ``slot`` names the one knockout tie that changed (None: look at all). The cost does not grow
+    with the size of the round otherwise: the completeness check is one EXISTS query.
+    """
     if tournament.is_knockout:
         best_of = rnd.best_of or tournament.best_of
         ties: dict[int, list[Match]] = defaultdict(list)
-        for m in matches:
-            if not m.bye:
-                ties[m.slot].append(m)
+        qs = rnd.matches.filter(bye=False)
+        for m in qs if slot is None else qs.filter(slot=slot):
+            ties[m.slot].append(m)
         for slot, tie in ties.items():
             tie.sort(key=lambda g: g.game)
             confirmed = [(g.home_eyes, g.away_eyes) for g in tie if g.status == MatchStatus.CONFIRMED]
@@ -852,7 +863,6 @@ def _refresh_round(rnd: Round, tournament: Tournament) -> None:
                     tournament, rnd, first.table, first.home_id, first.away_id, slot=slot, game=first.game + 1
                 )
                 tie.append(game)
-                matches.append(game)
                 quitter = Entry.objects.filter(
                     pk__in=(game.home_id, game.away_id), status=EntryStatus.WITHDRAWN
                 ).first()
@@ -865,8 +875,7 @@ def _refresh_round(rnd: Round, tournament: Tournament) -> None:
                 for g in list(tie):  # a correction may decide a tie early: drop its unplayed games
                     if g.status == MatchStatus.SCHEDULED:
                         g.delete()
-                        matches.remove(g)
-    complete = all(m.status == MatchStatus.CONFIRMED for m in matches)
+    complete = not rnd.matches.exclude(status=MatchStatus.CONFIRMED).exists()
     new_status = RoundStatus.COMPLETE if complete else RoundStatus.PLAYING
     if rnd.status != new_status:
         rnd.status = new_status
@@ -878,8 +887,10 @@ def _maybe_finish(tournament: Tournament) -> None:
     rounds = list(tournament.rounds.all())
     if not rounds:
         return
-    total = round_count(tournament, len(_field(tournament)))
-    finished = len(rounds) >= total and all(r.status == RoundStatus.COMPLETE for r in rounds)
+    finished = all(r.status == RoundStatus.COMPLETE for r in rounds)
+    if finished:
+        field_size = tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING).count()
+        finished = len(rounds) >= round_count(tournament, field_size)
     status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
     if tournament.status != status:
         tournament.status = status
@@ -993,7 +1004,7 @@ def enter_result(
     match.save()
     _audit(actor=actor, action="match.report", obj=match, tournament=tournament, after=match.state())
     if match.status == MatchStatus.CONFIRMED:
-        _refresh_round(match.round, tournament)
+        _refresh_round(match.round, tournament, slot=match.slot)
     else:
         _on_commit_task("notify_result_reported", match.pk)
     return match
@@ -1040,7 +1051,7 @@ def confirm_result(*, actor, match: Match, pin: str | None = None) -> Match:
         tournament=tournament,
         after={**match.state(), "how": how},
     )
-    _refresh_round(match.round, tournament)
+    _refresh_round(match.round, tournament, slot=match.slot)
     return match
 
 
@@ -1116,7 +1127,7 @@ def correct_result(
         before=before,
         after=match.state(),
     )
-    _refresh_round(match.round, tournament)
+    _refresh_round(match.round, tournament, slot=match.slot)
     return match
 
 
@@ -1167,7 +1178,7 @@ def auto_confirm_due(*, now: datetime | None = None) -> list[int]:
                 _audit(
                     actor=None, action="match.auto_confirm", obj=match, tournament=locked, after=match.state()
                 )
-                _refresh_round(match.round, locked)
+                _refresh_round(match.round, locked, slot=match.slot)
                 done.append(pk)
     return done
 
