@@ -250,6 +250,8 @@ def _start_locked(table: Table) -> None:
     state = MatchState(Rules.from_json(table.rules), rng=_sysrand, players={SEATS[s.seat]: s.name for s in seats})
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
+    # grace counts from the start of the match, not from a wait at the open table
+    Seat.objects.filter(table=table, disconnected_at__isnull=False).update(disconnected_at=table.started_at)
     table.record = write_record(state)
     _after_change(table, state, seats)
     _append_event(table, "start", state, {})
@@ -496,8 +498,10 @@ def connection_changed(*, table_id: int, seat: int, delta: int) -> None:
     now = timezone.now()
     before = row.connections
     row.connections = max(0, before + delta)
-    if before == 0 and row.connections > 0 and row.disconnected_at is not None:
+    playing = Table.objects.filter(pk=table_id, status=TableStatus.PLAYING).exists()
+    if before == 0 and row.connections > 0 and row.disconnected_at is not None and playing:
         row.grace_used = min(grace_seconds(), row.grace_used + (now - row.disconnected_at).total_seconds())
+    if row.connections > 0:
         row.disconnected_at = None
     elif before > 0 and row.connections == 0:
         row.disconnected_at = now

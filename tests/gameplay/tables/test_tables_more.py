@@ -1,0 +1,145 @@
+"""Redeal, the end-of-match notification, the lobby socket, the pages and the form built from the rules."""
+
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from tables_helpers import legal_strings
+
+from config.asgi import application
+from gameplay import services
+from gameplay.engine import Rules
+from gameplay.forms import TableForm
+from gameplay.models import Table, TableEvent
+from gameplay.selectors import snapshot
+
+
+def _redeal_table(people):
+    # redeal_below 30: almost every hand qualifies, so the redeal phase comes at once
+    table = services.create_table(rules={"redeal_below": 30}, seating="in_order", user=people[0])
+    for u in people[1:4]:
+        services.sit(table_id=table.pk, user=u)
+    return Table.objects.get(pk=table.pk)
+
+
+@pytest.mark.django_db
+def test_redeal_is_offered_to_the_qualifying_hand_only_and_redeals(people):
+    for _ in range(10):
+        table = _redeal_table(people)
+        state = services.load_state(table)
+        if state.phase.name == "REDEAL":
+            break
+    else:
+        pytest.fail("no redeal phase")
+    decider = state.to_move
+    views = {s: snapshot(table, s)["view"] for s in (0, 1, 2, 3, None)}
+    assert views[decider]["can_redeal"] and views[decider]["to_move"] == "NESW"[decider]
+    for s, v in views.items():
+        if s != decider:
+            assert not v["can_redeal"] and v["to_move"] is None and v["legal"] == []
+    outcome = services.play(table_id=table.pk, seat=decider, action="redeal", expected_event=table.event_seq)
+    assert outcome.ok
+    table.refresh_from_db()
+    assert table.record["deals"][0]["redeal"] == "NESW"[decider]
+    assert len(table.record["deals"]) == 2
+    event = TableEvent.objects.get(table=table, number=outcome.event_number)
+    assert event.public["deal_end"]["outcome"] == "redeal"
+    assert event.public["seat"] == "NESW"[decider]
+
+
+@pytest.mark.django_db
+def test_passing_a_redeal_does_not_name_the_seat(people):
+    for _ in range(10):
+        table = _redeal_table(people)
+        state = services.load_state(table)
+        if state.phase.name == "REDEAL":
+            break
+    outcome = services.play(table_id=table.pk, seat=state.to_move, action="pass", expected_event=table.event_seq)
+    assert outcome.ok
+    assert TableEvent.objects.get(table=table, number=outcome.event_number).public["seat"] is None
+
+
+@pytest.mark.django_db
+def test_match_end_notifies_the_players(table4, people, monkeypatch, django_capture_on_commit_callbacks):
+    sent = []
+    monkeypatch.setattr("config.notify._send", lambda user_id, payload: sent.append((user_id, payload)))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(table_id=table4.pk, seat=3)
+    notified = {user_id for user_id, payload in sent if payload["type"] == "table.finished"}
+    assert notified == {u.pk for u in people[:4]}
+    assert all(p["result"]["winner"] == "NS" for _, p in sent)
+
+
+@pytest.mark.django_db
+def test_the_form_shows_every_rule_with_its_default():
+    form = TableForm()
+    defaults = Rules().to_json()
+    assert [f.name for f in form.rule_bound_fields()] == list(defaults)
+    for name, value in defaults.items():
+        assert form.fields[name].initial == value
+    html = Client().get("/tables/new/").content.decode()
+    for name in defaults:
+        assert f'name="{name}"' in html
+
+
+@pytest.mark.django_db
+def test_the_form_opens_a_table_with_house_rules(people):
+    client = Client()
+    client.force_login(people[0])
+    data = {**Rules().to_json(), "deck": "36", "rout_at": 91, "seating": "in_order"}
+    data = {k: v for k, v in data.items() if v is not False}
+    response = client.post("/tables/new/", data)
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.rules["deck"] == "36" and table.rules["rout_at"] == 91
+    assert table.seats.get().user == people[0]
+    bad = client.post("/tables/new/", {**data, "move_seconds": 5})
+    assert bad.status_code == 200 and Table.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_play_now_page_starts_a_match_without_an_account():
+    client = Client()
+    response = client.post("/tables/play-now/")
+    assert response.status_code == 302
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert page.context["seat"] == "S"
+    assert page.context["snapshot"]["view"]["hand"]
+
+
+@pytest.mark.django_db
+def test_record_and_replay_are_published_when_the_match_is_over(table4):
+    services.resign(table_id=table4.pk, seat=0)
+    client = Client()
+    record = client.get(f"/tables/{table4.pk}/record.json").json()
+    assert record["format"] == "bilka-record/1" and record["end"]["reason"] == "resign"
+    assert client.get(f"/tables/{table4.pk}/replay/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("clean_channel_layer")
+async def test_the_lobby_lists_tables_live():
+    from channels.db import database_sync_to_async
+
+    s = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1")])
+    assert (await s.connect())[0]
+    first = await s.receive_json_from(timeout=5)
+    assert first == {"type": "lobby", "tables": []}
+    table_id = await database_sync_to_async(lambda: services.create_table(rules={}, session_key="x" * 32).pk)()
+    update = await s.receive_json_from(timeout=5)
+    assert [t["id"] for t in update["tables"]] == [table_id]
+    assert update["tables"][0]["free"] == 3
+    await s.disconnect()
+
+
+@pytest.mark.django_db
+def test_bots_can_only_be_called_by_a_seated_person(people):
+    table = services.create_table(rules={}, user=people[0])
+    with pytest.raises(services.TableError):
+        services.fill_with_bots(table_id=table.pk, user=people[1])
+    services.fill_with_bots(table_id=table.pk, user=people[0])
+    table.refresh_from_db()
+    assert table.status == "playing" and table.seats.filter(is_bot=True).count() == 3
+    assert legal_strings(services.load_state(table)) is not None
