@@ -165,6 +165,9 @@ def home(request, slug):
         rules=_rules_display(tournament),
         tiebreaks=[TIEBREAK_LABELS.get(t, t) for t in selectors.tiebreak_order(tournament)],
         next_round_allowed=next_round_allowed,
+        missing=rounds[-1].matches.exclude(status=MatchStatus.CONFIRMED).count()
+        if rounds and not next_round_allowed and tournament.status != TournamentStatus.FINISHED
+        else 0,
     )
     return render(request, "tournaments/home.html", context)
 
