@@ -186,3 +186,57 @@ def test_bulk_paste_prefers_the_exact_name_and_refuses_ambiguous_ones(club, orga
     make(actor=organiser, tournament=t, text="Нурлан Ахметов & Олег Ткаченко")
     entry = make(actor=organiser, tournament=other, text="Nurlan Akhmetov & Oleg Tkachenko").entries[0]
     assert (entry.player_a.display_name, entry.player_b.display_name) == ("Нурлан Ахметов", "Олег Ткаченко")
+
+
+def test_organiser_pages_for_substitution_round_settings_and_forfeit(client, club, organiser):
+    from tournaments.models import Substitution
+
+    from .conftest import make_players
+
+    t = _tournament(club, organiser)
+    entries = register_pairs(t, organiser, 4)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    sub = make_players(club, 1, prefix="Запасной")[0]
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(reverse("tournaments:substitute", args=[t.slug, entries[0].pk]))
+    assert page.status_code == 200
+    response = client.post(
+        reverse("tournaments:substitute", args=[t.slug, entries[0].pk]),
+        {"round": rnd.pk, "player_out": entries[0].player_a_id, "player_in": sub.pk},
+    )
+    assert response.status_code == 302
+    assert Substitution.objects.get().player_in == sub
+    assert "Запасной 1" in client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
+    client.post(
+        reverse("tournaments:round_edit", args=[t.slug, 1]),
+        {"deadline": "2026-10-09T20:00", "play_mode": "online", "best_of": ""},
+    )
+    rnd.refresh_from_db()
+    assert rnd.play_mode == "online" and rnd.deadline is not None
+    match = rnd.matches.first()
+    client.post(match.get_absolute_url(), {"action": "forfeit", "loser": "away"})
+    match.refresh_from_db()
+    assert match.forfeit and (match.home_eyes, match.away_eyes) == (12, 0)
+    home = client.get(t.get_absolute_url()).content.decode()
+    assert "1 result to come" in home
+
+
+def test_self_registration_page(client, club, organiser):
+    from .conftest import make_players, player_with_account
+
+    t = _tournament(club, organiser, self_registration=True)
+    me = player_with_account(club, "galym")
+    partner = make_players(club, 1, prefix="Напарник")[0]
+    client.login(username="galym", password=PASSWORD)
+    page = client.get(reverse("tournaments:entries", args=[t.slug])).content.decode()
+    assert 'name="partner"' in page
+    client.post(reverse("tournaments:self_register", args=[t.slug]), {"partner": partner.pk})
+    entry = t.entries.get()
+    assert entry.status == "pending" and {entry.player_a, entry.player_b} == {me, partner}
+    page = client.get(reverse("tournaments:entries", args=[t.slug])).content.decode()
+    assert 'name="partner"' not in page
+    client.logout()
+    client.login(username="organiser", password=PASSWORD)
+    client.post(reverse("tournaments:entry_action", args=[t.slug, entry.pk, "approve"]))
+    entry.refresh_from_db()
+    assert entry.status == "approved"
