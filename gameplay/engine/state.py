@@ -122,16 +122,8 @@ def hand_qualifies(rules: Rules, hand: int) -> bool:
     return False
 
 
-class MatchState:
-    """A match from its first deal to its winner.
-
-    Create with `MatchState(rules, seed=...)` (seeded, for tests, bots and simulations) or
-    `MatchState(rules)` (shuffled from `secrets.SystemRandom`). With `auto_deal=True` the next
-    deal is dealt as soon as one ends; with `auto_deal=False` the caller deals with
-    `start_deal(hands)`, which is how a record is replayed.
-    """
-
-    __slots__ = (
+#: The attributes of a MatchState (also what `_become_replay` copies).
+_MATCH_STATE_SLOTS: Final = (
         "rules",
         "rng",
         "auto_deal",
@@ -171,7 +163,19 @@ class MatchState:
         "_legal",
         "_unled_aces",
         "_points",
-    )
+)
+
+
+class MatchState:
+    """A match from its first deal to its winner.
+
+    Create with `MatchState(rules, seed=...)` (seeded, for tests, bots and simulations) or
+    `MatchState(rules)` (shuffled from `secrets.SystemRandom`). With `auto_deal=True` the next
+    deal is dealt as soon as one ends; with `auto_deal=False` the caller deals with
+    `start_deal(hands)`, which is how a record is replayed.
+    """
+
+    __slots__ = _MATCH_STATE_SLOTS
 
     def __init__(
         self,
@@ -622,7 +626,7 @@ class MatchState:
 
         rng, auto_deal = self.rng, self.auto_deal
         replayed = read_record(write_record(self), rng=rng)
-        for slot in MatchState.__slots__:
+        for slot in _MATCH_STATE_SLOTS:
             setattr(self, slot, getattr(replayed, slot))
         self.rng, self.auto_deal = rng, auto_deal
 

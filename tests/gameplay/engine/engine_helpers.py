@@ -30,7 +30,8 @@ from gameplay.engine.rules import Rules
 from gameplay.engine.state import PASS, DealLog, MatchState, hand_qualifies
 
 REPO = Path(__file__).resolve().parents[3]
-PYTHON = REPO / ".venv" / "bin" / "python"
+_VENV_PYTHON = REPO / ".venv" / "bin" / "python"
+PYTHON = str(_VENV_PYTHON) if _VENV_PYTHON.exists() else sys.executable
 
 
 def cards(text: str) -> list[str]:
@@ -161,8 +162,7 @@ def run_scorer(tmp_path: Path, content: str | bytes | dict[str, Any]) -> subproc
     if isinstance(content, str):
         content = content.encode()
     path.write_bytes(content)
-    python = str(PYTHON) if PYTHON.exists() else sys.executable
-    return subprocess.run([python, "-m", "gameplay.engine", "score", str(path)], cwd=REPO,
+    return subprocess.run([PYTHON, "-m", "gameplay.engine", "score", str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=60, check=False)
 
 
