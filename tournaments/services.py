@@ -236,11 +236,18 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
         changed = {k for k in FORMAT_FIELDS if k in clean and clean[k] != getattr(tournament, k)}
         if changed:
             raise ValidationError(_("The format and seeding cannot change once the first round is paired."))
+    paired = tournament.rounds.count()
+    if tournament.format == Format.SWISS and clean.get("swiss_rounds", paired) < paired:
+        raise ValidationError(
+            _("%(n)d rounds have already been paired; the Swiss cannot be shorter.") % {"n": paired}
+        )
     before = _state(tournament)
     for key, value in clean.items():
         setattr(tournament, key, value)
     tournament.full_clean(exclude=["slug", "club", "created_by"])
     tournament.save()
+    if paired:
+        _maybe_finish(tournament)  # a longer Swiss reopens a finished one
     _audit(
         actor=actor,
         action="tournament.update",

@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from tournaments import selectors, services
 from tournaments.models import EntryStatus, Match, MatchStatus, ResultCorrection, TournamentStatus
@@ -192,3 +193,21 @@ def test_swiss_small_and_odd_fields_pair_every_round(club, organiser, n):
     assert t.status == TournamentStatus.FINISHED
     assert len(selectors.standings(tournament=t).lines) == n
     assert all(m.status == MatchStatus.CONFIRMED for m in Match.objects.filter(tournament=t))
+
+
+def test_a_swiss_can_be_made_longer_but_not_shorter_than_what_was_paired(club, organiser):
+    t = _create(club, organiser, "swiss", swiss_rounds=2)
+    register_pairs(t, organiser, 4)
+    for _ in range(2):
+        play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    with pytest.raises(ValidationError, match="cannot be shorter"):
+        services.update_tournament(actor=organiser, tournament=t, swiss_rounds=1)
+    with pytest.raises(ValidationError, match="format and seeding cannot change"):
+        services.update_tournament(actor=organiser, tournament=t, format="round_robin")
+    services.update_tournament(actor=organiser, tournament=t, swiss_rounds=3)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.RUNNING
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    assert rnd.number == 3
