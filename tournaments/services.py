@@ -1024,6 +1024,8 @@ def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) ->
     side = permissions.side_of(actor, match)
     if side is not None and side != match.reported_side:
         return "player"
+    if side is not None:  # the reporting pair cannot confirm itself, PIN or not
+        raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
     if pin:
         if match.pin_failures >= PIN_ATTEMPTS:
             raise ValidationError(
@@ -1032,8 +1034,6 @@ def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) ->
         if pin.strip() == match.pin:
             return "pin"
         raise WrongPin(_("Wrong PIN. It is printed on this table's score sheet."))
-    if side is not None:
-        raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
     raise PermissionDenied(
         _("Only the other pair, the organiser or someone with the table's PIN can confirm.")
     )

@@ -73,6 +73,11 @@ def test_public_pages_and_private_ones(client, club, organiser):
     pins = list(t.matches.values_list("pin", flat=True))
     page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
     assert not any(f">{pin}<" in page for pin in pins)
+    for match in t.matches.all():
+        page = client.get(match.get_absolute_url()).content.decode()
+        assert f">{match.pin}<" not in page, (
+            "a table's PIN is printed on its sheet, never shown to the public"
+        )
 
 
 def test_signed_in_without_role_gets_403(client, club, organiser, member, outsider):

@@ -56,6 +56,8 @@ def test_player_enters_and_the_other_pair_confirms(table):
     assert table.status == MatchStatus.UNCONFIRMED and table.reported_side == "home"
     with pytest.raises(PermissionDenied, match="other pair confirms"):
         services.confirm_result(actor=_user(table.home.player_b.user.username), match=table)
+    with pytest.raises(PermissionDenied, match="other pair confirms"):  # not even with the PIN
+        services.confirm_result(actor=_user(table.home.player_b.user.username), match=table, pin=table.pin)
     other = _user(table.away.player_a.user.username)
     services.confirm_result(actor=other, match=table)
     table.refresh_from_db()
