@@ -863,7 +863,13 @@ def _refresh_round(rnd: Round, tournament: Tournament, *, slot: int | None = Non
         for slot, tie in ties.items():
             tie.sort(key=lambda g: g.game)
             confirmed = [(g.home_eyes, g.away_eyes) for g in tie if g.status == MatchStatus.CONFIRMED]
-            outcome = series_outcome(confirmed, best_of)
+            try:
+                outcome = series_outcome(confirmed, best_of)
+            except ValueError as error:  # a correction that would decide the tie before a played match
+                raise ValidationError(
+                    _("This would decide the tie before its last match, which was already played: %(error)s")
+                    % {"error": error}
+                ) from error
             while outcome.winner is None and len(confirmed) == len(tie):
                 first = tie[-1]
                 game = _add_match(

@@ -211,3 +211,20 @@ def test_a_swiss_can_be_made_longer_but_not_shorter_than_what_was_paired(club, o
     assert t.status == TournamentStatus.RUNNING
     rnd = services.pair_next_round(actor=organiser, tournament=t)
     assert rnd.number == 3
+
+
+def test_best_of_three_decider_and_a_correction_that_would_orphan_it(club, organiser):
+    t = _create(club, organiser, "single_elim", best_of=3, seeding="manual")
+    register_pairs(t, organiser, 2)
+    final = services.pair_next_round(actor=organiser, tournament=t)
+    winners = iter(["home", "away", "home"])
+    for _ in range(3):
+        play_round(final, organiser, winner=lambda m: next(winners))
+    games = list(Match.objects.filter(round=final).order_by("game"))
+    assert [g.game for g in games] == [1, 2, 3]
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    with pytest.raises(ValidationError, match="already played"):
+        services.correct_result(actor=organiser, match=games[1], home_eyes=12, away_eyes=3)
+    assert Match.objects.get(pk=games[1].pk).away_eyes == 12  # nothing saved
+    assert selectors.bracket(tournament=t).champion.pk == games[0].home_id
