@@ -1,6 +1,7 @@
 """Template tags other apps' pages use to show tournaments (the club page's events section)."""
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
 
@@ -11,3 +12,17 @@ register = template.Library()
 def club_events(club, limit: int = 5):
     """{"upcoming": [...], "recent": [...]} for the club page."""
     return selectors.club_events(club=club, limit=limit)
+
+
+OUTCOMES = {
+    "win": _("won"),
+    "rout": _("won big"),
+    "eggs": _("60:60, eggs"),
+    "lucy": _("Lucy: every trick"),
+}
+
+
+@register.filter
+def outcome_label(outcome: str) -> str:
+    """A deal's outcome as the score sheet says it (RULES.md, "Scoring a deal")."""
+    return str(OUTCOMES.get(outcome, outcome))
