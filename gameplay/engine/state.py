@@ -150,12 +150,9 @@ _MATCH_STATE_SLOTS: Final = (
         "_winners",
         "_to_move",
         "_redeal_queue",
-        "_trick_leader",
         "_trump4",
         "_ace_ban",
         "_first_played",
-        "_last_at",
-        "_last_leader",
         "_bw",
         "_row",
         "_follow",
@@ -219,12 +216,9 @@ class MatchState:
         self._winners: list[int] = []
         self._to_move: int | None = None
         self._redeal_queue: list[int] = []
-        self._trick_leader = 0
         self._trump4 = 0
         self._ace_ban = self.rules.ace_discard_ban
         self._first_played = True
-        self._last_at = -1
-        self._last_leader = 0
         self._bw = -1
         self._row: tuple[int, ...] = STRENGTH4[0]
         self._follow = 0
@@ -261,7 +255,11 @@ class MatchState:
 
     @property
     def trick_leader(self) -> int:
-        return self._trick_leader
+        """Who led the current trick: the last trick's winner, or the deal's first leader."""
+        if not self.deals:
+            return 0
+        winners = self._winners
+        return winners[-1] if winners else self._log.leader
 
     @property
     def points(self) -> tuple[int, int]:
@@ -275,10 +273,12 @@ class MatchState:
     @property
     def last_trick(self) -> tuple[int, tuple[int, ...], int] | None:
         """(leader, cards, winner) of the last completed trick of the current deal."""
-        at = self._last_at
-        if at < 0:
+        winners = self._winners
+        if not self.deals or not winners:
             return None
-        return (self._last_leader, tuple(self._plays[at:at + 4]), self._log.trick_winners[-1])
+        t = len(winners) - 1
+        leader = winners[t - 1] if t else self._log.leader
+        return (leader, tuple(self._plays[4 * t:4 * t + 4]), winners[t])
 
     @property
     def current_deal(self) -> DealLog | None:
@@ -322,8 +322,6 @@ class MatchState:
         self._plays = log.plays
         self._winners = log.trick_winners
         self._points = [0, 0]
-        self._last_at = -1
-        self._trick_leader = leader
         rules = self.rules
         queue = []
         if rules.redeal_four_nines or rules.redeal_five_of_suit:
@@ -437,10 +435,7 @@ class MatchState:
             self._points[win & 1] += (
                 VALUE[action] + VALUE[plays[-2]] + VALUE[plays[-3]] + VALUE[plays[-4]]
             )
-            self._last_at = len(plays) - 4
-            self._last_leader = self._trick_leader
             self._winners.append(win)
-            self._trick_leader = win
             self._to_move = win
             h = hands[win]
             if h:
