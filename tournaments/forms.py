@@ -288,6 +288,8 @@ DEAL_ROWS = 16
 def parse_deals(post) -> list[dict]:
     """The deal-by-deal sheet from the form's rows: home points, away points, jack of clubs, every trick.
 
+    Pairs are "1" (home) and "2" (away) in the form, as printed on the paper sheet.
+
     Blank rows are skipped; a half-filled row is an error naming the deal.
     """
     deals, errors = [], []
@@ -302,14 +304,14 @@ def parse_deals(post) -> list[dict]:
         except ValueError:
             errors.append(_("Deal %(n)d: points are whole numbers.") % {"n": i})
             continue
-        if jack not in ("0", "1"):
+        if jack not in ("1", "2"):
             errors.append(_("Deal %(n)d: say which pair held the jack of clubs.") % {"n": i})
             continue
         deals.append(
             {
                 "points": (home_points, away_points),
-                "jack_holder": int(jack),
-                "all_tricks": int(every) if every in ("0", "1") else None,
+                "jack_holder": int(jack) - 1,  # the sheet says pair 1 and 2; the core counts 0 and 1
+                "all_tricks": int(every) - 1 if every in ("1", "2") else None,
             }
         )
     if errors:

@@ -669,8 +669,8 @@ def _deal_rows(post, m: Match):
                     "n": i,
                     "home": d.home_points if d else "",
                     "away": d.away_points if d else "",
-                    "jack": str(d.jack_holder) if d else "",
-                    "all": "" if not d or d.all_tricks is None else str(d.all_tricks),
+                    "jack": str(d.jack_holder + 1) if d else "",
+                    "all": "" if not d or d.all_tricks is None else str(d.all_tricks + 1),
                 }
             )
     return rows

@@ -144,7 +144,7 @@ def test_deal_by_deal_sheet_gives_the_final_score_and_lucy(table, organiser):
 def test_deal_sheet_through_the_page_with_preview(client, table):
     client.login(username="asel", password=PASSWORD)
     rows = {}
-    for i, (h, a, j) in enumerate([(100, 20, 0)] * 6, start=1):
+    for i, (h, a, j) in enumerate([(100, 20, 1)] * 6, start=1):
         rows.update({f"deal-{i}-home": h, f"deal-{i}-away": a, f"deal-{i}-jack": j, f"deal-{i}-all": ""})
     preview = client.post(table.get_absolute_url(), {"action": "preview", **rows})
     assert preview.status_code == 200 and Match.objects.get(pk=table.pk).home_eyes is None
@@ -358,3 +358,20 @@ def test_notification_tasks_reach_the_right_players(table, organiser, club):
     )
     assert tasks.notify_dispute(table.pk) == 1  # the club's organiser
     assert tasks.notify_result_reported(table.pk) == 0 and tasks.notify_round_paired(999999) == 0
+
+
+def test_the_sheet_form_names_pairs_1_and_2_like_the_paper():
+    from django.http import QueryDict
+
+    from tournaments.forms import parse_deals
+
+    post = QueryDict(mutable=True)
+    post.update({"deal-1-home": "0", "deal-1-away": "120", "deal-1-jack": "2", "deal-1-all": "2"})
+    post.update({"deal-2-home": "61", "deal-2-jack": "1"})
+    assert parse_deals(post) == [
+        {"points": (0, 120), "jack_holder": 1, "all_tricks": 1},
+        {"points": (61, 59), "jack_holder": 0, "all_tricks": None},
+    ]
+    post.update({"deal-3-home": "61"})
+    with pytest.raises(ValidationError, match="Deal 3: say which pair held the jack"):
+        parse_deals(post)
