@@ -189,6 +189,15 @@ class Round(models.Model):
         return f"{self.tournament} · {self.number}"
 
     @property
+    def overdue(self) -> bool:
+        """The deadline has passed and results are still missing (the organiser may record forfeits)."""
+        return (
+            self.status != RoundStatus.COMPLETE
+            and self.deadline is not None
+            and self.deadline < timezone.now()
+        )
+
+    @property
     def effective_play_mode(self) -> str:
         return self.play_mode or self.tournament.play_mode
 

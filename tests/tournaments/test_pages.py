@@ -245,3 +245,32 @@ def test_self_registration_page(client, club, organiser):
     client.post(reverse("tournaments:entry_action", args=[t.slug, entry.pk, "approve"]))
     entry.refresh_from_db()
     assert entry.status == "approved"
+
+
+def test_a_pair_withdraws_itself_and_an_overdue_round_is_flagged(client, club, organiser):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from .conftest import make_players, player_with_account
+
+    t = _tournament(club, organiser, "round_robin")
+    me = player_with_account(club, "tetyana")
+    entries = register_pairs(t, organiser, 3)
+    partner = make_players(club, 1, prefix="Напарница")[0]
+    mine = services.register_entry(actor=organiser, tournament=t, player_a=me, player_b=partner)
+    client.login(username="tetyana", password=PASSWORD)
+    page = client.get(reverse("tournaments:entries", args=[t.slug])).content.decode()
+    assert page.count("Withdraw our pair") == 1
+    other = client.post(reverse("tournaments:entry_action", args=[t.slug, entries[1].pk, "withdraw"]))
+    assert other.status_code == 403
+    client.post(reverse("tournaments:entry_action", args=[t.slug, mine.pk, "withdraw"]))
+    mine.refresh_from_db()
+    assert mine.status == "withdrawn"
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    rnd.deadline = timezone.now() - timedelta(hours=1)
+    rnd.save()
+    assert "overdue" in client.get(t.get_absolute_url()).content.decode()
+    assert (
+        "deadline has passed" in client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
+    )
