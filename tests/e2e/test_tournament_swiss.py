@@ -86,6 +86,11 @@ def test_organiser_runs_a_swiss_and_a_player_confirms(live_server, chromium_path
             _no_horizontal_scroll(page)
             page.screenshot(path=screenshots_dir / "tournament-pairings.png", full_page=True)
 
+            page.goto(f"{base}/t/{t.slug}/")
+            expect(page.locator("#organiser")).to_be_visible()
+            _no_horizontal_scroll(page)
+            page.screenshot(path=screenshots_dir / "tournament-home-organiser.png", full_page=True)
+
             # The organiser enters the villagers' table himself (confirmed at once).
             villagers = Match.objects.get(tournament=t, table=2)
             page.goto(f"{base}{villagers.get_absolute_url()}")
