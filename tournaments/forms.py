@@ -63,6 +63,16 @@ TIEBREAK_LABELS = {
     Tiebreak.SONNEBORN_BERGER: _("Sonneborn-Berger"),
     Tiebreak.LUCY: _("Lucy deals"),
 }
+TIEBREAK_HELP = {
+    Tiebreak.HEAD_TO_HEAD: _(
+        "Match points in the games between the tied pairs only; used when every two of them have met."
+    ),
+    Tiebreak.EYE_DIFFERENCE: _("Eyes scored minus eyes conceded in played matches (a bye counts no eyes)."),
+    Tiebreak.EYES_SCORED: _("Eyes scored in played matches."),
+    Tiebreak.BUCHHOLZ: _("The sum of the match points of every opponent met: who had the harder draw."),
+    Tiebreak.SONNEBORN_BERGER: _("The sum of the match points of every opponent beaten."),
+    Tiebreak.LUCY: _("Deals won by taking every trick (“Lucy”), where the sheet was kept deal by deal."),
+}
 TIEBREAK_SLOTS = len(Tiebreak)
 
 

@@ -20,9 +20,11 @@ from clubs.models import Club, Player
 
 from . import permissions, selectors, services
 from .core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
+from .core.standings import Tiebreak
 from .forms import (
     DEAL_ROWS,
     RULE_LABELS,
+    TIEBREAK_HELP,
     TIEBREAK_LABELS,
     BulkEntriesForm,
     DisputeForm,
@@ -258,6 +260,9 @@ def standings(request, slug):
             "standings",
             table=table,
             tiebreak_labels=[TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
+            tiebreak_help=[
+                (TIEBREAK_LABELS[Tiebreak(t)], TIEBREAK_HELP[Tiebreak(t)]) for t in table.tiebreaks
+            ],
             prizes=selectors.prize_list(tournament=tournament),
         ),
     )

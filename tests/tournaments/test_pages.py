@@ -58,6 +58,9 @@ def test_every_page_renders_for_the_organiser(client, club, organiser, fmt):
         assert response.status_code == 200, url
     home = client.get(t.get_absolute_url()).content.decode()
     assert "Pair round 3" not in home or fmt != "swiss"
+    if fmt != "single_elim":
+        standings = client.get(reverse("tournaments:standings", args=[t.slug])).content.decode()
+        assert "How ties are broken" in standings and "Eye difference" in standings
 
 
 def test_public_pages_and_private_ones(client, club, organiser):
