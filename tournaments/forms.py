@@ -94,7 +94,12 @@ def rule_fields() -> dict[str, forms.Field]:
             field = forms.IntegerField(label=label, min_value=low, max_value=high, initial=default)
         else:
             field = forms.BooleanField(label=label, required=False, initial=default)
-        field.help_text = _("Default: %(value)s") % {"value": CHOICE_LABELS.get(str(default), default)}
+        shown = (
+            (_("yes") if default else _("no"))
+            if isinstance(default, bool)
+            else CHOICE_LABELS.get(str(default), default)
+        )
+        field.help_text = _("Default: %(value)s") % {"value": shown}
         result[f"rule_{key}"] = field
     return result
 

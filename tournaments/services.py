@@ -593,7 +593,7 @@ def _set_forfeit(match: Match, *, loser: Entry, actor) -> None:
     match.save()
     if before["home_eyes"] is not None:
         ResultCorrection.objects.create(
-            match=match, actor=match.confirmed_by, before=before, after=match.state(), reason="withdrawal"
+            match=match, actor=match.confirmed_by, before=before, after=match.state(), reason=_("withdrawal")
         )
 
 
@@ -1158,7 +1158,7 @@ def record_forfeit(*, actor, match: Match, loser: Entry, reason: str = "") -> Ma
         home_eyes=WIN if winner_home else 0,
         away_eyes=0 if winner_home else WIN,
         forfeit=True,
-        reason=reason or "forfeit",
+        reason=reason or _("forfeit or no-show"),
     )
 
 
