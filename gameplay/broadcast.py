@@ -8,6 +8,7 @@ ask for what they missed (`sync`), so a lost frame costs a round trip, never a w
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -42,11 +43,13 @@ def send_event(event: Any) -> None:
     from gameplay.protocol.frames import frame_for
 
     table_id = event.table_id
-    messages = [
-        (table_group(table_id, seat), {"type": "table.frame", "frame": frame_for(event, seat)})
-        for seat in (0, 1, 2, 3, None)
-    ]
+    messages = [(table_group(table_id, seat), frame_message(frame_for(event, seat))) for seat in (0, 1, 2, 3, None)]
     _send_many(messages)
+
+
+def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
+    """A channel-layer message carrying one frame, encoded once for every socket of the group."""
+    return {"type": "table.frame", "text": json.dumps(frame, ensure_ascii=False, separators=(",", ":"))}
 
 
 def send_presence(table_id: int) -> None:
@@ -57,9 +60,8 @@ def send_presence(table_id: int) -> None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return
-    frame = {"type": "presence", "table": table_meta(table, seats_of(table))}
-    _send_many([(table_group(table_id, seat), {"type": "table.frame", "frame": frame})
-                for seat in (0, 1, 2, 3, None)])
+    message = frame_message({"type": "presence", "table": table_meta(table, seats_of(table))})
+    _send_many([(table_group(table_id, seat), message) for seat in (0, 1, 2, 3, None)])
 
 
 def lobby_changed() -> None:

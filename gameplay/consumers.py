@@ -9,9 +9,10 @@ Refusals go to the asking socket only. The origin is checked by `AllowedHostsOri
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -23,6 +24,10 @@ from gameplay.broadcast import LOBBY_GROUP, table_group
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
 from gameplay.selectors import catch_up, lobby_tables
+
+#: Each socket's database work runs in the shared thread pool, not the one thread-sensitive thread:
+#: moves of different tables never queue behind each other (the table row lock orders one table).
+database_sync_to_async = functools.partial(_database_sync_to_async, thread_sensitive=False)
 
 
 def _session_key(scope: dict[str, Any]) -> str:
@@ -153,7 +158,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                               "code": code, "message": text})
 
     async def table_frame(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["frame"])
+        await self.send(text_data=event["text"])
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
