@@ -192,3 +192,5 @@ GAMEPLAY_GRACE_SECONDS = env.int("GAMEPLAY_GRACE_SECONDS", default=120)
 # Real seconds per rules second of the move clock; only tests change it (never the rules object).
 GAMEPLAY_CLOCK_SCALE = 1.0
 GAMEPLAY_QUEUE_TASKS = True
+# Table sockets keep one PostgreSQL connection per pool thread (gameplay/consumers.py).
+GAMEPLAY_SOCKET_DB_REUSE = True

@@ -17,6 +17,9 @@ from gameplay.models import Seating
 @pytest.fixture(autouse=True)
 def _no_task_queue(settings):
     settings.GAMEPLAY_QUEUE_TASKS = False
+    # sockets close their database connection after each call here, so that the test database
+    # can be dropped at the end (the browser tests and the benchmark run the reusing path)
+    settings.GAMEPLAY_SOCKET_DB_REUSE = False
 
 
 @pytest.fixture
@@ -44,3 +47,19 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _end_stray_connections(django_db_setup, django_db_blocker):
+    """Socket tests leave connections in worker threads of closed event loops; end them so the
+    test database can be dropped at the end of the run."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
