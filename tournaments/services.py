@@ -1003,6 +1003,10 @@ def enter_result(
         raise ValidationError(_("This result is already confirmed. Ask the organiser to correct it."))
     if match.status == MatchStatus.DISPUTED and not organiser:
         raise ValidationError(_("This result is disputed; the organiser will settle it."))
+    if match.status == MatchStatus.UNCONFIRMED and not organiser and side != match.reported_side:
+        raise ValidationError(
+            _("The other pair has reported a result: confirm it, or dispute it if it is wrong.")
+        )
     if forfeit and not organiser:
         raise PermissionDenied(_("Only the organiser records a forfeit or a no-show."))
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)

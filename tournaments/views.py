@@ -628,8 +628,8 @@ def match(request, slug, pk):
         and not m.bye
         and (can_manage or side is not None)
     )
-    if m.status == MatchStatus.UNCONFIRMED and side is not None and side == m.reported_side:
-        may_enter = False  # the reporter waits for the other pair
+    if m.status == MatchStatus.UNCONFIRMED and not can_manage and side != m.reported_side:
+        may_enter = False  # the other pair confirms or disputes; the reporting pair may still fix a typo
     may_answer = m.status == MatchStatus.UNCONFIRMED and (
         can_manage or (side is not None and side != m.reported_side) or side is None
     )

@@ -375,3 +375,14 @@ def test_the_sheet_form_names_pairs_1_and_2_like_the_paper():
     post.update({"deal-3-home": "61"})
     with pytest.raises(ValidationError, match="Deal 3: say which pair held the jack"):
         parse_deals(post)
+
+
+def test_reporter_may_fix_a_typo_but_the_other_pair_confirms_or_disputes(table):
+    reporter = _user("asel")
+    table = services.enter_result(actor=reporter, match=table, home_eyes=12, away_eyes=4)
+    table = services.enter_result(actor=reporter, match=table, home_eyes=12, away_eyes=5)
+    assert (table.away_eyes, table.status) == (5, MatchStatus.UNCONFIRMED)
+    other = _user("ivan")
+    with pytest.raises(ValidationError, match="confirm it, or dispute it"):
+        services.enter_result(actor=other, match=table, home_eyes=3, away_eyes=12)
+    assert Match.objects.get(pk=table.pk).away_eyes == 5
