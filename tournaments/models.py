@@ -252,6 +252,13 @@ class Match(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_how = models.CharField(max_length=12, blank=True)  # player / pin / organiser / auto
     dispute_note = models.TextField(blank=True)
+    live_table = models.PositiveIntegerField(
+        _("live table"),
+        null=True,
+        blank=True,
+        unique=True,
+        help_text=_("The number of the online table this match was played at (gameplay), if any."),
+    )
 
     class Meta:
         verbose_name = _("match")

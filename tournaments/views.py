@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Player
 
-from . import permissions, selectors, services
+from . import live, permissions, selectors, services
 from .core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
 from .core.standings import Tiebreak
 from .forms import (
@@ -608,6 +608,16 @@ def match(request, slug, pk):
                 )
                 messages.warning(request, _("The result is disputed. The organiser will settle it."))
                 return redirect(m.get_absolute_url())
+            elif action == "live":
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                try:
+                    table_id = int(request.POST.get("table", ""))
+                except ValueError:
+                    raise ValidationError(_("Write the table's number.")) from None
+                live.import_live_result(actor=request.user, match=m, table_id=table_id)
+                messages.success(request, _("The live table's result is recorded."))
+                return redirect(m.get_absolute_url())
             elif action == "forfeit":
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
@@ -641,6 +651,7 @@ def match(request, slug, pk):
         side=side,
         may_enter=may_enter,
         may_correct=can_manage and m.has_result and not m.bye,
+        online=m.round.effective_play_mode == "online" and not m.bye,
         may_answer=may_answer,
         needs_pin=may_answer and not can_manage and side is None,
         score_form=score_form,

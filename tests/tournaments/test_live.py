@@ -1,0 +1,117 @@
+"""Online rounds: a finished live table's result becomes the match's result, when it really is that match."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
+
+from gameplay.engine import Rules
+from gameplay.models import Seat, Table
+from tests.clubs.factories import PASSWORD, UserFactory
+from tournaments import live, services
+from tournaments.models import MatchStatus
+
+from .conftest import player_with_account, register_pairs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def online_match(club, organiser):
+    t = services.create_tournament(
+        actor=organiser, club=club, name="Онлайн-кубок", format="swiss", seeding="manual", play_mode="online"
+    )
+    players = {u: player_with_account(club, u) for u in ("asel", "oleh", "ivan", "nurlan")}
+    services.register_entry(actor=organiser, tournament=t, player_a=players["asel"], player_b=players["oleh"])
+    register_pairs(t, organiser, 1)
+    services.register_entry(
+        actor=organiser, tournament=t, player_a=players["ivan"], player_b=players["nurlan"]
+    )
+    register_pairs(t, organiser, 1, prefix="Сосед")
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    return rnd.matches.get(table=1), players
+
+
+def _table(users, *, winner="NS", score=(12, 7), reason="eyes", rules=None, started=None, status="finished"):
+    table = Table.objects.create(
+        rules=Rules.from_json(rules or {}).to_json(),
+        status=status,
+        started_at=started or timezone.now(),
+        result={"winner": winner, "reason": reason, "seat": None, "score": {"NS": score[0], "EW": score[1]}},
+    )
+    for seat, user in enumerate(users):
+        Seat.objects.create(
+            table=table, seat=seat, user=user, name=user.username if user else "bot", is_bot=user is None
+        )
+    return table
+
+
+def _users(players, *names):
+    return [players[n].user for n in names]
+
+
+def test_a_live_table_gives_the_result(online_match, client):
+    match, players = online_match
+    home_first = match.home.player_a.user.username == "asel"
+    # N, E, S, W: asel and oleh opposite each other (N/S), ivan and nurlan (E/W)
+    table = _table(_users(players, "asel", "ivan", "oleh", "nurlan"), winner="EW", score=(9, 12))
+    client.login(username="nurlan", password=PASSWORD)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert 'name="table"' in page
+    client.post(match.get_absolute_url(), {"action": "live", "table": table.pk})
+    match.refresh_from_db()
+    assert (
+        match.status == MatchStatus.CONFIRMED
+        and match.confirmed_how == "table"
+        and match.live_table == table.pk
+    )
+    ivan_pair_eyes = match.away_eyes if home_first else match.home_eyes
+    assert ivan_pair_eyes == 12 and match.winner.player_a.user.username == "ivan"
+
+
+def test_a_timeout_or_resignation_is_a_forfeit(online_match, organiser):
+    match, players = online_match
+    table = _table(
+        _users(players, "ivan", "asel", "nurlan", "oleh"), winner="EW", score=(3, 5), reason="timeout"
+    )
+    match = live.import_live_result(actor=organiser, match=match, table_id=table.pk)
+    assert match.forfeit and {match.home_eyes, match.away_eyes} == {12, 0}
+    assert match.winner.player_a.user.username == "asel"
+
+
+@pytest.mark.parametrize(
+    ("seats", "kwargs", "message"),
+    [
+        (("asel", "oleh", "ivan", "nurlan"), {}, "not this match's two pairs"),  # partners side by side
+        (("asel", "ivan", "oleh", None), {}, "not this match's two pairs"),  # a bot in a seat
+        (("asel", "ivan", "oleh", "nurlan"), {"rules": {"deck": "36"}}, "other rules"),
+        (
+            ("asel", "ivan", "oleh", "nurlan"),
+            {"started": timezone.now() - timedelta(days=1)},
+            "before this round",
+        ),
+        (("asel", "ivan", "oleh", "nurlan"), {"status": "playing"}, "not finished"),
+    ],
+)
+def test_a_table_that_is_not_this_match_is_refused(online_match, seats, kwargs, message):
+    match, players = online_match
+    users = [players[n].user if n else None for n in seats]
+    table = _table(users, **kwargs)
+    with pytest.raises(ValidationError, match=message):
+        live.import_live_result(actor=players["asel"].user, match=match, table_id=table.pk)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.SCHEDULED and match.live_table is None
+
+
+def test_one_table_one_match_and_only_its_players(online_match, organiser):
+    match, players = online_match
+    table = _table(_users(players, "asel", "ivan", "oleh", "nurlan"))
+    with pytest.raises(PermissionDenied):
+        live.import_live_result(actor=UserFactory(username="stranger"), match=match, table_id=table.pk)
+    live.import_live_result(actor=players["oleh"].user, match=match, table_id=table.pk)
+    other = match.round.matches.get(table=2)
+    with pytest.raises(ValidationError, match="already gave the result"):
+        live.import_live_result(actor=organiser, match=other, table_id=table.pk)
+    with pytest.raises(ValidationError, match="no live table"):
+        live.import_live_result(actor=organiser, match=other, table_id=999999)
