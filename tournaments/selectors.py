@@ -153,7 +153,7 @@ def round_detail(*, tournament: Tournament, number: int) -> Round:
 
 def match_detail(*, tournament: Tournament, pk: int) -> Match:
     return (
-        Match.objects.select_related(*MATCH_RELATED, "reported_by", "confirmed_by")
+        Match.objects.select_related(*MATCH_RELATED, "reported_by__player", "confirmed_by__player")
         .prefetch_related(
             "deals",
             "corrections__actor",

@@ -659,7 +659,7 @@ def match(request, slug, pk):
         preview=preview,
         preview_error=preview_error,
         pin_form=PinForm(),
-        dispute_form=DisputeForm(),
+        dispute_form=DisputeForm(auto_id="dispute_%s"),
     )
     return render(request, "tournaments/match.html", context)
 

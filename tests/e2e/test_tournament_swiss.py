@@ -113,6 +113,16 @@ def test_organiser_runs_a_swiss_and_a_player_confirms(live_server, chromium_path
             asel_page.screenshot(path=screenshots_dir / "tournament-match-reported.png", full_page=True)
             asel.close()
 
+            guest = browser.new_context(viewport=PHONE, locale="ru-RU")
+            guest_page = guest.new_page()
+            guest_page.goto(f"{base}{table1.get_absolute_url()}")
+            expect(guest_page.locator("#id_pin")).to_be_visible()
+            _no_horizontal_scroll(guest_page)
+            guest_page.screenshot(path=screenshots_dir / "tournament-match-pin.png", full_page=True)
+            guest_page.goto(f"{base}/t/{t.slug}/rounds/1/print/")
+            guest_page.screenshot(path=screenshots_dir / "tournament-print-pairings.png", full_page=True)
+            guest.close()
+
             ivan, ivan_page = _login(browser, base, "ivan")
             ivan_page.goto(f"{base}/me/matches/")
             _no_horizontal_scroll(ivan_page)
