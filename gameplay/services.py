@@ -88,9 +88,11 @@ def _player_name(user: Any) -> str:
 
 
 # --------------------------------------------------------------------------- events
-def _append_event(table: Table, kind: str, state: MatchState | None, public: dict[str, Any]) -> TableEvent:
+def _append_event(table: Table, kind: str, state: MatchState | None, public: dict[str, Any],
+                  seats: list[Seat] | None = None) -> TableEvent:
     """Number and store one event, advancing `event_seq` by compare-and-set, and broadcast it on commit."""
-    seats = seat_rows(table)
+    if seats is None:
+        seats = seat_rows(table)
     number = table.event_seq + 1
     private, spectator = event_parts(state, delayed_hands=table.spectators_see_hands_delayed)
     public = {**public, "table": table_meta(table, seats)}
@@ -254,7 +256,7 @@ def _start_locked(table: Table) -> None:
     Seat.objects.filter(table=table, disconnected_at__isnull=False).update(disconnected_at=table.started_at)
     table.record = write_record(state)
     _after_change(table, state, seats)
-    _append_event(table, "start", state, {})
+    _append_event(table, "start", state, {}, seats)
     _schedule(table, state, seats)
 
 
@@ -330,24 +332,23 @@ def play(
     try:
         with transaction.atomic():
             table = _lock(table_id)
-            if client_move_id:
-                receipt = MoveReceipt.objects.filter(table=table, client_move_id=client_move_id).first()
-                if receipt is not None:
-                    if receipt.seat != seat:
-                        raise TableError(_("That move id belongs to another seat."), "forbidden")
-                    return Outcome(ok=True, event_number=receipt.event_number, duplicate=True)
-            if table.status == TableStatus.FINISHED:
-                raise TableError(_("The match at this table is over."), "finished")
-            if table.status != TableStatus.PLAYING:
-                raise TableError(_("The match has not started yet."), "not_started")
-            if expected_event is not None and expected_event != table.event_seq:
-                raise TableError(_("The table has moved on; here is the current position."), "stale")
-            state = load_state(table)
-            assert state is not None  # noqa: S101 - a playing table has a record
-            if not isinstance(seat, int) or not 0 <= seat < 4:
-                raise TableError(_("You are not seated at this table."), "forbidden")
-            if state.to_move != seat:
-                raise TableError(_("It is not your turn."), "not_your_turn")
+            try:
+                _check_move(table, seat, expected_event)
+                state = load_state(table)
+                assert state is not None  # noqa: S101 - a playing table has a record
+                if state.to_move != seat:
+                    raise TableError(_("It is not your turn."), "not_your_turn")
+            except TableError:
+                # A resend of a move already applied lands here (the table has moved on): it is
+                # answered from its receipt. Only refusals pay for the look-up.
+                duplicate = _receipt(table, seat, client_move_id)
+                if duplicate is not None:
+                    return duplicate
+                raise
+            if expected_event is None:
+                duplicate = _receipt(table, seat, client_move_id)
+                if duplicate is not None:
+                    return duplicate
             code = parse_action(action)
             event = _apply_locked(table, state, seat, code)
             if client_move_id:
@@ -358,6 +359,29 @@ def play(
         return Outcome(ok=False, message=exc.message, code=exc.code)
     except (Conflict, IntegrityError):
         return Outcome(ok=False, message=_("The table has moved on; here is the current position."), code="stale")
+
+
+def _check_move(table: Table, seat: Any, expected_event: int | None) -> None:
+    if table.status == TableStatus.FINISHED:
+        raise TableError(_("The match at this table is over."), "finished")
+    if table.status != TableStatus.PLAYING:
+        raise TableError(_("The match has not started yet."), "not_started")
+    if expected_event is not None and expected_event != table.event_seq:
+        raise TableError(_("The table has moved on; here is the current position."), "stale")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        raise TableError(_("You are not seated at this table."), "forbidden")
+
+
+def _receipt(table: Table, seat: int, client_move_id: str | None) -> Outcome | None:
+    """The first outcome of a move id already applied, or None."""
+    if not client_move_id:
+        return None
+    receipt = MoveReceipt.objects.filter(table=table, client_move_id=client_move_id).first()
+    if receipt is None:
+        return None
+    if receipt.seat != seat:
+        raise TableError(_("That move id belongs to another seat."), "forbidden")
+    return Outcome(ok=True, event_number=receipt.event_number, duplicate=True)
 
 
 def _apply_locked(table: Table, state: MatchState, seat: int, action: int) -> TableEvent:
@@ -390,7 +414,7 @@ def _apply_locked(table: Table, state: MatchState, seat: int, action: int) -> Ta
     if state.phase == Phase.OVER:
         return _finish_locked(table, state, seats, "eyes", public)
     _after_change(table, state, seats)
-    event = _append_event(table, "move", state, public)
+    event = _append_event(table, "move", state, public, seats)
     _schedule(table, state, seats)
     return event
 
@@ -414,7 +438,7 @@ def _finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: s
         "seat": SEATS[state.end[1]] if state.end else None,
         "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]},
     }
-    event = _append_event(table, "end", state, {**public, "result": table.result})
+    event = _append_event(table, "end", state, {**public, "result": table.result}, seats)
     for s in seats:
         if s.user_id:
             notify_user(s.user_id, {"type": "table.finished", "table": table.pk, "result": table.result,
