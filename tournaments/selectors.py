@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 
 from . import permissions
+from .core.roundrobin import round_robin
 from .core.standings import MatchPoints, MatchResult, StandingRow, Tiebreak, compute_standings
 from .models import Entry, EntryStatus, Match, MatchStatus, Round, Substitution, Tournament, TournamentStatus
-from .services import default_tiebreaks, knockout_state
+from .services import default_tiebreaks, knockout_state, matchday_deadline
 
 ENTRY_PLAYERS = ("player_a", "player_b")
 MATCH_RELATED = (
@@ -353,3 +354,34 @@ def open_matches(*, tournament: Tournament) -> list[Match]:
         .select_related(*MATCH_RELATED)
         .order_by("status", "round__number", "table")
     )
+
+
+@dataclass
+class Fixture:
+    number: int
+    deadline: object
+    games: list[tuple[Entry, Entry]]
+    bye: Entry | None
+
+
+def coming_matchdays(*, tournament: Tournament) -> list[Fixture]:
+    """A league's matchdays not paired yet, from the same Berger table the pairing will use.
+
+    Games of withdrawn pairs are left out, as the pairing will leave them out. Two queries.
+    """
+    if tournament.format != "round_robin" or tournament.status != TournamentStatus.RUNNING:
+        return []
+    field_entries = _ranked_entries(tournament)
+    by_id = {e.pk: e for e in field_entries}
+    out = {e.pk for e in field_entries if e.status == EntryStatus.WITHDRAWN}
+    paired = tournament.rounds.count()
+    schedule = round_robin([e.pk for e in field_entries], double=tournament.double_round_robin)
+    return [
+        Fixture(
+            number=r.number,
+            deadline=matchday_deadline(tournament, r.number),
+            games=[(by_id[h], by_id[a]) for h, a in r.games if h not in out and a not in out],
+            bye=by_id[r.bye] if r.bye is not None and r.bye not in out else None,
+        )
+        for r in schedule[paired:]
+    ]

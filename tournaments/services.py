@@ -681,7 +681,7 @@ def round_count(tournament: Tournament, field_size: int) -> int:
     return max(1, (field_size - 1).bit_length())
 
 
-def _deadline(tournament: Tournament, number: int) -> datetime | None:
+def matchday_deadline(tournament: Tournament, number: int) -> datetime | None:
     if not tournament.matchday_days:
         return None
     day = tournament.starts_on + timedelta(days=tournament.matchday_days * number)
@@ -709,7 +709,7 @@ def pair_next_round(*, actor, tournament: Tournament) -> Round:
     total = round_count(tournament, len(field))
     if number > total:
         raise ValidationError(_("All %(n)d rounds have been paired.") % {"n": total})
-    rnd = Round.objects.create(tournament=tournament, number=number, deadline=_deadline(tournament, number))
+    rnd = Round.objects.create(tournament=tournament, number=number, deadline=matchday_deadline(tournament, number))
     if tournament.format == Format.ROUND_ROBIN:
         _pair_round_robin(tournament, rnd, field)
     elif tournament.format == Format.SWISS:

@@ -244,7 +244,13 @@ def results(request, slug):
     return render(
         request,
         "tournaments/results.html",
-        _context(request, tournament, "results", rounds=selectors.rounds_with_matches(tournament=tournament)),
+        _context(
+            request,
+            tournament,
+            "results",
+            rounds=selectors.rounds_with_matches(tournament=tournament),
+            coming=selectors.coming_matchdays(tournament=tournament),
+        ),
     )
 
 

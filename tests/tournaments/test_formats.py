@@ -228,3 +228,18 @@ def test_best_of_three_decider_and_a_correction_that_would_orphan_it(club, organ
         services.correct_result(actor=organiser, match=games[1], home_eyes=12, away_eyes=3)
     assert Match.objects.get(pk=games[1].pk).away_eyes == 12  # nothing saved
     assert selectors.bracket(tournament=t).champion.pk == games[0].home_id
+
+
+def test_a_league_shows_its_coming_matchdays_as_they_will_be_paired(club, organiser):
+    t = _create(club, organiser, "round_robin", matchday_days=7, seeding="manual")
+    entries = register_pairs(t, organiser, 5)
+    play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
+    services.withdraw_entry(actor=organiser, entry=entries[2])
+    t.refresh_from_db()
+    coming = selectors.coming_matchdays(tournament=t)
+    assert [day.number for day in coming] == [2, 3, 4, 5]
+    assert all(entries[2] not in pair for day in coming for pair in day.games)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    paired = [(m.home_id, m.away_id) for m in rnd.matches.filter(bye=False).order_by("table")]
+    assert paired == [(h.pk, a.pk) for h, a in coming[0].games]
+    assert rnd.deadline == coming[0].deadline
