@@ -181,6 +181,7 @@ def test_screenshots_of_the_demo_tournaments(live_server, chromium_path, screens
                 "tournament-bracket-open": f"/t/{big.slug}/bracket/",
                 "tournament-crosstable": f"/t/{league.slug}/crosstable/",
                 "tournament-league-home": f"/t/{league.slug}/",
+                "tournament-league-results": f"/t/{league.slug}/results/",
                 "tournament-swiss-results": f"/t/{swiss.slug}/results/",
                 "tournament-swiss-standings": f"/t/{swiss.slug}/standings/",
                 "tournament-club": f"/clubs/{cup.club.slug}/",
