@@ -181,7 +181,10 @@ def _clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
         clean["prizes"] = [" ".join(str(p).split()) for p in clean["prizes"] or [] if str(p).strip()]
     for key, low in (("swiss_rounds", 1), ("best_of", 1), ("auto_confirm_hours", 1)):
         if key in clean and (clean[key] is None or clean[key] < low):
-            raise ValidationError(_("%(field)s must be at least %(low)d.") % {"field": key, "low": low})
+            raise ValidationError(
+                _("%(field)s must be at least %(low)d.")
+                % {"field": Tournament._meta.get_field(key).verbose_name, "low": low}
+            )
     if clean.get("entry_cap") is not None and clean["entry_cap"] < 2:
         raise ValidationError(_("A tournament needs room for at least two pairs."))
     if clean.get("ends_on") and clean.get("starts_on") and clean["ends_on"] < clean["starts_on"]:
@@ -709,7 +712,9 @@ def pair_next_round(*, actor, tournament: Tournament) -> Round:
     total = round_count(tournament, len(field))
     if number > total:
         raise ValidationError(_("All %(n)d rounds have been paired.") % {"n": total})
-    rnd = Round.objects.create(tournament=tournament, number=number, deadline=matchday_deadline(tournament, number))
+    rnd = Round.objects.create(
+        tournament=tournament, number=number, deadline=matchday_deadline(tournament, number)
+    )
     if tournament.format == Format.ROUND_ROBIN:
         _pair_round_robin(tournament, rnd, field)
     elif tournament.format == Format.SWISS:

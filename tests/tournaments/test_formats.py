@@ -243,3 +243,10 @@ def test_a_league_shows_its_coming_matchdays_as_they_will_be_paired(club, organi
     paired = [(m.home_id, m.away_id) for m in rnd.matches.filter(bye=False).order_by("table")]
     assert paired == [(h.pk, a.pk) for h, a in coming[0].games]
     assert rnd.deadline == coming[0].deadline
+
+
+def test_settings_errors_name_the_field_in_words(club, organiser):
+    with pytest.raises(ValidationError, match="Swiss rounds must be at least 1"):
+        _create(club, organiser, "swiss", swiss_rounds=0)
+    with pytest.raises(ValidationError, match="rules.deck"):
+        _create(club, organiser, "swiss", rules={"deck": "52"})
