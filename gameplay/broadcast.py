@@ -12,7 +12,7 @@ import json
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from gameplay.engine.cards import SEATS
@@ -36,7 +36,18 @@ def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     async def send_all() -> None:
         await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
 
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+        # Inside the server: hand the sends to its event loop and free this database thread at
+        # once (frames of one table are queued in commit order; a client that sees a gap syncs).
+        asyncio.run_coroutine_threadsafe(send_all(), loop).add_done_callback(_log_failure)
+        return
     async_to_sync(send_all)()
+
+
+def _log_failure(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("Table frames not sent: %r", future.exception())
 
 
 def send_event(event: Any) -> None:
