@@ -1,1 +1,25 @@
-"""What goes over the wire: per-viewer views, event frames and snapshots (see `frames.py`)."""
+"""What goes over the wire of `/ws/table/<id>/` (JSON text frames); built in `frames.py`.
+
+Client -> server:
+  {"type": "sync", "last": N}        after connecting and on any gap; N = -1 for a fresh snapshot
+  {"type": "move", "action": "JC" | "redeal" | "pass", "n": N, "id": "<client move id>"}
+                                     N: the last event number seen; a resend keeps its id
+  {"type": "resign"}                 (the page asks for a confirmation first)
+  {"type": "ping"}
+
+Server -> client:
+  {"type": "snapshot", "n": N, "you": {"seat": "S" | null}, "table": META, "view": VIEW | null}
+  {"type": "event", "n": N, "kind": "sit" | "start" | "move" | "end", "table": META, "view": VIEW,
+   "seat": "E" | null, "action": "7H" | "redeal" | "pass", "trick": {"leader", "cards", "winner"},
+   "deal_end": {"outcome", "points", "eyes", "new_deal"}, "result": {...}}   (optional keys)
+  {"type": "presence", "table": META}                   unnumbered: connections and grace
+  {"type": "ack", "id": ..., "n": N, "duplicate": bool}  to the mover only
+  {"type": "refused", "id": ..., "code": ..., "message": "..."}   to the asking socket only
+  {"type": "pong"}
+
+VIEW is the engine's `Observation.to_json()` for that viewer (own hand only; spectators none) plus
+`can_redeal`, `review_tricks`, `order` (play order) and, for spectators of a table with the
+one-deal-delay setting, `previous_hands`. META: id, status, seats (name, bot, connected,
+grace_left), deadline_in (seconds left for the seat to move), move_seconds, result. Cards appear
+only as notation strings; no field carries card ints.
+"""
