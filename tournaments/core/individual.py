@@ -159,9 +159,7 @@ def _check_players(ids: Sequence[PlayerId]) -> None:
         raise ValueError("an individual round needs at least four players")
 
 
-def _table_cost(
-    quad: Sequence[PlayerId], h: History, score: Mapping[PlayerId, int]
-) -> tuple[int, Table]:
+def _table_cost(quad: Sequence[PlayerId], h: History, score: Mapping[PlayerId, int]) -> tuple[int, Table]:
     """The best of the three ways to split four players into two partnerships, and its cost."""
     a, b, c, d = quad
     spread = sum((score[x] - score[y]) ** 2 for x, y in combinations(quad, 2))
@@ -430,7 +428,9 @@ class TableResult:
         if not (0 <= self.ns_eyes <= 12 and 0 <= self.ew_eyes <= 12):
             raise ValueError(f"eyes run from 0 to 12, not {self.ns_eyes}:{self.ew_eyes}")
         if (self.ns_eyes > self.ew_eyes) != (self.winner == "NS") or self.ns_eyes == self.ew_eyes:
-            raise ValueError(f"the winner {self.winner} does not have more eyes ({self.ns_eyes}:{self.ew_eyes})")
+            raise ValueError(
+                f"the winner {self.winner} does not have more eyes ({self.ns_eyes}:{self.ew_eyes})"
+            )
 
 
 @dataclass(frozen=True)
@@ -541,9 +541,7 @@ def individual_standings(
 
     mp = {p: t.match_points for p, t in tally.items()}
     buchholz = {p: sum(mp[o] for o in t.opponents) + 2 * t.byes * mp[p] for p, t in tally.items()}
-    key = {
-        p: (mp[p], t.eyes_for - t.eyes_against, t.eyes_for, buchholz[p]) for p, t in tally.items()
-    }
+    key = {p: (mp[p], t.eyes_for - t.eyes_against, t.eyes_for, buchholz[p]) for p, t in tally.items()}
     rank = sorted(range(len(known)), key=lambda i: (tuple(-v for v in key[known[i]]), i))
     rows: list[IndividualStandingRow] = []
     place = 0
