@@ -36,6 +36,7 @@ def table_texts() -> dict[str, str]:
         "seconds": _("%(s)s s"),
         "previous_hands": _("Hands of the last deal"),
         "eyes": _("%(n)s eyes"),
+        "last_deal": _("last deal NS %(ns)s : EW %(ew)s"),
     }
 
 

@@ -135,7 +135,9 @@
       trump.title = T["suit_" + view.trump];
     } else trump.textContent = "";
     duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: view.on_duty }) : "";
-    deal.textContent = view ? fmt(T.deal, { n: view.deal }) + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
+    var ld = view && view.last_deal;
+    var lastLine = ld && ld.points ? " \u00b7 " + fmt(T.last_deal, { ns: ld.points.NS, ew: ld.points.EW }) : "";
+    deal.textContent = view ? fmt(T.deal, { n: view.deal }) + lastLine + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
   }
 
   function drawStatus() {
