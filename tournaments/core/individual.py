@@ -313,11 +313,94 @@ def movement(players: Sequence[PlayerId], rounds: int | None = None) -> list[Ind
         for attempt in range(_attempts(len(ids), total)):
             candidates.append(_movement_for(ids, total, rng if attempt else None))
     if not exact_movement(len(ids)) or total < full_cycle(len(ids)):
-        schedule: list[IndividualRound] = []
-        while len(schedule) < total:
-            schedule.append(seat_swiss_round(equal, schedule))
-        candidates.append(schedule)
+        order = list(equal)
+        for attempt in range(_attempts(len(ids), total, SEATER_WORK)):
+            if attempt:  # the seater breaks ties by seed: another seed order may avoid a dead end
+                rng.shuffle(order)
+                order = [IndividualPlayer(id=p.id, score=0, seed=i) for i, p in enumerate(order, start=1)]
+            schedule: list[IndividualRound] = []
+            while len(schedule) < total:
+                schedule.append(seat_swiss_round(order, schedule))
+            candidates.append(schedule)
+            if _quality(schedule)[0] == 0 and not exact_movement(len(ids)):
+                break
+        if min(_quality(c)[0] for c in candidates) and len(ids) - len(ids) % 4 <= EXACT_SEATING_LIMIT:
+            found = _search_movement(ids, total)
+            if found is not None:
+                candidates.append(found)
     return min(candidates, key=_quality)
+
+
+SEARCH_BUDGET = 20_000
+"""Seatings the depth-first search for a tiny field's movement may try before giving up."""
+
+
+def _search_movement(ids: list[PlayerId], total: int) -> list[IndividualRound] | None:
+    """A movement without repeated partners for a tiny field (at most eight seated), by depth-first search.
+
+    The round-by-round seater can walk into a dead end (seven players over seven rounds: the
+    last round has no new partnership left among the four who must play). This search backs
+    out of dead ends; it tries fair bye choices and, per round, seatings with the fewest
+    repeated opponents first, and stops after ``SEARCH_BUDGET`` seatings (then: None).
+    """
+    budget = [SEARCH_BUDGET]
+    schedule: list[IndividualRound] = []
+    h = History()
+    leftover = len(ids) % 4
+
+    def options() -> list[tuple[int, IndividualRound]]:
+        low = min(h.byes[p] for p in ids)
+        pool = [p for p in ids if h.byes[p] == low]
+        if len(pool) >= leftover:
+            bye_sets = [list(c) for c in combinations(pool, leftover)]
+        else:
+            nxt = [p for p in ids if h.byes[p] == low + 1]
+            bye_sets = [pool + list(c) for c in combinations(nxt, leftover - len(pool))]
+        out: list[tuple[int, IndividualRound]] = []
+        for byes in bye_sets:
+            seated = [p for p in ids if p not in byes]
+            for partition in _partitions(seated):
+                layouts: list[tuple[int, list[Table]]] = [(0, [])]
+                for a, b, c, d in partition:
+                    layouts = [
+                        (cost + sum(h.opponents[frozenset(x)] for x in t.opponent_pairs()), [*tables, t])
+                        for cost, tables in layouts
+                        for t in (Table(a, b, c, d), Table(a, c, b, d), Table(a, d, b, c))
+                        if not any(h.partners[frozenset(x)] for x in t.partnerships)
+                    ]
+                out += [
+                    (cost, IndividualRound(len(schedule) + 1, tuple(tables), tuple(byes)))
+                    for cost, tables in layouts
+                ]
+        out.sort(key=lambda o: o[0])
+        return out
+
+    def search() -> bool:
+        if len(schedule) == total:
+            return True
+        for _, candidate in options():
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            schedule.append(candidate)
+            h.add(candidate)
+            if search():
+                return True
+            schedule.pop()
+            _remove(h, candidate)
+        return False
+
+    return list(schedule) if search() else None
+
+
+def _remove(h: History, played: IndividualRound) -> None:
+    for table in played.tables:
+        for a, b in table.partnerships:
+            h.partners[frozenset((a, b))] -= 1
+        for a, b in table.opponent_pairs():
+            h.opponents[frozenset((a, b))] -= 1
+    for p in played.byes:
+        h.byes[p] -= 1
 
 
 def _quality(schedule: list[IndividualRound]) -> tuple[int, int, int]:
@@ -332,8 +415,12 @@ MOVEMENT_WORK = 40_000
 retry starting its greedy pass from a shuffled order (seeded, so still deterministic)."""
 
 
-def _attempts(n: int, rounds: int) -> int:
-    return max(1, min(60, MOVEMENT_WORK // (n * n * rounds)))
+SEATER_WORK = 2_000
+"""The same for retrying the round-by-round seater with the seeds shuffled (it is slower)."""
+
+
+def _attempts(n: int, rounds: int, work: int = MOVEMENT_WORK) -> int:
+    return max(1, min(60, work // (n * n * rounds)))
 
 
 def _movement_for(ids: list[PlayerId], total: int, rng: random.Random | None) -> list[IndividualRound]:
