@@ -103,15 +103,18 @@ def playoff_seeding(finishing_orders: Sequence[Sequence[EntryId]], qualifiers: i
 
     - **By group place first**: all group winners are seeded above all runners-up, and so on
       (the usual rule in group-then-knockout events: UEFA, FIFA, FIDE team events). Group
-      winners are seeded in group order (A, the group of seed 1, first): with
+      winners are seeded in group order (A, the group of seed 1, first) unless the cross-over
+      below needs otherwise; with
       ``seed_positions`` they are spread as far apart as possible, so two winners meet at the
       earliest when the bracket has no more sections than there are winners (e.g. two winners
       only in the final, four only in the semifinals). Byes fall to the top seeds.
     - **Cross-over**: within each lower place, the order of the groups is chosen so that
       entries of the same group meet as late as possible, above all not in the first playoff
       round (A1 v B2 and B1 v A2 with two groups). We start from group order and swap entries
-      of the same place while that moves same-group meetings later (cost: 4^(rounds - round)
-      per same-group pair, so one earlier meeting outweighs any number of later ones).
+      of the same place (winners too: with groups of 3 and 4 going through whole, the bye must
+      go to the winner of the bigger group, or B1 meets B4) while that moves same-group meetings later (cost: B^(rounds - round)
+      per same-group pair with B above the number of pairs, so one earlier meeting outweighs
+      any number of later ones).
       Deterministic: the first improving swap in a fixed order is taken, until none improves.
     - A group with fewer entries than ``qualifiers`` sends all it has.
     """
@@ -134,20 +137,21 @@ def playoff_seeding(finishing_orders: Sequence[Sequence[EntryId]], qualifiers: i
     size = bracket_size(len(seeds))
     rounds = size.bit_length() - 1
     position = {seed: index for index, seed in enumerate(seed_positions(size))}
+    base = len(seeds) ** 2  # more than the number of pairs: one earlier meeting outweighs all later ones
 
     def cost(order: list[Qualifier]) -> int:
         total = 0
         for i, j in combinations(range(len(order)), 2):
             if order[i].group == order[j].group:
-                total += 4 ** (rounds - meeting_round(position[i + 1], position[j + 1]))
+                total += base ** (rounds - meeting_round(position[i + 1], position[j + 1]))
         return total
 
     best = cost(seeds)
     improved = True
     while improved:
         improved = False
-        start = len(tiers[0])
-        for tier in tiers[1:]:
+        start = 0
+        for tier in tiers:
             for i, j in combinations(range(start, start + len(tier)), 2):
                 seeds[i], seeds[j] = seeds[j], seeds[i]
                 candidate = cost(seeds)
