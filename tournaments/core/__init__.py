@@ -10,4 +10,7 @@ saves what it returns. Each function cites the rule it implements in its docstri
 - ``knockout``: seeded single-elimination brackets, third place, best-of-N series.
 - ``standings``: match points and the configurable tiebreaks (FIDE C.07).
 - ``eyes``: final-score checks and deal-by-deal score sheets (RULES.md, "Scoring a deal").
+- ``individual``: individual events — movements and Swiss rounds with new partners, their standings.
+- ``double_elim``: double elimination, losers' bracket with crossover drops, grand final and reset.
+- ``groups``: snake groups playing round robins, then a cross-over seeded playoff.
 """
