@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from math import comb
 from typing import Literal
 
 from tournaments.core.ids import EntryId
@@ -163,18 +164,17 @@ def _table_cost(quad: Sequence[PlayerId], h: History, score: Mapping[PlayerId, i
     """The best of the three ways to split four players into two partnerships, and its cost."""
     a, b, c, d = quad
     spread = sum((score[x] - score[y]) ** 2 for x, y in combinations(quad, 2))
-    best: tuple[int, Table] | None = None
-    for n, s, e, w in ((a, b, c, d), (a, c, b, d), (a, d, b, c)):
-        table = Table(n, s, e, w)
-        cost = (
+
+    def cost(table: Table) -> int:
+        (n, s), (e, w) = table.partnerships
+        return (
             _PARTNER_WEIGHT * (h.partners[frozenset((n, s))] + h.partners[frozenset((e, w))])
             + _OPPONENT_WEIGHT * sum(h.opponents[frozenset(p)] for p in table.opponent_pairs())
             + spread
         )
-        if best is None or cost < best[0]:
-            best = (cost, table)
-    assert best is not None  # noqa: S101 — three candidates were tried
-    return best
+
+    splits = (Table(a, b, c, d), Table(a, c, b, d), Table(a, d, b, c))
+    return min(((cost(t), t) for t in splits), key=lambda option: option[0])
 
 
 def _partitions(players: list[PlayerId]) -> Iterator[list[tuple[PlayerId, ...]]]:
@@ -192,14 +192,9 @@ def _partitions(players: list[PlayerId]) -> Iterator[list[tuple[PlayerId, ...]]]
 def _seat(order: list[PlayerId], h: History, score: Mapping[PlayerId, int]) -> list[Table]:
     """Seat players (in placement order, a multiple of four) at tables at least cost (see module doc)."""
     if len(order) <= EXACT_SEATING_LIMIT:
-        best: tuple[int, list[Table]] | None = None
-        for partition in _partitions(order):
-            costed = [_table_cost(q, h, score) for q in partition]
-            total = sum(c for c, _ in costed)
-            if best is None or total < best[0]:
-                best = (total, [t for _, t in costed])
-        assert best is not None  # noqa: S101 — at least one partition exists
-        return best[1]
+        seatings = ([_table_cost(q, h, score) for q in partition] for partition in _partitions(order))
+        best = min(seatings, key=lambda costed: sum(c for c, _ in costed))
+        return [t for _, t in best]
     quads = [list(order[i : i + 4]) for i in range(0, len(order), 4)]
     costs = [_table_cost(q, h, score)[0] for q in quads]
     improved = True
@@ -240,15 +235,9 @@ def _bye_options(order: list[PlayerId], h: History) -> list[list[PlayerId]]:
     pool = [order[i] for i in ranked if h.byes[order[i]] == boundary]
     options = [chosen]
     need = count - len(sure)
-    if _binomial(len(pool), need) <= BYE_OPTIONS:
+    if comb(len(pool), need) <= BYE_OPTIONS:
         options += [sure + list(c) for c in combinations(pool, need) if sure + list(c) != chosen]
     return options
-
-
-def _binomial(n: int, k: int) -> int:
-    from math import comb
-
-    return comb(n, k)
 
 
 def seat_swiss_round(
@@ -266,16 +255,14 @@ def seat_swiss_round(
     order = [p.id for p in placed]
     score = {p.id: p.score for p in players}
     h = history_of(previous)
-    best: tuple[int, tuple[int, ...], list[PlayerId], list[Table]] | None = None
-    for byes in _bye_options(order, h):
-        seated = [p for p in order if p not in byes]
-        tables = _seat(seated, h, score)
+
+    def option(byes: list[PlayerId]) -> tuple[int, tuple[int, ...], list[PlayerId], list[Table]]:
+        tables = _seat([p for p in order if p not in byes], h, score)
         cost = sum(_table_cost(t.players, h, score)[0] for t in tables)
-        preference = tuple(sorted(-order.index(b) for b in byes))
-        if best is None or (cost, preference) < best[:2]:
-            best = (cost, preference, byes, tables)
-    assert best is not None  # noqa: S101 — there is always a bye option
-    _, _, byes, tables = best
+        lowest_placed_first = tuple(sorted(-order.index(b) for b in byes))
+        return (cost, lowest_placed_first, byes, tables)
+
+    _, _, byes, tables = min((option(b) for b in _bye_options(order, h)), key=lambda o: o[:2])
     return IndividualRound(
         number=number if number is not None else len(previous) + 1,
         tables=tuple(tables),
