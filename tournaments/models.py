@@ -350,3 +350,6 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} r{self.round_id}: {self.player_out_id} → {self.player_in_id}"
+
+
+from .day_models import ActionKind, DaySettings, Notification, ScheduledAction  # noqa: E402, F401

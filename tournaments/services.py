@@ -692,10 +692,15 @@ def matchday_deadline(tournament: Tournament, number: int) -> datetime | None:
 
 
 @transaction.atomic
-def pair_next_round(*, actor, tournament: Tournament) -> Round:
-    """Pair the next round with the core functions; refused while the previous one is open."""
+def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> Round:
+    """Pair the next round with the core functions; refused while the previous one is open.
+
+    ``system``: the tournament's own plan pairs it (the beat task, ``tournaments.scheduling``),
+    with no user to check; the audit row then names no actor.
+    """
     tournament = _lock(tournament)
-    _require_manager(actor, tournament)
+    if not system:
+        _require_manager(actor, tournament)
     if tournament.status == TournamentStatus.FINISHED:
         raise ValidationError(_("The tournament is finished."))
     last = tournament.rounds.order_by("-number").first()
