@@ -19,9 +19,10 @@ avoided, and opponents repeat as little as possible. Two formats:
 The seater, in priority order: (1) byes go to the players with the fewest byes so far, lowest
 placed first (FIDE C.04.1 c adapted: nobody sits out twice before everyone has sat out once);
 (2) no repeated partnership; (3) fewest repeated opponents; (4) players of equal score together
-(C.04.1 d: score groups). Up to eight seated players it tries every seating (315 for eight);
-above that it starts from the placement order in fours and improves by swapping players between
-tables until no swap helps. Everything is deterministic: the same input gives the same round.
+(C.04.1 d: score groups). Up to twelve seated players it tries every seating; above that it
+starts from the placement order in fours and improves by moving players between two tables
+until no move helps (plus a few seeded restarts for fields up to 64). Everything is
+deterministic: the same input gives the same round.
 
 Scoring (issue 6): each player scores what his pair scored; Buchholz counts both opponents; a
 no-show's partner is scored a win and the absentee a forfeit (see ``individual_standings``).
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
@@ -46,8 +47,9 @@ PlayerId = EntryId
 
 Pair = Literal["NS", "EW"]
 
-EXACT_SEATING_LIMIT = 8
-"""Up to this many seated players the seater tries every seating (315 for eight); above it, local search."""
+EXACT_SEATING_LIMIT = 12
+"""Up to this many seated players the seater tries every seating (5,775 splits into fours for twelve,
+each four split the best of three ways); above it, local search."""
 
 _PARTNER_WEIGHT = 10**8
 _OPPONENT_WEIGHT = 10**4
@@ -191,25 +193,83 @@ def _partitions(players: list[PlayerId]) -> Iterator[list[tuple[PlayerId, ...]]]
 
 def _seat(order: list[PlayerId], h: History, score: Mapping[PlayerId, int]) -> list[Table]:
     """Seat players (in placement order, a multiple of four) at tables at least cost (see module doc)."""
+    table = _memo_table_cost(h, score)
     if len(order) <= EXACT_SEATING_LIMIT:
-        seatings = ([_table_cost(q, h, score) for q in partition] for partition in _partitions(order))
-        best = min(seatings, key=lambda costed: sum(c for c, _ in costed))
-        return [t for _, t in best]
+        seatings = ([table(q) for q in partition] for partition in _partitions(order))
+        cheapest = min(seatings, key=lambda costed: sum(c for c, _ in costed))
+        return [t for _, t in cheapest]
+    best = _local_search(order, table)
+    if best[0] >= _OPPONENT_WEIGHT and len(order) // 4 <= RESTART_TABLES:  # a repeat left: look further
+        rng = random.Random(len(order))  # noqa: S311 — seeded: the same round always seats the same way
+        for _ in range(RESTARTS):
+            best = min(best, _local_search(rng.sample(order, len(order)), table), key=lambda r: r[0])
+    return best[1]
+
+
+RESTARTS = 3
+"""Extra starts (seeded shuffles) for the local search, for fields of up to ``RESTART_TABLES`` tables:
+swaps between two tables cannot always reach the best seating (it may need three tables at once)."""
+
+RESTART_TABLES = 16
+
+
+def _memo_table_cost(
+    h: History, score: Mapping[PlayerId, int]
+) -> Callable[[Sequence[PlayerId]], tuple[int, Table]]:
+    """``_table_cost`` remembered per set of four: a search meets the same four again and again."""
+    memo: dict[tuple[PlayerId, ...], tuple[int, Table]] = {}
+
+    def table(quad: Sequence[PlayerId]) -> tuple[int, Table]:
+        key = tuple(sorted(quad))
+        if key not in memo:
+            memo[key] = _table_cost(key, h, score)
+        return memo[key]
+
+    return table
+
+
+def _local_search(
+    order: list[PlayerId], table: Callable[[Sequence[PlayerId]], tuple[int, Table]]
+) -> tuple[int, list[Table]]:
+    """From the players in fours in this order, improve by moves between two tables until none helps."""
     quads = [list(order[i : i + 4]) for i in range(0, len(order), 4)]
-    costs = [_table_cost(q, h, score)[0] for q in quads]
-    improved = True
-    while improved:
-        improved = False
-        for i, j in combinations(range(len(quads)), 2):
-            for x in range(4):
-                for y in range(4):
-                    qi, qj = list(quads[i]), list(quads[j])
-                    qi[x], qj[y] = qj[y], qi[x]
-                    ci, cj = _table_cost(qi, h, score)[0], _table_cost(qj, h, score)[0]
-                    if ci + cj < costs[i] + costs[j]:
-                        quads[i], quads[j], costs[i], costs[j] = qi, qj, ci, cj
-                        improved = True
-    return [_table_cost(q, h, score)[1] for q in quads]
+    costs = [table(q)[0] for q in quads]
+
+    def improve(i: int, j: int, candidates: Iterator[tuple[list[PlayerId], list[PlayerId]]]) -> bool:
+        for qi, qj in candidates:
+            ci, cj = table(qi)[0], table(qj)[0]
+            if ci + cj < costs[i] + costs[j]:
+                quads[i], quads[j], costs[i], costs[j] = qi, qj, ci, cj
+                return True
+        return False
+
+    def swaps(i: int, j: int) -> Iterator[tuple[list[PlayerId], list[PlayerId]]]:
+        """Exchange one player of table i with one of table j."""
+        for x in range(4):
+            for y in range(4):
+                qi, qj = list(quads[i]), list(quads[j])
+                qi[x], qj[y] = qj[y], qi[x]
+                yield qi, qj
+
+    def regroupings(i: int, j: int) -> Iterator[tuple[list[PlayerId], list[PlayerId]]]:
+        """Every other way to split the eight players of tables i and j into two fours."""
+        eight = quads[i] + quads[j]
+        for rest in combinations(eight[1:], 3):
+            qi = [eight[0], *rest]
+            yield qi, [p for p in eight if p not in qi]
+
+    # Swaps of one player until none helps, then one pass regrouping pairs of tables (which
+    # also exchanges two players for two); repeat while the pass finds something.
+    while True:
+        improved = True
+        while improved:
+            improved = False
+            for i, j in combinations(range(len(quads)), 2):
+                while improve(i, j, swaps(i, j)):
+                    improved = True
+        if not any([improve(i, j, regroupings(i, j)) for i, j in combinations(range(len(quads)), 2)]):
+            break
+    return sum(costs), [table(q)[1] for q in quads]
 
 
 BYE_OPTIONS = 20
@@ -221,9 +281,11 @@ def _bye_options(order: list[PlayerId], h: History) -> list[list[PlayerId]]:
 
     Fair: only players with the fewest byes so far sit out, then those with one more, and so on
     (nobody sits out twice before everyone has sat out once). Among the fair choices the default
-    is the lowest placed (FIDE C.04.1 c's spirit). When there are at most ``BYE_OPTIONS`` fair
-    choices, the seater tries them all and keeps the one that seats best (fewest repeated
-    partners, then opponents), the lowest placed on a tie.
+    is the lowest placed (FIDE C.04.1 c's spirit). When the default leaves a repeated partner or
+    opponent, at most eight play (``SEARCH_SEATED``: where one bye decides most) and there are
+    at most ``BYE_OPTIONS`` fair choices, the seater tries them all and
+    keeps the one that seats best (fewest repeated partners, then opponents), the lowest placed
+    on a tie.
     """
     count = len(order) % 4
     if not count:
@@ -262,7 +324,12 @@ def seat_swiss_round(
         lowest_placed_first = tuple(sorted(-order.index(b) for b in byes))
         return (cost, lowest_placed_first, byes, tables)
 
-    _, _, byes, tables = min((option(b) for b in _bye_options(order, h)), key=lambda o: o[:2])
+    options = _bye_options(order, h)
+    best = option(options[0])
+    if best[0] >= _OPPONENT_WEIGHT and len(order) - len(options[0]) <= SEARCH_SEATED:
+        # the default byes leave a repeat in a small field: another fair choice may not
+        best = min([best, *(option(b) for b in options[1:])], key=lambda o: o[:2])
+    _, _, byes, tables = best
     return IndividualRound(
         number=number if number is not None else len(previous) + 1,
         tables=tuple(tables),
@@ -311,12 +378,15 @@ def movement(players: Sequence[PlayerId], rounds: int | None = None) -> list[Ind
             candidates.append(schedule)
             if _quality(schedule)[0] == 0 and not exact_movement(len(ids)):
                 break
-        if min(_quality(c)[0] for c in candidates) and len(ids) - len(ids) % 4 <= EXACT_SEATING_LIMIT:
+        if min(_quality(c)[0] for c in candidates) and len(ids) - len(ids) % 4 <= SEARCH_SEATED:
             found = _search_movement(ids, total)
             if found is not None:
                 candidates.append(found)
     return min(candidates, key=_quality)
 
+
+SEARCH_SEATED = 8
+"""The depth-first movement search is for fields with at most this many seated per round."""
 
 SEARCH_BUDGET = 20_000
 """Seatings the depth-first search for a tiny field's movement may try before giving up."""

@@ -8,6 +8,7 @@ from itertools import combinations
 
 import pytest
 
+from tournaments.core import individual
 from tournaments.core.individual import (
     IndividualPlayer,
     IndividualRound,
@@ -281,3 +282,49 @@ def test_table_results_are_checked() -> None:
         TableResult(Table(1, 2, 3, 4), absent=frozenset({9}))
     with pytest.raises(ValueError, match="not in this event"):
         individual_standings([1, 2, 3], [TableResult(Table(1, 2, 3, 4), ns_eyes=12, ew_eyes=0, winner="NS")])
+
+
+def _best_single_round(players: list[int], before: list[IndividualRound]) -> tuple[int, int]:
+    """Exhaustively, the least (partner repeats, opponent repeats) one more round can add.
+
+    Tables are independent once the players are split into fours, so each four's best split
+    is found on its own: 5,775 splits of twelve players into fours, three ways each.
+    """
+    h = history_of(before)
+    best: tuple[int, int] | None = None
+    for partition in _partitions(players):
+        total = (0, 0)
+        for a, b, c, d in partition:
+            costs = []
+            for (n, s), (e, w) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+                partner = h.partners[frozenset((n, s))] + h.partners[frozenset((e, w))]
+                opponent = sum(h.opponents[frozenset((x, y))] for x in (n, s) for y in (e, w))
+                costs.append((partner, opponent))
+            low = min(costs)
+            total = (total[0] + low[0], total[1] + low[1])
+        best = total if best is None or total < best else best
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("exact_up_to", [12, 8])
+@pytest.mark.parametrize("seed", range(6))
+def test_seater_seats_twelve_as_well_as_trying_every_seating(
+    seed: int, exact_up_to: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked against all 155,925 seatings of twelve players after three random rounds, both
+    by the seater's own enumeration and by its local search (forced by lowering the limit)."""
+    monkeypatch.setattr(individual, "EXACT_SEATING_LIMIT", exact_up_to)
+    rng = random.Random(seed)
+    players = list(range(1, 13))
+    before: list[IndividualRound] = []
+    for number in range(1, 4):
+        shuffled = rng.sample(players, 12)
+        tables = tuple(Table(*shuffled[i : i + 4]) for i in range(0, 12, 4))
+        before.append(IndividualRound(number, tables, ()))
+    field = [IndividualPlayer(id=p, seed=p) for p in players]
+    ours = seat_swiss_round(field, before)
+    h = history_of(before)
+    partner = sum(h.partners[frozenset(pair)] for t in ours.tables for pair in t.partnerships)
+    opponent = sum(h.opponents[frozenset(pair)] for t in ours.tables for pair in t.opponent_pairs())
+    assert (partner, opponent) == _best_single_round(players, before)
