@@ -16,3 +16,11 @@ class TournamentsConfig(AppConfig):
             sender=apps.get_app_config("django_celery_beat"),
             dispatch_uid="bilka-tournaments-auto-confirm",
         )
+        from . import broadcast, day_tasks, scheduling  # noqa: F401 - signal receivers and tasks
+
+        broadcast.connect_table_events()
+        post_migrate.connect(
+            scheduling.ensure_day_plan,
+            sender=apps.get_app_config("django_celery_beat"),
+            dispatch_uid="bilka-tournaments-day-plan",
+        )

@@ -19,7 +19,7 @@ class DaySettings(models.Model):
     tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, related_name="day")
     auto_pair = models.BooleanField(
         _("pair the next round automatically"),
-        default=True,
+        default=False,
         help_text=_("Swiss: once a round is complete the next one is paired; off: the organiser pairs it."),
     )
     first_round_at = models.DateTimeField(_("first round starts"), null=True, blank=True)

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import views
+from . import day_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -31,4 +31,7 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/matches/<int:pk>/", views.match, name="match"),
     path("me/matches/", views.my_matches, name="my_matches"),
+    path("t/<slug:slug>/day/", day_views.dashboard, name="dashboard"),
+    path("t/<slug:slug>/day/act/", day_views.dashboard_action, name="dashboard_action"),
+    path("t/<slug:slug>/live/", day_views.now_playing, name="now_playing"),
 ]

@@ -1,0 +1,84 @@
+"""Live tournament pages: tell everyone watching a tournament that it changed, once the change commits.
+
+A result confirmed or corrected, a round paired or closed, a live table opened: each saves a
+``Match`` or ``Round`` row, and a receiver here queues one small frame per tournament and
+transaction, ``{"type": "changed", "version": N}``, for the group ``tournament-<id>``. The page
+then fetches its own fragment again (static/tournaments/live.js): the frame carries no data, so a
+dropped frame costs only a late refresh, and the next one heals it. A finished live table of a
+tournament match queues the task that records its result.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from .models import Match, Round
+
+logger = logging.getLogger(__name__)
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def changed(tournament_id: int) -> None:
+    """Queue a "changed" frame for this tournament when the current transaction commits.
+
+    Several rows saved in one transaction send several frames; the page coalesces them (it
+    fetches at most once per burst), which is cheaper than tracking transactions here.
+    """
+    transaction.on_commit(lambda: _send(tournament_id), robust=True)
+
+
+def _send(tournament_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    version = time.time_ns() // 1000
+    try:
+        async_to_sync(layer.group_send)(
+            tournament_group(tournament_id), {"type": "tournament.changed", "version": version}
+        )
+    except Exception:  # the change committed; a lost hint is healed by the next one
+        logger.warning("tournament %s: live update not sent", tournament_id, exc_info=True)
+
+
+@receiver(post_save, sender=Match, dispatch_uid="bilka-live-match")
+def _match_saved(sender, instance: Match, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        changed(instance.tournament_id)
+
+
+@receiver(post_save, sender=Round, dispatch_uid="bilka-live-round")
+def _round_saved(sender, instance: Round, raw: bool = False, **kwargs) -> None:
+    if not raw:
+        changed(instance.tournament_id)
+
+
+def _table_event_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """The end event of a live table: if it was a tournament match's table, record the result on commit."""
+    if raw or not created or instance.kind != "end":
+        return
+    table_id = instance.table_id
+    if not Match.objects.filter(live_table=table_id).exists():
+        return
+
+    def send() -> None:
+        from .day_tasks import record_table_result
+
+        record_table_result.delay(table_id)
+
+    transaction.on_commit(send, robust=True)
+
+
+def connect_table_events() -> None:
+    from gameplay.models import TableEvent
+
+    post_save.connect(_table_event_saved, sender=TableEvent, dispatch_uid="bilka-day-table-end")

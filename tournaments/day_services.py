@@ -1,0 +1,380 @@
+"""Tournament day: the work the plans do (start a round, pair the next, no-shows, deadlines) and online rounds.
+
+Each function takes ids, locks what it changes, tolerates work already done or rows gone, and is
+called by the beat task (``tournaments.scheduling``) inside the transaction that marks its plan
+done, or by the organiser's dashboard with the organiser as actor. Writes go through the same
+services as every page (``services.pair_next_round``, ``gameplay.services``), or through the
+same private helpers they use.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.notify import notify_user
+
+from . import permissions, services
+from .day_models import DaySettings, Notification
+from .models import Entry, EntryStatus, Match, MatchStatus, PlayMode, Round, RoundStatus, Tournament
+from .models import TournamentStatus as TS
+
+logger = logging.getLogger(__name__)
+NS, EW = (0, 2), (1, 3)  # partners sit opposite
+FORFEIT_REASONS = frozenset({"resign", "timeout"})
+
+
+def pause_point(name: str) -> None:
+    """A test hook inside the work (after its first write): ``BILKA_DAY_PAUSE=<name>:<marker file>``.
+
+    The reliability test sets it in a worker's environment, waits for the marker and kills the
+    worker there; in production the variable is never set and this is one dictionary look-up.
+    """
+    spec = os.environ.get("BILKA_DAY_PAUSE", "")
+    if not spec:
+        return
+    point, _sep, marker = spec.partition(":")
+    if point != name:
+        return
+    with open(marker, "a") as f:
+        f.write(f"{os.getpid()}\n")
+    time.sleep(float(os.environ.get("BILKA_DAY_PAUSE_SECONDS", "30")))
+
+
+def day_settings(tournament: Tournament) -> DaySettings:
+    found = DaySettings.objects.filter(tournament=tournament).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return DaySettings.objects.create(tournament=tournament)
+    except IntegrityError:
+        return DaySettings.objects.get(tournament=tournament)
+
+
+def is_online(rnd: Round) -> bool:
+    return rnd.effective_play_mode == PlayMode.ONLINE
+
+
+# --- notices ----------------------------------------------------------------------------------------
+
+
+def notify(user, *, kind: str, text: str, url: str = "", key: str = "") -> None:
+    """Keep a notice on the site, push it to the user's open sockets, and e-mail it if we know an address.
+
+    ``key`` makes it once-only: a rerun of the same plan notifies nobody twice.
+    """
+    if key and Notification.objects.filter(user=user, key=key).exists():
+        return
+    Notification.objects.create(user=user, kind=kind, text=text[:400], url=url, key=key)
+    notify_user(user.pk, {"kind": kind, "text": text, "url": url})
+    if user.email:
+        address, subject = user.email, text[:120]
+        body = f"{text}\n\n{url}" if url else text
+        transaction.on_commit(
+            lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address], fail_silently=True),
+            robust=True,
+        )
+
+
+def _users_of_side(match: Match, side: str) -> list:
+    from clubs.models import Player
+
+    ids = permissions.side_players(match, side)
+    return [p.user for p in Player.objects.filter(pk__in=ids).select_related("user") if p.user_id]
+
+
+def _organisers(tournament: Tournament) -> list:
+    from django.contrib.auth import get_user_model
+
+    from clubs.models import Membership
+    from clubs.permissions import ROSTER_ROLES
+
+    ids = Membership.objects.filter(club_id=tournament.club_id, role__in=ROSTER_ROLES).values_list(
+        "user_id", flat=True
+    )
+    return list(get_user_model().objects.filter(pk__in=list(ids)))
+
+
+def _tell_organisers(tournament: Tournament, *, kind: str, text: str, key: str) -> None:
+    from django.urls import reverse
+
+    url = reverse("tournaments:dashboard", kwargs={"slug": tournament.slug})
+    for user in _organisers(tournament):
+        notify(user, kind=kind, text=text, url=url, key=key)
+
+
+# --- round start and online tables ------------------------------------------------------------------
+
+
+def start_round(*, tournament_id: int, number: int, actor=None) -> str:
+    """Round ``number`` starts: paired if it is not yet (round 1 or a held round), online tables opened.
+
+    ``actor`` None is the tournament's own plan; otherwise the organiser (permission-checked).
+    """
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return "gone"
+    if actor is not None:
+        services._require_manager(actor, tournament)
+    rnd = tournament.rounds.filter(number=number).first()
+    if rnd is None:
+        last = tournament.rounds.order_by("-number").first()
+        if (last.number if last else 0) != number - 1 or tournament.status == TS.FINISHED:
+            return "not_next"
+        try:
+            rnd = services.pair_next_round(actor=actor, tournament=tournament, system=actor is None)
+        except ValidationError as error:
+            return "refused: " + " ".join(error.messages)[:150]
+    pause_point("start_round")
+    opened = open_tables(round_id=rnd.pk) if is_online(rnd) else 0
+    return f"started {opened}"
+
+
+def open_tables(*, round_id: int) -> int:
+    """Each unplayed match of an online round gets its live table: the tournament's rules and clock,
+    the four players seated in order (partners opposite), no bots. Matches that have a table keep it."""
+    from gameplay import services as tables
+    from gameplay.models import Seating
+
+    rnd = Round.objects.select_related("tournament").get(pk=round_id)
+    tournament = rnd.tournament
+    opened = 0
+    matches = (
+        Match.objects.select_for_update(of=("self",))
+        .filter(round=rnd, bye=False, live_table__isnull=True, status=MatchStatus.SCHEDULED)
+        .select_related("home", "away")
+        .prefetch_related("home__substitutions", "away__substitutions")
+        .order_by("table", "game")
+    )
+    for match in matches:
+        home, away = _users_of_side(match, "home"), _users_of_side(match, "away")
+        if len(home) != 2 or len(away) != 2:
+            _tell_organisers(
+                tournament,
+                kind="tournament.no_table",
+                text=_("%(t)s, round %(r)d, table %(n)d: not all four players have accounts; no live table.")
+                % {"t": tournament.name, "r": rnd.number, "n": match.table},
+                key=f"no-table:{match.pk}",
+            )
+            continue
+        table = tables.create_table(rules=tournament.rules, seating=Seating.IN_ORDER, sit=False)
+        for user in (home[0], away[0], home[1], away[1]):  # N E S W: partners opposite
+            tables.sit(table_id=table.pk, user=user)
+        match.live_table = table.pk
+        match.save(update_fields=["live_table"])
+        opened += 1
+        for user in home + away:
+            notify(
+                user,
+                kind="tournament.table_ready",
+                text=_("%(t)s, round %(r)d: your table is ready. Take your seat.")
+                % {"t": tournament.name, "r": rnd.number},
+                url=table.get_absolute_url(),
+                key=f"table-ready:{match.pk}:{table.pk}",
+            )
+    return opened
+
+
+def record_table_result(*, table_id: int) -> str:
+    """A finished live table gives its match's result (the match this plan opened the table for)."""
+    from gameplay.models import Table, TableStatus
+
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .filter(live_table=table_id)
+            .select_related("round", "home", "away", "tournament")
+            .first()
+        )
+        if match is None:
+            return "no_match"
+        if match.status == MatchStatus.CONFIRMED:
+            return "already"
+        table = Table.objects.filter(pk=table_id).prefetch_related("seats").first()
+        if table is None or table.status != TableStatus.FINISHED or not table.result:
+            return "not_finished"
+        tournament = services._lock(match.tournament)
+        seats = {s.seat: s.user_id for s in table.seats.all()}
+        home_users = {u.pk for u in _users_of_side(match, "home")}
+        home_seats = "NS" if {seats.get(0), seats.get(2)} == home_users else "EW"
+        away_seats = "EW" if home_seats == "NS" else "NS"
+        before = match.state()
+        home_won = table.result["winner"] == home_seats
+        forfeit = table.result.get("reason") in FORFEIT_REASONS
+        if forfeit:
+            match.home_eyes, match.away_eyes = (services.WIN, 0) if home_won else (0, services.WIN)
+        else:
+            score = table.result["score"]
+            match.home_eyes, match.away_eyes = int(score[home_seats]), int(score[away_seats])
+        match.winner_id = match.home_id if home_won else match.away_id
+        match.forfeit = forfeit
+        now = timezone.now()
+        match.reported_at, match.reported_side = now, "table"
+        match.status = MatchStatus.CONFIRMED
+        match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
+        match.save()
+        services._audit(
+            actor=None,
+            action="match.live_result",
+            obj=match,
+            tournament=tournament,
+            before=before,
+            after={**match.state(), "table": table.pk},
+        )
+        services._refresh_round(match.round, tournament, slot=match.slot)
+        return "recorded"
+
+
+def finished_tables_unrecorded() -> list[int]:
+    """Live tables of tournament matches that finished while their match still waits (a lost hook)."""
+    from gameplay.models import Table, TableStatus
+
+    ids = Match.objects.filter(live_table__isnull=False, status=MatchStatus.SCHEDULED).values_list(
+        "live_table", flat=True
+    )
+    return list(
+        Table.objects.filter(pk__in=list(ids), status=TableStatus.FINISHED).values_list("pk", flat=True)
+    )
+
+
+# --- no-shows, reminders, deadlines -----------------------------------------------------------------
+
+
+def no_shows(*, round_id: int) -> str:
+    """Online: a pair with a player who never came to the table forfeits (the table is resigned for
+    him, so the result flows back like any other); both pairs missing goes to the organiser."""
+    from gameplay import services as tables
+    from gameplay.models import Seat, Table, TableStatus
+
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None or not is_online(rnd):
+        return "gone"
+    forfeits = 0
+    for match in rnd.matches.filter(bye=False, status=MatchStatus.SCHEDULED, live_table__isnull=False):
+        table = Table.objects.filter(pk=match.live_table).first()
+        if table is None or table.status == TableStatus.FINISHED:
+            continue
+        absent = list(
+            Seat.objects.filter(table=table, is_bot=False, connections=0, disconnected_at__isnull=True)
+            .order_by("seat")
+            .values_list("seat", flat=True)
+        )
+        sides = {"NS" if s in NS else "EW" for s in absent}
+        if len(sides) == 1:
+            tables.resign(table_id=table.pk, seat=absent[0])
+            forfeits += 1
+        elif len(sides) == 2:
+            _tell_organisers(
+                rnd.tournament,
+                kind="tournament.both_absent",
+                text=_("%(t)s, round %(r)d, table %(n)d: neither pair came to the table. Please decide.")
+                % {"t": rnd.tournament.name, "r": rnd.number, "n": match.table},
+                key=f"both-absent:{match.pk}",
+            )
+    return f"forfeits {forfeits}"
+
+
+def remind(*, round_id: int) -> str:
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None:
+        return "gone"
+    sent = 0
+    for match in rnd.matches.filter(bye=False, status=MatchStatus.SCHEDULED).prefetch_related(
+        "home__substitutions", "away__substitutions"
+    ):
+        for user in _users_of_side(match, "home") + _users_of_side(match, "away"):
+            notify(
+                user,
+                kind="tournament.reminder",
+                text=_("%(t)s, round %(r)d starts soon: you play at table %(n)d.")
+                % {"t": rnd.tournament.name, "r": rnd.number, "n": match.table},
+                url=match.get_absolute_url(),
+                key=f"remind:{match.pk}",
+            )
+            sent += 1
+    return f"sent {sent}"
+
+
+def unplayed_to_organiser(*, round_id: int, kind: str) -> str:
+    """A matchday deadline or an online round's deadline passed: the organiser gets the unplayed list."""
+    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if rnd is None:
+        return "gone"
+    open_ = list(rnd.matches.exclude(status=MatchStatus.CONFIRMED).select_related("home", "away"))
+    if not open_:
+        return "all played"
+    tables = ", ".join(str(m.table) for m in open_)
+    text = _("%(t)s, round %(r)d: the deadline has passed; %(k)d match(es) unfinished (tables %(list)s).") % {
+        "t": rnd.tournament.name,
+        "r": rnd.number,
+        "k": len(open_),
+        "list": tables,
+    }
+    _tell_organisers(rnd.tournament, kind=f"tournament.{kind}", text=text, key=f"{kind}:{rnd.pk}")
+    return f"unplayed {len(open_)}"
+
+
+def close_check_in(*, tournament_id: int) -> str:
+    """Approved pairs that did not check in are withdrawn before the first round (if anyone checked in)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or tournament.rounds.exists():
+        return "too late"
+    tournament = services._lock(tournament)
+    entries = tournament.entries.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
+    if not entries.filter(status=EntryStatus.CHECKED_IN).exists():
+        return "nobody checked in"
+    late = list(entries.filter(status=EntryStatus.APPROVED))
+    for entry in late:
+        entry.status, entry.withdrawn_after_round = EntryStatus.WITHDRAWN, 0
+        entry.save(update_fields=["status", "withdrawn_after_round"])
+        services._audit(actor=None, action="entry.check_in_closed", obj=entry, tournament=tournament)
+    return f"withdrawn {len(late)}"
+
+
+def pair_next(*, tournament_id: int, after: int) -> str:
+    """Round ``after`` is complete: pair the next round (if the tournament pairs itself) and start it."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return "gone"
+    last = tournament.rounds.order_by("-number").first()
+    if last is None or last.number != after:
+        return "already paired" if last and last.number > after else "no round"
+    if last.status != RoundStatus.COMPLETE or tournament.status == TS.FINISHED:
+        return "not complete" if tournament.status != TS.FINISHED else "finished"
+    if not day_settings(tournament).auto_pair:
+        _tell_organisers(
+            tournament,
+            kind="tournament.round_complete",
+            text=_("%(t)s: round %(r)d is complete; pair the next round when you are ready.")
+            % {"t": tournament.name, "r": after},
+            key=f"round-complete:{last.pk}",
+        )
+        return "held for the organiser"
+    return start_round(tournament_id=tournament_id, number=after + 1)
+
+
+# --- the organiser's one-click actions ------------------------------------------------------------
+
+
+def organiser_forfeit(*, actor, match: Match, loser: Entry) -> Match:
+    return services.record_forfeit(actor=actor, match=match, loser=loser)
+
+
+def organiser_pair_next(*, actor, tournament: Tournament) -> Round:
+    if not permissions.can_manage(actor, tournament):
+        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
+    number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    with transaction.atomic():
+        outcome = start_round(tournament_id=tournament.pk, number=number, actor=actor)
+        if outcome.startswith("refused: "):
+            raise ValidationError(outcome.removeprefix("refused: "))
+    return tournament.rounds.get(number=number)

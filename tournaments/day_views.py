@@ -1,0 +1,132 @@
+"""The organiser's dashboard of a tournament day and the spectators' "now playing" board.
+
+Every button posts to ``dashboard_action``, which calls one service (the same ones the other
+pages use) with the signed-in user as actor, so permissions are checked in one place.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import day_selectors, day_services, permissions, services
+from .day_models import DaySettings
+from .models import Entry, Match
+from .selectors import open_matches
+from .views import _context, _error_text, _tournament, refusals
+
+
+class DaySettingsForm(forms.ModelForm):
+    class Meta:
+        model = DaySettings
+        fields = [
+            "auto_pair",
+            "first_round_at",
+            "check_in_closes_at",
+            "reminder_minutes",
+            "no_show_minutes",
+            "round_minutes",
+        ]
+        widgets = {
+            "first_round_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "check_in_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
+
+
+def now_playing(request, slug):
+    tournament = _tournament(slug)
+    return render(
+        request,
+        "tournaments/now_playing.html",
+        _context(request, tournament, "live", board=day_selectors.live_tables(tournament=tournament)),
+    )
+
+
+@login_required
+@refusals
+def dashboard(request, slug):
+    tournament = _tournament(slug)
+    if not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
+    rounds = day_selectors.round_states(tournament=tournament)
+    last = rounds[-1].round if rounds else None
+    return render(
+        request,
+        "tournaments/dashboard.html",
+        _context(
+            request,
+            tournament,
+            "dashboard",
+            rounds=rounds,
+            can_pair=tournament.status != "finished" and (last is None or last.status == "complete"),
+            next_number=(last.number + 1) if last else 1,
+            stuck=day_selectors.stuck_matches(tournament=tournament),
+            disputes=day_selectors.disputes(tournament=tournament),
+            waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
+            board=day_selectors.live_tables(tournament=tournament),
+            plans=day_selectors.plans(tournament=tournament),
+            settings_form=DaySettingsForm(instance=day_services.day_settings(tournament)),
+        ),
+    )
+
+
+@login_required
+@require_POST
+@refusals
+def dashboard_action(request, slug):
+    tournament = _tournament(slug)
+    if not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
+    action = request.POST.get("action", "")
+    try:
+        if action == "pair_next":
+            rnd = day_services.organiser_pair_next(actor=request.user, tournament=tournament)
+            messages.success(request, _("Round %(n)d is paired.") % {"n": rnd.number})
+        elif action == "open_tables":
+            rnd = get_object_or_404(tournament.rounds, number=request.POST.get("round"))
+            with transaction.atomic():
+                opened = day_services.open_tables(round_id=rnd.pk)
+            messages.success(request, _("%(n)d live table(s) opened.") % {"n": opened})
+        elif action in ("forfeit", "correct"):
+            match = get_object_or_404(Match, tournament=tournament, pk=request.POST.get("match"))
+            if action == "forfeit":
+                loser = get_object_or_404(Entry, tournament=tournament, pk=request.POST.get("loser"))
+                services.record_forfeit(actor=request.user, match=match, loser=loser)
+                messages.success(request, _("Forfeit recorded."))
+            else:
+                services.correct_result(
+                    actor=request.user,
+                    match=match,
+                    home_eyes=_int(request.POST.get("home_eyes")),
+                    away_eyes=_int(request.POST.get("away_eyes")),
+                    reason=request.POST.get("reason", "")[:300],
+                )
+                messages.success(request, _("Result saved."))
+        elif action == "settings":
+            form = DaySettingsForm(request.POST, instance=day_services.day_settings(tournament))
+            if not form.is_valid():
+                messages.error(request, _("Please check the day settings."))
+            else:
+                form.save()
+                messages.success(request, _("Day settings saved."))
+        else:
+            raise Http404
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    return redirect("tournaments:dashboard", slug=slug)
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValidationError(_("Please give both scores as whole numbers.")) from None
