@@ -117,12 +117,7 @@ def brute_force(n: int, rounds: int) -> tuple[int, int]:
     return best[0]
 
 
-KNOWN_GAP = {(5, 3): 1}
-"""Where our movement is short of the brute-force minimum of opponent repeats, and by how much.
-Five players over three rounds: the seater takes a round without repeats that leaves the third
-round with three (the optimum is 2)."""
-
-CASES = [(n, r) for n in range(4, 10) for r in range(2, 5) if (n, r) != (9, 4)]  # 9 x 4 takes 30 s
+CASES = [(n, r) for n in range(4, 12) for r in range(2, 5) if n < 9 or r < 4]  # 9 x 4 alone takes 30 s
 
 
 @pytest.mark.parametrize(("n", "rounds"), CASES)
@@ -130,7 +125,7 @@ def test_movement_repeats_match_brute_force_on_small_fields(n: int, rounds: int)
     least_partner, least_opponent = brute_force(n, rounds)
     counts = repeat_counts(movement(list(range(1, n + 1)), rounds))
     assert counts.max_partner <= least_partner  # in particular no repeat when brute force has none
-    assert counts.opponent_repeats <= least_opponent + KNOWN_GAP.get((n, rounds), 0)
+    assert counts.opponent_repeats <= least_opponent
 
 
 def test_brute_force_sees_a_forced_partner_repeat() -> None:
