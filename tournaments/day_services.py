@@ -271,6 +271,7 @@ def no_shows(*, round_id: int) -> str:
         sides = {"NS" if s in NS else "EW" for s in absent}
         if len(sides) == 1:
             tables.resign(table_id=table.pk, seat=absent[0])
+            record_table_result(table_id=table.pk)
             forfeits += 1
         elif len(sides) == 2:
             _tell_organisers(

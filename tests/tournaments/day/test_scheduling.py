@@ -155,7 +155,9 @@ def test_a_matchday_deadline_tells_the_organiser_what_is_unplayed(club, organise
 def test_a_failing_plan_does_not_block_the_others(swiss8, organiser, monkeypatch):
     rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
     now = timezone.now()
-    scheduling.plan(ActionKind.REMIND, tournament_id=swiss8.pk, due_at=now - timedelta(minutes=2), round_number=1)
+    scheduling.plan(
+        ActionKind.REMIND, tournament_id=swiss8.pk, due_at=now - timedelta(minutes=2), round_number=1
+    )
     scheduling.plan(ActionKind.MATCHDAY_DEADLINE, tournament_id=swiss8.pk, due_at=now, round_number=1)
 
     def broken(**kwargs):
@@ -178,7 +180,9 @@ def test_the_beat_row_is_created_once(db):
 
 def test_a_plan_for_a_deleted_round_tolerates_it(swiss8, organiser):
     rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
-    scheduling.plan(ActionKind.MATCHDAY_DEADLINE, tournament_id=swiss8.pk, due_at=timezone.now(), round_number=1)
+    scheduling.plan(
+        ActionKind.MATCHDAY_DEADLINE, tournament_id=swiss8.pk, due_at=timezone.now(), round_number=1
+    )
     Round.objects.filter(pk=rnd.pk).delete()
     scheduling.run_due()
     assert ScheduledAction.objects.get(kind=ActionKind.MATCHDAY_DEADLINE).outcome == "no round"

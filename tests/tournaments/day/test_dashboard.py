@@ -1,0 +1,112 @@
+"""The organiser's dashboard: who may see it, and its one-click actions going through the services."""
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import AuditEntry
+from tests.clubs.factories import PASSWORD
+from tournaments import services
+from tournaments.day_models import DaySettings
+from tournaments.models import MatchStatus
+
+from ..conftest import play_round
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(t, name="dashboard"):
+    return reverse(f"tournaments:{name}", kwargs={"slug": t.slug})
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, swiss8):
+    for response in (
+        client.get(_url(swiss8)),
+        client.post(_url(swiss8, "dashboard_action"), {"action": "pair_next"}),
+    ):
+        assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+@pytest.mark.parametrize("who", ["member", "outsider"])
+def test_players_who_do_not_run_the_club_get_403(client, swiss8, who, request):
+    user = request.getfixturevalue(who)
+    client.login(username=user.username, password=PASSWORD)
+    assert client.get(_url(swiss8)).status_code == 403
+    response = client.post(_url(swiss8, "dashboard_action"), {"action": "pair_next"})
+    assert response.status_code == 403
+    assert swiss8.rounds.count() == 0
+
+
+def test_the_organiser_pairs_and_starts_a_round_in_one_click(client, swiss8, organiser):
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(_url(swiss8)).content.decode()
+    assert "Pair and start round 1" in page
+
+    response = client.post(_url(swiss8, "dashboard_action"), {"action": "pair_next"}, follow=True)
+
+    assert swiss8.rounds.count() == 1
+    assert "Round 1 is paired." in response.content.decode()
+    assert AuditEntry.objects.filter(action="round.pair", actor=organiser).count() == 1
+
+
+def test_the_dashboard_lists_disputes_and_the_organiser_settles_them(client, swiss8, organiser):
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
+    m = rnd.matches.get(table=1)
+    home_user, away_user = m.home.player_a.user, m.away.player_a.user
+    services.enter_result(actor=home_user, match=m, home_eyes=12, away_eyes=5)
+    services.dispute_result(actor=away_user, match=m, note="было 12:9")
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(_url(swiss8)).content.decode()
+    assert "disputed" in page and f'data-match="{m.pk}"' in page
+
+    client.post(
+        _url(swiss8, "dashboard_action"),
+        {"action": "correct", "match": m.pk, "home_eyes": 12, "away_eyes": 9, "reason": "sheet"},
+    )
+    m.refresh_from_db()
+    assert (m.home_eyes, m.away_eyes, m.status) == (12, 9, MatchStatus.CONFIRMED)
+    assert m.corrections.count() == 1
+
+
+def test_a_forfeit_in_one_click(client, swiss8, organiser):
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
+    m = rnd.matches.get(table=2)
+    client.login(username="organiser", password=PASSWORD)
+    client.post(_url(swiss8, "dashboard_action"), {"action": "forfeit", "match": m.pk, "loser": m.away_id})
+    m.refresh_from_db()
+    assert m.forfeit and (m.home_eyes, m.away_eyes) == (12, 0) and m.status == MatchStatus.CONFIRMED
+
+
+def test_pairing_too_early_says_why(client, swiss8, organiser):
+    services.pair_next_round(actor=organiser, tournament=swiss8)
+    client.login(username="organiser", password=PASSWORD)
+    response = client.post(_url(swiss8, "dashboard_action"), {"action": "pair_next"}, follow=True)
+    assert "Round 1 is not complete" in response.content.decode()
+    assert swiss8.rounds.count() == 1
+
+
+def test_day_settings_are_saved_from_the_dashboard(client, swiss8, organiser):
+    client.login(username="organiser", password=PASSWORD)
+    client.post(
+        _url(swiss8, "dashboard_action"),
+        {"action": "settings", "reminder_minutes": 20, "no_show_minutes": 5, "round_minutes": 60},
+    )
+    day = DaySettings.objects.get(tournament=swiss8)
+    assert (day.auto_pair, day.reminder_minutes, day.no_show_minutes, day.round_minutes) == (False, 20, 5, 60)
+
+
+def test_rounds_and_their_state_on_the_dashboard(client, swiss8, organiser):
+    play_round(services.pair_next_round(actor=organiser, tournament=swiss8), organiser)
+    services.pair_next_round(actor=organiser, tournament=swiss8)
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(_url(swiss8)).content.decode()
+    assert 'data-round="1"' in page and "4/4" in page and "0/4" in page
+
+
+def test_the_now_playing_board_links_each_live_table(client, online8, organiser):
+    from tournaments import scheduling
+
+    services.pair_next_round(actor=organiser, tournament=online8)
+    scheduling.run_due()
+    page = client.get(_url(online8, "now_playing")).content.decode()
+    for m in online8.matches.all():
+        assert f'href="/tables/{m.live_table}/"' in page

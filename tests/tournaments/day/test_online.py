@@ -1,0 +1,111 @@
+"""Online rounds: tables opened at round start, players told where to sit, no bots, results flowing back."""
+
+import pytest
+from django.utils import timezone
+
+from gameplay.models import Seat, Table, TableStatus
+from tournaments import day_services, scheduling, services
+from tournaments.day_models import ActionKind, Notification, ScheduledAction
+from tournaments.models import Match, MatchStatus
+
+from .helpers import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def started(online8, organiser):
+    rnd = services.pair_next_round(actor=organiser, tournament=online8)
+    scheduling.run_due()
+    return rnd
+
+
+def test_round_start_opens_a_table_per_match_with_the_pairs_opposite(online8, started):
+    matches = list(started.matches.order_by("table"))
+    assert len(matches) == 4 and all(m.live_table for m in matches)
+    for m in matches:
+        table = Table.objects.get(pk=m.live_table)
+        assert table.status == TableStatus.PLAYING
+        assert table.rules == online8.rules
+        seats = {s.seat: s for s in Seat.objects.filter(table=table)}
+        assert not any(s.is_bot for s in seats.values())
+        home = {m.home.player_a.user_id, m.home.player_b.user_id}
+        away = {m.away.player_a.user_id, m.away.player_b.user_id}
+        assert {seats[0].user_id, seats[2].user_id} == home
+        assert {seats[1].user_id, seats[3].user_id} == away
+    # a second tick opens nothing more
+    scheduling.run_plan(f"{ActionKind.START_ROUND}:{online8.pk}:1")
+    assert Table.objects.count() == 4
+
+
+def test_players_are_told_where_to_sit(started):
+    m = started.matches.get(table=2)
+    note = Notification.objects.get(user=m.away.player_b.user, kind="tournament.table_ready")
+    assert note.url == f"/tables/{m.live_table}/"
+    assert Notification.objects.filter(kind="tournament.table_ready").count() == 16
+
+
+def test_a_finished_table_becomes_the_confirmed_result_once(online8, started, organiser):
+    m = started.matches.get(table=1)
+    table = play_out(m.live_table, seed=7)
+
+    assert day_services.record_table_result(table_id=table.pk) == "recorded"
+    assert day_services.record_table_result(table_id=table.pk) == "already"
+    m.refresh_from_db()
+    home_side = "NS"  # the home pair sits N/S
+    assert m.status == MatchStatus.CONFIRMED and m.confirmed_how == "table"
+    assert (m.home_eyes, m.away_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])
+    assert m.winner_id == (m.home_id if table.result["winner"] == home_side else m.away_id)
+
+
+def test_the_beat_records_a_table_whose_hook_was_lost(started):
+    m = started.matches.get(table=3)
+    play_out(m.live_table, seed=3)
+    scheduling.run_due()
+    m.refresh_from_db()
+    assert m.status == MatchStatus.CONFIRMED
+
+
+def test_a_player_who_never_comes_forfeits_his_pair(online8, started):
+    m = started.matches.get(table=1)
+    Seat.objects.filter(table_id=m.live_table).exclude(seat=3).update(connections=1)
+    others = started.matches.exclude(pk=m.pk)
+    for other in others:  # everyone else is there
+        Seat.objects.filter(table_id=other.live_table).update(connections=1)
+    ScheduledAction.objects.filter(kind=ActionKind.NO_SHOW).update(due_at=timezone.now())
+
+    scheduling.run_due()
+
+    m.refresh_from_db()
+    assert m.status == MatchStatus.CONFIRMED and m.forfeit
+    assert (m.home_eyes, m.away_eyes) == (12, 0) and m.winner_id == m.home_id  # W (away) was missing
+    assert not Match.objects.filter(pk__in=[o.pk for o in others], status=MatchStatus.CONFIRMED).exists()
+
+
+def test_both_pairs_missing_goes_to_the_organiser(online8, started, organiser):
+    ScheduledAction.objects.filter(kind=ActionKind.NO_SHOW).update(due_at=timezone.now())
+    scheduling.run_due()
+    assert Notification.objects.filter(user=organiser, kind="tournament.both_absent").count() == 4
+    assert not started.matches.filter(status=MatchStatus.CONFIRMED).exists()
+
+
+def test_the_online_deadline_hands_unfinished_matches_to_the_organiser(online8, organiser):
+    online8.day.round_minutes = 90
+    online8.day.save()
+    services.pair_next_round(actor=organiser, tournament=online8)
+    scheduling.run_due()
+    deadline = ScheduledAction.objects.get(kind=ActionKind.ROUND_DEADLINE)
+    assert 89 * 60 < (deadline.due_at - deadline.created_at).total_seconds() <= 90 * 60 + 5
+    ScheduledAction.objects.filter(pk=deadline.pk).update(due_at=timezone.now())
+    scheduling.run_due()
+    note = Notification.objects.get(user=organiser, kind="tournament.round_deadline")
+    assert "4 match(es) unfinished" in note.text
+
+
+def test_the_next_online_round_opens_its_tables_when_paired_by_the_plan(online8, started):
+    for m in started.matches.order_by("table"):
+        play_out(m.live_table, seed=m.table)
+    scheduling.run_due()  # records the four results, completes round 1, pairs and starts round 2
+    r2 = online8.rounds.get(number=2)
+    assert r2.matches.filter(live_table__isnull=False).count() == 4
+    assert Table.objects.filter(status=TableStatus.PLAYING).count() == 4
