@@ -5,15 +5,20 @@ N/S against E/W). Over the rounds nobody partners the same person twice while th
 avoided, and opponents repeat as little as possible. Two formats:
 
 - **A full movement** (``movement``), the bridge-individual idea: a round robin of
-  partnerships. For n ≡ 0 or 1 (mod 4) players we build it exactly: the partnerships of each
-  round are one round of the Berger table over the players (FIDE C.05 Annex 1; for odd n the
-  player meeting the dummy sits out), so over the full cycle (n-1 rounds for even n, n for odd)
-  every two players partner exactly once and, for n ≡ 1, everyone sits out exactly once. The
-  partnerships of a round are then paired into tables by a deterministic local search that
-  spreads opponents as evenly as it can (sum of squared opponent counts, the whist-tournament
-  ideal being "every two players oppose exactly twice"). For other n (2 or 3 players left over
-  each round) no design has everyone partner everyone, so the movement falls back to the
-  round-by-round seater below with equal scores.
+  partnerships. For n ≡ 0 or 1 (mod 4) players we build it exactly (``exact_movement``): the
+  partnerships of each round are one round of the Berger table over the players (FIDE C.05
+  Annex 1; for odd n the player meeting the dummy sits out), so over the full cycle (n-1
+  rounds for even n, n for odd) every two players partner exactly once and, for n ≡ 1,
+  everyone sits out exactly once. The partnerships of a round are then paired into tables by
+  a deterministic local search (with seeded restarts) that spreads opponents as evenly as it
+  can: sum of squared opponent counts, the whist-tournament ideal being "every two players
+  oppose exactly twice". That ideal is reached for 4 and 5 players; from 8 on the most times
+  two players oppose is 3 or 4 (a true whist design needs a construction of its own, not
+  attempted). For other n (2 or 3 players left over each round) nobody can partner everyone,
+  so the movement falls back to the round-by-round seater below with equal scores, and for
+  tiny fields to a depth-first search when the seater walks into a repeated partner (seven
+  players over seven rounds). Full cycles from 4 to 32 players have no repeated partner
+  except 30 (one).
 - **Swiss-style rounds** (``seat_swiss_round``): the same seater, given the players' scores.
 
 The seater, in priority order: (1) byes go to the players with the fewest byes so far, lowest
