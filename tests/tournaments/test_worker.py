@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from tournaments import services, tasks
 from tournaments.models import Match, MatchStatus
 
@@ -14,6 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_worker_auto_confirms_and_completes_the_round(celery_worker_process, club, organiser):
+    celery_app.control.purge()  # tasks other tests queued since the worker started are not ours to wait for
     t = services.create_tournament(
         actor=organiser, club=club, name="Ночная швейцарка", format="swiss", swiss_rounds=2, seeding="manual"
     )
