@@ -12,9 +12,9 @@ avoided, and opponents repeat as little as possible. Two formats:
   everyone sits out exactly once. The partnerships of a round are then paired into tables by
   a deterministic local search (with seeded restarts) that spreads opponents as evenly as it
   can: sum of squared opponent counts, the whist-tournament ideal being "every two players
-  oppose exactly twice". That ideal is reached for 4 and 5 players; from 8 on the most times
-  two players oppose is 3 or 4 (a true whist design needs a construction of its own, not
-  attempted). For other n (2 or 3 players left over each round) nobody can partner everyone,
+  oppose exactly twice". That ideal itself, a whist tournament, we build for n = 4, 5, 8, 12,
+  13, 16, 17, 20, 21, 24 (``whist_movement``); for 9 and from 25 on the Berger-based movement
+  has partners exactly once but some two players oppose 3 or 4 times. For other n (2 or 3 players left over each round) nobody can partner everyone,
   so the movement falls back to the round-by-round seater below with equal scores, and for
   tiny fields to a depth-first search when the seater walks into a repeated partner (seven
   players over seven rounds). Full cycles from 4 to 32 players have no repeated partner
@@ -344,14 +344,129 @@ def seat_swiss_round(
     )
 
 
+# --- whist movements ----------------------------------------------------------------------------
+
+WHIST_BASES: dict[int, tuple[tuple[int, int, int, int], ...]] = {
+    21: ((1, 2, 3, 6), (4, 13, 12, 19), (5, 9, 14, 16), (7, 20, 11, 17), (8, 18, 10, 15)),
+    24: ((23, 0, 1, 2), (3, 5, 7, 17), (4, 12, 18, 22), (6, 20, 10, 13), (8, 19, 11, 16), (9, 15, 14, 21)),
+}
+"""Base rounds that ``_cyclic_whist_base`` needs more than its budget to find (3 s and 10 s): found
+once by that search and checked by the tests like the others."""
+
+WHIST_SEARCH_UP_TO = 20
+"""Above this many players we do not search (it would fail within the budget and cost a second)."""
+
+WHIST_SEARCH_BUDGET = 100_000
+"""Steps for the base-round search; enough for 4, 5, 8, 12, 13, 16, 17 and 20 players (at most 55,000)."""
+
+
+def whist_movement(players: Sequence[PlayerId]) -> list[IndividualRound] | None:
+    """A whist tournament for the players where we have one: every two partner once and oppose twice.
+
+    Rule: the whist tournament Wh(n) (Moore 1896; Anderson, "Combinatorial Designs and
+    Tournaments", ch. 9): n ≡ 0 or 1 (mod 4), n-1 or n rounds, every two players partner
+    exactly once and are opponents exactly twice, so the movement is as fair as one can be.
+    We build the cyclic kind. For n ≡ 1: players are Z_n; a base round seats 1..n-1 with 0
+    sitting out, round i adds i to every number (so player i sits out in round i). For n ≡ 0:
+    players are Z_(n-1) and one fixed player (number n-1) who keeps his seat. The base round is
+    found by a depth-first search on differences (each non-zero difference once between
+    partners, twice between opponents), or taken from ``WHIST_BASES``. We have one for n = 4,
+    5, 8, 12, 13, 16, 17, 20, 21, 24; for 9 no cyclic one exists over Z_9 (the search proves it)
+    and above 24 the search needs too long, so ``movement`` uses the Berger-based movement there.
+    Player k of ``players`` gets number k-1 (seeding order).
+    """
+    ids = list(players)
+    n = len(ids)
+    base = WHIST_BASES.get(n) or (
+        _cyclic_whist_base(n, WHIST_SEARCH_BUDGET) if n <= WHIST_SEARCH_UP_TO else None
+    )
+    if base is None:
+        return None
+    m = n if n % 2 else n - 1
+
+    def shift(x: int, i: int) -> PlayerId:
+        return ids[x] if x == m else ids[(x + i) % m]
+
+    return [
+        IndividualRound(
+            number=i + 1,
+            tables=tuple(Table(*(shift(x, i) for x in table)) for table in base),
+            byes=(ids[i % m],) if n % 2 else (),
+        )
+        for i in range(m)
+    ]
+
+
+def _cyclic_whist_base(n: int, budget: int) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The base round of a cyclic Wh(n) (see ``whist_movement``), by depth-first search, or None.
+
+    Symmetry is broken without losing solutions: each table's North is the smallest number not
+    yet seated (any table can be turned so), and West is above East.
+    """
+    if n < 4 or n % 4 not in (0, 1):
+        return None
+    m = n if n % 2 else n - 1
+    fixed = None if n % 2 else m
+    points = list(range(1, n)) if n % 2 else list(range(n))
+    seat: list[int] = []
+    used: set[int] = set()
+    partner = [0] * m
+    opposed = [0] * m
+    steps = [0]
+
+    def differences(a: int, b: int) -> list[int]:
+        return [] if fixed in (a, b) else [(a - b) % m, (b - a) % m]
+
+    def search(position: int) -> bool:
+        steps[0] += 1
+        if steps[0] > budget:
+            return False
+        if position == len(points):
+            return True
+        t, k = divmod(position, 4)
+        if k == 0:
+            first = fixed if t == 0 and fixed is not None else min(p for p in points if p not in used)
+            candidates = [first]
+        else:
+            candidates = [p for p in points if p not in used]
+        for v in candidates:
+            partner_of = seat[4 * t] if k == 1 else seat[4 * t + 2] if k == 3 else None
+            new_partner = differences(partner_of, v) if partner_of is not None else []
+            if any(partner[x] for x in new_partner) or (k == 3 and v < seat[4 * t + 2]):
+                continue
+            new_opposed = [x for o in (seat[4 * t : 4 * t + 2] if k >= 2 else []) for x in differences(o, v)]
+            if any(opposed[x] + new_opposed.count(x) > 2 for x in new_opposed):
+                continue
+            seat.append(v)
+            used.add(v)
+            for x in new_partner:
+                partner[x] += 1
+            for x in new_opposed:
+                opposed[x] += 1
+            if search(position + 1):
+                return True
+            for x in new_partner:
+                partner[x] -= 1
+            for x in new_opposed:
+                opposed[x] -= 1
+            used.discard(v)
+            seat.pop()
+        return False
+
+    if not search(0):
+        return None
+    return tuple((seat[i], seat[i + 1], seat[i + 2], seat[i + 3]) for i in range(0, len(seat), 4))
+
+
 # --- the full movement ---------------------------------------------------------------------------
 
 
 def movement(players: Sequence[PlayerId], rounds: int | None = None) -> list[IndividualRound]:
     """The rounds of an individual movement for ``players`` (in seeding order).
 
-    ``rounds`` defaults to the full cycle (``full_cycle``). For n ≡ 0 or 1 (mod 4) the
-    partnerships come from the Berger table (see module doc): no partner repeats within the
+    ``rounds`` defaults to the full cycle (``full_cycle``). Where we have a whist tournament
+    (``whist_movement``) it is the movement: partners exactly once, opponents exactly twice.
+    Otherwise, for n ≡ 0 or 1 (mod 4) the partnerships come from the Berger table (see module doc): no partner repeats within the
     full cycle; rounds beyond it are seated by the Swiss seater with equal scores. For other n,
     every round comes from that seater: it still avoids a repeated partner whenever it finds a
     way, and gives the byes in turn. For a movement shorter than the full cycle both are built
@@ -371,7 +486,10 @@ def movement(players: Sequence[PlayerId], rounds: int | None = None) -> list[Ind
     rng = random.Random(len(ids) * 1000 + total)  # noqa: S311 — seeded: the same field always gets the same movement
     equal = [IndividualPlayer(id=p, score=0, seed=i) for i, p in enumerate(ids, start=1)]
     candidates: list[list[IndividualRound]] = []
-    if exact_movement(len(ids)):
+    whist = whist_movement(ids)
+    if whist is not None:
+        candidates.append(whist[:total] + _continue(whist[:total], equal, total))
+    elif exact_movement(len(ids)):
         for attempt in range(_attempts(len(ids), total)):
             candidates.append(_movement_for(ids, total, rng if attempt else None))
     if not exact_movement(len(ids)) or total < full_cycle(len(ids)):
@@ -466,6 +584,16 @@ def _remove(h: History, played: IndividualRound) -> None:
             h.opponents[frozenset((a, b))] -= 1
     for p in played.byes:
         h.byes[p] -= 1
+
+
+def _continue(
+    schedule: list[IndividualRound], equal: list[IndividualPlayer], total: int
+) -> list[IndividualRound]:
+    """Rounds beyond a finished cycle, from the seater with equal scores."""
+    more = list(schedule)
+    while len(more) < total:
+        more.append(seat_swiss_round(equal, more))
+    return more[len(schedule) :]
 
 
 def _quality(schedule: list[IndividualRound]) -> tuple[int, int, int]:

@@ -21,6 +21,7 @@ from tournaments.core.individual import (
     movement,
     repeat_counts,
     seat_swiss_round,
+    whist_movement,
 )
 from tournaments.core.standings import MatchPoints
 
@@ -165,10 +166,21 @@ def test_exact_movement_everyone_partners_everyone_exactly_once(n: int) -> None:
         assert sorted(p for r in rounds for p in r.byes) == sorted(players)  # one bye each
 
 
-def test_small_whist_movements_have_everyone_oppose_everyone_twice() -> None:
-    for n in (4, 5):
-        opponents = history_of(movement(list(range(n)))).opponents
-        assert all(opponents[frozenset(pair)] == 2 for pair in combinations(range(n), 2))
+@pytest.mark.parametrize("n", [4, 5, 8, 12, 13, 16, 17, 20, 21, 24])
+def test_whist_movements_partner_everyone_once_and_oppose_everyone_twice(n: int) -> None:
+    players = [7 * i + 3 for i in range(n)]
+    for rounds in (whist_movement(players), movement(players)):
+        assert rounds is not None
+        h = history_of(rounds)
+        assert all(h.partners[frozenset(pair)] == 1 for pair in combinations(players, 2))
+        assert all(h.opponents[frozenset(pair)] == 2 for pair in combinations(players, 2))
+        for played in rounds:
+            _check_round(played, players)
+
+
+def test_no_cyclic_whist_for_nine_so_the_berger_movement_is_used() -> None:
+    assert whist_movement(list(range(9))) is None
+    assert repeat_counts(movement(list(range(9)))).max_partner == 1
 
 
 @pytest.mark.parametrize("n", range(4, 31))
