@@ -71,9 +71,10 @@ def _table_event_saved(sender, instance, created: bool, raw: bool = False, **kwa
         return
 
     def send() -> None:
+        from .day_services import queue_options
         from .day_tasks import record_table_result
 
-        record_table_result.delay(table_id)
+        record_table_result.apply_async((table_id,), **queue_options())
 
     transaction.on_commit(send, robust=True)
 

@@ -33,20 +33,27 @@ FORFEIT_REASONS = frozenset({"resign", "timeout"})
 
 
 def pause_point(name: str) -> None:
-    """A test hook inside the work (after its first write): ``BILKA_DAY_PAUSE=<name>:<marker file>``.
+    """A test hook inside the work, after its first write: ``BILKA_DAY_PAUSE=<folder>``.
 
-    The reliability test sets it in a worker's environment, waits for the marker and kills the
-    worker there; in production the variable is never set and this is one dictionary look-up.
+    When ``<folder>/<name>.armed`` exists, the first process to get here renames it to
+    ``<name>.reached`` and sleeps, so the reliability test can kill the worker at that very point
+    (tests/tournaments/day/test_reliability.py). Unset in production: one environment look-up.
     """
-    spec = os.environ.get("BILKA_DAY_PAUSE", "")
-    if not spec:
+    folder = os.environ.get("BILKA_DAY_PAUSE", "")
+    if not folder:
         return
-    point, _sep, marker = spec.partition(":")
-    if point != name:
+    try:
+        os.rename(os.path.join(folder, f"{name}.armed"), os.path.join(folder, f"{name}.reached"))
+    except FileNotFoundError:
         return
-    with open(marker, "a") as f:
-        f.write(f"{os.getpid()}\n")
-    time.sleep(float(os.environ.get("BILKA_DAY_PAUSE_SECONDS", "30")))
+    time.sleep(float(os.environ.get("BILKA_DAY_PAUSE_SECONDS", "60")))
+
+
+def queue_options() -> dict:
+    """Where the day's tasks go: ``TOURNAMENTS_DAY_QUEUE`` (a setting, or the environment of every
+    process that may queue them: web, worker, beat) names a dedicated queue; else Celery's default."""
+    queue = getattr(settings, "TOURNAMENTS_DAY_QUEUE", None) or os.environ.get("TOURNAMENTS_DAY_QUEUE")
+    return {"queue": queue} if queue else {}
 
 
 def day_settings(tournament: Tournament) -> DaySettings:
@@ -172,6 +179,7 @@ def open_tables(*, round_id: int) -> int:
         match.live_table = table.pk
         match.save(update_fields=["live_table"])
         opened += 1
+        pause_point("open_tables")
         for user in home + away:
             notify(
                 user,
@@ -222,6 +230,7 @@ def record_table_result(*, table_id: int) -> str:
         match.status = MatchStatus.CONFIRMED
         match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
         match.save()
+        pause_point("record_result")
         services._audit(
             actor=None,
             action="match.live_result",

@@ -45,7 +45,7 @@ def plan(kind: str, *, tournament_id: int, due_at: datetime, round_number: int |
         def send() -> None:
             from .day_tasks import run_plan
 
-            run_plan.delay(key)
+            run_plan.apply_async((key,), **day_services.queue_options())
 
         transaction.on_commit(send, robust=True)
 
