@@ -94,13 +94,16 @@ REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6390/0")
 
 
 def channel_layer_host(url: str) -> dict:
-    """One channel-layer host with the socket options channels-redis needs.
+    """One channel-layer host with the socket options the channel layer needs.
 
-    redis-py 8 reads with a 5 s socket timeout by default, and channels-redis blocks exactly
-    5 s (BZPOPMIN) waiting for a message, so every idle websocket died with "Timeout reading"
-    (django/channels_redis#422): the read timeout must be longer than that block. The pool
-    also grows past redis-py's 100 connections: a burst of websocket connects needs more
-    (STACK-NOTES.md).
+    The layer is channels-redis' `RedisPubSubChannelLayer` (below). Its receiver polls
+    `PubSub.get_message(timeout=0.1)`, an explicit read timeout, so an idle websocket never
+    waits on redis-py 8's default 5 s `socket_timeout` there; the read timeout still bounds the
+    replies to PUBLISH/SUBSCRIBE and, should the list layer (`RedisChannelLayer`, which blocks
+    5 s in BZPOPMIN, django/channels_redis#422) be configured again, must stay longer than that
+    block: 30 s keeps both valid (tests/config/test_notifications.py holds an idle socket 7 s).
+    The pool may grow past redis-py's 100 connections (a burst of websocket connects needed more
+    with the list layer; the pubsub layer uses two per process).
     """
     return {
         "address": url,
@@ -110,13 +113,17 @@ def channel_layer_host(url: str) -> dict:
     }
 
 
+# Pub/sub: one PUBLISH per group message, delivered straight to the processes subscribed, no
+# per-channel lists to poll. Measured on 2 cores (bench/ws_load.py, 2,000 sockets): the list
+# layer saturated at 50 moves/s, pub/sub kept up. Delivery is at most once and there is no
+# channel capacity: numbered events and `sync` let a client recover (gameplay/broadcast.py).
+# `group_add` only takes channels of this process (consumers always pass self.channel_name).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
             "hosts": [channel_layer_host(REDIS_URL)],
             "prefix": env("CHANNELS_PREFIX", default="bilka"),
-            "capacity": 1000,
         },
     },
 }
