@@ -23,6 +23,12 @@ class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("Round robin (league)")
     SWISS = "swiss", _("Swiss")
     SINGLE_ELIM = "single_elim", _("Knockout (single elimination)")
+    INDIVIDUAL_MOVEMENT = "ind_movement", _("Individual: full movement (new partner every round)")
+    INDIVIDUAL_SWISS = "ind_swiss", _("Individual: Swiss rounds (new partner every round)")
+
+
+INDIVIDUAL_FORMATS = frozenset({Format.INDIVIDUAL_MOVEMENT, Format.INDIVIDUAL_SWISS})
+"""Players enter alone and change partners every round (``tournaments.individual_services``)."""
 
 
 class PlayMode(models.TextChoices):
@@ -108,6 +114,10 @@ class Tournament(models.Model):
     @property
     def is_knockout(self) -> bool:
         return self.format == Format.SINGLE_ELIM
+
+    @property
+    def is_individual(self) -> bool:
+        return self.format in INDIVIDUAL_FORMATS
 
 
 class EntryStatus(models.TextChoices):
@@ -353,3 +363,4 @@ class Substitution(models.Model):
 
 
 from .day_models import ActionKind, DaySettings, Notification, ScheduledAction  # noqa: E402, F401
+from .individual_models import IndividualEntry, Seat, SeatName  # noqa: E402, F401

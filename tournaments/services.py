@@ -283,6 +283,8 @@ def _taken_players(tournament: Tournament, *, exclude_entry: int | None = None) 
 
 def _check_can_enter(tournament: Tournament, a: Player, b: Player, *, taken: dict[int, Entry]) -> bool:
     """Raise for a pair that cannot enter; return True when it is a late entry."""
+    if tournament.is_individual:
+        raise ValidationError(_("In an individual event players enter alone."))
     if a.pk == b.pk:
         raise ValidationError(_("A pair is two different players."))
     for p in (a, b):
@@ -468,7 +470,12 @@ def self_register(*, actor, tournament: Tournament, partner: Player) -> Entry:
 
 def _entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
     entry = Entry.objects.select_for_update().select_related("player_a", "player_b").get(pk=entry.pk)
-    return entry, _lock(entry.tournament)
+    tournament = _lock(entry.tournament)
+    if tournament.is_individual:
+        raise ValidationError(
+            _("In an individual event partnerships change every round; withdraw the player instead.")
+        )
+    return entry, tournament
 
 
 @transaction.atomic
@@ -676,7 +683,7 @@ def _field(tournament: Tournament) -> list[Entry]:
 
 
 def round_count(tournament: Tournament, field_size: int) -> int:
-    if tournament.format == Format.SWISS:
+    if tournament.format == Format.SWISS or tournament.is_individual:
         return tournament.swiss_rounds
     if tournament.format == Format.ROUND_ROBIN:
         n = field_size + field_size % 2
@@ -699,6 +706,10 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
     with no user to check; the audit row then names no actor.
     """
     tournament = _lock(tournament)
+    if tournament.is_individual:  # players seated alone at tables of four (issue 6)
+        from .individual_services import pair_next_individual_round
+
+        return pair_next_individual_round(actor=actor, tournament=tournament, system=system)
     if not system:
         _require_manager(actor, tournament)
     if tournament.status == TournamentStatus.FINISHED:

@@ -1,0 +1,420 @@
+"""Every change to an individual event (issue 6): players entering alone, seating rounds, no-shows, withdrawals.
+
+Same contract as ``tournaments.services``: keyword-only arguments, one transaction, the
+permission check, an audit row, refusals as ValidationError with a message for the page. A
+round's table is a ``Match`` between two partnership ``Entry`` rows (seed 0), so results are
+entered, confirmed, disputed and corrected by the pairs services unchanged;
+``services.pair_next_round`` hands individual events to ``pair_next_individual_round``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs import services as club_services
+from clubs.models import ClubPlayer, Player
+from clubs.translit import search_key
+
+from . import permissions
+from .core.individual import (
+    IndividualPlayer,
+    IndividualRound,
+    Table,
+    TableResult,
+    individual_standings,
+    movement,
+    seat_swiss_round,
+)
+from .core.standings import MatchPoints
+from .models import (
+    Entry,
+    EntryStatus,
+    Format,
+    IndividualEntry,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatName,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
+from .services import (
+    _audit,
+    _lock,
+    _on_commit_task,
+    _plain,
+    _refresh_round,
+    _require_manager,
+    _require_user,
+    _set_forfeit,
+    matchday_deadline,
+    record_forfeit,
+)
+
+ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
+TABLE_SEATS = (SeatName.NORTH, SeatName.SOUTH, SeatName.EAST, SeatName.WEST)
+
+
+def _require_individual(tournament: Tournament) -> None:
+    if not tournament.is_individual:
+        raise ValidationError(_("This tournament is for fixed pairs; players enter it as pairs."))
+
+
+# --- the state of an event, for the seater and the standings ------------------------------------
+
+
+@dataclass
+class IndividualState:
+    """The rounds as the core sees them, the confirmed tables and the byes, from the seat rows."""
+
+    rounds: list[IndividualRound] = field(default_factory=list)
+    results: list[TableResult] = field(default_factory=list)
+    byes: list[int] = field(default_factory=list)
+
+
+def individual_state(tournament: Tournament) -> IndividualState:
+    """Two queries: every seat (with its match) of the event, rebuilt into core rounds and results.
+
+    A no-show counts only while the table's result is a forfeit: a correction to a played score
+    takes the absence back.
+    """
+    seats = Seat.objects.filter(round__tournament=tournament).select_related("round", "match")
+    by_round: dict[int, dict[int, dict[str, Seat]]] = defaultdict(lambda: defaultdict(dict))
+    byes: dict[int, list[int]] = defaultdict(list)
+    for s in seats:
+        if s.seat == SeatName.BYE:
+            byes[s.round.number].append(s.entry_id)
+        else:
+            by_round[s.round.number][s.table][s.seat] = s
+    state = IndividualState()
+    for number in sorted(set(by_round) | set(byes)):
+        tables = []
+        for table_no in sorted(by_round[number]):
+            at = by_round[number][table_no]
+            if len(at) != 4:
+                continue
+            table = Table(*(at[k].entry_id for k in TABLE_SEATS))
+            tables.append(table)
+            match = at[SeatName.NORTH].match
+            if match is None or match.status != MatchStatus.CONFIRMED:
+                continue
+            absent = frozenset(s.entry_id for s in at.values() if s.absent) if match.forfeit else frozenset()
+            if absent:
+                state.results.append(TableResult(table=table, absent=absent))
+            else:
+                state.results.append(
+                    TableResult(
+                        table=table,
+                        ns_eyes=match.home_eyes,
+                        ew_eyes=match.away_eyes,
+                        winner="NS" if match.winner_id == match.home_id else "EW",
+                    )
+                )
+        state.rounds.append(IndividualRound(number=number, tables=tuple(tables), byes=tuple(byes[number])))
+        state.byes.extend(byes[number])
+    return state
+
+
+def points_of(tournament: Tournament) -> MatchPoints:
+    return MatchPoints(win=tournament.points_win, loss=tournament.points_loss, bye=tournament.points_bye)
+
+
+def individual_round_count(tournament: Tournament) -> int:
+    """Both formats play ``swiss_rounds`` rounds (the organiser sets how many; a full movement
+    needs n-1 for an even field, n for an odd one, to partner everyone once)."""
+    return tournament.swiss_rounds
+
+
+# --- entries ---------------------------------------------------------------------------------------
+
+
+def _next_seed(tournament: Tournament) -> int:
+    last = tournament.individual_entries.order_by("-seed").values_list("seed", flat=True).first()
+    return (last or 0) + 1
+
+
+def _check_can_enter(tournament: Tournament, player: Player) -> bool:
+    """Raise for a player who cannot enter; return True for a late entry."""
+    _require_individual(tournament)
+    if player.merged_into_id is not None:
+        raise ValidationError(
+            _("%(name)s was merged into another player record.") % {"name": player.display_name}
+        )
+    if tournament.individual_entries.filter(player=player).exclude(status=EntryStatus.WITHDRAWN).exists():
+        raise ValidationError(
+            _("%(name)s is already registered in this tournament.") % {"name": player.display_name}
+        )
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    if tournament.status == TournamentStatus.RUNNING and tournament.format != Format.INDIVIDUAL_SWISS:
+        raise ValidationError(_("Late entries are possible only in Swiss rounds; this movement has started."))
+    if tournament.entry_cap is not None:
+        count = tournament.individual_entries.exclude(status=EntryStatus.WITHDRAWN).count()
+        if count >= tournament.entry_cap:
+            raise ValidationError(
+                _("The tournament is full: %(cap)d players at most.") % {"cap": tournament.entry_cap}
+            )
+    return tournament.status == TournamentStatus.RUNNING
+
+
+def _add_entry(actor, tournament: Tournament, player: Player) -> IndividualEntry:
+    late = _check_can_enter(tournament, player)
+    # a player who withdrew and comes back gets his row back
+    entry = tournament.individual_entries.filter(player=player).first()
+    if entry is None:
+        entry = IndividualEntry(tournament=tournament, player=player, registered_by=actor)
+    entry.status = EntryStatus.APPROVED
+    entry.withdrawn_after_round = None
+    entry.seed = _next_seed(tournament) if late or tournament.status == TournamentStatus.REGISTRATION else 0
+    entry.save()
+    _audit(
+        actor=actor,
+        action="individual.enter",
+        obj=entry,
+        tournament=tournament,
+        after={"player": player.pk, "seed": entry.seed, "late": late},
+    )
+    return entry
+
+
+@transaction.atomic
+def register_player(*, actor, tournament: Tournament, player: Player) -> IndividualEntry:
+    """The organiser enters a player (with or without an account)."""
+    tournament = _lock(tournament)
+    _require_manager(actor, tournament)
+    return _add_entry(actor, tournament, player)
+
+
+@transaction.atomic
+def register_players_bulk(*, actor, tournament: Tournament, text: str) -> list[IndividualEntry]:
+    """Paste one name a line. Roster names match in any alphabet; other names become roster players.
+    Any bad line refuses the whole paste."""
+    tournament = _lock(tournament)
+    _require_manager(actor, tournament)
+    _require_individual(tournament)
+    names = [(n, " ".join(raw.split())[:120]) for n, raw in enumerate((text or "").splitlines(), 1)]
+    names = [(n, name) for n, name in names if name]
+    if not names:
+        raise ValidationError(_("Paste at least one name, one per line."))
+    exact: dict[str, Player] = {}
+    by_key: dict[str, list[Player]] = defaultdict(list)
+    for row in ClubPlayer.objects.filter(club=tournament.club, active=True).select_related("player"):
+        exact.setdefault(_plain(row.player.display_name), row.player)
+        by_key[search_key(row.player.display_name)].append(row.player)
+    added, errors = [], []
+    for number, name in names:
+        player = exact.get(_plain(name))
+        if player is None:
+            similar = by_key.get(search_key(name), [])
+            if len(similar) > 1:
+                errors.append(
+                    _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
+                    % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
+                )
+                continue
+            player = similar[0] if similar else None
+        if player is None:
+            player = club_services.add_player(actor=actor, club=tournament.club, display_name=name).player
+            exact[_plain(name)] = player
+        try:
+            added.append(_add_entry(actor, tournament, player))
+        except ValidationError as error:
+            errors.append(_("Line %(n)d: %(error)s") % {"n": number, "error": " ".join(error.messages)})
+    if errors:
+        raise ValidationError(errors)
+    return added
+
+
+@transaction.atomic
+def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The player leaves: later rounds do not seat him; a table of his still open is a no-show
+    (his partner and their opponents are scored a win, he a forfeit); played results stay."""
+    _require_user(actor)
+    entry = IndividualEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    tournament = _lock(entry.tournament)
+    own = permissions.player_id_of(actor) == entry.player_id
+    if not (permissions.can_manage(actor, tournament) or own):
+        raise PermissionDenied(_("Only the organiser or the player himself can withdraw him."))
+    if entry.status == EntryStatus.WITHDRAWN:
+        return entry
+    entry.status = EntryStatus.WITHDRAWN
+    entry.withdrawn_after_round = tournament.rounds.count()
+    entry.save(update_fields=["status", "withdrawn_after_round"])
+    touched = set()
+    open_seats = (
+        Seat.objects.select_related("match")
+        .filter(entry=entry, match__isnull=False)
+        .exclude(match__status=MatchStatus.CONFIRMED)
+    )
+    for seat in open_seats:
+        match = Match.objects.select_for_update(of=("self",)).get(pk=seat.match_id)
+        seat.absent = True
+        seat.save(update_fields=["absent"])
+        loser = match.home if seat.seat in (SeatName.NORTH, SeatName.SOUTH) else match.away
+        _set_forfeit(match, loser=loser, actor=actor)
+        touched.add(match.round_id)
+    _audit(
+        actor=actor,
+        action="individual.withdraw",
+        obj=entry,
+        tournament=tournament,
+        after={"status": entry.status, "after_round": entry.withdrawn_after_round},
+    )
+    for rnd in Round.objects.filter(pk__in=touched):
+        _refresh_round(rnd, tournament)
+    return entry
+
+
+@transaction.atomic
+def record_no_show(*, actor, match: Match, entry: IndividualEntry, reason: str = "") -> Match:
+    """A player did not come to his table: 12:0 against his partnership, logged as a correction;
+    in the standings his partner (and the opponents) score a win and he a forfeit."""
+    match = (
+        Match.objects.select_for_update(of=("self",)).select_related("home", "away", "round").get(pk=match.pk)
+    )
+    tournament = _lock(match.tournament)
+    _require_manager(actor, tournament)
+    seat = Seat.objects.filter(match=match, entry=entry).first()
+    if seat is None:
+        raise ValidationError(_("That player does not sit at this table."))
+    seat.absent = True
+    seat.save(update_fields=["absent"])
+    loser = match.home if seat.seat in (SeatName.NORTH, SeatName.SOUTH) else match.away
+    return record_forfeit(
+        actor=actor,
+        match=match,
+        loser=loser,
+        reason=reason or _("no-show: %(name)s") % {"name": entry.player.display_name},
+    )
+
+
+# --- rounds ----------------------------------------------------------------------------------------
+
+
+def _start(tournament: Tournament) -> list[IndividualEntry]:
+    entries = list(tournament.individual_entries.filter(status__in=ACTIVE).order_by("seed", "id"))
+    if len(entries) < 4:
+        raise ValidationError(_("At least four players are needed to start."))
+    if tournament.seeding != Seeding.MANUAL:
+        random.Random().shuffle(entries)  # noqa: S311 - a draw, not a secret; no ratings kept yet
+    tournament.individual_entries.exclude(pk__in=[e.pk for e in entries]).update(seed=0)
+    for number, e in enumerate(entries, start=1):
+        if e.seed != number:
+            IndividualEntry.objects.filter(pk=e.pk).update(seed=number)
+    tournament.status = TournamentStatus.RUNNING
+    tournament.save(update_fields=["status"])
+    return entries
+
+
+def pair_next_individual_round(*, actor, tournament: Tournament, system: bool = False) -> Round:
+    """Seat the next round (called by ``services.pair_next_round`` inside its transaction).
+
+    A full movement plays the core ``movement`` of the starting field; once a player has
+    withdrawn (or a late player came) its tables no longer fit, so the rest is seated by the
+    Swiss seater with equal scores, which keeps the movement's aims: no repeated partner, fewest
+    repeated opponents, byes in turn. Swiss rounds seat by individual score.
+    """
+    tournament = _lock(tournament)
+    if not system:
+        _require_manager(actor, tournament)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        missing = last.matches.exclude(status=MatchStatus.CONFIRMED).count()
+        raise ValidationError(
+            _("Round %(n)d is not complete: %(missing)d result(s) still missing or unconfirmed.")
+            % {"n": last.number, "missing": missing}
+        )
+    if last is None:
+        _start(tournament)
+    number = (last.number if last else 0) + 1
+    total = individual_round_count(tournament)
+    if number > total:
+        raise ValidationError(_("All %(n)d rounds have been paired.") % {"n": total})
+    seeded = list(
+        tournament.individual_entries.filter(seed__gt=0).select_related("player").order_by("seed", "id")
+    )
+    playing = [e for e in seeded if e.status in ACTIVE]
+    if len(playing) < 4:
+        raise ValidationError(_("At least four players must still be playing."))
+    state = individual_state(tournament)
+    first_field = {p for r in state.rounds[:1] for p in r.players()}
+    intact = not state.rounds or first_field == {e.pk for e in playing}
+    if tournament.format == Format.INDIVIDUAL_MOVEMENT and intact:
+        plan = movement([e.pk for e in playing], rounds=total)[number - 1]
+    else:
+        scores: dict[int, int] = defaultdict(int)
+        if tournament.format == Format.INDIVIDUAL_SWISS:
+            rows = individual_standings(
+                [e.pk for e in seeded], state.results, state.byes, points=points_of(tournament)
+            )
+            scores.update({r.player: r.match_points for r in rows})
+        plan = seat_swiss_round(
+            [IndividualPlayer(id=e.pk, score=scores[e.pk], seed=e.seed) for e in playing],
+            state.rounds,
+            number=number,
+        )
+    rnd = Round.objects.create(
+        tournament=tournament, number=number, deadline=matchday_deadline(tournament, number)
+    )
+    by_id = {e.pk: e for e in playing}
+    seats = []
+    for table_no, table in enumerate(plan.tables, start=1):
+        ns, ew = (
+            Entry.objects.create(
+                tournament=tournament,
+                player_a=by_id[a].player,
+                player_b=by_id[b].player,
+                status=EntryStatus.APPROVED,
+                seed=0,
+                registered_by=None,
+            )
+            for a, b in table.partnerships
+        )
+        match = Match.objects.create(tournament=tournament, round=rnd, table=table_no, home=ns, away=ew)
+        seats += [
+            Seat(round=rnd, entry_id=pid, seat=name, table=table_no, match=match)
+            for pid, name in zip(table.players, TABLE_SEATS, strict=True)
+        ]
+    seats += [Seat(round=rnd, entry_id=pid, seat=SeatName.BYE) for pid in plan.byes]
+    Seat.objects.bulk_create(seats)
+    _audit(
+        actor=actor,
+        action="round.pair",
+        obj=rnd,
+        tournament=tournament,
+        after={
+            "number": number,
+            "tables": [list(t.players) for t in plan.tables],
+            "byes": list(plan.byes),
+        },
+    )
+    _refresh_round(rnd, tournament)
+    _on_commit_task("notify_round_paired", rnd.pk)
+    return rnd
+
+
+def individual_field_size(tournament: Tournament) -> int:
+    return tournament.individual_entries.filter(seed__gt=0).count()
+
+
+__all__ = [
+    "IndividualState",
+    "individual_round_count",
+    "individual_state",
+    "pair_next_individual_round",
+    "record_no_show",
+    "register_player",
+    "register_players_bulk",
+    "withdraw_player",
+]
