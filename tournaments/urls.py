@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import day_views, views
+from . import day_views, individual_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -25,11 +25,14 @@ urlpatterns = [
     path("t/<slug:slug>/crosstable/", views.crosstable, name="crosstable"),
     path("t/<slug:slug>/bracket/", views.bracket, name="bracket"),
     re_path(
-        r"^t/(?P<slug>[-\w]+)/export/(?P<what>standings|results)\.(?P<fmt>csv|json)$",
+        r"^t/(?P<slug>[-\w]+)/export/(?P<what>standings|results|seats)\.(?P<fmt>csv|json)$",
         views.export,
         name="export",
     ),
     path("t/<slug:slug>/matches/<int:pk>/", views.match, name="match"),
+    path("t/<slug:slug>/players/bulk/", individual_views.players_bulk, name="players_bulk"),
+    path("t/<slug:slug>/players/<int:pk>/withdraw/", individual_views.player_withdraw, name="player_withdraw"),
+    path("t/<slug:slug>/matches/<int:pk>/no-show/", individual_views.no_show, name="no_show"),
     path("me/matches/", views.my_matches, name="my_matches"),
     path("t/<slug:slug>/day/", day_views.dashboard, name="dashboard"),
     path("t/<slug:slug>/day/act/", day_views.dashboard_action, name="dashboard_action"),

@@ -156,14 +156,16 @@ def home(request, slug):
         tournament,
         "home",
         rounds=rounds,
-        entry_count=tournament.entries.filter(
-            status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
-        ).count(),
+        entry_count=(tournament.individual_entries if tournament.is_individual else tournament.entries)
+        .filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
+        .count(),
         pending=selectors.pending_entries(tournament=tournament),
         open_matches=selectors.open_matches(tournament=tournament)
         if permissions.can_manage(request.user, tournament)
         else [],
-        prizes=selectors.prize_list(tournament=tournament),
+        prizes=(individual_selectors if tournament.is_individual else selectors).prize_list(
+            tournament=tournament
+        ),
         rules=_rules_display(tournament),
         tiebreaks=[TIEBREAK_LABELS.get(t, t) for t in selectors.tiebreak_order(tournament)],
         next_round_allowed=next_round_allowed,
@@ -176,6 +178,8 @@ def home(request, slug):
 
 def entries(request, slug):
     tournament = _tournament(slug)
+    if tournament.is_individual:
+        return individual_views.players(request, tournament)
     can_manage = permissions.can_manage(request.user, tournament)
     my_pid = permissions.player_id_of(request.user)
     registered = (
@@ -218,6 +222,8 @@ def _partner_choices(tournament: Tournament, my_pid):
 
 def round_view(request, slug, number):
     tournament = _tournament(slug)
+    if tournament.is_individual:
+        return individual_views.round_view(request, tournament, number)
     try:
         rnd = selectors.round_detail(tournament=tournament, number=number)
     except tournament.rounds.model.DoesNotExist:
@@ -256,6 +262,8 @@ def results(request, slug):
 
 def standings(request, slug):
     tournament = _tournament(slug)
+    if tournament.is_individual:
+        return individual_views.standings(request, tournament)
     table = selectors.standings(tournament=tournament)
     return render(
         request,
@@ -352,7 +360,16 @@ def _result_rows(tournament):
 
 def export(request, slug, what, fmt):
     tournament = _tournament(slug)
-    rows = list(_standings_rows(tournament) if what == "standings" else _result_rows(tournament))
+    if tournament.is_individual and what != "results":
+        rows = list(
+            individual_views.standings_rows(tournament)
+            if what == "standings"
+            else individual_views.seat_rows(tournament)
+        )
+    elif what == "seats":
+        raise Http404
+    else:
+        rows = list(_standings_rows(tournament) if what == "standings" else _result_rows(tournament))
     filename = f"{tournament.slug}-{what}.{fmt}"
     if fmt == "json":
         response = JsonResponse(
@@ -375,6 +392,8 @@ def export(request, slug, what, fmt):
 
 def print_pairings(request, slug, number):
     tournament = _tournament(slug)
+    if tournament.is_individual:
+        return individual_views.print_pairings(request, tournament, number)
     try:
         rnd = selectors.round_detail(tournament=tournament, number=number)
     except tournament.rounds.model.DoesNotExist:
@@ -710,3 +729,6 @@ def my_matches(request):
         "tournaments/my_matches.html",
         {"matches": matches, "player_id": pid, "login_url": reverse("account_login")},
     )
+
+
+from . import individual_selectors, individual_views  # noqa: E402 - they use the helpers above
