@@ -25,9 +25,13 @@ class Format(models.TextChoices):
     SINGLE_ELIM = "single_elim", _("Knockout (single elimination)")
     INDIVIDUAL_MOVEMENT = "ind_movement", _("Individual: full movement (new partner every round)")
     INDIVIDUAL_SWISS = "ind_swiss", _("Individual: Swiss rounds (new partner every round)")
+    DOUBLE_ELIM = "double_elim", _("Double elimination")
+    GROUPS_PLAYOFF = "groups_playoff", _("Groups, then a knockout playoff")
 
 
 INDIVIDUAL_FORMATS = frozenset({Format.INDIVIDUAL_MOVEMENT, Format.INDIVIDUAL_SWISS})
+BRACKET_FORMATS = frozenset({Format.DOUBLE_ELIM, Format.GROUPS_PLAYOFF})
+"""Rounds are drawn from a bracket state rebuilt from the results (``tournaments.bracket_services``)."""
 """Players enter alone and change partners every round (``tournaments.individual_services``)."""
 
 
@@ -80,6 +84,15 @@ class Tournament(models.Model):
         help_text=_("1: one match to 12 eyes. 3: best of three, and so on."),
     )
     play_mode = models.CharField(_("play"), max_length=8, choices=PlayMode.choices, default=PlayMode.PHYSICAL)
+    grand_final_reset = models.BooleanField(
+        _("grand final reset"),
+        default=True,
+        help_text=_("Double elimination: if the losers' bracket winner wins the final, a second final decides."),
+    )
+    group_count = models.PositiveSmallIntegerField(_("groups"), default=2)
+    group_qualifiers = models.PositiveSmallIntegerField(
+        _("pairs through from each group"), default=2
+    )
     prizes = models.JSONField(_("prizes by place"), default=list, blank=True)
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
@@ -118,6 +131,11 @@ class Tournament(models.Model):
     @property
     def is_individual(self) -> bool:
         return self.format in INDIVIDUAL_FORMATS
+
+    @property
+    def has_bracket(self) -> bool:
+        """Double elimination, or groups then playoff: rounds follow a bracket, not a fixed count."""
+        return self.format in BRACKET_FORMATS
 
 
 class EntryStatus(models.TextChoices):
@@ -235,6 +253,11 @@ class Match(models.Model):
     table = models.PositiveSmallIntegerField(_("table"), default=0)
     slot = models.PositiveSmallIntegerField(default=0)
     game = models.PositiveSmallIntegerField(default=1)
+    bracket = models.CharField(max_length=8, blank=True, default="")
+    """Double elimination: winners / losers / final; groups then playoff: group (``slot`` is the
+    group, 0 = A) or playoff. Empty for the other formats."""
+    stage = models.PositiveSmallIntegerField(default=0)
+    """The round inside ``bracket`` (a bracket's round 1, 2, ...), as the core's match keys count them."""
     home = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="home_matches")
     away = models.ForeignKey(
         Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="away_matches"

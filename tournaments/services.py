@@ -86,8 +86,13 @@ EDITABLE_FIELDS = (
     "self_registration",
     "entry_cap",
     "auto_confirm_hours",
+    "grand_final_reset",
+    "group_count",
+    "group_qualifiers",
 )
-FORMAT_FIELDS = frozenset({"format", "double_round_robin", "seeding", "third_place"})
+FORMAT_FIELDS = frozenset(
+    {"format", "double_round_robin", "seeding", "third_place", "grand_final_reset", "group_count", "group_qualifiers"}
+)
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -179,7 +184,13 @@ def _clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
         clean["tiebreaks"] = order or default_tiebreaks(fmt)
     if "prizes" in clean:
         clean["prizes"] = [" ".join(str(p).split()) for p in clean["prizes"] or [] if str(p).strip()]
-    for key, low in (("swiss_rounds", 1), ("best_of", 1), ("auto_confirm_hours", 1)):
+    for key, low in (
+        ("swiss_rounds", 1),
+        ("best_of", 1),
+        ("auto_confirm_hours", 1),
+        ("group_count", 1),
+        ("group_qualifiers", 1),
+    ):
         if key in clean and (clean[key] is None or clean[key] < low):
             raise ValidationError(
                 _("%(field)s must be at least %(low)d.")
@@ -683,6 +694,10 @@ def _field(tournament: Tournament) -> list[Entry]:
 
 
 def round_count(tournament: Tournament, field_size: int) -> int:
+    if tournament.has_bracket:
+        from .bracket_services import bracket_round_count
+
+        return bracket_round_count(tournament)
     if tournament.format == Format.SWISS or tournament.is_individual:
         return tournament.swiss_rounds
     if tournament.format == Format.ROUND_ROBIN:
@@ -710,6 +725,10 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
         from .individual_services import pair_next_individual_round
 
         return pair_next_individual_round(actor=actor, tournament=tournament, system=system)
+    if tournament.has_bracket:  # double elimination, groups then playoff (issue 6)
+        from .bracket_services import pair_next_bracket_round
+
+        return pair_next_bracket_round(actor=actor, tournament=tournament, system=system)
     if not system:
         _require_manager(actor, tournament)
     if tournament.status == TournamentStatus.FINISHED:
@@ -1140,7 +1159,7 @@ def correct_result(
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
     if (
-        tournament.is_knockout
+        (tournament.is_knockout or tournament.has_bracket)
         and old_winner is not None
         and match.winner_id != old_winner
         and tournament.rounds.filter(number__gt=match.round.number).exists()

@@ -163,9 +163,13 @@ def home(request, slug):
         open_matches=selectors.open_matches(tournament=tournament)
         if permissions.can_manage(request.user, tournament)
         else [],
-        prizes=(individual_selectors if tournament.is_individual else selectors).prize_list(
-            tournament=tournament
-        ),
+        prizes=(
+            individual_selectors
+            if tournament.is_individual
+            else bracket_selectors
+            if tournament.has_bracket
+            else selectors
+        ).prize_list(tournament=tournament),
         rules=_rules_display(tournament),
         tiebreaks=[TIEBREAK_LABELS.get(t, t) for t in selectors.tiebreak_order(tournament)],
         next_round_allowed=next_round_allowed,
@@ -264,6 +268,8 @@ def standings(request, slug):
     tournament = _tournament(slug)
     if tournament.is_individual:
         return individual_views.standings(request, tournament)
+    if tournament.has_bracket:
+        return bracket_views.standings(request, tournament)
     table = selectors.standings(tournament=tournament)
     return render(
         request,
@@ -295,6 +301,8 @@ def crosstable(request, slug):
 
 def bracket(request, slug):
     tournament = _tournament(slug)
+    if tournament.has_bracket:
+        return bracket_views.bracket(request, tournament)
     if not tournament.is_knockout:
         raise Http404
     return render(
@@ -368,6 +376,8 @@ def export(request, slug, what, fmt):
         )
     elif what == "seats":
         raise Http404
+    elif tournament.has_bracket and what == "standings":
+        rows = list(bracket_views.standings_rows(tournament))
     else:
         rows = list(_standings_rows(tournament) if what == "standings" else _result_rows(tournament))
     filename = f"{tournament.slug}-{what}.{fmt}"
@@ -731,4 +741,9 @@ def my_matches(request):
     )
 
 
-from . import individual_selectors, individual_views  # noqa: E402 - they use the helpers above
+from . import (  # noqa: E402 - they use the helpers above
+    bracket_selectors,
+    bracket_views,
+    individual_selectors,
+    individual_views,
+)
