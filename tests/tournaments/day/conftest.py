@@ -1,5 +1,7 @@
 """Fixtures of the tournament-day tests: Swiss events whose players all have accounts."""
 
+import uuid
+
 import pytest
 
 from tournaments import services
@@ -29,3 +31,10 @@ def swiss8(club, organiser):
 @pytest.fixture
 def online8(club, organiser):
     return swiss_with_accounts(club, organiser, 8, name="Онлайн-швейцарка", play_mode="online", online=True)
+
+
+@pytest.fixture
+def day_queue(settings):
+    queue = f"bilka-day-{settings.RUN_ID}-{uuid.uuid4().hex[:6]}"
+    settings.TOURNAMENTS_DAY_QUEUE = queue
+    return queue

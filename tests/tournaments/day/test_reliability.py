@@ -10,13 +10,9 @@ still pair each round once.
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -24,69 +20,18 @@ from django.conf import settings
 from clubs.models import AuditEntry
 from gameplay import services as tables
 from gameplay.models import Table, TableStatus
-from tests.conftest import REPO_ROOT, CeleryWorker, _database_url
+from tests.conftest import REPO_ROOT, _database_url
 from tournaments import day_tasks, services
 from tournaments.day_models import ActionKind, ScheduledAction
 from tournaments.models import Match, MatchStatus
 
 from ..conftest import play_round
 from .conftest import swiss_with_accounts
+from .workers import KillableWorker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 KILL_POINTS = ("record_result", "start_round", "open_tables")
-
-
-class KillableWorker:
-    """A solo-pool worker on a queue of its own, with the pause hook armed from ``folder``."""
-
-    def __init__(self, queue: str, folder: Path) -> None:
-        self.queue, self.folder = queue, folder
-        self.process: subprocess.Popen | None = None
-        self.log = tempfile.NamedTemporaryFile(prefix="bilka-day-worker-", suffix=".log", delete=False)
-
-    def start(self) -> None:
-        db = settings.DATABASES["default"]
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": _database_url(db),
-            "REDIS_URL": settings.REDIS_URL,
-            "BILKA_RUN_ID": settings.RUN_ID,
-            "BILKA_DAY_PAUSE": str(self.folder),
-            "TOURNAMENTS_DAY_QUEUE": self.queue,
-            "PYTHONUNBUFFERED": "1",
-        }
-        hostname = f"day-{uuid.uuid4().hex[:8]}@%h"
-        self.process = subprocess.Popen(  # noqa: S603 - fixed command line
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--pool=solo",
-             "-Q", self.queue, "--hostname", hostname, "--without-gossip", "--without-mingle",
-             "--without-heartbeat"],
-            cwd=REPO_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        import socket
-
-        probe = CeleryWorker(self.process, hostname.replace("%h", socket.gethostname()), Path(self.log.name))
-        deadline = time.monotonic() + 60
-        while not probe.answers_ping(timeout=0.5):
-            assert self.process.poll() is None and time.monotonic() < deadline, probe.log()
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-        self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-        os.unlink(self.log.name)
 
 
 def wait_for(predicate, what: str, timeout: float = 60.0):
@@ -97,13 +42,6 @@ def wait_for(predicate, what: str, timeout: float = 60.0):
             return value
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def day_queue(settings):
-    queue = f"bilka-day-{settings.RUN_ID}-{uuid.uuid4().hex[:6]}"
-    settings.TOURNAMENTS_DAY_QUEUE = queue
-    return queue
 
 
 def _finish_round_by_resigning(rnd, seed: int) -> None:
