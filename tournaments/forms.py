@@ -114,7 +114,13 @@ class TournamentForm(BilkaForm):
     online = forms.BooleanField(label=_("Online event"), required=False)
     description = forms.CharField(label=_("About"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.SWISS)
-    swiss_rounds = forms.IntegerField(label=_("Swiss rounds"), min_value=1, max_value=30, initial=5)
+    swiss_rounds = forms.IntegerField(
+        label=_("Swiss rounds"),
+        min_value=1,
+        max_value=30,
+        initial=5,
+        help_text=_("Also the number of rounds of an individual event."),
+    )
     double_round_robin = forms.BooleanField(
         label=_("Double round robin (everyone meets twice)"), required=False
     )
@@ -129,6 +135,18 @@ class TournamentForm(BilkaForm):
         label=_("Seeding (knockout)"), choices=Seeding.choices, initial=Seeding.RANDOM
     )
     third_place = forms.BooleanField(label=_("Third-place match (knockout)"), required=False)
+    grand_final_reset = forms.BooleanField(
+        label=_("Grand final reset (double elimination)"),
+        required=False,
+        initial=True,
+        help_text=_("If the losers' bracket winner wins the final, a second final decides."),
+    )
+    group_count = forms.IntegerField(
+        label=_("Groups (groups then playoff)"), min_value=1, max_value=16, initial=2, required=False
+    )
+    group_qualifiers = forms.IntegerField(
+        label=_("Pairs through from each group"), min_value=1, max_value=8, initial=2, required=False
+    )
     best_of = forms.IntegerField(
         label=_("Matches per knockout tie"),
         min_value=1,
@@ -182,6 +200,9 @@ class TournamentForm(BilkaForm):
             "matchday_days",
             "seeding",
             "third_place",
+            "grand_final_reset",
+            "group_count",
+            "group_qualifiers",
             "best_of",
             "play_mode",
         )
@@ -216,8 +237,12 @@ class TournamentForm(BilkaForm):
                 "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
                 "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
                 "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
+                "grand_final_reset", "group_count", "group_qualifiers",
             )
         }  # fmt: skip
+        for key in ("group_count", "group_qualifiers"):  # left empty: the default, 2
+            if values[key] is None:
+                values[key] = 2
         values["prizes"] = [line for line in (data.get("prizes") or "").splitlines() if line.strip()]
         values["tiebreaks"] = data["tiebreaks"]
         values["rules"] = {name[5:]: data[name] for name in self.fields if name.startswith("rule_")}
@@ -231,6 +256,7 @@ class TournamentForm(BilkaForm):
                 "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
                 "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
                 "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
+                "grand_final_reset", "group_count", "group_qualifiers",
             )
         }  # fmt: skip
         initial["prizes"] = "\n".join(tournament.prizes or [])
