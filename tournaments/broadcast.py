@@ -10,10 +10,12 @@ tournament match queues the task that records its result.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import time
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models.signals import post_save
@@ -41,13 +43,36 @@ def _send(tournament_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    version = time.time_ns() // 1000
-    try:
-        async_to_sync(layer.group_send)(
-            tournament_group(tournament_id), {"type": "tournament.changed", "version": version}
+    group = tournament_group(tournament_id)
+    message = {"type": "tournament.changed", "version": time.time_ns() // 1000}
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+        # inside the server: its event loop sends, this database thread is free at once
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).add_done_callback(
+            _log_failure
         )
+        return
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        _send_now(layer, group, message)
+        return
+    # a synchronous caller on a thread that runs an event loop (a script, a browser test's thread)
+    sender = threading.Thread(target=_send_now, args=(layer, group, message), daemon=True)
+    sender.start()
+    sender.join(timeout=5)
+
+
+def _send_now(layer, group: str, message: dict) -> None:
+    try:
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # the change committed; a lost hint is healed by the next one
-        logger.warning("tournament %s: live update not sent", tournament_id, exc_info=True)
+        logger.warning("%s: live update not sent", group, exc_info=True)
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("live update not sent: %r", future.exception())
 
 
 @receiver(post_save, sender=Match, dispatch_uid="bilka-live-match")
