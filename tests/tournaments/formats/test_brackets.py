@@ -184,3 +184,20 @@ def test_bracket_pages_exports_and_refusals(client, club, organiser, member):
 
     with pytest.raises(PermissionDenied):
         services.correct_result(actor=member, match=match, home_eyes=12, away_eyes=3)
+
+
+@pytest.mark.parametrize("fmt", ["double_elim", "groups_playoff"])
+def test_bracket_views_queries_do_not_grow_with_pairs(club, organiser, fmt):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for n in (4, 12):
+        t = _create(club, organiser, fmt)
+        register_pairs(t, organiser, n, f"Q{fmt}{n}")
+        _run(t, organiser)
+        view = bracket_selectors.double_elim_view if fmt == "double_elim" else bracket_selectors.groups_view
+        with CaptureQueriesContext(connection) as ctx:
+            assert view(tournament=t).champion is not None
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1] <= 3

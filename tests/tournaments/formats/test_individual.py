@@ -187,3 +187,23 @@ def test_players_confirm_their_table_with_accounts(club, organiser):
     table = individual_standings_view(tournament=t)
     top = {line.entry.player.user_id for line in table.lines if line.row.place == 1}
     assert top == {north.pk, south.pk}
+
+
+def test_pages_queries_do_not_grow_with_players(club, organiser):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.individual_selectors import seated_round
+
+    counts = []
+    for n in (5, 25):
+        t = _create(club, organiser, "ind_swiss", rounds=2)
+        for p in make_players(club, n, f"Q{n}"):
+            ind.register_player(actor=organiser, tournament=t, player=p)
+        for _ in range(2):
+            play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
+        with CaptureQueriesContext(connection) as ctx:
+            individual_standings_view(tournament=t)
+            seated_round(tournament=t, number=2)
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1] <= 6

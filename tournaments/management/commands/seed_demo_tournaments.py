@@ -1,4 +1,5 @@
-"""Demo tournaments for the Uspenka club made by `seed_demo`: a Swiss under way, a finished cup, a league.
+"""Demo tournaments for the Uspenka club made by `seed_demo`: a Swiss under way, a finished cup, a league,
+an individual evening (new partner every round).
 
 Idempotent: a tournament that already exists (by name, in the club) is left as it is. Every change
 goes through the services, as an organiser's evening would, with fixed random draws and scores.
@@ -12,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
-from tournaments import services
+from tournaments import individual_services, services
 from tournaments.models import Match, MatchStatus, Tournament
 
 PAIRS = """Нұрлан Ахметов & Жанар Сәрсенова
@@ -41,6 +42,7 @@ class Command(BaseCommand):
         made += self._swiss(club, organiser, today)
         made += self._cup(club, organiser, today)
         made += self._league(club, organiser, today)
+        made += self._individual(club, organiser, today)
         self.stdout.write(self.style.SUCCESS(f"Demo tournaments ready ({made} new this run)."))
 
     def _new(self, club, organiser, name, **settings):
@@ -111,4 +113,21 @@ class Command(BaseCommand):
             rnd = services.pair_next_round(actor=organiser, tournament=t)
             self._play(t, organiser, rnd, rng)
         services.pair_next_round(actor=organiser, tournament=t)
+        return 1
+
+    @transaction.atomic
+    def _individual(self, club, organiser, today) -> int:
+        """Thirteen players alone, a full movement of five rounds: two played, the third under way."""
+        t = self._new(
+            club, organiser, "Белка-микс: индивидуальный турнир", format="ind_movement", swiss_rounds=5,
+            seeding="manual", starts_on=today, venue="Дом культуры, Успенка",
+        )  # fmt: skip
+        if t is None:
+            return 0
+        rng = random.Random(13)  # noqa: S311 - demo scores
+        names = [name for line in PAIRS.splitlines() for name in line.split(" & ")][:13]
+        individual_services.register_players_bulk(actor=organiser, tournament=t, text="\n".join(names))
+        for number in range(1, 4):
+            rnd = services.pair_next_round(actor=organiser, tournament=t)
+            self._play(t, organiser, rnd, rng, leave_open=1 if number == 3 else 0)
         return 1
