@@ -72,7 +72,11 @@ def test_pages_through_a_whole_event(client, event, organiser):
             client.post(reverse("tournaments:pair_next", args=[t.slug]))
     t.refresh_from_db()
     assert t.status == "finished"
-    for url in _urls(t):
+    for url in _urls(t) + [
+        reverse("tournaments:dashboard", args=[t.slug]),
+        reverse("tournaments:now_playing", args=[t.slug]),
+        reverse("tournaments:edit", args=[t.slug]),
+    ]:
         response = client.get(url)
         assert response.status_code == 200, url
     client.logout()
