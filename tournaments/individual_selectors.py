@@ -23,7 +23,7 @@ def players(*, tournament: Tournament) -> list[IndividualEntry]:
 
 
 def _field(tournament: Tournament) -> list[IndividualEntry]:
-    qs = tournament.individual_entries.select_related("player")
+    qs = tournament.individual_entries.select_related("player").exclude(status=EntryStatus.PENDING)
     if tournament.status == TournamentStatus.REGISTRATION:
         qs = qs.exclude(status=EntryStatus.WITHDRAWN)
     else:

@@ -166,13 +166,15 @@ def _check_can_enter(tournament: Tournament, player: Player) -> bool:
     return tournament.status == TournamentStatus.RUNNING
 
 
-def _add_entry(actor, tournament: Tournament, player: Player) -> IndividualEntry:
+def _add_entry(
+    actor, tournament: Tournament, player: Player, status: str = EntryStatus.APPROVED
+) -> IndividualEntry:
     late = _check_can_enter(tournament, player)
     # a player who withdrew and comes back gets his row back
     entry = tournament.individual_entries.filter(player=player).first()
     if entry is None:
         entry = IndividualEntry(tournament=tournament, player=player, registered_by=actor)
-    entry.status = EntryStatus.APPROVED
+    entry.status = status
     entry.withdrawn_after_round = None
     entry.seed = _next_seed(tournament) if late or tournament.status == TournamentStatus.REGISTRATION else 0
     entry.save()
@@ -181,7 +183,39 @@ def _add_entry(actor, tournament: Tournament, player: Player) -> IndividualEntry
         action="individual.enter",
         obj=entry,
         tournament=tournament,
-        after={"player": player.pk, "seed": entry.seed, "late": late},
+        after={"player": player.pk, "seed": entry.seed, "late": late, "status": status},
+    )
+    return entry
+
+
+@transaction.atomic
+def self_register_player(*, actor, tournament: Tournament) -> IndividualEntry:
+    """A player enters himself where the organiser allows it; the organiser approves."""
+    _require_user(actor)
+    tournament = _lock(tournament)
+    if not tournament.self_registration:
+        raise PermissionDenied(_("This tournament takes entries from the organiser only."))
+    me = club_services.ensure_player_for_user(user=actor)
+    return _add_entry(actor, tournament, me, EntryStatus.PENDING)
+
+
+@transaction.atomic
+def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
+    tournament = _lock(entry.tournament)
+    _require_manager(actor, tournament)
+    if entry.status != EntryStatus.PENDING:
+        return entry
+    if tournament.status == TournamentStatus.RUNNING and tournament.format != Format.INDIVIDUAL_SWISS:
+        raise ValidationError(_("Late entries are possible only in Swiss rounds; this movement has started."))
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    entry.status = EntryStatus.APPROVED
+    if tournament.status == TournamentStatus.RUNNING:
+        entry.seed = _next_seed(tournament)
+    entry.save(update_fields=["status", "seed"])
+    _audit(
+        actor=actor, action="individual.approve", obj=entry, tournament=tournament, after={"seed": entry.seed}
     )
     return entry
 

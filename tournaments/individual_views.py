@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from clubs.forms import BilkaForm
 
 from . import individual_selectors, individual_services, permissions
-from .models import IndividualEntry, Match, Tournament
+from .models import EntryStatus, IndividualEntry, Match, Tournament, TournamentStatus
 from .views import _context, _error_text, _tournament, refusals
 
 
@@ -46,6 +46,14 @@ def players(request, tournament: Tournament):
             players=individual_selectors.players(tournament=tournament),
             bulk_form=PlayersBulkForm() if can_manage else None,
             my_player_id=permissions.player_id_of(request.user),
+            may_register=(
+                tournament.self_registration
+                and request.user.is_authenticated
+                and tournament.status != TournamentStatus.FINISHED
+                and not tournament.individual_entries.filter(player_id=permissions.player_id_of(request.user))
+                .exclude(status=EntryStatus.WITHDRAWN)
+                .exists()
+            ),
         ),
     )
 
@@ -179,3 +187,33 @@ def no_show(request, slug, pk):
             _("%(name)s: no-show recorded, 12:0 to the other side.") % {"name": entry.player.display_name},
         )
     return redirect("tournaments:round", slug=slug, number=match.round.number)
+
+
+@login_required
+@require_POST
+@refusals
+def player_register(request, slug):
+    """A player enters himself (the organiser approves)."""
+    tournament = _tournament(slug)
+    try:
+        individual_services.self_register_player(actor=request.user, tournament=tournament)
+    except ValidationError as e:
+        messages.error(request, _error_text(e))
+    else:
+        messages.success(request, _("You are registered; the organiser approves the entry."))
+    return redirect("tournaments:entries", slug=slug)
+
+
+@login_required
+@require_POST
+@refusals
+def player_approve(request, slug, pk):
+    tournament = _tournament(slug)
+    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    try:
+        individual_services.approve_player(actor=request.user, entry=entry)
+    except ValidationError as e:
+        messages.error(request, _error_text(e))
+    else:
+        messages.success(request, _("%(name)s: done.") % {"name": entry.player.display_name})
+    return redirect("tournaments:entries", slug=slug)

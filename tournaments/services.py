@@ -251,7 +251,9 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
         if changed:
             raise ValidationError(_("The format and seeding cannot change once the first round is paired."))
     paired = tournament.rounds.count()
-    if tournament.format == Format.SWISS and clean.get("swiss_rounds", paired) < paired:
+    if (tournament.format == Format.SWISS or tournament.is_individual) and clean.get(
+        "swiss_rounds", paired
+    ) < paired:
         raise ValidationError(
             _("%(n)d rounds have already been paired; the Swiss cannot be shorter.") % {"n": paired}
         )

@@ -137,3 +137,34 @@ def test_refusals(client, event, member, organiser):
         actor=organiser, club=t.club, name="Пары", starts_on=datetime.date(2026, 11, 7), format="swiss"
     )
     assert client.get(reverse("tournaments:export", args=[pairs.slug, "seats", "csv"])).status_code == 404
+
+
+def test_self_registration_with_approval(client, club, organiser, member, outsider):
+    t = services.create_tournament(
+        actor=organiser, club=club, name="Самозапись", starts_on=datetime.date(2026, 11, 7),
+        format="ind_movement", swiss_rounds=3, self_registration=True,
+    )  # fmt: skip
+    client.force_login(member)
+    page = client.get(reverse("tournaments:entries", args=[t.slug])).content.decode()
+    assert "Register me" in page
+    client.post(reverse("tournaments:player_register", args=[t.slug]))
+    entry = IndividualEntry.objects.get(tournament=t)
+    assert entry.status == "pending"
+    response = client.post(reverse("tournaments:player_approve", args=[t.slug, entry.pk]))
+    assert response.status_code == 403
+    client.post(reverse("tournaments:player_register", args=[t.slug]), follow=True)
+    assert IndividualEntry.objects.filter(tournament=t).count() == 1, "the same player twice is refused"
+    client.force_login(organiser)
+    client.post(reverse("tournaments:player_approve", args=[t.slug, entry.pk]))
+    entry.refresh_from_db()
+    assert entry.status == "approved"
+    closed = services.create_tournament(
+        actor=organiser,
+        club=club,
+        name="Без самозаписи",
+        starts_on=datetime.date(2026, 11, 7),
+        format="ind_swiss",
+    )
+    client.force_login(outsider)
+    response = client.post(reverse("tournaments:player_register", args=[closed.slug]))
+    assert response.status_code == 403 and "organiser only" in response.content.decode()
