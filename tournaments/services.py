@@ -91,7 +91,15 @@ EDITABLE_FIELDS = (
     "group_qualifiers",
 )
 FORMAT_FIELDS = frozenset(
-    {"format", "double_round_robin", "seeding", "third_place", "grand_final_reset", "group_count", "group_qualifiers"}
+    {
+        "format",
+        "double_round_robin",
+        "seeding",
+        "third_place",
+        "grand_final_reset",
+        "group_count",
+        "group_qualifiers",
+    }
 )
 
 
