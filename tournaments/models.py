@@ -87,12 +87,12 @@ class Tournament(models.Model):
     grand_final_reset = models.BooleanField(
         _("grand final reset"),
         default=True,
-        help_text=_("Double elimination: if the losers' bracket winner wins the final, a second final decides."),
+        help_text=_(
+            "Double elimination: if the losers' bracket winner wins the final, a second final decides."
+        ),
     )
     group_count = models.PositiveSmallIntegerField(_("groups"), default=2)
-    group_qualifiers = models.PositiveSmallIntegerField(
-        _("pairs through from each group"), default=2
-    )
+    group_qualifiers = models.PositiveSmallIntegerField(_("pairs through from each group"), default=2)
     prizes = models.JSONField(_("prizes by place"), default=list, blank=True)
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
