@@ -3,17 +3,33 @@
 Opens `--tables` tables (four anonymous seated players each, 400 sockets by default) and
 `--watchers` spectator sockets per table (16 -> 1,600), so 2,000 sockets in all; each table
 makes one move every `--interval` seconds for `--seconds`. Prints the sockets held, the server's
-memory per socket (RSS growth from before the first socket to all held, divided by sockets) and
-the move-to-all-seats latency (from sending a move to the last of the four seats receiving its
-event) p50/p99, plus the same to every watcher.
+memory per socket (RSS growth from before the first socket to all held, divided by sockets), the
+server's and the generator's CPU, the load average, the generator's event-loop lag (a busy
+generator would show up there, not as server latency) and the move-to-all-seats latency (from
+sending a move to the last of the four seats receiving its event) p50/p99, plus the same to every
+watcher. Frames are stamped on receipt; watchers read only the event number, no JSON decode.
 
-The server runs in a child process (daphne or uvicorn) with bench/ws_settings.py; BENCH_LAYER picks
-RedisChannelLayer or RedisPubSubChannelLayer. Bounded in count and time; needs PostgreSQL and
-Redis (`DATABASE_URL`, default postgres://postgres@127.0.0.1:5432/bilka_bench, created when
-missing; `REDIS_URL`, default redis://127.0.0.1:6379/14) and `pip install websockets uvicorn`.
+The server runs in a child process (daphne or uvicorn) with bench/ws_settings.py; `--layer` picks
+RedisPubSubChannelLayer (the site's default) or RedisChannelLayer. Bounded: at most 500 tables
+and 300 s, loopback only. The machine is shared: note the load average with every figure and
+repeat runs.
 
-    .venv/bin/python bench/ws_load.py [--server daphne|uvicorn] [--layer redis|pubsub]
+Setup (once): `.venv/bin/pip install -e '.[dev]'` (websockets, uvicorn, uvloop, psutil, py-spy),
+PostgreSQL and Redis running. `DATABASE_URL` defaults to
+postgres://postgres@127.0.0.1:5432/bilka_bench (created and migrated when missing; its tables are
+replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
+
+    .venv/bin/python bench/ws_load.py [--server daphne|uvicorn] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 40] [--interval 2]
+                                      [--watcher-procs 1]
+
+`--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
+system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_GC_LOG=file`
+prints the server's garbage-collector pauses of 2 ms or more; `BENCH_DUMP=file.json` writes
+(seconds into the run, latency) per move; `BILKA_GC_THRESHOLD0=0` gives the server Python's
+default collector settings (config/asgi.py); while it runs, `.venv/bin/py-spy dump --pid <daphne
+pid>` or `py-spy record --pid <pid> -d 15 --format raw -o out.txt` shows where the server spends
+its time (sampling costs CPU on 2 cores: the figures of that run are not comparable).
 """
 
 from __future__ import annotations
@@ -105,6 +121,61 @@ def rss(proc_pid: int) -> int:
     return p.memory_info().rss + sum(c.memory_info().rss for c in p.children(recursive=True))
 
 
+EVENT_PREFIX = '{"type":"event","n":'  # gameplay.broadcast.frame_message: compact JSON, "type" then "n"
+
+
+def event_number(raw: str | bytes) -> int | None:
+    """The number of an event frame without decoding the JSON (None for any other frame)."""
+    if isinstance(raw, bytes):
+        raw = raw.decode()
+    if not raw.startswith(EVENT_PREFIX):
+        return None
+    end = raw.find(",", len(EVENT_PREFIX))
+    return int(raw[len(EVENT_PREFIX):end])
+
+
+class LoopLag:
+    """How late this process's event loop wakes a 10 ms timer: a busy generator shows up here."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.task: asyncio.Task | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.perf_counter() - t - 0.01)
+
+    def start(self) -> None:
+        self.lags.clear()
+        self.task = asyncio.ensure_future(self._watch())
+
+    def stop(self) -> str:
+        if self.task is not None:
+            self.task.cancel()
+        lags = sorted(self.lags) or [0.0]
+        return (f"p50 {1000 * lags[len(lags) // 2]:.1f} ms, p99 {1000 * lags[min(len(lags) - 1, int(len(lags) * 0.99))]:.1f} ms, "
+                f"max {1000 * lags[-1]:.1f} ms")
+
+
+def quiet_gc() -> None:
+    """The generator's own collector pauses would count as latency: the same settings as the server."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, *gc.get_threshold()[1:])
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
 class Table:
     def __init__(self, table_id: int) -> None:
         self.id = table_id
@@ -118,47 +189,90 @@ class Table:
         self.pending: int | None = None
 
 
-async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen) -> None:
-    import websockets
+class Sockets:
+    """Opens table sockets (at most 50 handshakes at once, five tries each) and counts failures."""
 
-    uri = f"ws://127.0.0.1:{port}"
-    origin = f"http://127.0.0.1:{port}"
-    state = {tid: Table(tid) for tid, _ in tables}
-    seat_socks: dict[tuple[int, str], object] = {}
-    watchers = []
-    failures = 0
-    sem = asyncio.Semaphore(50)
+    def __init__(self, port: int) -> None:
+        self.uri = f"ws://127.0.0.1:{port}"
+        self.origin = f"http://127.0.0.1:{port}"
+        self.failures = 0
+        self.sem = asyncio.Semaphore(50)
 
-    async def open_socket(tid: int, key: str | None):
-        nonlocal failures
+    async def open(self, tid: int, key: str | None):
+        import websockets
+
         headers = {"Cookie": f"sessionid={key}"} if key else {}
-        async with sem:
+        async with self.sem:
             for _attempt in range(5):
                 try:
-                    ws = await websockets.connect(f"{uri}/ws/table/{tid}/", origin=origin,
+                    ws = await websockets.connect(f"{self.uri}/ws/table/{tid}/", origin=self.origin,
                                                   additional_headers=headers, open_timeout=30,
-                                                  ping_interval=None, max_queue=None)
+                                                  ping_interval=None, max_queue=None, compression=None)
                     await ws.send(json.dumps({"type": "sync", "last": -1}))
                     return ws
                 except Exception:  # noqa: BLE001 - count and retry
-                    failures += 1
+                    self.failures += 1
                     await asyncio.sleep(0.5)
         return None
 
-    async def reader(ws, table: Table, seat: str | None):
+
+async def watch(ws, seen: dict[int, list[float]]) -> None:
+    """A spectator socket: stamp each event on receipt; only its number is read, no JSON decode."""
+    import websockets
+
+    try:
+        async for raw in ws:
+            now = time.monotonic()
+            n = event_number(raw)
+            if n is not None:
+                seen.setdefault(n, []).append(now)
+    except websockets.ConnectionClosed:
+        pass
+
+
+async def watcher_child(args) -> None:
+    """`--child`: hold the watchers of some tables in a process of its own; report on "stop"."""
+    table_ids = [int(t) for t in args.child_tables.split(",")]
+    socks = Sockets(args.child)
+    seen: dict[int, dict[int, list[float]]] = {tid: {} for tid in table_ids}
+    opened = await asyncio.gather(*(socks.open(tid, None) for tid in table_ids for _ in range(args.watchers)))
+    tasks = [asyncio.ensure_future(watch(ws, seen[table_ids[i // args.watchers]]))
+             for i, ws in enumerate(opened) if ws is not None]
+    print(json.dumps({"held": len(tasks), "failures": socks.failures}), flush=True)
+    lag = LoopLag()
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.readline)  # "start"
+    lag.start()
+    await loop.run_in_executor(None, sys.stdin.readline)  # "stop"
+    report = {"lag": lag.stop(), "cpu": _cpu(os.getpid()),
+              "seen": {tid: {n: [len(ts), max(ts)] for n, ts in by_n.items()} for tid, by_n in seen.items()}}
+    print(json.dumps(report), flush=True)
+    for ws in opened:
+        if ws is not None:
+            await ws.close()
+    for task in tasks:
+        task.cancel()
+
+
+async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen) -> None:
+    import websockets
+
+    state = {tid: Table(tid) for tid, _ in tables}
+    seat_socks: dict[tuple[int, str], object] = {}
+    watchers = []
+    socks = Sockets(port)
+
+    async def reader(ws, table: Table, seat: str):
         try:
             async for raw in ws:
+                now = time.monotonic()  # stamp on receipt, before any parsing
                 f = json.loads(raw)
-                now = time.perf_counter()
-                if f["type"] in ("snapshot", "event") and seat and f["n"] >= table.view_n.get(seat, -1):
+                if f["type"] in ("snapshot", "event") and f["n"] >= table.view_n.get(seat, -1):
                     table.views[seat] = f["view"]
                     table.view_n[seat] = f["n"]
                     table.n = max(table.n, f["n"])
                 if f["type"] == "event":
-                    if seat:
-                        table.seat_seen.setdefault(f["n"], {}).setdefault(seat, now)
-                    else:
-                        table.watch_seen.setdefault(f["n"], []).append(now)
+                    table.seat_seen.setdefault(f["n"], {}).setdefault(seat, now)
                 elif f["type"] == "refused":
                     table.refused += 1
                     table.sent.pop(table.pending, None)
@@ -167,9 +281,9 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             pass
 
     before = rss(server.pid)
-    t0 = time.perf_counter()
+    t0 = time.monotonic()
     tasks = []
-    opened = await asyncio.gather(*(open_socket(tid, key) for tid, keys in tables for key in keys))
+    opened = await asyncio.gather(*(socks.open(tid, key) for tid, keys in tables for key in keys))
     i = 0
     for tid, _keys in tables:
         for seat in "NESW":
@@ -178,29 +292,46 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             if ws is not None:
                 seat_socks[(tid, seat)] = ws
                 tasks.append(asyncio.create_task(reader(ws, state[tid], seat)))
-    opened_w = await asyncio.gather(*(open_socket(tid, None) for tid, _ in tables for _ in range(args.watchers)))
-    for idx, ws in enumerate(opened_w):
-        if ws is not None:
-            watchers.append(ws)
-            tasks.append(asyncio.create_task(reader(ws, state[tables[idx // args.watchers][0]], None)))
-    connect_s = time.perf_counter() - t0
+    children: list[subprocess.Popen] = []
+    child_held = child_failures = 0
+    if args.watcher_procs:
+        loop = asyncio.get_running_loop()
+        for k in range(args.watcher_procs):
+            ids = [str(tid) for tid, _ in tables[k::args.watcher_procs]]
+            if ids:
+                children.append(subprocess.Popen(  # noqa: S603
+                    [sys.executable, __file__, "--child", str(port), "--child-tables", ",".join(ids),
+                     "--watchers", str(args.watchers)],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
+        for child in children:
+            hello = json.loads(await loop.run_in_executor(None, child.stdout.readline))
+            child_held += hello["held"]
+            child_failures += hello["failures"]
+    else:
+        opened_w = await asyncio.gather(*(socks.open(tid, None) for tid, _ in tables for _ in range(args.watchers)))
+        for idx, ws in enumerate(opened_w):
+            if ws is not None:
+                watchers.append(ws)
+                tasks.append(asyncio.create_task(watch(ws, state[tables[idx // args.watchers][0]].watch_seen)))
+    connect_s = time.monotonic() - t0
     await asyncio.sleep(2)
-    held = len(seat_socks) + len(watchers)
+    held = len(seat_socks) + len(watchers) + child_held
     after = rss(server.pid)
-    print(f"sockets held: {held} ({len(seat_socks)} players, {len(watchers)} watchers), "
-          f"connect failures/retries: {failures}, all connected in {connect_s:.1f} s")
+    print(f"sockets held: {held} ({len(seat_socks)} players, {len(watchers) + child_held} watchers"
+          f"{f' in {len(children)} processes' if children else ''}), "
+          f"connect failures/retries: {socks.failures + child_failures}, all connected in {connect_s:.1f} s")
     print(f"server RSS: {before / 2**20:.0f} MiB before, {after / 2**20:.0f} MiB with all sockets: "
           f"{(after - before) / max(1, held) / 1024:.1f} KiB per socket")
 
-    stop = time.perf_counter() + args.seconds
+    stop = time.monotonic() + args.seconds
     rng = random.Random(1)
 
     async def driver(table: Table):
         await asyncio.sleep(rng.random() * args.interval)
-        while time.perf_counter() < stop:
+        while time.monotonic() < stop:
             pending = table.pending
             if (pending is not None and len(table.seat_seen.get(pending, ())) < 4
-                    and time.perf_counter() - table.sent[pending] < 10):
+                    and time.monotonic() - table.sent[pending] < 10):
                 await asyncio.sleep(0.05)  # like a real client: one move at a time, then wait for it
                 continue
             mover = None
@@ -214,22 +345,40 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
                 view = table.views[mover]
                 legal = [a for a in view["legal"] if a != "redeal"] or view["legal"]
                 expected = table.n
-                table.sent[expected + 1] = time.perf_counter()
+                message = json.dumps({"type": "move", "action": rng.choice(legal), "n": expected, "id": uuid.uuid4().hex})
                 table.pending = expected + 1
-                await seat_socks[(table.id, mover)].send(json.dumps(
-                    {"type": "move", "action": rng.choice(legal), "n": expected, "id": uuid.uuid4().hex}))
+                table.sent[expected + 1] = time.monotonic()
+                await seat_socks[(table.id, mover)].send(message)
             await asyncio.sleep(args.interval)
 
+    for child in children:
+        child.stdin.write("start\n")
     cpu0, me0 = _cpu(server.pid), _cpu(os.getpid())
+    lag = LoopLag()
+    lag.start()
+    server_lags: list[str] = []
     await asyncio.gather(*(driver(t) for t in state.values()))
     await asyncio.sleep(2)
     cpu1, me1 = _cpu(server.pid), _cpu(os.getpid())
+    my_lag = lag.stop()
+    child_cpu = 0.0
+    for child in children:
+        child.stdin.write("stop\n")
+        report = json.loads(await asyncio.get_running_loop().run_in_executor(None, child.stdout.readline))
+        server_lags.append(report["lag"])
+        child_cpu += report["cpu"]
+        for tid, by_n in report["seen"].items():
+            table = state[int(tid)]
+            for n, (count, last) in by_n.items():
+                table.watch_seen.setdefault(int(n), []).extend([last] * count)
     seat_lat, watch_lat, incomplete = [], [], 0
+    timeline: list[tuple[float, float]] = []
     for t in state.values():
         for n, sent in t.sent.items():
             seen = t.seat_seen.get(n, [])
             if len(seen) == 4:
                 seat_lat.append(max(seen.values()) - sent)
+                timeline.append((sent, max(seen.values()) - sent))
             else:
                 incomplete += 1
             w = t.watch_seen.get(n, [])
@@ -239,18 +388,35 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     print(f"moves sent: {moves} in {args.seconds} s ({moves / args.seconds:.1f}/s), refused: "
           f"{sum(t.refused for t in state.values())}, not seen by all four seats: {incomplete}, "
           f"server CPU: {100 * (cpu1 - cpu0) / (args.seconds + 2):.0f}% of one core, "
-          f"this client: {100 * (me1 - me0) / (args.seconds + 2):.0f}%, "
+          f"load generator: {100 * (me1 - me0) / (args.seconds + 2):.0f}%"
+          f"{f' + watcher processes {child_cpu:.0f} CPU-s in all' if children else ''}, "
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"load generator event loop lag (10 ms timer): {my_lag}"
+          + "".join(f"; watcher process {k}: {lag_k}" for k, lag_k in enumerate(server_lags)))
     for label, lat in (("move -> all 4 seats", seat_lat), (f"move -> all {args.watchers} watchers", watch_lat)):
         if lat:
             lat.sort()
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
             print(f"{label}: p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * p99:.1f} ms, "
                   f"max {1000 * lat[-1]:.1f} ms (n={len(lat)})")
+    if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
+        by_gen: dict[str, list[float]] = {}
+        for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
+            pid, gen, ms, _at = line.split()
+            if int(pid) == server.pid:
+                by_gen.setdefault(gen, []).append(float(ms))
+        print("server GC pauses >= 2 ms: " + (", ".join(
+            f"gen {g}: {len(v)} ({sum(v):.0f} ms in all, max {max(v):.0f} ms)" for g, v in sorted(by_gen.items()))
+            or "none"))
+    if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
+        start = min((t for t, _ in timeline), default=0.0)
+        Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - start, lat) for t, lat in timeline)))
     for ws in list(seat_socks.values()) + watchers:
         await ws.close()
     for task in tasks:
         task.cancel()
+    for child in children:
+        child.wait(timeout=30)
 
 
 def _cpu(pid: int) -> float:
@@ -263,12 +429,21 @@ def _cpu(pid: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
-    parser.add_argument("--layer", choices=["redis", "pubsub"], default="redis")
+    parser.add_argument("--layer", choices=["redis", "pubsub"], default="pubsub")
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--watchers", type=int, default=16, help="spectator sockets per table")
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves at one table")
+    parser.add_argument("--watcher-procs", type=int, default=0,
+                        help="hold the watchers in this many processes of their own (0: in this one)")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
+    parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        quiet_gc()
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:
+            runner.run(watcher_child(args))
+        return
     args.tables = min(args.tables, 500)  # bounded: at most 500 tables
     args.seconds = min(args.seconds, 300)
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bilka_bench")
@@ -281,8 +456,10 @@ def main() -> None:
     tables = prepare(args)
     port = _free_port()
     server = start_server(args, port)
+    quiet_gc()
     try:
-        asyncio.run(run(args, tables, port, server))
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:  # uvloop when installed
+            runner.run(run(args, tables, port, server))
     finally:
         server.terminate()
         try:

@@ -1,8 +1,9 @@
 """Settings for bench/ws_load.py: the project's settings with the channel layer chosen by BENCH_LAYER.
 
-BENCH_LAYER=redis (RedisChannelLayer, the default of config.settings) or pubsub
-(channels_redis.pubsub.RedisPubSubChannelLayer). No Celery tasks are queued: the benchmark moves
-for every seat itself.
+BENCH_LAYER=pubsub (channels_redis.pubsub.RedisPubSubChannelLayer, the default of config.settings)
+or redis (channels_redis.core.RedisChannelLayer, for comparison). No Celery tasks are queued: the
+benchmark moves for every seat itself. BENCH_GC_FREEZE=1 freezes the objects left after startup
+out of the garbage collector's view (config/asgi.py).
 """
 
 import os
@@ -15,11 +16,11 @@ ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 DATABASES = {"default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/bilka_bench")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("BENCH_CONN_MAX_AGE", default=0)
 _prefix = os.environ.get("BENCH_PREFIX", "bilka-bench")
-if os.environ.get("BENCH_LAYER", "redis") == "pubsub":
+if os.environ.get("BENCH_LAYER", "pubsub") == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": _prefix},
+            "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": _prefix},
         }
     }
 else:
@@ -37,3 +38,21 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+if os.environ.get("BENCH_GC_LOG"):
+    # Log every garbage collection that takes 2 ms or more: (pid, generation, ms, monotonic time).
+    import gc as _gc
+    import time as _time
+
+    _gc_log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)  # noqa: SIM115 - open for the server's life
+    _gc_started = [0.0]
+
+    def _gc_watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            _gc_started[0] = _time.perf_counter()
+        else:
+            took = _time.perf_counter() - _gc_started[0]
+            if took >= 0.002:
+                _gc_log.write(f"{os.getpid()} {info['generation']} {1000 * took:.1f} {_time.monotonic():.3f}\n")
+
+    _gc.callbacks.append(_gc_watch)

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels with session auth and origin checks."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -19,3 +20,15 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# The collector's full passes walk every live object: with 2,000 sockets one pass stalled all of
+# them for 0.2-0.9 s (bench/ws_load.py, BENCH_GC_LOG). Objects alive after startup (Django, the URL
+# conf, the apps) are frozen out of its view, and young collections run every GC_THRESHOLD0
+# container allocations instead of 700, so full passes come rarely. Reference counting still
+# frees almost everything at once; the collector is only for cycles. BILKA_GC_THRESHOLD0=0 keeps
+# Python's defaults.
+_gc_threshold0 = int(os.environ.get("BILKA_GC_THRESHOLD0", "50000"))
+if _gc_threshold0:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(_gc_threshold0, *gc.get_threshold()[1:])
