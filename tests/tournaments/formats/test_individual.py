@@ -207,3 +207,21 @@ def test_pages_queries_do_not_grow_with_players(club, organiser):
             seated_round(tournament=t, number=2)
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1] <= 6
+
+
+def test_correcting_a_no_show_into_a_played_table(club, organiser):
+    """The organiser learns the absentee did play: the forfeit goes, the score counts, the log keeps both."""
+    t = _create(club, organiser, "ind_swiss", rounds=1)
+    _enter(t, organiser, 4)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    match = rnd.matches.get()
+    east = Seat.objects.get(match=match, seat=SeatName.EAST).entry
+    ind.record_no_show(actor=organiser, match=match, entry=east)
+    rows = {line.entry.pk: line.row for line in individual_standings_view(tournament=t).lines}
+    assert rows[east.pk].forfeits == 1 and rows[east.pk].match_points == 0
+    west = Seat.objects.get(match=match, seat=SeatName.WEST).entry
+    assert rows[west.pk].match_points == 1, "the absentee's partner is scored a win"
+    services.correct_result(actor=organiser, match=match, home_eyes=8, away_eyes=12, reason="пришёл")
+    rows = {line.entry.pk: line.row for line in individual_standings_view(tournament=t).lines}
+    assert rows[east.pk].forfeits == 0 and rows[east.pk].match_points == 1 and rows[east.pk].eyes_for == 12
+    assert ResultCorrection.objects.filter(match=match).count() == 2
