@@ -110,3 +110,14 @@ def test_the_now_playing_board_links_each_live_table(client, online8, organiser)
     page = client.get(_url(online8, "now_playing")).content.decode()
     for m in online8.matches.all():
         assert f'href="/tables/{m.live_table}/"' in page
+
+
+def test_the_organiser_opens_the_live_tables_of_an_online_round(client, online8, organiser):
+    services.pair_next_round(actor=organiser, tournament=online8)  # the plan has not run yet
+    client.login(username="organiser", password=PASSWORD)
+    assert "Open live tables" in client.get(_url(online8)).content.decode()
+    response = client.post(_url(online8, "dashboard_action"), {"action": "open_tables", "round": 1}, follow=True)
+    assert "4 live table(s) opened." in response.content.decode()
+    assert online8.matches.filter(live_table__isnull=False).count() == 4
+    client.post(_url(online8, "dashboard_action"), {"action": "open_tables", "round": 1})
+    assert online8.matches.filter(live_table__isnull=False).count() == 4
