@@ -42,6 +42,18 @@ class DaySettingsForm(forms.ModelForm):
         }
 
 
+@login_required
+def my_notifications(request):
+    """The signed-in user's tournament notices, newest first; opening the page marks them read."""
+    from django.utils import timezone
+
+    from .day_models import Notification
+
+    notes = list(Notification.objects.filter(user=request.user)[:100])
+    Notification.objects.filter(user=request.user, read_at__isnull=True).update(read_at=timezone.now())
+    return render(request, "tournaments/my_notifications.html", {"notes": notes})
+
+
 def now_playing(request, slug):
     tournament = _tournament(slug)
     return render(

@@ -39,4 +39,5 @@ urlpatterns = [
     path("t/<slug:slug>/day/", day_views.dashboard, name="dashboard"),
     path("t/<slug:slug>/day/act/", day_views.dashboard_action, name="dashboard_action"),
     path("t/<slug:slug>/live/", day_views.now_playing, name="now_playing"),
+    path("me/notifications/", day_views.my_notifications, name="my_notifications"),
 ]

@@ -121,3 +121,18 @@ def test_the_organiser_opens_the_live_tables_of_an_online_round(client, online8,
     assert online8.matches.filter(live_table__isnull=False).count() == 4
     client.post(_url(online8, "dashboard_action"), {"action": "open_tables", "round": 1})
     assert online8.matches.filter(live_table__isnull=False).count() == 4
+
+
+def test_players_read_their_notices_on_the_site(client, online8, organiser):
+    from tournaments import scheduling
+    from tournaments.day_models import Notification
+
+    services.pair_next_round(actor=organiser, tournament=online8)
+    scheduling.run_due()
+    m = online8.matches.get(table=1)
+    user = m.home.player_a.user
+    client.force_login(user)
+    page = client.get(reverse("tournaments:my_notifications")).content.decode()
+    assert "your table is ready" in page and f'href="/tables/{m.live_table}/"' in page and ">new<" in page
+    assert not Notification.objects.filter(user=user, read_at__isnull=True).exists()
+    assert client.get(reverse("tournaments:my_notifications")).content.decode().count(">new<") == 0
