@@ -109,3 +109,30 @@ def test_the_next_online_round_opens_its_tables_when_paired_by_the_plan(online8,
     r2 = online8.rounds.get(number=2)
     assert r2.matches.filter(live_table__isnull=False).count() == 4
     assert Table.objects.filter(status=TableStatus.PLAYING).count() == 4
+
+
+def test_no_bot_and_no_stranger_takes_a_tournament_seat(started, outsider):
+    from gameplay import services as tables
+
+    m = started.matches.get(table=1)
+    player = m.home.player_a.user
+    with pytest.raises(tables.TableError):
+        tables.fill_with_bots(table_id=m.live_table, user=player)
+    with pytest.raises(tables.TableError):
+        tables.sit(table_id=m.live_table, user=outsider)
+    assert not Seat.objects.filter(table_id=m.live_table, is_bot=True).exists()
+    assert Seat.objects.filter(table_id=m.live_table).count() == 4
+
+
+def test_the_tables_use_the_tournaments_rules_and_clock(club, organiser):
+    from .conftest import swiss_with_accounts
+
+    t = swiss_with_accounts(
+        club, organiser, 4, play_mode="online", online=True, rules={"deck": "36", "move_seconds": 90}
+    )
+    services.pair_next_round(actor=organiser, tournament=t)
+    scheduling.run_due()
+    for m in t.matches.all():
+        table = Table.objects.get(pk=m.live_table)
+        assert table.rules["deck"] == "36" and table.rules["move_seconds"] == 90
+        assert table.move_deadline is not None  # the clock of the first player to move runs
