@@ -116,7 +116,9 @@ def test_the_organiser_opens_the_live_tables_of_an_online_round(client, online8,
     services.pair_next_round(actor=organiser, tournament=online8)  # the plan has not run yet
     client.login(username="organiser", password=PASSWORD)
     assert "Open live tables" in client.get(_url(online8)).content.decode()
-    response = client.post(_url(online8, "dashboard_action"), {"action": "open_tables", "round": 1}, follow=True)
+    response = client.post(
+        _url(online8, "dashboard_action"), {"action": "open_tables", "round": 1}, follow=True
+    )
     assert "4 live table(s) opened." in response.content.decode()
     assert online8.matches.filter(live_table__isnull=False).count() == 4
     client.post(_url(online8, "dashboard_action"), {"action": "open_tables", "round": 1})
