@@ -148,6 +148,8 @@ def test_bracket_pages_exports_and_refusals(client, club, organiser, member):
         for url in urls:
             assert client.get(url).status_code == 200, url
         client.force_login(organiser)
+        for name in ("dashboard", "edit"):
+            assert client.get(reverse(f"tournaments:{name}", args=[t.slug])).status_code == 200, name
         assert client.get(reverse("tournaments:print_sheets", args=[t.slug, 1])).status_code == 200
         client.logout()
     page = client.get(reverse("tournaments:bracket", args=[de.slug])).content.decode()
