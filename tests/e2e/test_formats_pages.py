@@ -110,5 +110,16 @@ def test_format_pages_on_a_phone(live_server, chromium_path, screenshots_dir):
                 page.screenshot(path=screenshots_dir / f"formats-{name}.png", full_page=True)
                 if "bracket" not in path:
                     _no_horizontal_scroll(page)
+            # the organiser marks a no-show at table 1 from the phone: 12:0, the badge shows
+            page.goto(f"{base}/t/{ind.slug}/rounds/3/")
+            first_table = page.locator(".seated-table").first
+            first_table.locator("form.row-form button").click()
+            page.wait_for_load_state()
+            assert page.locator(".seated-table").first.locator(".eyes").first.inner_text().strip() in (
+                "12",
+                "0",
+            )
+            assert Match.objects.get(tournament=ind, round__number=3, table=1).forfeit
+            page.screenshot(path=screenshots_dir / "formats-individual-no-show.png", full_page=True)
         finally:
             browser.close()
