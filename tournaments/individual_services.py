@@ -200,6 +200,28 @@ def self_register_player(*, actor, tournament: Tournament) -> IndividualEntry:
 
 
 @transaction.atomic
+def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The player is at the venue. Once anyone has checked in, round 1 seats only checked-in players."""
+    entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
+    tournament = _lock(entry.tournament)
+    _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(_("Check-in closes when the first round is seated."))
+    if entry.status not in (EntryStatus.APPROVED, EntryStatus.PENDING):
+        return entry
+    entry.status = EntryStatus.CHECKED_IN
+    entry.save(update_fields=["status"])
+    _audit(
+        actor=actor,
+        action="individual.check_in",
+        obj=entry,
+        tournament=tournament,
+        after={"status": entry.status},
+    )
+    return entry
+
+
+@transaction.atomic
 def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
     tournament = _lock(entry.tournament)
@@ -336,6 +358,12 @@ def record_no_show(*, actor, match: Match, entry: IndividualEntry, reason: str =
 
 def _start(tournament: Tournament) -> list[IndividualEntry]:
     entries = list(tournament.individual_entries.filter(status__in=ACTIVE).order_by("seed", "id"))
+    if any(e.status == EntryStatus.CHECKED_IN for e in entries):  # as for pairs: the absent are out
+        absent = [e.pk for e in entries if e.status != EntryStatus.CHECKED_IN]
+        tournament.individual_entries.filter(pk__in=absent).update(
+            status=EntryStatus.WITHDRAWN, withdrawn_after_round=0, seed=0
+        )
+        entries = [e for e in entries if e.status == EntryStatus.CHECKED_IN]
     if len(entries) < 4:
         raise ValidationError(_("At least four players are needed to start."))
     if tournament.seeding != Seeding.MANUAL:

@@ -217,3 +217,16 @@ def player_approve(request, slug, pk):
     else:
         messages.success(request, _("%(name)s: done.") % {"name": entry.player.display_name})
     return redirect("tournaments:entries", slug=slug)
+
+
+@login_required
+@require_POST
+@refusals
+def player_check_in(request, slug, pk):
+    tournament = _tournament(slug)
+    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    try:
+        individual_services.check_in_player(actor=request.user, entry=entry)
+    except ValidationError as e:
+        messages.error(request, _error_text(e))
+    return redirect("tournaments:entries", slug=slug)

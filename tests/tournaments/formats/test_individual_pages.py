@@ -168,3 +168,19 @@ def test_self_registration_with_approval(client, club, organiser, member, outsid
     client.force_login(outsider)
     response = client.post(reverse("tournaments:player_register", args=[closed.slug]))
     assert response.status_code == 403 and "organiser only" in response.content.decode()
+
+
+def test_check_in_seats_only_those_present(client, event, organiser, member):
+    t = event
+    here = list(IndividualEntry.objects.filter(tournament=t).order_by("id")[:6])
+    client.force_login(member)
+    assert client.post(reverse("tournaments:player_check_in", args=[t.slug, here[0].pk])).status_code == 403
+    client.force_login(organiser)
+    for e in here:
+        client.post(reverse("tournaments:player_check_in", args=[t.slug, e.pk]))
+    assert "Checked in" in client.get(reverse("tournaments:entries", args=[t.slug])).content.decode()
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    seated = set(Seat.objects.filter(round=rnd).values_list("entry_id", flat=True))
+    assert seated == {e.pk for e in here}
+    assert IndividualEntry.objects.filter(tournament=t, status="withdrawn").count() == 3
+    assert Seat.objects.filter(round=rnd, seat="bye").count() == 2
