@@ -309,6 +309,11 @@ class Match(models.Model):
     def has_result(self) -> bool:
         return self.home_eyes is not None
 
+    @property
+    def group_letter(self) -> str:
+        """Groups then playoff: the group of a group match (slot 0 = A)."""
+        return chr(ord("A") + self.slot) if self.bracket == "group" else ""
+
     def state(self) -> dict:
         """What a correction log keeps of a result."""
         return {

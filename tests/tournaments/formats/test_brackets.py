@@ -159,6 +159,11 @@ def test_bracket_pages_exports_and_refusals(client, club, organiser, member):
         and "Grand final" in page
         and "Champion" in page
     )
+    page = client.get(reverse("tournaments:round", args=[de.slug, 2])).content.decode()
+    assert "winners&#x27; bracket" in page or "winners' bracket" in page
+    assert "losers' bracket" in page or "losers&#x27; bracket" in page
+    page = client.get(reverse("tournaments:round", args=[gp.slug, 1])).content.decode()
+    assert "group A" in page and "group B" in page
     page = client.get(reverse("tournaments:bracket", args=[gp.slug])).content.decode()
     assert "Group A" in page and "Group B" in page and "Playoff" in page
     rows = json.loads(client.get(reverse("tournaments:export", args=[de.slug, "standings", "json"])).content)[
