@@ -247,9 +247,7 @@ async def watcher_child(args) -> None:
     report = {"lag": lag.stop(), "cpu": _cpu(os.getpid()),
               "seen": {tid: {n: [len(ts), max(ts)] for n, ts in by_n.items()} for tid, by_n in seen.items()}}
     print(json.dumps(report), flush=True)
-    for ws in opened:
-        if ws is not None:
-            await ws.close()
+    await asyncio.gather(*(ws.close() for ws in opened if ws is not None), return_exceptions=True)
     for task in tasks:
         task.cancel()
 
@@ -411,12 +409,14 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
         start = min((t for t, _ in timeline), default=0.0)
         Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - start, lat) for t, lat in timeline)))
-    for ws in list(seat_socks.values()) + watchers:
-        await ws.close()
+    await asyncio.gather(*(ws.close() for ws in list(seat_socks.values()) + watchers), return_exceptions=True)
     for task in tasks:
         task.cancel()
     for child in children:
-        child.wait(timeout=30)
+        try:
+            child.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
 
 
 def _cpu(pid: int) -> float:

@@ -1,5 +1,10 @@
-"""Send committed table events to the channel-layer groups: one group per seat and one for spectators,
-each with its own filtered frame, plus the lobby group. Called on commit only.
+"""Send committed table events to the channel layer: one group per table, one message per event
+carrying the five filtered frames (the four seats' and the spectators'), from which each socket's
+consumer sends only its own viewer's frame; plus the lobby group. Called on commit only.
+
+One PUBLISH per move instead of five (one per seat group and the spectators'): fewer Redis round
+trips on the server's event loop, where the pub/sub layer sends one at a time. The other frames
+stay inside the server process; a socket only ever gets the frame filtered for its viewer.
 
 Delivery is at most once (a full channel drops messages): clients number-check every frame and
 ask for what they missed (`sync`), so a lost frame costs a round trip, never a wrong picture.
@@ -15,16 +20,22 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from gameplay.engine.cards import SEATS
-
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
 
-def table_group(table_id: int, seat: int | None) -> str:
-    """The group of one seat's sockets (`seat` 0..3) or of a table's spectators (`seat` None)."""
-    return f"table-{table_id}-{SEATS[seat] if seat is not None else 'spec'}"
+VIEWERS = (0, 1, 2, 3, None)  # the four seats, then the spectators: the order of a message's frames
+
+
+def table_group(table_id: int) -> str:
+    """The group of every socket of a table: seats and spectators."""
+    return f"table-{table_id}"
+
+
+def viewer_index(seat: int | None) -> int:
+    """Where a viewer's frame is in a `table.frames` message."""
+    return 4 if seat is None else seat
 
 
 def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -53,14 +64,17 @@ def _log_failure(future: Any) -> None:
 def send_event(event: Any) -> None:
     from gameplay.protocol.frames import frame_for
 
-    table_id = event.table_id
-    messages = [(table_group(table_id, seat), frame_message(frame_for(event, seat))) for seat in (0, 1, 2, 3, None)]
-    _send_many(messages)
+    frames = [_encode(frame_for(event, seat)) for seat in VIEWERS]
+    _send_many([(table_group(event.table_id), {"type": "table.frames", "frames": frames})])
 
 
 def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
     """A channel-layer message carrying one frame, encoded once for every socket of the group."""
-    return {"type": "table.frame", "text": json.dumps(frame, ensure_ascii=False, separators=(",", ":"))}
+    return {"type": "table.frame", "text": _encode(frame)}
+
+
+def _encode(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
 def send_presence(table_id: int) -> None:
@@ -72,7 +86,7 @@ def send_presence(table_id: int) -> None:
     if table is None:
         return
     message = frame_message({"type": "presence", "table": table_meta(table, seats_of(table))})
-    _send_many([(table_group(table_id, seat), message) for seat in (0, 1, 2, 3, None)])
+    _send_many([(table_group(table_id), message)])
 
 
 def lobby_changed() -> None:

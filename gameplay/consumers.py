@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from gameplay import services
-from gameplay.broadcast import LOBBY_GROUP, table_group
+from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
 from gameplay.selectors import catch_up, lobby_tables
@@ -88,7 +88,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seat = seat
-        self.group = table_group(self.table_id, seat)
+        self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if seat is not None:
@@ -190,7 +190,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                               "code": code, "message": text})
 
     async def table_frame(self, event: dict[str, Any]) -> None:
+        """A frame that is the same for every viewer (presence)."""
         await self.send(text_data=event["text"])
+
+    async def table_frames(self, event: dict[str, Any]) -> None:
+        """An event: the message holds every viewer's filtered frame; send this socket's only."""
+        await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
