@@ -83,6 +83,8 @@ class GroupsState:
     group_rounds: int
     complete: bool
     playoff: Bracket | None
+    playoff_error: str = ""
+    """Why no playoff can be drawn from complete groups (e.g. one pair going through in all)."""
 
 
 def _group_tiebreaks(tournament: Tournament) -> list[Tiebreak]:
@@ -113,9 +115,12 @@ def groups_state(tournament: Tournament, field: Sequence[Entry], matches: Sequen
     if complete:
         orders = [[row.entry for row in table if row.entry not in withdrawn] for table in tables]
         winners = {(stage, slot): w for (_b, stage, slot), w in _winners(matches, (PLAYOFF,)).items()}
-        playoff = playoff_bracket(
-            orders, tournament.group_qualifiers, winners, third_place=tournament.third_place
-        )
+        try:
+            playoff = playoff_bracket(
+                orders, tournament.group_qualifiers, winners, third_place=tournament.third_place
+            )
+        except ValueError as error:
+            return GroupsState(groups, tables, group_rounds, complete, None, str(error))
     return GroupsState(groups, tables, group_rounds, complete, playoff)
 
 
@@ -149,6 +154,47 @@ def bracket_round_count(tournament: Tournament) -> int:
     return played if champion_of(tournament) is not None else played + 1
 
 
+def _next_games(
+    tournament: Tournament, number: int, field, matches
+) -> list[tuple[str, int, int, int, int | None]]:
+    """The next round's games as (bracket, stage, slot, top, bottom); bottom None for a bye."""
+    games: list[tuple[str, int, int, int, int | None]] = []
+    if tournament.format == Format.DOUBLE_ELIM:
+        state = double_elim_state(tournament, field, matches)
+        games = [(m.bracket, m.round, m.slot, m.top, m.bottom) for m in state.pending()]
+    else:
+        gstate = groups_state(tournament, field, matches)
+        if number <= gstate.group_rounds:
+            out = {e.pk for e in field if e.status == EntryStatus.WITHDRAWN}
+            for g, schedule in enumerate(group_schedules(gstate.groups)):
+                if number > len(schedule):
+                    continue
+                rr = schedule[number - 1]
+                games += [(GROUP, number, g, h, a) for h, a in rr.games]
+                if rr.bye is not None and rr.bye not in out:
+                    games.append((GROUP, number, g, rr.bye, None))
+        elif gstate.playoff_error:
+            raise ValueError(gstate.playoff_error)
+        elif gstate.playoff is not None:
+            stage = number - gstate.group_rounds
+            rounds = gstate.playoff.rounds
+            if stage <= len(rounds):
+                ties = list(rounds[stage - 1])
+                if stage == len(rounds) and gstate.playoff.third_place is not None:
+                    ties.append(gstate.playoff.third_place)
+                for km in ties:
+                    games.append(
+                        (
+                            PLAYOFF,
+                            stage,
+                            km.slot,
+                            km.winner if km.bye else km.top,
+                            None if km.bye else km.bottom,
+                        )
+                    )
+    return games
+
+
 def pair_next_bracket_round(*, actor, tournament: Tournament, system: bool = False) -> Round:
     tournament = _lock(tournament)
     if not system:
@@ -167,38 +213,13 @@ def pair_next_bracket_round(*, actor, tournament: Tournament, system: bool = Fal
     number = (last.number if last else 0) + 1
     field = _field(tournament)
     matches = _all_matches(tournament)
-    games: list[tuple[str, int, int, int, int | None]] = []  # bracket, stage, slot, top, bottom (None: bye)
-    if tournament.format == Format.DOUBLE_ELIM:
-        state = double_elim_state(tournament, field, matches)
-        games = [(m.bracket, m.round, m.slot, m.top, m.bottom) for m in state.pending()]
-    else:
-        gstate = groups_state(tournament, field, matches)
-        if number <= gstate.group_rounds:
-            out = {e.pk for e in field if e.status == EntryStatus.WITHDRAWN}
-            for g, schedule in enumerate(group_schedules(gstate.groups)):
-                if number > len(schedule):
-                    continue
-                rr = schedule[number - 1]
-                games += [(GROUP, number, g, h, a) for h, a in rr.games]
-                if rr.bye is not None and rr.bye not in out:
-                    games.append((GROUP, number, g, rr.bye, None))
-        elif gstate.playoff is not None:
-            stage = number - gstate.group_rounds
-            rounds = gstate.playoff.rounds
-            if stage <= len(rounds):
-                ties = list(rounds[stage - 1])
-                if stage == len(rounds) and gstate.playoff.third_place is not None:
-                    ties.append(gstate.playoff.third_place)
-                for km in ties:
-                    games.append(
-                        (
-                            PLAYOFF,
-                            stage,
-                            km.slot,
-                            km.winner if km.bye else km.top,
-                            None if km.bye else km.bottom,
-                        )
-                    )
+    try:
+        games = _next_games(tournament, number, field, matches)
+    except ValueError as error:  # e.g. a playoff of one pair, or a third-place match for three
+        raise ValidationError(
+            _("This event cannot go on as set up (%(error)s): change the groups or the pairs going through.")
+            % {"error": error}
+        ) from error
     if not [g for g in games if g[4] is not None]:
         raise ValidationError(_("There is no match left to pair: the bracket is complete."))
     rnd = Round.objects.create(

@@ -208,3 +208,16 @@ def test_bracket_views_queries_do_not_grow_with_pairs(club, organiser, fmt):
             assert view(tournament=t).champion is not None
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1] <= 3
+
+
+def test_a_playoff_that_cannot_be_drawn_is_refused_with_a_message(client, club, organiser):
+    from django.urls import reverse
+
+    t = _create(club, organiser, "groups_playoff", group_count=1, group_qualifiers=1)
+    register_pairs(t, organiser, 3, "Одна")
+    for _ in range(3):
+        play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
+    with pytest.raises(ValidationError, match="cannot go on as set up"):
+        services.pair_next_round(actor=organiser, tournament=t)
+    client.force_login(organiser)
+    assert client.get(reverse("tournaments:bracket", args=[t.slug])).status_code == 200
