@@ -44,27 +44,22 @@ CHOICE_TEXT: dict[str, Any] = {
 
 def rule_fields() -> dict[str, forms.Field]:
     """One form field per rule parameter, its initial value the engine's default."""
-    defaults = Rules()
     out: dict[str, forms.Field] = {}
-    for f in fields(Rules):
-        key = f.name
-        default = getattr(defaults, key)
-        label, help_text = RULE_TEXT.get(key, (key, ""))
-        if key in engine_rules._CHOICES:
-            choices = [(v, CHOICE_TEXT.get(v, v)) for v in engine_rules._CHOICES[key]]
-            field: forms.Field = forms.ChoiceField(choices=choices, initial=default)
-        elif key in engine_rules._INT_CHOICES:
-            field = forms.TypedChoiceField(choices=[(v, str(v)) for v in engine_rules._INT_CHOICES[key]],
-                                           coerce=int, initial=default)
-        elif key in engine_rules._INT_RANGES:
-            low, high = engine_rules._INT_RANGES[key]
-            field = forms.IntegerField(min_value=low, max_value=high, initial=default)
+    for p in engine_rules.parameters():
+        label, help_text = RULE_TEXT.get(p.name, (p.name, ""))
+        field: forms.Field
+        if p.kind == "choice" and all(isinstance(v, int) for v in p.choices):
+            field = forms.TypedChoiceField(choices=[(v, str(v)) for v in p.choices], coerce=int, initial=p.default)
+        elif p.kind == "choice":
+            field = forms.ChoiceField(choices=[(v, CHOICE_TEXT.get(str(v), v)) for v in p.choices], initial=p.default)
+        elif p.kind == "range":
+            field = forms.IntegerField(min_value=p.low, max_value=p.high, initial=p.default)
         else:
-            field = forms.BooleanField(required=False, initial=default)
+            field = forms.BooleanField(required=False, initial=p.default)
         field.label = label
         field.help_text = _("%(text)s Default: %(default)s.") % {
-            "text": help_text, "default": _display_default(default)}
-        out[key] = field
+            "text": help_text, "default": _display_default(p.default)}
+        out[p.name] = field
     return out
 
 

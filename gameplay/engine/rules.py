@@ -108,3 +108,38 @@ def _check_int(key: str, value: object) -> None:
     # JSON true/false are Python bools, which are ints: refuse them explicitly.
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(key, f"must be an integer, not {_show(value)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """How one rule parameter is described to a form or an API: its name, kind, default and bounds.
+
+    `kind` is "choice" (one of `choices`, strings or integers), "range" (an integer from `low`
+    to `high`) or "bool".
+    """
+
+    name: str
+    kind: str
+    default: str | int | bool
+    choices: tuple[str | int, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+
+def parameters() -> tuple[Parameter, ...]:
+    """Every rule parameter in the order of `Rules`, with its default and what it accepts."""
+    defaults = Rules()
+    out: list[Parameter] = []
+    for f in fields(Rules):
+        key = f.name
+        default = getattr(defaults, key)
+        if key in _CHOICES:
+            out.append(Parameter(key, "choice", default, choices=_CHOICES[key]))
+        elif key in _INT_CHOICES:
+            out.append(Parameter(key, "choice", default, choices=_INT_CHOICES[key]))
+        elif key in _INT_RANGES:
+            low, high = _INT_RANGES[key]
+            out.append(Parameter(key, "range", default, low=low, high=high))
+        else:
+            out.append(Parameter(key, "bool", default))
+    return tuple(out)
