@@ -35,6 +35,6 @@ def online8(club, organiser):
 
 @pytest.fixture
 def day_queue(settings):
-    queue = f"bilka-day-{settings.RUN_ID}-{uuid.uuid4().hex[:6]}"
+    queue = f"bilka-test-{settings.RUN_ID}-day-{uuid.uuid4().hex[:6]}"  # removed with the run's keys
     settings.TOURNAMENTS_DAY_QUEUE = queue
     return queue

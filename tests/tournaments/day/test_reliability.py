@@ -139,7 +139,8 @@ print(json.dumps(done))
 """
 
 
-def test_two_beats_at_once_pair_each_round_once(club, organiser):
+def test_two_beats_at_once_pair_each_round_once(club, organiser, day_queue):
+    """``day_queue``: the plans' own tasks go to a queue no worker reads, so only the two beats act."""
     events = [swiss_with_accounts(club, organiser, 8, name=f"Кубок {i}", rounds=4) for i in range(12)]
     for t in events:
         play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
