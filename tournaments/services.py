@@ -204,6 +204,11 @@ def _clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
                 _("%(field)s must be at least %(low)d.")
                 % {"field": Tournament._meta.get_field(key).verbose_name, "low": low}
             )
+    best_of = clean.get("best_of", current.best_of if current else 1)
+    if fmt in (Format.DOUBLE_ELIM, Format.GROUPS_PLAYOFF) and best_of > 1:
+        raise ValidationError(
+            _("Double elimination and groups then playoff play one match per tie; set matches per tie to 1.")
+        )
     if clean.get("entry_cap") is not None and clean["entry_cap"] < 2:
         raise ValidationError(_("A tournament needs room for at least two pairs."))
     if clean.get("ends_on") and clean.get("starts_on") and clean["ends_on"] < clean["starts_on"]:
