@@ -18,8 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs import services as club_services
-from clubs.models import ClubPlayer, Player
-from clubs.translit import search_key
+from clubs.models import Player
 
 from . import permissions
 from .core.individual import (
@@ -51,10 +50,10 @@ from .services import (
     _audit,
     _lock,
     _on_commit_task,
-    _plain,
     _refresh_round,
     _require_manager,
     _require_user,
+    _RosterNames,
     _set_forfeit,
     matchday_deadline,
     record_forfeit,
@@ -261,26 +260,12 @@ def register_players_bulk(*, actor, tournament: Tournament, text: str) -> list[I
     names = [(n, name) for n, name in names if name]
     if not names:
         raise ValidationError(_("Paste at least one name, one per line."))
-    exact: dict[str, Player] = {}
-    by_key: dict[str, list[Player]] = defaultdict(list)
-    for row in ClubPlayer.objects.filter(club=tournament.club, active=True).select_related("player"):
-        exact.setdefault(_plain(row.player.display_name), row.player)
-        by_key[search_key(row.player.display_name)].append(row.player)
+    roster = _RosterNames(tournament.club)
     added, errors = [], []
     for number, name in names:
-        player = exact.get(_plain(name))
+        player, _new = roster.find_or_add(actor=actor, number=number, name=name, errors=errors)
         if player is None:
-            similar = by_key.get(search_key(name), [])
-            if len(similar) > 1:
-                errors.append(
-                    _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
-                    % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
-                )
-                continue
-            player = similar[0] if similar else None
-        if player is None:
-            player = club_services.add_player(actor=actor, club=tournament.club, display_name=name).player
-            exact[_plain(name)] = player
+            continue
         try:
             added.append(_add_entry(actor, tournament, player))
         except ValidationError as error:

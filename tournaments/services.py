@@ -405,6 +405,38 @@ def _plain(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+class _RosterNames:
+    """The club's active roster, to find the players of a pasted list by name."""
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.exact: dict[str, Player] = {}
+        self.by_key: dict[str, list[Player]] = defaultdict(list)
+        for row in ClubPlayer.objects.filter(club=club, active=True).select_related("player"):
+            self.exact.setdefault(_plain(row.player.display_name), row.player)
+            self.by_key[search_key(row.player.display_name)].append(row.player)
+
+    def find_or_add(self, *, actor, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
+        """The name as written first; else the one roster player whose key matches (any alphabet);
+        else a new roster player. Returns (player, whether new); (None, False) with the line's
+        error added to ``errors`` when the name could be several roster players."""
+        player = self.exact.get(_plain(name))
+        if player is None:
+            similar = self.by_key.get(search_key(name), [])
+            if len(similar) > 1:
+                errors.append(
+                    _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
+                    % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
+                )
+                return None, False
+            player = similar[0] if similar else None
+        if player is None:
+            player = club_services.add_player(actor=actor, club=self.club, display_name=name).player
+            self.exact[_plain(name)] = player
+            return player, True
+        return player, False
+
+
 @dataclass
 class BulkEntries:
     entries: list[Entry]
@@ -418,31 +450,17 @@ def register_entries_bulk(*, actor, tournament: Tournament, text: str) -> BulkEn
     tournament = _lock(tournament)
     _require_manager(actor, tournament)
     lines = parse_pair_lines(text)
-    exact: dict[str, Player] = {}
-    by_key: dict[str, list[Player]] = defaultdict(list)
-    for row in ClubPlayer.objects.filter(club=tournament.club, active=True).select_related("player"):
-        exact.setdefault(_plain(row.player.display_name), row.player)
-        by_key[search_key(row.player.display_name)].append(row.player)
+    roster = _RosterNames(tournament.club)
     taken = _taken_players(tournament)
     result = BulkEntries([], [])
-    errors = []
+    errors: list[str] = []
     for number, name_a, name_b in lines:
         players = []
         for name in (name_a, name_b):
-            # The name as written first; else the one roster player whose key matches (any alphabet).
-            player = exact.get(_plain(name))
+            player, new = roster.find_or_add(actor=actor, number=number, name=name, errors=errors)
             if player is None:
-                similar = by_key.get(search_key(name), [])
-                if len(similar) > 1:
-                    errors.append(
-                        _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
-                        % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
-                    )
-                    break
-                player = similar[0] if similar else None
-            if player is None:
-                player = club_services.add_player(actor=actor, club=tournament.club, display_name=name).player
-                exact[_plain(name)] = player
+                break
+            if new:
                 result.new_players.append(player)
             players.append(player)
         if len(players) < 2:
