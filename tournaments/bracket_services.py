@@ -36,7 +36,6 @@ from .models import (
     Match,
     MatchStatus,
     Round,
-    RoundStatus,
     Tournament,
     TournamentStatus,
 )
@@ -45,6 +44,7 @@ from .services import (
     _add_match,
     _audit,
     _field,
+    _last_round_if_complete,
     _lock,
     _on_commit_task,
     _refresh_round,
@@ -199,15 +199,7 @@ def pair_next_bracket_round(*, actor, tournament: Tournament, system: bool = Fal
     tournament = _lock(tournament)
     if not system:
         _require_manager(actor, tournament)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise ValidationError(_("The tournament is finished."))
-    last = tournament.rounds.order_by("-number").first()
-    if last is not None and last.status != RoundStatus.COMPLETE:
-        missing = last.matches.exclude(status=MatchStatus.CONFIRMED).count()
-        raise ValidationError(
-            _("Round %(n)d is not complete: %(missing)d result(s) still missing or unconfirmed.")
-            % {"n": last.number, "missing": missing}
-        )
+    last = _last_round_if_complete(tournament)
     if last is None:
         _start(tournament, actor)
     number = (last.number if last else 0) + 1

@@ -39,7 +39,6 @@ from .models import (
     Match,
     MatchStatus,
     Round,
-    RoundStatus,
     Seat,
     SeatName,
     Seeding,
@@ -48,6 +47,7 @@ from .models import (
 )
 from .services import (
     _audit,
+    _last_round_if_complete,
     _lock,
     _on_commit_task,
     _refresh_round,
@@ -373,15 +373,7 @@ def pair_next_individual_round(*, actor, tournament: Tournament, system: bool = 
     tournament = _lock(tournament)
     if not system:
         _require_manager(actor, tournament)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise ValidationError(_("The tournament is finished."))
-    last = tournament.rounds.order_by("-number").first()
-    if last is not None and last.status != RoundStatus.COMPLETE:
-        missing = last.matches.exclude(status=MatchStatus.CONFIRMED).count()
-        raise ValidationError(
-            _("Round %(n)d is not complete: %(missing)d result(s) still missing or unconfirmed.")
-            % {"n": last.number, "missing": missing}
-        )
+    last = _last_round_if_complete(tournament)
     if last is None:
         _start(tournament)
     number = (last.number if last else 0) + 1

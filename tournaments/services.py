@@ -746,6 +746,21 @@ def matchday_deadline(tournament: Tournament, number: int) -> datetime | None:
     return timezone.make_aware(datetime.combine(day, time(23, 59)))
 
 
+def _last_round_if_complete(tournament: Tournament) -> Round | None:
+    """The last round (None before the first), refusing a next one while the tournament is
+    finished or that round still has results missing or unconfirmed."""
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        missing = last.matches.exclude(status=MatchStatus.CONFIRMED).count()
+        raise ValidationError(
+            _("Round %(n)d is not complete: %(missing)d result(s) still missing or unconfirmed.")
+            % {"n": last.number, "missing": missing}
+        )
+    return last
+
+
 @transaction.atomic
 def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> Round:
     """Pair the next round with the core functions; refused while the previous one is open.
@@ -764,15 +779,7 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
         return pair_next_bracket_round(actor=actor, tournament=tournament, system=system)
     if not system:
         _require_manager(actor, tournament)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise ValidationError(_("The tournament is finished."))
-    last = tournament.rounds.order_by("-number").first()
-    if last is not None and last.status != RoundStatus.COMPLETE:
-        missing = last.matches.exclude(status=MatchStatus.CONFIRMED).count()
-        raise ValidationError(
-            _("Round %(n)d is not complete: %(missing)d result(s) still missing or unconfirmed.")
-            % {"n": last.number, "missing": missing}
-        )
+    last = _last_round_if_complete(tournament)
     if last is None:
         _start(tournament, actor)
     number = (last.number if last else 0) + 1
