@@ -17,19 +17,18 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.notify import notify_user
 
 from . import permissions, services
 from .day_models import DaySettings, Notification
+from .live import save_table_result
 from .models import Entry, EntryStatus, Match, MatchStatus, PlayMode, Round, RoundStatus, Tournament
 from .models import TournamentStatus as TS
 
 logger = logging.getLogger(__name__)
 NS, EW = (0, 2), (1, 3)  # partners sit opposite
-FORFEIT_REASONS = frozenset({"resign", "timeout"})
 
 
 def pause_point(name: str) -> None:
@@ -214,22 +213,8 @@ def record_table_result(*, table_id: int) -> str:
         seats = {s.seat: s.user_id for s in table.seats.all()}
         home_users = {u.pk for u in _users_of_side(match, "home")}
         home_seats = "NS" if {seats.get(0), seats.get(2)} == home_users else "EW"
-        away_seats = "EW" if home_seats == "NS" else "NS"
         before = match.state()
-        home_won = table.result["winner"] == home_seats
-        forfeit = table.result.get("reason") in FORFEIT_REASONS
-        if forfeit:
-            match.home_eyes, match.away_eyes = (services.WIN, 0) if home_won else (0, services.WIN)
-        else:
-            score = table.result["score"]
-            match.home_eyes, match.away_eyes = int(score[home_seats]), int(score[away_seats])
-        match.winner_id = match.home_id if home_won else match.away_id
-        match.forfeit = forfeit
-        now = timezone.now()
-        match.reported_at, match.reported_side = now, "table"
-        match.status = MatchStatus.CONFIRMED
-        match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
-        match.save()
+        save_table_result(match, table, home_seats, check_score=False)
         pause_point("record_result")
         services._audit(
             actor=None,

@@ -35,6 +35,32 @@ def _side_users(match: Match, side: str) -> set[int | None]:
     return set(Player.objects.filter(pk__in=ids).values_list("user_id", flat=True))
 
 
+def save_table_result(match: Match, table, home_seats: str, *, check_score: bool) -> None:
+    """Make the finished live table's result the match's confirmed result and save the match;
+    ``home_seats`` ("NS" or "EW") is where the home pair sat. A resigned or timed-out table is
+    a forfeit win. ``check_score``: refuse a final score that cannot be right (ValidationError)."""
+    home_won = table.result["winner"] == home_seats
+    forfeit = table.result.get("reason") in FORFEIT_REASONS
+    if forfeit:
+        match.home_eyes, match.away_eyes = (WIN, 0) if home_won else (0, WIN)
+    else:
+        away_seats = "EW" if home_seats == "NS" else "NS"
+        score = table.result["score"]
+        match.home_eyes, match.away_eyes = int(score[home_seats]), int(score[away_seats])
+        if check_score:
+            try:
+                validate_final_score((match.home_eyes, match.away_eyes))
+            except InvalidScore as error:
+                raise ValidationError(_("This score cannot be right: %(error)s") % {"error": error}) from error
+    match.winner_id = match.home_id if home_won else match.away_id
+    match.forfeit = forfeit
+    now = timezone.now()
+    match.reported_at, match.reported_side = now, "table"
+    match.status = MatchStatus.CONFIRMED
+    match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
+    match.save()
+
+
 @transaction.atomic
 def import_live_result(*, actor, match: Match, table_id: int) -> Match:
     """Record the result of the live table ``table_id`` for ``match`` (a player of it or the organiser)."""
@@ -78,26 +104,9 @@ def import_live_result(*, actor, match: Match, table_id: int) -> Match:
             % {"n": table_id}
         )
     before = match.state()
-    score = table.result["score"]
-    home_won = table.result["winner"] == home_seats
-    forfeit = table.result.get("reason") in FORFEIT_REASONS
-    if forfeit:
-        match.home_eyes, match.away_eyes = (WIN, 0) if home_won else (0, WIN)
-    else:
-        away_seats = "EW" if home_seats == "NS" else "NS"
-        match.home_eyes, match.away_eyes = int(score[home_seats]), int(score[away_seats])
-        try:
-            validate_final_score((match.home_eyes, match.away_eyes))
-        except InvalidScore as error:
-            raise ValidationError(_("This score cannot be right: %(error)s") % {"error": error}) from error
-    match.winner_id = match.home_id if home_won else match.away_id
-    match.forfeit = forfeit
     match.live_table = table.pk
-    now = timezone.now()
-    match.reported_by, match.reported_at, match.reported_side = actor, now, "table"
-    match.status = MatchStatus.CONFIRMED
-    match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
-    match.save()
+    match.reported_by = actor
+    save_table_result(match, table, home_seats, check_score=True)
     _audit(
         actor=actor,
         action="match.live_result",
