@@ -1,4 +1,5 @@
-"""Fixtures every app's tests may use: a real Celery worker and a clean channel layer."""
+"""Fixtures every app's tests may use: a club with one user per role, a real Celery worker and a
+clean channel layer."""
 
 import os
 import socket
@@ -15,7 +16,9 @@ import pytest
 import redis
 from django.conf import settings
 
+from clubs.models import Role
 from config.celery import app as celery_app
+from tests.clubs.factories import ClubFactory, MembershipFactory, UserFactory
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WORKER_START_TIMEOUT = 60.0
@@ -30,6 +33,31 @@ def _database_url(db: dict) -> str:
     host = db.get("HOST") or "127.0.0.1"
     port = f":{db['PORT']}" if db.get("PORT") else ""
     return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory(name="Успенка", slug="uspenka")
+
+
+@pytest.fixture
+def owner(club):
+    return MembershipFactory(club=club, user=UserFactory(username="owner"), role=Role.OWNER).user
+
+
+@pytest.fixture
+def organiser(club):
+    return MembershipFactory(club=club, user=UserFactory(username="organiser"), role=Role.ORGANISER).user
+
+
+@pytest.fixture
+def member(club):
+    return MembershipFactory(club=club, user=UserFactory(username="member"), role=Role.MEMBER).user
+
+
+@pytest.fixture
+def outsider(db):
+    return UserFactory(username="outsider")
 
 
 class CeleryWorker:

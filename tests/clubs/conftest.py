@@ -1,35 +1,6 @@
-"""Fixtures for club tests: a club with one user per role, and a helper to sign in."""
+"""Fixtures for club tests (the club and one user per role are in tests/conftest.py)."""
 
 import pytest
-
-from clubs.models import Role
-
-from .factories import ClubFactory, MembershipFactory, UserFactory
-
-
-@pytest.fixture
-def club(db):
-    return ClubFactory(name="Успенка", slug="uspenka")
-
-
-@pytest.fixture
-def owner(club):
-    return MembershipFactory(club=club, user=UserFactory(username="owner"), role=Role.OWNER).user
-
-
-@pytest.fixture
-def organiser(club):
-    return MembershipFactory(club=club, user=UserFactory(username="organiser"), role=Role.ORGANISER).user
-
-
-@pytest.fixture
-def member(club):
-    return MembershipFactory(club=club, user=UserFactory(username="member"), role=Role.MEMBER).user
-
-
-@pytest.fixture
-def outsider(db):
-    return UserFactory(username="outsider")
 
 
 @pytest.fixture

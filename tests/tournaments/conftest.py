@@ -1,37 +1,13 @@
-"""Fixtures for tournament tests: a club with one user per role, pairs of players, a helper to play rounds."""
+"""Fixtures for tournament tests: pairs of players, a helper to play rounds (the club and one user
+per role are in tests/conftest.py)."""
 
 import pytest
 from django.utils import translation
 
-from clubs.models import ClubPlayer, Player, Role
-from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from clubs.models import ClubPlayer, Player
+from tests.clubs.factories import PlayerFactory, UserFactory
 from tournaments import services
 from tournaments.models import Match, MatchStatus
-
-
-@pytest.fixture
-def club(db):
-    return ClubFactory(name="Успенка", slug="uspenka")
-
-
-@pytest.fixture
-def owner(club):
-    return MembershipFactory(club=club, user=UserFactory(username="owner"), role=Role.OWNER).user
-
-
-@pytest.fixture
-def organiser(club):
-    return MembershipFactory(club=club, user=UserFactory(username="organiser"), role=Role.ORGANISER).user
-
-
-@pytest.fixture
-def member(club):
-    return MembershipFactory(club=club, user=UserFactory(username="member"), role=Role.MEMBER).user
-
-
-@pytest.fixture
-def outsider(db):
-    return UserFactory(username="outsider")
 
 
 @pytest.fixture
