@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from gameplay.models import MoveReceipt, Seat, Table, TableEvent
+from gameplay.models import Seat, Table, TableEvent
 
 
 class SeatInline(admin.TabularInline):
@@ -26,10 +26,5 @@ class TableAdmin(admin.ModelAdmin):
 class TableEventAdmin(admin.ModelAdmin):
     list_display = ("table", "number", "kind", "created_at")
     list_filter = ("kind",)
-    readonly_fields = ("table", "number", "kind", "public", "private", "spectator", "created_at")
-
-
-@admin.register(MoveReceipt)
-class MoveReceiptAdmin(admin.ModelAdmin):
-    list_display = ("table", "client_move_id", "seat", "event_number", "created_at")
-    readonly_fields = ("table", "client_move_id", "seat", "event_number", "created_at")
+    readonly_fields = ("table", "number", "kind", "public", "private", "spectator", "move_id", "move_seat",
+                       "created_at")

@@ -118,30 +118,19 @@ class TableEvent(models.Model):
     public = models.JSONField(default=dict)
     private = models.JSONField(default=dict)
     spectator = models.JSONField(default=dict)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="event_unique_table_number")]
-        ordering = ["table", "number"]
-
-    def __str__(self) -> str:
-        return f"{self.table_id}#{self.number} {self.kind}"
-
-
-class MoveReceipt(models.Model):
-    """A move accepted under a client's move id: a resend after a lost acknowledgement is answered
-    from here and never applied twice."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
-    client_move_id = models.CharField(max_length=64)
-    seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
-    event_number = models.PositiveIntegerField()
+    # The receipt of a move sent with a client's move id: a resend after a lost acknowledgement is
+    # answered from the event it made and never applied twice (one row per move, not two).
+    move_id = models.CharField(max_length=64, blank=True, default="")
+    move_seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["table", "client_move_id"], name="receipt_unique_table_move")
+            models.UniqueConstraint(fields=["table", "number"], name="event_unique_table_number"),
+            models.UniqueConstraint(fields=["table", "move_id"], condition=~models.Q(move_id=""),
+                                    name="event_unique_table_move_id"),
         ]
+        ordering = ["table", "number"]
 
     def __str__(self) -> str:
-        return f"{self.table_id}:{self.client_move_id} -> #{self.event_number}"
+        return f"{self.table_id}#{self.number} {self.kind}"

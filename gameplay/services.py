@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -24,7 +25,7 @@ from gameplay.engine import IllegalAction, MatchState, Rules, RulesError, read_r
 from gameplay.engine.bot import choose_action
 from gameplay.engine.cards import JACK_RANK, SEATS, SUIT_NAMES, card_from_str, card_to_str
 from gameplay.engine.state import PASS, REDEAL, Phase
-from gameplay.models import MoveReceipt, Seat, Seating, Table, TableEvent, TableStatus
+from gameplay.models import Seat, Seating, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import event_parts, grace_seconds, move_seconds, table_meta
 
 logger = logging.getLogger(__name__)
@@ -76,6 +77,41 @@ def load_state(table: Table) -> MatchState | None:
     return read_record(table.record, rng=_sysrand)
 
 
+# The states of tables this process moved last, by table id: (event_seq, state). A hit saves
+# replaying the record, which grows with the match (hundreds of plays by its end). The database
+# still owns the state: an entry is used only under the table's row lock and only if its event
+# number is the table's, it is taken out while a move works on it and put back (with the new
+# number) only after that move commits, so a rolled-back or failed move leaves nothing behind.
+_STATES: dict[int, tuple[int, MatchState]] = {}
+_STATES_LOCK = threading.Lock()
+STATE_CACHE_SIZE = 2000
+
+
+def _take_state(table: Table) -> MatchState | None:
+    """The state of a locked table: from this process's cache when it is current, else replayed."""
+    with _STATES_LOCK:
+        hit = _STATES.pop(table.pk, None)
+    if hit is not None and hit[0] == table.event_seq:
+        return hit[1]
+    return load_state(table)
+
+
+def _keep_on_commit(table: Table, state: MatchState) -> None:
+    """Cache the state a move left once that move commits (a finished match is not kept)."""
+    if state.phase != Phase.OVER:
+        table_id, number = table.pk, table.event_seq
+        transaction.on_commit(lambda: _keep_state(table_id, number, state))
+
+
+def _keep_state(table_id: int, event_seq: int, state: MatchState) -> None:
+    """After commit: remember `state` as the table's at `event_seq` (oldest entries go first)."""
+    with _STATES_LOCK:
+        _STATES.pop(table_id, None)
+        _STATES[table_id] = (event_seq, state)
+        while len(_STATES) > STATE_CACHE_SIZE:
+            del _STATES[next(iter(_STATES))]
+
+
 def seat_rows(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).order_by("seat"))
 
@@ -89,8 +125,10 @@ def _player_name(user: Any) -> str:
 
 # --------------------------------------------------------------------------- events
 def _append_event(table: Table, kind: str, state: MatchState | None, public: dict[str, Any],
-                  seats: list[Seat] | None = None) -> TableEvent:
-    """Number and store one event, advancing `event_seq` by compare-and-set, and broadcast it on commit."""
+                  seats: list[Seat] | None = None, *, move_id: str = "", move_seat: int | None = None) -> TableEvent:
+    """Number and store one event, advancing `event_seq` by compare-and-set, and broadcast it on commit.
+
+    `move_id` / `move_seat`: the client's id of the move that made the event (its receipt)."""
     if seats is None:
         seats = seat_rows(table)
     number = table.event_seq + 1
@@ -109,7 +147,8 @@ def _append_event(table: Table, kind: str, state: MatchState | None, public: dic
         raise Conflict
     table.event_seq = number
     event = TableEvent.objects.create(
-        table=table, number=number, kind=kind, public=public, private=private, spectator=spectator
+        table=table, number=number, kind=kind, public=public, private=private, spectator=spectator,
+        move_id=move_id or "", move_seat=move_seat if move_id else None,
     )
     transaction.on_commit(lambda: broadcast.send_event(event), robust=True)
     return event
@@ -334,7 +373,7 @@ def play(
             table = _lock(table_id)
             try:
                 _check_move(table, seat, expected_event)
-                state = load_state(table)
+                state = _take_state(table)
                 assert state is not None  # noqa: S101 - a playing table has a record
                 if state.to_move != seat:
                     raise TableError(_("It is not your turn."), "not_your_turn")
@@ -350,10 +389,8 @@ def play(
                 if duplicate is not None:
                     return duplicate
             code = parse_action(action)
-            event = _apply_locked(table, state, seat, code)
-            if client_move_id:
-                MoveReceipt.objects.create(table=table, client_move_id=client_move_id, seat=seat,
-                                           event_number=event.number)
+            event = _apply_locked(table, state, seat, code, move_id=client_move_id or "")
+            _keep_on_commit(table, state)
             return Outcome(ok=True, event_number=event.number)
     except TableError as exc:
         return Outcome(ok=False, message=exc.message, code=exc.code)
@@ -376,15 +413,15 @@ def _receipt(table: Table, seat: int, client_move_id: str | None) -> Outcome | N
     """The first outcome of a move id already applied, or None."""
     if not client_move_id:
         return None
-    receipt = MoveReceipt.objects.filter(table=table, client_move_id=client_move_id).first()
+    receipt = TableEvent.objects.filter(table=table, move_id=client_move_id).values_list("move_seat", "number").first()
     if receipt is None:
         return None
-    if receipt.seat != seat:
+    if receipt[0] != seat:
         raise TableError(_("That move id belongs to another seat."), "forbidden")
-    return Outcome(ok=True, event_number=receipt.event_number, duplicate=True)
+    return Outcome(ok=True, event_number=receipt[1], duplicate=True)
 
 
-def _apply_locked(table: Table, state: MatchState, seat: int, action: int) -> TableEvent:
+def _apply_locked(table: Table, state: MatchState, seat: int, action: int, *, move_id: str = "") -> TableEvent:
     deals_before = len(state.deals)
     finished_before = state.deals_finished
     trick_before = len(state.trick)
@@ -412,9 +449,9 @@ def _apply_locked(table: Table, state: MatchState, seat: int, action: int) -> Ta
     table.record = write_record(state)
     seats = seat_rows(table)
     if state.phase == Phase.OVER:
-        return _finish_locked(table, state, seats, "eyes", public)
+        return _finish_locked(table, state, seats, "eyes", public, move_id=move_id, move_seat=seat)
     _after_change(table, state, seats)
-    event = _append_event(table, "move", state, public, seats)
+    event = _append_event(table, "move", state, public, seats, move_id=move_id, move_seat=seat)
     _schedule(table, state, seats)
     return event
 
@@ -424,7 +461,7 @@ def _public_action(action: int) -> str:
 
 
 def _finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: str,
-                   public: dict[str, Any]) -> TableEvent:
+                   public: dict[str, Any], *, move_id: str = "", move_seat: int | None = None) -> TableEvent:
     from config.notify import notify_user
 
     table.status = TableStatus.FINISHED
@@ -438,7 +475,8 @@ def _finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: s
         "seat": SEATS[state.end[1]] if state.end else None,
         "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]},
     }
-    event = _append_event(table, "end", state, {**public, "result": table.result}, seats)
+    event = _append_event(table, "end", state, {**public, "result": table.result}, seats,
+                          move_id=move_id, move_seat=move_seat)
     for s in seats:
         if s.user_id:
             notify_user(s.user_id, {"type": "table.finished", "table": table.pk, "result": table.result,
@@ -467,7 +505,7 @@ def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = 
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None or table.status != TableStatus.PLAYING or table.event_seq != expected_event:
         return "stale"
-    state = load_state(table)
+    state = _take_state(table)
     if state is None or state.to_move is None:
         return "stale"
     seat = Seat.objects.filter(table=table, seat=state.to_move).first()
@@ -478,6 +516,7 @@ def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = 
         _apply_locked(table, state, state.to_move, action)
     except Conflict:
         return "stale"
+    _keep_on_commit(table, state)
     return "moved"
 
 

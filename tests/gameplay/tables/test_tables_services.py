@@ -9,7 +9,7 @@ from tables_helpers import legal_strings, play_random, state_of
 
 from gameplay import services
 from gameplay.engine import read_record
-from gameplay.models import MoveReceipt, Seat, Table, TableEvent
+from gameplay.models import Seat, Table, TableEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,7 @@ def test_a_repeated_move_id_is_applied_once(table4):
     assert first.ok and again.ok and again.duplicate
     assert again.event_number == first.event_number == 6
     assert Table.objects.get(pk=table4.pk).event_seq == 6
-    assert MoveReceipt.objects.filter(table=table4).count() == 1
+    assert TableEvent.objects.filter(table=table4).exclude(move_id="").count() == 1
 
 
 def test_illegal_card_message_names_only_the_players_own_card(table4):
@@ -161,3 +161,56 @@ def test_a_whole_match_ends_by_eyes_with_record_and_result(db):
     final = read_record(table.record)
     assert final.winner is not None
     assert TableEvent.objects.filter(table=table).last().kind == "end"
+
+
+def _snapshot(state) -> tuple:
+    """Everything a move depends on and every viewer sees, to compare two states."""
+    from gameplay.engine import write_record
+
+    return (write_record(state), state.to_move, state.phase, tuple(state.legal_actions()),
+            [state.observation(s).to_json() for s in range(4)], state.spectator_observation().to_json())
+
+
+def test_the_cached_state_equals_a_fresh_replay_after_every_move(table4, django_capture_on_commit_callbacks):
+    """The process-local state cache (services._STATES) is only ever the record replayed."""
+    rng = random.Random(7)
+    services._STATES.clear()
+    hits = 0
+    for _ in range(120):
+        table = Table.objects.get(pk=table4.pk)
+        if table.status != "playing":
+            break
+        cached = services._STATES.get(table.pk)
+        replayed = services.load_state(table)
+        if cached is not None:
+            assert cached[0] == table.event_seq
+            assert _snapshot(cached[1]) == _snapshot(replayed)
+            hits += 1
+        action = rng.choice(legal_strings(replayed))
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = services.play(table_id=table.pk, seat=replayed.to_move, action=action,
+                                    expected_event=table.event_seq, client_move_id=f"m{table.event_seq}")
+        assert outcome.ok, outcome.message
+    assert hits > 50
+
+
+def test_a_stale_or_refused_cache_entry_is_never_used(table4, django_capture_on_commit_callbacks):
+    state = state_of(table4.pk)
+    mover = state.to_move
+    # An entry for an older event number (another process moved since): replayed instead.
+    wrong = state_of(table4.pk)
+    wrong.apply(wrong.legal_actions()[0], seat=mover)
+    services._STATES[table4.pk] = (table4.event_seq - 1, wrong)
+    action = legal_strings(state)[-1]
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = services.play(table_id=table4.pk, seat=mover, action=action, expected_event=table4.event_seq)
+    assert outcome.ok
+    table = Table.objects.get(pk=table4.pk)
+    assert TableEvent.objects.get(table=table, number=table.event_seq).public["action"] == action
+    assert _snapshot(services._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
+    # A refused move takes the entry out and puts nothing back: the next move replays.
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = services.play(table_id=table4.pk, seat=state_of(table4.pk).to_move, action="XX",
+                                expected_event=table.event_seq)
+    assert not refused.ok
+    assert table4.pk not in services._STATES
