@@ -85,7 +85,7 @@ def prepare(args) -> list[tuple[int, list[str]]]:
             session["bilka_guest"] = True
             session.create()
             keys.append(session.session_key)
-        table = services.create_table(rules={"move_seconds": 3600}, seating="in_order", session_key=keys[0])
+        table = services.create_table(rules={"move_seconds": 60}, seating="in_order", session_key=keys[0])
         for key in keys[1:]:
             services.sit(table_id=table.pk, session_key=key)
         tables.append((table.pk, keys))
@@ -99,9 +99,14 @@ def start_server(args, port: int) -> subprocess.Popen:
         cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                "--port", str(port), "--ws", "websockets", "--lifespan", "off", "--log-level", "warning",
                "--no-access-log"]
+        if args.processes > 1:
+            cmd += ["--workers", str(args.processes)]
     else:
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
                "config.asgi:application"]
+    if os.environ.get("BENCH_TRACE"):  # stage stamps of every move (bench/ws_trace.py)
+        cmd[cmd.index("config.asgi:application")] = "bench.ws_trace:application"
+        Path(os.environ["BENCH_TRACE"]).write_text("")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # noqa: S603
     deadline = time.monotonic() + 30
     while True:
@@ -112,6 +117,15 @@ def start_server(args, port: int) -> subprocess.Popen:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}") from None
             time.sleep(0.2)
+
+
+def start_worker(args) -> subprocess.Popen | None:
+    """A Celery worker for the move-clock tasks every move queues (as bin/site runs it), or None."""
+    if not args.tasks:
+        return None
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer}
+    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"],  # noqa: S603
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def rss(proc_pid: int) -> int:
@@ -252,7 +266,8 @@ async def watcher_child(args) -> None:
         task.cancel()
 
 
-async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen) -> None:
+async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen,
+              worker: subprocess.Popen | None) -> None:
     import websockets
 
     state = {tid: Table(tid) for tid, _ in tables}
@@ -351,13 +366,13 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
 
     for child in children:
         child.stdin.write("start\n")
-    cpu0, me0 = _cpu(server.pid), _cpu(os.getpid())
+    cpu0, me0, w0 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
     await asyncio.gather(*(driver(t) for t in state.values()))
     await asyncio.sleep(2)
-    cpu1, me1 = _cpu(server.pid), _cpu(os.getpid())
+    cpu1, me1, w1 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
     my_lag = lag.stop()
     child_cpu = 0.0
     for child in children:
@@ -386,6 +401,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     print(f"moves sent: {moves} in {args.seconds} s ({moves / args.seconds:.1f}/s), refused: "
           f"{sum(t.refused for t in state.values())}, not seen by all four seats: {incomplete}, "
           f"server CPU: {100 * (cpu1 - cpu0) / (args.seconds + 2):.0f}% of one core, "
+          f"Celery worker (clock tasks): {100 * (w1 - w0) / (args.seconds + 2):.0f}%, "
           f"load generator: {100 * (me1 - me0) / (args.seconds + 2):.0f}%"
           f"{f' + watcher processes {child_cpu:.0f} CPU-s in all' if children else ''}, "
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -400,12 +416,14 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
         by_gen: dict[str, list[float]] = {}
         for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
-            pid, gen, ms, _at = line.split()
+            pid, gen, ms, _at = line.split()[:4]
             if int(pid) == server.pid:
                 by_gen.setdefault(gen, []).append(float(ms))
         print("server GC pauses >= 2 ms: " + (", ".join(
             f"gen {g}: {len(v)} ({sum(v):.0f} ms in all, max {max(v):.0f} ms)" for g, v in sorted(by_gen.items()))
             or "none"))
+    if os.environ.get("BENCH_TRACE"):
+        print_stages(state, Path(os.environ["BENCH_TRACE"]))
     if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
         start = min((t for t, _ in timeline), default=0.0)
         Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - start, lat) for t, lat in timeline)))
@@ -419,6 +437,44 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             child.kill()
 
 
+STAGES = ("sent", "recv", "start", "done", "sent", "first", "last", "seats")
+STAGE_NAMES = ("client -> consumer", "consumer -> pool thread", "play (DB, engine, commit)",
+               "commit -> PUBLISHed", "PUBLISH -> first socket", "first -> last socket", "last socket -> 4 seats")
+
+
+def print_stages(state: dict[int, Table], trace: Path) -> None:
+    """Where a move's latency goes (BENCH_TRACE): each stage's p50/p99, and its mean in the slowest 1%."""
+    stamps: dict[tuple[int, int], dict[str, float]] = {}
+    for line in trace.read_text().splitlines():
+        stage, table, n, at = line.split()
+        got = stamps.setdefault((int(table), int(n)), {})
+        at_f = float(at)
+        if stage == "frame":
+            got["first"] = min(got.get("first", at_f), at_f)
+            got["last"] = max(got.get("last", at_f), at_f)
+        else:
+            got.setdefault(stage, at_f)
+    rows = []
+    for t in state.values():
+        for n, sent in t.sent.items():
+            seen = t.seat_seen.get(n, {})
+            got = stamps.get((t.id, n), {})
+            if len(seen) == 4 and all(s in got for s in STAGES[1:-1]):
+                times = [sent, got["recv"], got["start"], got["done"], got["sent"], got["first"], got["last"],
+                         max(seen.values())]
+                rows.append((times[-1] - times[0], [b - a for a, b in zip(times, times[1:], strict=False)]))
+    if not rows:
+        print("stage trace: no complete moves")
+        return
+    rows.sort()
+    tail = rows[-max(1, len(rows) // 100):]
+    print(f"stages of {len(rows)} moves (ms): p50 / p99 / mean of the slowest 1% ({len(tail)} moves)")
+    for k, name in enumerate(STAGE_NAMES):
+        values = sorted(r[1][k] for r in rows)
+        p50, p99 = values[len(values) // 2], values[min(len(values) - 1, int(len(values) * 0.99))]
+        print(f"  {name:28s} {1000 * p50:7.1f} {1000 * p99:7.1f} {1000 * statistics.fmean(r[1][k] for r in tail):7.1f}")
+
+
 def _cpu(pid: int) -> float:
     import psutil
 
@@ -426,9 +482,27 @@ def _cpu(pid: int) -> float:
     return t.user + t.system
 
 
+def _cpu_tree(proc: subprocess.Popen | None) -> float:
+    """CPU seconds of a process and its children (the Celery worker's pool), 0 without one."""
+    if proc is None:
+        return 0.0
+    import psutil
+
+    p = psutil.Process(proc.pid)
+    total = 0.0
+    for q in [p, *p.children(recursive=True)]:
+        try:
+            t = q.cpu_times()
+            total += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
+    parser.add_argument("--processes", type=int, default=1, help="server processes sharing the port")
     parser.add_argument("--layer", choices=["redis", "pubsub"], default="pubsub")
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--watchers", type=int, default=16, help="spectator sockets per table")
@@ -436,6 +510,11 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves at one table")
     parser.add_argument("--watcher-procs", type=int, default=0,
                         help="hold the watchers in this many processes of their own (0: in this one)")
+    parser.add_argument("--move-seconds", type=float, default=60,
+                        help="the move clock in real seconds: each move queues a clock task that fires (stale) this much later; "
+                             "longer than the time to connect, or the first movers lose on time")
+    parser.add_argument("--no-tasks", dest="tasks", action="store_false",
+                        help="queue no Celery clock tasks and start no worker (the figures of earlier runs)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -450,17 +529,29 @@ def main() -> None:
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.ws_settings"
     os.environ["BENCH_LAYER"] = args.layer
+    os.environ["BENCH_TASKS"] = "1" if args.tasks else "0"
+    os.environ["BENCH_CLOCK_SCALE"] = str(args.move_seconds / 60)  # the rules' shortest clock is 60 s
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()  # no clock tasks left from an earlier run
     print(f"== {args.server} + {'RedisPubSubChannelLayer' if args.layer == 'pubsub' else 'RedisChannelLayer'}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
           f"per table for {args.seconds} s")
     tables = prepare(args)
     port = _free_port()
     server = start_server(args, port)
+    worker = start_worker(args)
     quiet_gc()
     try:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:  # uvloop when installed
-            runner.run(run(args, tables, port, server))
+            runner.run(run(args, tables, port, server, worker))
     finally:
+        if worker is not None:
+            worker.terminate()
+            try:
+                worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                worker.kill()
         server.terminate()
         try:
             server.wait(timeout=15)

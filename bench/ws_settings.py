@@ -1,8 +1,9 @@
 """Settings for bench/ws_load.py: the project's settings with the channel layer chosen by BENCH_LAYER.
 
 BENCH_LAYER=pubsub (channels_redis.pubsub.RedisPubSubChannelLayer, the default of config.settings)
-or redis (channels_redis.core.RedisChannelLayer, for comparison). No Celery tasks are queued: the
-benchmark moves for every seat itself. BENCH_GC_FREEZE=1 freezes the objects left after startup
+or redis (channels_redis.core.RedisChannelLayer, for comparison). Every move queues its move-clock
+task in Celery as on the site (BENCH_TASKS=0 leaves them out), on the Redis of REDIS_URL; the
+benchmark starts a worker that runs them. BENCH_GC_FREEZE=1 freezes the objects left after startup
 out of the garbage collector's view (config/asgi.py).
 """
 
@@ -30,7 +31,9 @@ else:
             "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": _prefix, "capacity": 1000},
         }
     }
-GAMEPLAY_QUEUE_TASKS = False
+GAMEPLAY_QUEUE_TASKS = os.environ.get("BENCH_TASKS", "1") != "0"
+GAMEPLAY_BOT_PAUSE = 0.0
+GAMEPLAY_CLOCK_SCALE = float(os.environ.get("BENCH_CLOCK_SCALE", "1"))  # --move-seconds
 WHITENOISE_USE_FINDERS = True
 LOGGING = {
     "version": 1,
@@ -45,14 +48,16 @@ if os.environ.get("BENCH_GC_LOG"):
     import time as _time
 
     _gc_log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)  # noqa: SIM115 - open for the server's life
-    _gc_started = [0.0]
+    _gc_started = [0.0, 0.0, 0]
 
     def _gc_watch(phase: str, info: dict) -> None:
         if phase == "start":
-            _gc_started[0] = _time.perf_counter()
+            _gc_started[:] = [_time.perf_counter(), _time.thread_time(), _gc.get_count()[0]]
         else:
             took = _time.perf_counter() - _gc_started[0]
             if took >= 0.002:
-                _gc_log.write(f"{os.getpid()} {info['generation']} {1000 * took:.1f} {_time.monotonic():.3f}\n")
+                cpu = _time.thread_time() - _gc_started[1]
+                _gc_log.write(f"{os.getpid()} {info['generation']} {1000 * took:.1f} {_time.monotonic():.3f} "
+                              f"cpu={1000 * cpu:.1f} young={_gc_started[2]} collected={info['collected']}\n")
 
     _gc.callbacks.append(_gc_watch)

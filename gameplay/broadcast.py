@@ -6,6 +6,13 @@ One PUBLISH per move instead of five (one per seat group and the spectators'): f
 trips on the server's event loop, where the pub/sub layer sends one at a time. The other frames
 stay inside the server process; a socket only ever gets the frame filtered for its viewer.
 
+Inside the server, sends to the pub/sub layer go through `_Publisher`: all PUBLISHes waiting on
+the event loop leave in one pipelined round trip on a Redis connection of their own. The layer's
+own `group_send` sends one at a time under a lock, each waiting for its reply, so when the loop
+was busy for a moment the moves queued behind each other for seconds (bench/ws_load.py,
+BENCH_TRACE: "commit -> PUBLISHed" p99 2 s). Other layers (tests' in-memory layer,
+RedisChannelLayer) get `group_send`.
+
 Delivery is at most once (a full channel drops messages): clients number-check every frame and
 ask for what they missed (`sync`), so a lost frame costs a round trip, never a wrong picture.
 """
@@ -38,6 +45,60 @@ def viewer_index(seat: int | None) -> int:
     return 4 if seat is None else seat
 
 
+class _Publisher:
+    """PUBLISHes group messages of one RedisPubSubChannelLayer in pipelined batches (one per loop)."""
+
+    def __init__(self, layer: Any, loop_layer: Any) -> None:
+        from channels_redis.utils import create_pool
+        from redis import asyncio as aioredis
+
+        self.layer = loop_layer
+        shard = loop_layer._shards[0]  # noqa: SLF001 - the layer's own host settings
+        self.redis = aioredis.Redis(connection_pool=create_pool(shard.host))
+        self.serialize = layer.serialize
+        self.pending: list[tuple[str, bytes]] = []
+        self.flushing = False
+
+    def publish(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        """Queue messages (on the loop) and start a flush unless one runs; it takes them too."""
+        for group, message in messages:
+            channel = self.layer._get_group_channel_name(group)  # noqa: SLF001 - what group_add subscribed
+            self.pending.append((channel, self.serialize(message)))
+        if not self.flushing:
+            self.flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                except Exception as exc:  # noqa: BLE001 - clients resync what they missed
+                    logger.warning("%d table frames not sent: %r", len(batch), exc)
+        finally:
+            self.flushing = False
+
+
+_publishers: dict[Any, _Publisher] = {}
+
+
+def _publisher(layer: Any) -> _Publisher | None:
+    """The pipelined publisher of this event loop, for a pub/sub layer; None for other layers."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    if not isinstance(layer, RedisPubSubChannelLayer) or len(getattr(layer, "_kwargs", {}).get("hosts") or [1]) != 1:
+        return None
+    loop = asyncio.get_running_loop()
+    publisher = _publishers.get(loop)
+    if publisher is None or publisher.layer is not layer._get_layer():  # noqa: SLF001
+        publisher = _publishers[loop] = _Publisher(layer, layer._get_layer())  # noqa: SLF001
+    return publisher
+
+
 def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -47,11 +108,21 @@ def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     async def send_all() -> None:
         await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
 
+    def on_loop() -> None:
+        try:
+            publisher = _publisher(layer)
+            if publisher is not None:
+                publisher.publish(messages)
+                return
+        except Exception as exc:  # noqa: BLE001 - fall back to the layer's own sends
+            logger.warning("Pipelined publisher unavailable: %r", exc)
+        asyncio.ensure_future(send_all()).add_done_callback(_log_failure)
+
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is not None and loop.is_running():
         # Inside the server: hand the sends to its event loop and free this database thread at
         # once (frames of one table are queued in commit order; a client that sees a gap syncs).
-        asyncio.run_coroutine_threadsafe(send_all(), loop).add_done_callback(_log_failure)
+        loop.call_soon_threadsafe(on_loop)
         return
     async_to_sync(send_all)()
 
