@@ -5,10 +5,14 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 CLEANUP_TASK_NAME = "Nightly clean-up"
 CLEANUP_TASK = "config.tasks.cleanup"
+DEAD_SERVERS_TASK_NAME = "Live tables: drop sockets of dead server processes"
+DEAD_SERVERS_TASK = "gameplay.tasks.reap_dead_servers_task"
+DEAD_SERVERS_EVERY_SECONDS = 15
 
 
 def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
-    """Create the nightly clean-up plan (03:30 site time) if it is missing.
+    """Create the nightly clean-up plan (03:30 site time) and the dead-server reaper (every 15 s)
+    if they are missing.
 
     A `post_migrate` receiver rather than a data migration: it also runs after the test
     runner flushes the tables, and it never overwrites what an admin changed (a disabled plan
@@ -18,6 +22,7 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
 
     if PeriodicTask._meta.db_table not in connections[using].introspection.table_names():
         return  # django_celery_beat not migrated yet (e.g. `migrate clubs` alone)
+    _ensure_dead_server_reaper(using)
     if PeriodicTask.objects.using(using).filter(name=CLEANUP_TASK_NAME).exists():
         return
     crontab_fields = {
@@ -32,3 +37,22 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
     if crontab is None:
         crontab = CrontabSchedule.objects.using(using).create(**crontab_fields)
     PeriodicTask.objects.using(using).create(name=CLEANUP_TASK_NAME, task=CLEANUP_TASK, crontab=crontab)
+
+
+def _ensure_dead_server_reaper(using: str) -> None:
+    """Every 15 s, drop the sockets of server processes whose heartbeat is gone (gameplay.presence).
+
+    A run older than the interval is dropped (`expire_seconds`): the next one does the same work,
+    so runs never pile up behind a worker that was away.
+    """
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    if PeriodicTask.objects.using(using).filter(name=DEAD_SERVERS_TASK_NAME).exists():
+        return
+    interval, _ = IntervalSchedule.objects.using(using).get_or_create(
+        every=DEAD_SERVERS_EVERY_SECONDS, period=IntervalSchedule.SECONDS
+    )
+    PeriodicTask.objects.using(using).create(
+        name=DEAD_SERVERS_TASK_NAME, task=DEAD_SERVERS_TASK, interval=interval,
+        expire_seconds=DEAD_SERVERS_EVERY_SECONDS,
+    )

@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from gameplay import services
+from gameplay import presence, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
@@ -92,7 +92,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if seat is not None:
-            await database_sync_to_async(services.connection_changed)(table_id=self.table_id, seat=seat, delta=1)
+            # the heartbeat key is in Redis before the row: a live server is never reaped
+            await presence.socket_opened(self.channel_name, self.table_id, seat)
+            await database_sync_to_async(services.connection_changed)(
+                table_id=self.table_id, seat=seat, delta=1, channel_name=self.channel_name,
+                server_id=presence.SERVER_ID,
+            )
 
     @database_sync_to_async
     def _identify(self) -> tuple[bool, int | None]:
@@ -107,8 +112,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.seat is not None:
+                presence.socket_closed(self.channel_name)
                 await database_sync_to_async(services.connection_changed)(
-                    table_id=self.table_id, seat=self.seat, delta=-1
+                    table_id=self.table_id, seat=self.seat, delta=-1, channel_name=self.channel_name
                 )
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -107,6 +107,28 @@ class Seat(models.Model):
         return self.is_bot or self.connections > 0
 
 
+class SeatConnection(models.Model):
+    """One open socket of a seated player, under the server process that holds it.
+
+    A process that dies never runs its sockets' `disconnect`; its heartbeat key in Redis expires,
+    and the beat task `gameplay.tasks.reap_dead_servers_task` drops its rows as real disconnects
+    would (`gameplay.presence`). `Seat.connections` is kept equal to the number of a seat's rows.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="live_connections")
+    #: The instance id of the server process (`gameplay.presence.SERVER_ID`).
+    server_id = models.CharField(max_length=64, db_index=True)
+    #: The socket's channel name: unique across processes (Channels draws it at random).
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["seat", "opened_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.seat_id} via {self.server_id}"
+
+
 class TableEvent(models.Model):
     """A numbered change of a table. `public` is what everyone may see; `private` maps a seat
     letter to what only that seat may see, and `spectator` is the spectators' part, so a viewer's

@@ -553,14 +553,47 @@ def clock_expired(*, table_id: int, expected_event: int) -> str:
 
 
 @transaction.atomic
-def connection_changed(*, table_id: int, seat: int, delta: int) -> None:
-    """A socket of a seated player opened (+1) or closed (-1): keep the count and the grace."""
-    row = Seat.objects.select_for_update().filter(table_id=table_id, seat=seat, is_bot=False).first()
+def connection_changed(*, table_id: int, seat: int, delta: int = 0, channel_name: str = "",
+                       server_id: str | None = None, dead_servers: tuple[str, ...] | list[str] = (),
+                       skip_locked: bool = False) -> bool:
+    """A socket of a seated player opened (+1) or closed (-1) in server process `server_id` (this
+    one by default), and/or the sockets that dead server processes left behind are dropped
+    (`dead_servers`, from `gameplay.presence.reap_dead_servers`): keep one `SeatConnection` row per
+    socket (by its channel name), the count equal to the rows, the disconnection time and the grace.
+
+    Idempotent: opening a recorded socket again only moves it to `server_id` (a process whose
+    heartbeat lapsed records its sockets under a new id), closing one already dropped changes
+    nothing, and nothing changed sends nothing. With `skip_locked`, a seat another
+    transaction holds is left for the next try. Returns whether the seat changed.
+    """
+    from gameplay.models import SeatConnection
+    from gameplay.presence import SERVER_ID
+
+    # the seat row only: Seat's default ordering joins the table, whose lock would make the reaper
+    # skip every seat of a table while one of them (or a move) is being done
+    row = (Seat.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+           .filter(table_id=table_id, seat=seat, is_bot=False).order_by("pk").first())
     if row is None:
-        return
+        return False
+    server_id = server_id or SERVER_ID
+    links = SeatConnection.objects.filter(seat=row)
+    if delta > 0 and channel_name and links.filter(channel_name=channel_name).exists():
+        links.filter(channel_name=channel_name).exclude(server_id=server_id).update(server_id=server_id)
+    elif delta > 0:
+        SeatConnection.objects.create(seat=row, server_id=server_id,
+                                      channel_name=channel_name or f"direct-{secrets.token_hex(8)}")
+    elif delta < 0 and channel_name:
+        links.filter(channel_name=channel_name).delete()
+    elif delta < 0:
+        oldest = links.filter(server_id=server_id).order_by("opened_at", "id").values("pk")[:1]
+        SeatConnection.objects.filter(pk__in=oldest).delete()
+    if dead_servers:
+        links.filter(server_id__in=list(dead_servers)).delete()
     now = timezone.now()
     before = row.connections
-    row.connections = max(0, before + delta)
+    row.connections = links.count()
+    if row.connections == before:
+        return False
     playing = Table.objects.filter(pk=table_id, status=TableStatus.PLAYING).exists()
     if before == 0 and row.connections > 0 and row.disconnected_at is not None and playing:
         row.grace_used = min(grace_seconds(), row.grace_used + (now - row.disconnected_at).total_seconds())
@@ -570,3 +603,4 @@ def connection_changed(*, table_id: int, seat: int, delta: int) -> None:
         row.disconnected_at = now
     row.save(update_fields=["connections", "grace_used", "disconnected_at"])
     transaction.on_commit(lambda: broadcast.send_presence(table_id), robust=True)
+    return True

@@ -1,5 +1,6 @@
-"""Celery tasks of the live tables: a bot's move and the move clock. Idempotent: each carries the
-event number it was queued for and does nothing when the table has moved on or is gone."""
+"""Celery tasks of the live tables: a bot's move, the move clock, and the sockets of dead server
+processes. Idempotent: each carries the event number it was queued for and does nothing when the
+table has moved on or is gone; the reaper only drops what is still there."""
 
 from __future__ import annotations
 
@@ -16,3 +17,12 @@ def bot_move_task(table_id: int, expected_event: int) -> str:
 @shared_task(ignore_result=True, acks_late=True)
 def move_clock_task(table_id: int, expected_event: int) -> str:
     return services.clock_expired(table_id=table_id, expected_event=expected_event)
+
+
+@shared_task(ignore_result=True)
+def reap_dead_servers_task() -> int:
+    """Beat (every 15 s): drop the sockets of server processes whose heartbeat key is gone, as
+    their disconnects would have (`gameplay.presence`). Safe to run twice or at once."""
+    from gameplay.presence import reap_dead_servers
+
+    return reap_dead_servers()
