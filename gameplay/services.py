@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import broadcast, scheduling
+from gameplay import broadcast, rows, scheduling
 from gameplay.engine import IllegalAction, MatchState, Rules, RulesError, read_record, write_record
 from gameplay.engine.bot import choose_action
 from gameplay.engine.cards import JACK_RANK, SEATS, SUIT_NAMES, card_from_str, card_to_str
@@ -113,7 +113,7 @@ def _keep_state(table_id: int, event_seq: int, state: MatchState) -> None:
 
 
 def seat_rows(table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).order_by("seat"))
+    return rows.seats_of(table)
 
 
 def _player_name(user: Any) -> str:
@@ -134,22 +134,13 @@ def _append_event(table: Table, kind: str, state: MatchState | None, public: dic
     number = table.event_seq + 1
     private, spectator = event_parts(state, delayed_hands=table.spectators_see_hands_delayed)
     public = {**public, "table": table_meta(table, seats)}
-    updated = Table.objects.filter(pk=table.pk, event_seq=table.event_seq).update(
-        event_seq=number,
-        status=table.status,
-        record=table.record,
-        move_deadline=table.move_deadline,
-        result=table.result,
-        started_at=table.started_at,
-        finished_at=table.finished_at,
-    )
-    if updated != 1:
+    if not rows.advance_table(table, number):
         raise Conflict
     table.event_seq = number
-    event = TableEvent.objects.create(
+    event = rows.insert_event(TableEvent(
         table=table, number=number, kind=kind, public=public, private=private, spectator=spectator,
         move_id=move_id or "", move_seat=move_seat if move_id else None,
-    )
+    ))
     transaction.on_commit(lambda: broadcast.send_event(event), robust=True)
     return event
 
@@ -177,10 +168,10 @@ def _schedule(table: Table, state: MatchState | None, seats: list[Seat]) -> None
 
 
 def _lock(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError(_("This table does not exist."), "missing") from None
+    table = rows.lock_table(table_id)
+    if table is None:
+        raise TableError(_("This table does not exist."), "missing")
+    return table
 
 
 # --------------------------------------------------------------------------- opening and sitting
