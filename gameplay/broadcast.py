@@ -22,6 +22,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -99,31 +102,59 @@ def _publisher(layer: Any) -> _Publisher | None:
     return publisher
 
 
+_outbox = threading.local()
+
+
+@contextmanager
+def collecting() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Collect this thread's sends instead of sending them (a move worker process hands them to
+    the server, which publishes them: `gameplay.move_pool`)."""
+    previous = getattr(_outbox, "messages", None)
+    _outbox.messages = collected = []
+    try:
+        yield collected
+    finally:
+        _outbox.messages = previous
+
+
+def publish_on_loop(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send group messages from the server's event loop (no waiting: the sends are queued)."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    try:
+        publisher = _publisher(layer)
+        if publisher is not None:
+            publisher.publish(messages)
+            return
+    except Exception as exc:  # noqa: BLE001 - fall back to the layer's own sends
+        logger.warning("Pipelined publisher unavailable: %r", exc)
+
+    async def send_all() -> None:
+        await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
+
+    asyncio.ensure_future(send_all()).add_done_callback(_log_failure)
+
+
 def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    collected = getattr(_outbox, "messages", None)
+    if collected is not None:
+        collected.extend(messages)
+        return
     layer = get_channel_layer()
     if layer is None:
         logger.warning("No channel layer: %d table frames dropped", len(messages))
+        return
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+        # Inside the server: hand the sends to its event loop and free this database thread at
+        # once (frames of one table are queued in commit order; a client that sees a gap syncs).
+        loop.call_soon_threadsafe(publish_on_loop, messages)
         return
 
     async def send_all() -> None:
         await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
 
-    def on_loop() -> None:
-        try:
-            publisher = _publisher(layer)
-            if publisher is not None:
-                publisher.publish(messages)
-                return
-        except Exception as exc:  # noqa: BLE001 - fall back to the layer's own sends
-            logger.warning("Pipelined publisher unavailable: %r", exc)
-        asyncio.ensure_future(send_all()).add_done_callback(_log_failure)
-
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and loop.is_running():
-        # Inside the server: hand the sends to its event loop and free this database thread at
-        # once (frames of one table are queued in commit order; a client that sees a gap syncs).
-        loop.call_soon_threadsafe(on_loop)
-        return
     async_to_sync(send_all)()
 
 

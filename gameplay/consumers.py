@@ -9,6 +9,7 @@ Refusals go to the asking socket only. The origin is checked by `AllowedHostsOri
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -21,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from gameplay import presence, services
+from gameplay import broadcast, move_pool, presence, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
@@ -88,6 +89,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seat = seat
+        if seat is not None and move_pool.enabled():
+            move_pool.pool()  # started with the first player's socket, before the first move
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -170,11 +173,34 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if outcome.code == "stale":
                 await self._resync(expected if isinstance(expected, int) else -1)
 
+    async def _play(self, action: Any, expected: int | None, move_id: str | None) -> services.Outcome:
+        kwargs = {"table_id": self.table_id, "seat": self.seat, "action": action, "expected_event": expected,
+                  "client_move_id": move_id}
+        if move_pool.enabled():
+            return await self._in_move_worker("play", kwargs)
+        return await self._play_here(kwargs)
+
     @database_sync_to_async
-    def _play(self, action: Any, expected: int | None, move_id: str | None) -> services.Outcome:
+    def _play_here(self, kwargs: dict[str, Any]) -> services.Outcome:
         with translation.override(self.lang):
-            return services.play(table_id=self.table_id, seat=self.seat, action=action,
-                                 expected_event=expected, client_move_id=move_id)
+            return services.play(**kwargs)
+
+    async def _in_move_worker(self, name: str, kwargs: dict[str, Any]) -> services.Outcome:
+        """Run a move service in a worker process (`gameplay.move_pool`); publish its frames here."""
+        pool = move_pool.pool()
+        try:
+            data, outbox = await asyncio.get_running_loop().run_in_executor(
+                pool, move_pool.run, name, kwargs, self.lang)
+        except move_pool.BrokenProcessPool:
+            # The worker died: the move may or may not have committed. "stale" makes the client
+            # sync to what the database holds; a resend of a committed move is answered from its
+            # receipt.
+            move_pool.replace_broken(pool)
+            with translation.override(self.lang):
+                return services.Outcome(ok=False, code="stale",
+                                        message=_("The table has moved on; here is the current position."))
+        broadcast.publish_on_loop(outbox)
+        return services.Outcome(**data)
 
     async def _resign(self) -> None:
         if self.seat is None:

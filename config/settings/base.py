@@ -201,3 +201,6 @@ GAMEPLAY_CLOCK_SCALE = 1.0
 GAMEPLAY_QUEUE_TASKS = True
 # Table sockets keep one PostgreSQL connection per pool thread (gameplay/consumers.py).
 GAMEPLAY_SOCKET_DB_REUSE = True
+# Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);
+# 0 runs them in the server's thread pool.
+GAMEPLAY_MOVE_PROCESSES = env.int("GAMEPLAY_MOVE_PROCESSES", default=1)

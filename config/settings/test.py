@@ -40,3 +40,6 @@ WHITENOISE_AUTOREFRESH = True
 
 # Live tables: bots move without a pause.
 GAMEPLAY_BOT_PAUSE = 0.0
+# Moves run in the server's thread pool; tests/gameplay/tables/test_tables_move_pool.py turns the
+# worker processes on (spawning them per test would cost seconds in every socket test).
+GAMEPLAY_MOVE_PROCESSES = 0

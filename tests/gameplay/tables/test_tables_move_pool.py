@@ -1,0 +1,109 @@
+"""Moves in worker processes (GAMEPLAY_MOVE_PROCESSES): the same frames, receipts and refusals as in
+the server's threads, and a worker killed before or during a move loses and doubles nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import override_settings
+from tables_helpers import hand_strings, legal_strings
+from test_tables_sockets import _state, drain, four_people_table, open_all, sync
+
+from gameplay import move_pool
+from gameplay.models import TableEvent
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
+
+
+@pytest.fixture
+def worker_pool():
+    """One move worker process for the test, shut down after it."""
+    with override_settings(GAMEPLAY_MOVE_PROCESSES=1):
+        yield
+        pool = move_pool._pool
+        if pool is not None:
+            move_pool.replace_broken(pool)
+            pool.shutdown(wait=True)
+
+
+def _worker_pids() -> list[int]:
+    pool = move_pool.pool()
+    pool.submit(int).result(timeout=60)  # started and answering
+    return list(pool._processes)
+
+
+@database_sync_to_async
+def _events(table_id: int) -> list[tuple[int, str, int | None]]:
+    return list(TableEvent.objects.filter(table_id=table_id).order_by("number")
+                .values_list("number", "move_id", "move_seat"))
+
+
+async def test_a_move_made_in_a_worker_process_reaches_every_viewer_filtered(worker_pool):
+    table_id, cookies, spec = await four_people_table()
+    socks = await open_all(table_id, cookies, spec)
+    worker = _worker_pids()
+    assert worker and all(pid != os.getpid() for pid in worker)
+    state = await database_sync_to_async(_state)(table_id)
+    mover = state.to_move
+    action = legal_strings(state)[0]
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "w1"})
+    frames = [await drain(s, timeout=1.0) for s in socks]
+    after = await database_sync_to_async(_state)(table_id)
+    for seat, got in enumerate(frames):
+        events = [f for f in got if f["type"] == "event"]
+        assert [e["n"] for e in events] == [6], got
+        if seat < 4:
+            assert set(events[0]["view"]["hand"]) == hand_strings(after, seat)
+        else:
+            assert events[0]["view"]["hand"] is None
+        assert [f for f in got if f["type"] == "ack"] == (
+            [{"type": "ack", "id": "w1", "n": 6, "duplicate": False}] if seat == mover else [])
+    # A resend is answered from the receipt, applied nowhere; an illegal card is refused to him only.
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "w1"})
+    again = await socks[mover].receive_json_from(timeout=10)
+    assert again["type"] == "ack" and again["duplicate"] and again["n"] == 6
+    nxt = after.to_move
+    await socks[nxt].send_json_to({"type": "move", "action": "ZZ", "n": 6, "id": "w2"})
+    refused = await socks[nxt].receive_json_from(timeout=10)
+    assert refused["type"] == "refused" and refused["id"] == "w2" and refused["message"]
+    assert (await _events(table_id))[-1] == (6, "w1", mover)
+    for s in socks:
+        assert not [f for f in await drain(s) if f["type"] == "event"]
+        await s.disconnect()
+
+
+async def test_a_killed_worker_loses_and_doubles_nothing(worker_pool):
+    table_id, cookies, spec = await four_people_table()
+    socks = await open_all(table_id, cookies, spec)
+    for pid in _worker_pids():
+        os.kill(pid, signal.SIGKILL)
+    state = await database_sync_to_async(_state)(table_id)
+    mover = state.to_move
+    action = legal_strings(state)[0]
+    # The pool finds its worker dead: the move is not confirmed, the client is brought up to what
+    # the database holds (here: nothing was applied, no event is missing), and may send it again.
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
+    got = await drain(socks[mover], timeout=3.0)
+    assert got and got[0]["type"] == "refused" and got[0]["code"] == "stale", got
+    assert not [f for f in got if f["type"] == "event"], got
+    assert [n for n, *_ in await _events(table_id)] == [1, 2, 3, 4, 5]
+    # A new worker takes the resend; the move is applied once.
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
+    ack = next(f for f in await drain(socks[mover], timeout=15.0) if f["type"] == "ack")
+    assert ack == {"type": "ack", "id": "k1", "n": 6, "duplicate": False}
+    # Killed after that move committed: the resend is recognised, not applied twice.
+    for pid in _worker_pids():
+        os.kill(pid, signal.SIGKILL)
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
+    await drain(socks[mover], timeout=3.0)
+    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
+    dup = next(f for f in await drain(socks[mover], timeout=15.0) if f["type"] in ("ack", "refused"))
+    assert dup["type"] == "ack" and dup["duplicate"] and dup["n"] == 6
+    assert [n for n, *_ in await _events(table_id)] == [1, 2, 3, 4, 5, 6]
+    snap = next(f for f in await sync(socks[mover]) if f["type"] == "snapshot")
+    assert snap["n"] == 6
+    for s in socks:
+        await s.disconnect()
