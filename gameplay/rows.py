@@ -44,19 +44,22 @@ def _select_sql(model: Any, where: str, alias: str, vendor: str, lock: bool, ord
 
 def _fetch(model: Any, sql: str, attnames: list[str], params: list[Any], alias: str) -> list[Any]:
     connection = connections[alias]
-    fields = _columns(model)
-    converters = [(i, f.get_db_converters(connection) + connection.ops.get_db_converters(f))
-                  for i, f in enumerate(fields)]
-    converters = [(i, c, fields[i]) for i, c in converters if c]
+    table = model._meta.db_table  # noqa: SLF001
+    converters = []
+    for i, field in enumerate(_columns(model)):
+        col = field.get_col(table)  # what the ORM's compiler converts: the backend's, then the field's
+        funcs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        if funcs:
+            converters.append((i, funcs, col))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     out = []
     for row in rows:
         values = list(row)
-        for i, funcs, field in converters:
+        for i, funcs, col in converters:
             for func in funcs:
-                values[i] = func(values[i], field, connection)
+                values[i] = func(values[i], col, connection)
         out.append(model.from_db(alias, attnames, values))
     return out
 
