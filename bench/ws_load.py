@@ -9,22 +9,28 @@ generator would show up there, not as server latency) and the move-to-all-seats 
 sending a move to the last of the four seats receiving its event) p50/p99, plus the same to every
 watcher. Frames are stamped on receipt; watchers read only the event number, no JSON decode.
 
-The server runs in a child process (daphne or uvicorn) with bench/ws_settings.py; `--layer` picks
-RedisPubSubChannelLayer (the site's default) or RedisChannelLayer. Bounded: at most 500 tables
-and 300 s, loopback only. The machine is shared: note the load average with every figure and
-repeat runs.
+The server runs in a child process (daphne or uvicorn, `--processes N` uvicorn workers) with
+bench/ws_settings.py; `--layer` picks RedisPubSubChannelLayer (the site's default) or
+RedisChannelLayer. Every move queues its Celery move-clock task as on the site and a Celery worker
+runs them (`--move-seconds`, default 60: the first clocks fire, stale, during the run;
+`--no-tasks` leaves them out). Moves run in the move worker process
+(`GAMEPLAY_MOVE_PROCESSES`, default 1; `GAMEPLAY_MOVE_PROCESSES=0` for the server's thread
+pool). Bounded: at most 500 tables and 300 s, loopback only. The machine is shared: note the load
+average with every figure and repeat runs.
 
 Setup (once): `.venv/bin/pip install -e '.[dev]'` (websockets, uvicorn, uvloop, psutil, py-spy),
 PostgreSQL and Redis running. `DATABASE_URL` defaults to
 postgres://postgres@127.0.0.1:5432/bilka_bench (created and migrated when missing; its tables are
 replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
 
-    .venv/bin/python bench/ws_load.py [--server daphne|uvicorn] [--layer pubsub|redis]
+    .venv/bin/python bench/ws_load.py [--server uvicorn|daphne] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 40] [--interval 2]
+                                      [--processes 1] [--move-seconds 60] [--no-tasks]
                                       [--watcher-procs 1]
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
-system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_GC_LOG=file`
+system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
+stamps each move's stages in the server (bench/ws_trace.py) and prints where the time goes; `BENCH_GC_LOG=file`
 prints the server's garbage-collector pauses of 2 ms or more; `BENCH_DUMP=file.json` writes
 (seconds into the run, latency) per move; `BILKA_GC_THRESHOLD0=0` gives the server Python's
 default collector settings (config/asgi.py); while it runs, `.venv/bin/py-spy dump --pid <daphne
@@ -129,10 +135,27 @@ def start_worker(args) -> subprocess.Popen | None:
 
 
 def rss(proc_pid: int) -> int:
+    """Resident memory of the server processes that hold sockets (uvicorn's workers, not the
+    move worker processes, which hold none and are counted apart: `helpers_rss`)."""
     import psutil
 
     p = psutil.Process(proc_pid)
-    return p.memory_info().rss + sum(c.memory_info().rss for c in p.children(recursive=True))
+    procs = [p, *(c for c in p.children(recursive=True) if not _is_helper(c))]
+    return sum(q.memory_info().rss for q in procs)
+
+
+def _is_helper(proc) -> bool:  # noqa: ANN001
+    """A move worker (multiprocessing spawn child) or the spawn resource tracker."""
+    try:
+        return any("multiprocessing" in part for part in proc.cmdline())
+    except Exception:  # noqa: BLE001 - gone
+        return True
+
+
+def helpers_rss(proc_pid: int) -> int:
+    import psutil
+
+    return sum(c.memory_info().rss for c in psutil.Process(proc_pid).children(recursive=True) if _is_helper(c))
 
 
 EVENT_PREFIX = '{"type":"event","n":'  # gameplay.broadcast.frame_message: compact JSON, "type" then "n"
@@ -334,7 +357,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
           f"{f' in {len(children)} processes' if children else ''}), "
           f"connect failures/retries: {socks.failures + child_failures}, all connected in {connect_s:.1f} s")
     print(f"server RSS: {before / 2**20:.0f} MiB before, {after / 2**20:.0f} MiB with all sockets: "
-          f"{(after - before) / max(1, held) / 1024:.1f} KiB per socket")
+          f"{(after - before) / max(1, held) / 1024:.1f} KiB per socket; move worker processes: "
+          f"{helpers_rss(server.pid) / 2**20:.0f} MiB")
 
     stop = time.monotonic() + args.seconds
     rng = random.Random(1)
@@ -438,7 +462,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
 
 
 STAGES = ("sent", "recv", "start", "done", "sent", "first", "last", "seats")
-STAGE_NAMES = ("client -> consumer", "consumer -> pool thread", "play (DB, engine, commit)",
+STAGE_NAMES = ("client -> consumer", "consumer -> _play", "_play: pool + DB + engine",
                "commit -> PUBLISHed", "PUBLISH -> first socket", "first -> last socket", "last socket -> 4 seats")
 
 
@@ -501,7 +525,8 @@ def _cpu_tree(proc: subprocess.Popen | None) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="uvicorn",
+                        help="uvicorn is what bin/site runs")
     parser.add_argument("--processes", type=int, default=1, help="server processes sharing the port")
     parser.add_argument("--layer", choices=["redis", "pubsub"], default="pubsub")
     parser.add_argument("--tables", type=int, default=100)

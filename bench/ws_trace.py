@@ -5,8 +5,8 @@ BENCH_TRACE is set. Each line of the file is `stage table n monotonic-time`, wit
 number the move makes; stages in order:
 
 - `recv`: the consumer got the move frame (event loop);
-- `start`: `services.play` began in a pool thread;
-- `done`: `services.play` returned (committed; on-commit sends handed to the loop, clock queued);
+- `start`: the consumer hands the move to the thread pool or the move worker (`_play`);
+- `done`: the move is back on the loop (committed; its frames handed to the publisher, clock queued);
 - `sent`: the channel layer's PUBLISH of the event finished (event loop);
 - `frame`: a socket of the table got its frame (one line per socket; the first and the last count).
 
@@ -20,7 +20,7 @@ import os
 import time
 
 from config.asgi import application  # noqa: F401 - the application served, patched below
-from gameplay import consumers, services
+from gameplay import consumers
 
 _out = open(os.environ["BENCH_TRACE"], "a", buffering=1)  # noqa: SIM115 - open for the server's life
 _now = time.monotonic
@@ -30,20 +30,19 @@ def _stamp(stage: str, table: int, n: int, at: float | None = None) -> None:
     _out.write(f"{stage} {table} {n} {at if at is not None else _now():.6f}\n")
 
 
-_play = services.play
+_play = consumers.TableConsumer._play  # noqa: SLF001
 
 
-def _traced_play(**kwargs):  # noqa: ANN003, ANN202
-    expected = kwargs.get("expected_event")
+async def _traced_play(self, action, expected, move_id):  # noqa: ANN001, ANN202
     n = expected + 1 if isinstance(expected, int) else -1
-    _stamp("start", kwargs["table_id"], n)
+    _stamp("start", self.table_id, n)
     try:
-        return _play(**kwargs)
+        return await _play(self, action, expected, move_id)
     finally:
-        _stamp("done", kwargs["table_id"], n)
+        _stamp("done", self.table_id, n)
 
 
-services.play = _traced_play
+consumers.TableConsumer._play = _traced_play  # noqa: SLF001
 
 _receive_json = consumers.TableConsumer.receive_json
 
