@@ -77,12 +77,14 @@ def load_state(table: Table) -> MatchState | None:
     return read_record(table.record, rng=_sysrand)
 
 
-# The states of tables this process moved last, by table id: (event_seq, state). A hit saves
-# replaying the record, which grows with the match (hundreds of plays by its end). The database
-# still owns the state: an entry is used only under the table's row lock and only if its event
-# number is the table's, it is taken out while a move works on it and put back (with the new
-# number) only after that move commits, so a rolled-back or failed move leaves nothing behind.
-_STATES: dict[int, tuple[int, MatchState]] = {}
+# The states of tables this process moved last, by table id: ((event_seq, invite token), state). A
+# hit saves replaying the record, which grows with the match (hundreds of plays by its end). The
+# database still owns the state: an entry is used only under the table's row lock and only if its
+# event number and the table's random invite token are the table's (a table id can come again, as
+# in a test database that was emptied), it is taken out while a move works on it and put back
+# (with the new number) only after that move commits, so a refused or rolled-back move leaves
+# nothing behind.
+_STATES: dict[int, tuple[tuple[int, str], MatchState]] = {}
 _STATES_LOCK = threading.Lock()
 STATE_CACHE_SIZE = 2000
 
@@ -91,7 +93,7 @@ def _take_state(table: Table) -> MatchState | None:
     """The state of a locked table: from this process's cache when it is current, else replayed."""
     with _STATES_LOCK:
         hit = _STATES.pop(table.pk, None)
-    if hit is not None and hit[0] == table.event_seq:
+    if hit is not None and hit[0] == (table.event_seq, table.invite_token):
         return hit[1]
     return load_state(table)
 
@@ -99,15 +101,15 @@ def _take_state(table: Table) -> MatchState | None:
 def _keep_on_commit(table: Table, state: MatchState) -> None:
     """Cache the state a move left once that move commits (a finished match is not kept)."""
     if state.phase != Phase.OVER:
-        table_id, number = table.pk, table.event_seq
-        transaction.on_commit(lambda: _keep_state(table_id, number, state))
+        table_id, key = table.pk, (table.event_seq, table.invite_token)
+        transaction.on_commit(lambda: _keep_state(table_id, key, state))
 
 
-def _keep_state(table_id: int, event_seq: int, state: MatchState) -> None:
-    """After commit: remember `state` as the table's at `event_seq` (oldest entries go first)."""
+def _keep_state(table_id: int, key: tuple[int, str], state: MatchState) -> None:
+    """After commit: remember `state` as the table's at `key` (oldest entries go first)."""
     with _STATES_LOCK:
         _STATES.pop(table_id, None)
-        _STATES[table_id] = (event_seq, state)
+        _STATES[table_id] = (key, state)
         while len(_STATES) > STATE_CACHE_SIZE:
             del _STATES[next(iter(_STATES))]
 

@@ -183,7 +183,7 @@ def test_the_cached_state_equals_a_fresh_replay_after_every_move(table4, django_
         cached = services._STATES.get(table.pk)
         replayed = services.load_state(table)
         if cached is not None:
-            assert cached[0] == table.event_seq
+            assert cached[0] == (table.event_seq, table.invite_token)
             assert _snapshot(cached[1]) == _snapshot(replayed)
             hits += 1
         action = rng.choice(legal_strings(replayed))
@@ -200,7 +200,7 @@ def test_a_stale_or_refused_cache_entry_is_never_used(table4, django_capture_on_
     # An entry for an older event number (another process moved since): replayed instead.
     wrong = state_of(table4.pk)
     wrong.apply(wrong.legal_actions()[0], seat=mover)
-    services._STATES[table4.pk] = (table4.event_seq - 1, wrong)
+    services._STATES[table4.pk] = ((table4.event_seq - 1, table4.invite_token), wrong)
     action = legal_strings(state)[-1]
     with django_capture_on_commit_callbacks(execute=True):
         outcome = services.play(table_id=table4.pk, seat=mover, action=action, expected_event=table4.event_seq)
@@ -208,6 +208,17 @@ def test_a_stale_or_refused_cache_entry_is_never_used(table4, django_capture_on_
     table = Table.objects.get(pk=table4.pk)
     assert TableEvent.objects.get(table=table, number=table.event_seq).public["action"] == action
     assert _snapshot(services._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
+    # An entry at the same event number of another table that had this id (a database emptied and
+    # filled again): its invite token differs, so it is replayed instead.
+    table = Table.objects.get(pk=table4.pk)
+    services._STATES[table4.pk] = ((table.event_seq, "another-table"), wrong)
+    state = state_of(table4.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcome = services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0],
+                                expected_event=table.event_seq)
+    assert outcome.ok
+    assert _snapshot(services._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
+    table = Table.objects.get(pk=table4.pk)
     # A refused move takes the entry out and puts nothing back: the next move replays.
     with django_capture_on_commit_callbacks(execute=True):
         refused = services.play(table_id=table4.pk, seat=state_of(table4.pk).to_move, action="XX",
