@@ -96,9 +96,10 @@ def _publisher(layer: Any) -> _Publisher | None:
     if not isinstance(layer, RedisPubSubChannelLayer) or len(getattr(layer, "_kwargs", {}).get("hosts") or [1]) != 1:
         return None
     loop = asyncio.get_running_loop()
+    loop_layer = layer._get_layer()  # noqa: SLF001 - the layer's state for this loop
     publisher = _publishers.get(loop)
-    if publisher is None or publisher.layer is not layer._get_layer():  # noqa: SLF001
-        publisher = _publishers[loop] = _Publisher(layer, layer._get_layer())  # noqa: SLF001
+    if publisher is None or publisher.layer is not loop_layer:
+        publisher = _publishers[loop] = _Publisher(layer, loop_layer)
     return publisher
 
 
@@ -129,11 +130,7 @@ def publish_on_loop(messages: list[tuple[str, dict[str, Any]]]) -> None:
             return
     except Exception as exc:  # noqa: BLE001 - fall back to the layer's own sends
         logger.warning("Pipelined publisher unavailable: %r", exc)
-
-    async def send_all() -> None:
-        await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
-
-    asyncio.ensure_future(send_all()).add_done_callback(_log_failure)
+    asyncio.ensure_future(_group_send_all(layer, messages)).add_done_callback(_log_failure)
 
 
 def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -151,11 +148,12 @@ def _send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         # once (frames of one table are queued in commit order; a client that sees a gap syncs).
         loop.call_soon_threadsafe(publish_on_loop, messages)
         return
+    async_to_sync(_group_send_all)(layer, messages)
 
-    async def send_all() -> None:
-        await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
 
-    async_to_sync(send_all)()
+async def _group_send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """The layer's own sends, all at once (without the pipelined publisher)."""
+    await asyncio.gather(*(layer.group_send(group, msg) for group, msg in messages))
 
 
 def _log_failure(future: Any) -> None:

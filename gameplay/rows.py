@@ -42,15 +42,24 @@ def _select_sql(model: Any, where: str, alias: str, vendor: str, lock: bool, ord
     return sql, [f.attname for f in fields]
 
 
-def _fetch(model: Any, sql: str, attnames: list[str], params: list[Any], alias: str) -> list[Any]:
+@cache
+def _converters(model: Any, alias: str) -> list[tuple[int, list[Any], Any]]:
+    """(column index, converters, column) as the ORM's compiler applies them: the backend's, then
+    the field's; built once per model and database, not on every move."""
     connection = connections[alias]
     table = model._meta.db_table  # noqa: SLF001
-    converters = []
+    out = []
     for i, field in enumerate(_columns(model)):
-        col = field.get_col(table)  # what the ORM's compiler converts: the backend's, then the field's
+        col = field.get_col(table)
         funcs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
         if funcs:
-            converters.append((i, funcs, col))
+            out.append((i, funcs, col))
+    return out
+
+
+def _fetch(model: Any, sql: str, attnames: list[str], params: list[Any], alias: str) -> list[Any]:
+    connection = connections[alias]
+    converters = _converters(model, alias)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
