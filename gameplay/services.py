@@ -492,9 +492,20 @@ def resign(*, table_id: int, seat: int) -> Outcome:
 
 
 # --------------------------------------------------------------------------- tasks' services
+def _moved_on(table_id: int, expected_event: int) -> bool:
+    """Whether the table is gone, over or past `expected_event`, read without a lock. Most clock
+    tasks are stale (the move came): a plain read lets them end without locking the row, which
+    would make the moves of that table wait and cost PostgreSQL a transaction ID and a WAL flush.
+    The event number only grows, so "moved on" read here stays true under the lock."""
+    row = Table.objects.filter(pk=table_id).values_list("status", "event_seq").first()
+    return row is None or row[0] != TableStatus.PLAYING or row[1] != expected_event
+
+
 @transaction.atomic
 def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = None) -> str:
     """Let the bot to move play, if the table is still where the task was queued; else nothing."""
+    if _moved_on(table_id, expected_event):
+        return "stale"
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None or table.status != TableStatus.PLAYING or table.event_seq != expected_event:
         return "stale"
@@ -516,6 +527,8 @@ def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = 
 @transaction.atomic
 def clock_expired(*, table_id: int, expected_event: int) -> str:
     """The move clock of the seat to move ran out: spend its disconnection grace, or forfeit."""
+    if _moved_on(table_id, expected_event):
+        return "stale"
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None or table.status != TableStatus.PLAYING or table.event_seq != expected_event:
         return "stale"

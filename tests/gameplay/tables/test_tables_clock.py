@@ -6,6 +6,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 from tables_helpers import legal_strings
 
@@ -119,3 +120,39 @@ def test_worker_bots_play_up_to_the_person(celery_worker_process, settings):
     # end the match so the worker has nothing left to do when the test database is flushed
     services.resign(table_id=table.pk, seat=2)
     time.sleep(0.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stale_clock_or_bot_task_does_not_wait_for_the_table_lock(table4):
+    """Most clock tasks come after the move (stale): they must not queue behind, or hold up, the
+    moves of that table. Another connection holds the row lock; a stale task still ends, at once."""
+    import threading
+
+    from django.db import connection, connections
+
+    state = services.load_state(table4)
+    services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=5)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_lock():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table4.pk)
+                locked.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '2s'")  # a task that waited for the lock would fail
+        assert services.clock_expired(table_id=table4.pk, expected_event=5) == "stale"
+        assert services.bot_move(table_id=table4.pk, expected_event=5) == "stale"
+    finally:
+        release.set()
+        holder.join()
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = 0")
