@@ -141,6 +141,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 24 * 3600  # Redis expires results itself; nothing piles up.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A prefork worker child keeps its database connection across tasks (config/celery.py): Celery's
+# fix-up closes it every CELERY_DB_REUSE_MAX tasks, Django when it is broken or this many seconds old.
+CELERY_DB_REUSE_MAX = 1000
+WORKER_CONN_MAX_AGE = 300
 
 # --- Accounts (django-allauth).
 AUTH_USER_MODEL = "clubs.User"

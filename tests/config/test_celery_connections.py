@@ -1,0 +1,56 @@
+"""A Celery prefork child keeps its PostgreSQL connection across tasks and replaces a broken one
+(config/celery.py): a new connection per task cost as much as the move-clock task itself."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, connections
+
+from config import celery as celery_config
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+@pytest.fixture
+def worker_child_settings():
+    saved = {alias: dict(connections[alias].settings_dict) for alias in connections}
+    celery_config._keep_database_connections()  # what worker_process_init runs in a prefork child
+    connection.close()  # the next query connects with the child's settings
+    yield
+    connection.close()
+    for alias, values in saved.items():
+        connections[alias].settings_dict.clear()
+        connections[alias].settings_dict.update(values)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_child_keeps_its_connection_between_tasks(worker_child_settings):
+    assert connection.settings_dict["CONN_MAX_AGE"] > 0 and connection.settings_dict["CONN_HEALTH_CHECKS"]
+    first = _backend_pid()
+    for _task in range(3):
+        celery_config._drop_broken_or_old_connections()  # task_prerun
+        assert _backend_pid() == first
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_child_replaces_a_connection_the_server_dropped(worker_child_settings):
+    first = _backend_pid()
+    other = connection.get_new_connection(connection.get_connection_params())  # a second session
+    try:
+        other.execute("SELECT pg_terminate_backend(%s)", [first])
+    finally:
+        other.close()
+    celery_config._drop_broken_or_old_connections()  # the next task starts
+    assert _backend_pid() != first  # the health check found it dead and reconnected; no error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_prefork_child_each_task_gets_a_new_connection():
+    assert connection.settings_dict["CONN_MAX_AGE"] == 0  # solo and thread pools: as before
+    first = _backend_pid()
+    celery_config._drop_broken_or_old_connections()
+    assert _backend_pid() != first
