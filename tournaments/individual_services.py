@@ -316,14 +316,21 @@ def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
 
 
 @transaction.atomic
-def record_no_show(*, actor, match: Match, entry: IndividualEntry, reason: str = "") -> Match:
+def record_no_show(
+    *, actor, match: Match, entry: IndividualEntry, reason: str = "", system: bool = False
+) -> Match:
     """A player did not come to his table: 12:0 against his partnership, logged as a correction;
-    in the standings his partner (and the opponents) score a win and he a forfeit."""
+    in the standings his partner (and the opponents) score a win and he a forfeit.
+
+    ``system``: the tournament's own no-show plan marks him (``day_services.no_shows``, an online
+    round), with no user to check, so that the automatic no-show scores exactly as the organiser's.
+    """
     match = (
         Match.objects.select_for_update(of=("self",)).select_related("home", "away", "round").get(pk=match.pk)
     )
     tournament = _lock(match.tournament)
-    _require_manager(actor, tournament)
+    if not system:
+        _require_manager(actor, tournament)
     seat = Seat.objects.filter(match=match, entry=entry).first()
     if seat is None:
         raise ValidationError(_("That player does not sit at this table."))
@@ -335,6 +342,7 @@ def record_no_show(*, actor, match: Match, entry: IndividualEntry, reason: str =
         match=match,
         loser=loser,
         reason=reason or _("no-show: %(name)s") % {"name": entry.player.display_name},
+        system=system,
     )
 
 

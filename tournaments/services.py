@@ -1189,10 +1189,16 @@ def correct_result(
     forfeit: bool = False,
     deals: list[dict] | None = None,
     reason: str = "",
+    system: bool = False,
 ) -> Match:
-    """The organiser sets any result; logged (who, when, before, after); standings follow on read."""
+    """The organiser sets any result; logged (who, when, before, after); standings follow on read.
+
+    ``system``: the tournament's own plan sets it (the automatic no-show, ``day_services``), with
+    no user to check; the log then names no actor and the match reads "confirmed automatically".
+    """
     match, tournament = _match_for_update(match)
-    _require_manager(actor, tournament)
+    if not system:
+        _require_manager(actor, tournament)
     if match.bye:
         raise ValidationError(_("A bye has no result to enter."))
     before = match.state()
@@ -1211,7 +1217,8 @@ def correct_result(
     if match.reported_at is None:
         match.reported_by, match.reported_at, match.reported_side = actor, now, "organiser"
     match.status = MatchStatus.CONFIRMED
-    match.confirmed_by, match.confirmed_at, match.confirmed_how = actor, now, "organiser"
+    match.confirmed_by, match.confirmed_at = actor, now
+    match.confirmed_how = "auto" if system else "organiser"
     match.save()
     ResultCorrection.objects.create(
         match=match, actor=actor, before=before, after=match.state(), reason=reason[:300]
@@ -1229,10 +1236,14 @@ def correct_result(
 
 
 @transaction.atomic
-def record_forfeit(*, actor, match: Match, loser: Entry, reason: str = "") -> Match:
-    """A no-show or a forfeit: 12:0 to the other pair, confirmed, logged if it replaces a result."""
+def record_forfeit(*, actor, match: Match, loser: Entry, reason: str = "", system: bool = False) -> Match:
+    """A no-show or a forfeit: 12:0 to the other pair, confirmed, logged if it replaces a result.
+
+    ``system``: as for ``correct_result``, the tournament's own plan with no user to check.
+    """
     match, tournament = _match_for_update(match)
-    _require_manager(actor, tournament)
+    if not system:
+        _require_manager(actor, tournament)
     if match.bye or loser.pk not in (match.home_id, match.away_id):
         raise ValidationError(_("That pair does not play in this match."))
     winner_home = loser.pk == match.away_id
@@ -1243,6 +1254,7 @@ def record_forfeit(*, actor, match: Match, loser: Entry, reason: str = "") -> Ma
         away_eyes=0 if winner_home else WIN,
         forfeit=True,
         reason=reason or _("forfeit or no-show"),
+        system=system,
     )
 
 
