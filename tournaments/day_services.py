@@ -244,14 +244,20 @@ def finished_tables_unrecorded() -> list[int]:
 
 
 def no_shows(*, round_id: int) -> str:
-    """Online: a pair with a player who never came to the table forfeits (the table is resigned for
-    him, so the result flows back like any other); both pairs missing goes to the organiser."""
+    """Online: a player who never came to the table is a no-show.
+
+    Pairs: his pair forfeits (the table is resigned for him, so the result flows back like any
+    other); both pairs missing goes to the organiser. Individual events: partnerships change every
+    round, so the absentee alone forfeits, through the organiser's own no-show
+    (``_individual_no_shows``); a table nobody came to goes to the organiser.
+    """
     from gameplay import services as tables
     from gameplay.models import Seat, Table, TableStatus
 
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None or not is_online(rnd):
         return "gone"
+    individual = rnd.tournament.is_individual
     forfeits = 0
     for match in rnd.matches.filter(bye=False, status=MatchStatus.SCHEDULED, live_table__isnull=False):
         table = Table.objects.filter(pk=match.live_table).first()
@@ -262,12 +268,16 @@ def no_shows(*, round_id: int) -> str:
             .order_by("seat")
             .values_list("seat", flat=True)
         )
+        if not absent:
+            continue
         sides = {"NS" if s in NS else "EW" for s in absent}
-        if len(sides) == 1:
+        if individual and len(absent) < 4:
+            forfeits += _individual_no_shows(match_id=match.pk, table_id=table.pk, seats=absent)
+        elif not individual and len(sides) == 1:
             tables.resign(table_id=table.pk, seat=absent[0])
             record_table_result(table_id=table.pk)
             forfeits += 1
-        elif len(sides) == 2:
+        else:
             _tell_organisers(
                 rnd.tournament,
                 kind="tournament.both_absent",
@@ -276,6 +286,49 @@ def no_shows(*, round_id: int) -> str:
                 key=f"both-absent:{match.pk}",
             )
     return f"forfeits {forfeits}"
+
+
+def _individual_no_shows(*, match_id: int, table_id: int, seats: list[int]) -> int:
+    """Each player who never came to the live table (``seats``) is marked a no-show exactly as the
+    organiser marks one on the round page (``individual_services.record_no_show``): his partner and
+    their opponents score a win, he a forfeit. Resigning the table for him, as for pairs, would make
+    the match an ordinary 12:0 that his present partner loses too.
+
+    Under the match's lock and only while it has no result, so a rerun of the plan, or a result the
+    organiser or the table recorded first, changes nothing. The table is then closed (resigned for
+    the first absentee); its result finds the match confirmed and is not recorded over it.
+    Returns the number of no-shows marked.
+    """
+    from gameplay import services as tables
+    from gameplay.models import Seat as TableSeat
+
+    from .individual_models import Seat
+    from .individual_services import record_no_show
+
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .filter(pk=match_id, status=MatchStatus.SCHEDULED)
+        .first()
+    )
+    if match is None:
+        return 0
+    users = list(
+        TableSeat.objects.filter(table_id=table_id, seat__in=seats)
+        .order_by("seat")
+        .values_list("user_id", flat=True)
+    )
+    entries = {
+        s.entry.player.user_id: s.entry
+        for s in Seat.objects.filter(match=match, entry__player__user_id__in=users).select_related(
+            "entry__player"
+        )
+    }
+    absentees = [entries[u] for u in users if u in entries]
+    for entry in absentees:
+        record_no_show(actor=None, match=match, entry=entry, system=True)
+    if absentees:
+        tables.resign(table_id=table_id, seat=seats[0])
+    return len(absentees)
 
 
 def remind(*, round_id: int) -> str:
