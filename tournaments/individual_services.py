@@ -57,6 +57,7 @@ from .services import (
     _set_forfeit,
     matchday_deadline,
     record_forfeit,
+    refuse_closed_check_in,
 )
 
 ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
@@ -204,8 +205,7 @@ def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
     tournament = _lock(entry.tournament)
     _require_manager(actor, tournament)
-    if tournament.status != TournamentStatus.REGISTRATION:
-        raise ValidationError(_("Check-in closes when the first round is seated."))
+    refuse_closed_check_in(tournament, too_late=_("Check-in closes when the first round is seated."))
     if entry.status not in (EntryStatus.APPROVED, EntryStatus.PENDING):
         return entry
     entry.status = EntryStatus.CHECKED_IN

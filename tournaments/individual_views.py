@@ -21,7 +21,7 @@ from clubs.forms import BilkaForm
 
 from . import individual_selectors, individual_services, permissions
 from .models import EntryStatus, IndividualEntry, Match, Tournament, TournamentStatus
-from .views import _context, _error_text, _tournament, refusals
+from .views import _check_in_open, _context, _error_text, _tournament, refusals
 
 
 class PlayersBulkForm(BilkaForm):
@@ -46,6 +46,7 @@ def players(request, tournament: Tournament):
             players=individual_selectors.players(tournament=tournament),
             bulk_form=PlayersBulkForm() if can_manage else None,
             my_player_id=permissions.player_id_of(request.user),
+            check_in_open=can_manage and _check_in_open(tournament),
             may_register=(
                 tournament.self_registration
                 and request.user.is_authenticated

@@ -575,11 +575,37 @@ def move_entry(*, actor, entry: Entry, up: bool) -> Entry:
     return entry
 
 
+def check_in_closed(tournament: Tournament) -> bool:
+    """Check-in closes at the time the organiser set in the day settings (the plan that withdraws
+    the pairs that did not come runs then, ``day_services.close_check_in``). Until round 1 is paired
+    the organiser reopens it by moving that time later or clearing it."""
+    from .day_models import DaySettings
+
+    closes = (
+        DaySettings.objects.filter(tournament_id=tournament.pk)
+        .values_list("check_in_closes_at", flat=True)
+        .first()
+    )
+    return closes is not None and closes <= timezone.now()
+
+
+def refuse_closed_check_in(tournament: Tournament, *, too_late: str) -> None:
+    """Raise once check-in is over: ``too_late`` after round 1 is paired (the field is fixed), or
+    the day settings' closing time has passed. For pairs and individual events alike."""
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(too_late)
+    if check_in_closed(tournament):
+        raise ValidationError(
+            _("Check-in is closed. To reopen it, move its closing time in the day settings.")
+        )
+
+
 @transaction.atomic
 def check_in_entry(*, actor, entry: Entry) -> Entry:
     """The pair is at the venue. Once anyone has checked in, round 1 pairs only checked-in pairs."""
     entry, tournament = _entry_for_update(entry)
     _require_manager(actor, tournament)
+    refuse_closed_check_in(tournament, too_late=_("Check-in closes when the first round is paired."))
     if entry.status not in (EntryStatus.APPROVED, EntryStatus.PENDING):
         return entry
     before = _entry_state(entry)

@@ -209,8 +209,14 @@ def entries(request, slug):
         self_form=self_form,
         my_player_id=my_pid,
         rounds=list(tournament.rounds.order_by("number")) if can_manage else [],
+        check_in_open=can_manage and _check_in_open(tournament),
     )
     return render(request, "tournaments/entries.html", context)
+
+
+def _check_in_open(tournament: Tournament) -> bool:
+    """The organiser's "Check in" buttons show only while the service would take them."""
+    return tournament.status == TournamentStatus.REGISTRATION and not services.check_in_closed(tournament)
 
 
 def _partner_choices(tournament: Tournament, my_pid):
