@@ -24,6 +24,14 @@ class DaySettings(models.Model):
     )
     first_round_at = models.DateTimeField(_("first round starts"), null=True, blank=True)
     check_in_closes_at = models.DateTimeField(_("check-in closes"), null=True, blank=True)
+    round_interval_minutes = models.PositiveSmallIntegerField(
+        _("later rounds start every (minutes)"),
+        default=0,
+        help_text=_(
+            "Round 2 starts this long after round 1, and so on; players are reminded before each round. "
+            "0: only the first round has a set time."
+        ),
+    )
     reminder_minutes = models.PositiveSmallIntegerField(_("remind players (minutes before)"), default=15)
     no_show_minutes = models.PositiveSmallIntegerField(
         _("no-show after (minutes)"),

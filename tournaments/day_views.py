@@ -29,6 +29,7 @@ class DaySettingsForm(forms.ModelForm):
         fields = [
             "auto_pair",
             "first_round_at",
+            "round_interval_minutes",
             "check_in_closes_at",
             "reminder_minutes",
             "no_show_minutes",
@@ -40,6 +41,13 @@ class DaySettingsForm(forms.ModelForm):
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round_interval_minutes"].required = False  # left out: no later start times
+
+    def clean_round_interval_minutes(self) -> int:
+        return self.cleaned_data.get("round_interval_minutes") or 0
 
 
 @login_required

@@ -29,9 +29,17 @@ DAY_TICK_EVERY_SECONDS = 30
 RUN_LIMIT = 200
 
 
-def plan(kind: str, *, tournament_id: int, due_at: datetime, round_number: int | None = None) -> None:
-    """Write one plan unless it exists (the unique key); queue it on commit when it is due now."""
+def plan_key(kind: str, tournament_id: int, round_number: int | None = None, tag: str = "") -> str:
+    """The unique key of one plan; ``tag`` tells apart two plans of one kind for the same round."""
     key = f"{kind}:{tournament_id}:{round_number or 0}"
+    return f"{key}:{tag}" if tag else key
+
+
+def plan(
+    kind: str, *, tournament_id: int, due_at: datetime, round_number: int | None = None, tag: str = ""
+) -> None:
+    """Write one plan unless it exists (the unique key); queue it on commit when it is due now."""
+    key = plan_key(kind, tournament_id, round_number, tag)
     created = ScheduledAction.objects.bulk_create(
         [
             ScheduledAction(
@@ -50,16 +58,84 @@ def plan(kind: str, *, tournament_id: int, due_at: datetime, round_number: int |
         transaction.on_commit(send, robust=True)
 
 
+def plan_at(kind: str, *, tournament_id: int, due_at: datetime, round_number: int | None = None) -> None:
+    """A plan that follows a time the organiser sets in the day settings: written once, moved when
+    that time moves, and due again when it is moved to a time still to come after it was done
+    (check-in reopened, a first round that could not start planned anew). The same time saved
+    again changes nothing; the update waits for a beat holding the row and sees its ``done_at``."""
+    key = plan_key(kind, tournament_id, round_number)
+    moved = ScheduledAction.objects.filter(key=key).exclude(due_at=due_at)
+    moved.filter(done_at__isnull=True).update(due_at=due_at)
+    if due_at > timezone.now():
+        moved.filter(done_at__isnull=False).update(due_at=due_at, done_at=None, outcome="")
+    plan(kind, tournament_id=tournament_id, due_at=due_at, round_number=round_number)
+
+
+def unplan(key: str) -> None:
+    """The organiser took away the time a plan waited for: it is done, with nothing done."""
+    ScheduledAction.objects.filter(key=key, done_at__isnull=True).update(
+        done_at=timezone.now(), outcome="cancelled"
+    )
+
+
+def round_starts(tournament: Tournament, day: DaySettings) -> dict[int, datetime]:
+    """When each round is due to start: round 1 at the day settings' time, each later one
+    ``round_interval_minutes`` after the one before (none when that is 0), for as many rounds as
+    the event has so far as one can tell (``services.round_count``: a bracket grows as it is played)."""
+    if not day.first_round_at:
+        return {}
+    if not day.round_interval_minutes:
+        return {1: day.first_round_at}
+    from . import services
+    from .individual_services import individual_round_count
+    from .models import EntryStatus
+
+    if tournament.is_individual:
+        count = individual_round_count(tournament)
+    else:
+        field = tournament.entries.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
+        if tournament.rounds.exists():
+            field = tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING)
+        count = services.round_count(tournament, field.count())
+    every = timedelta(minutes=day.round_interval_minutes)
+    return {n: day.first_round_at + (n - 1) * every for n in range(1, count + 1)}
+
+
+def plan_reminders(tournament: Tournament, day: DaySettings) -> None:
+    """A reminder ``reminder_minutes`` before each round's start (``round_starts``), moved with it;
+    reminders of rounds that no longer have a start time are cancelled. Deadline reminders have
+    keys of their own and are left alone."""
+    starts = round_starts(tournament, day)
+    now = timezone.now()
+    for number, start in starts.items():
+        remind_at = start - timedelta(minutes=day.reminder_minutes)
+        if remind_at > now:
+            plan_at(ActionKind.REMIND, tournament_id=tournament.pk, due_at=remind_at, round_number=number)
+    waiting = ScheduledAction.objects.filter(
+        tournament=tournament, kind=ActionKind.REMIND, done_at__isnull=True
+    ).values_list("key", "round_number")
+    for key, number in list(waiting):
+        if number not in starts and key == plan_key(ActionKind.REMIND, tournament.pk, number):
+            unplan(key)
+
+
 def plan_tournament(tournament: Tournament) -> None:
-    """Plans that follow from the day settings: round 1's start, its reminder, check-in closing."""
+    """Plans that follow from the day settings: check-in closing, round 1's start, and a reminder
+    before every round with a start time. Saved again, the settings move (or cancel) these plans
+    rather than add more."""
     day = day_services.day_settings(tournament)
     if day.check_in_closes_at:
-        plan(ActionKind.CLOSE_CHECK_IN, tournament_id=tournament.pk, due_at=day.check_in_closes_at)
-    if day.first_round_at and not tournament.rounds.exists():
-        plan(ActionKind.START_ROUND, tournament_id=tournament.pk, due_at=day.first_round_at, round_number=1)
-        remind_at = day.first_round_at - timedelta(minutes=day.reminder_minutes)
-        if remind_at > timezone.now():
-            plan(ActionKind.REMIND, tournament_id=tournament.pk, due_at=remind_at, round_number=1)
+        plan_at(ActionKind.CLOSE_CHECK_IN, tournament_id=tournament.pk, due_at=day.check_in_closes_at)
+    else:
+        unplan(plan_key(ActionKind.CLOSE_CHECK_IN, tournament.pk))
+    if not tournament.rounds.exists():
+        if day.first_round_at:
+            plan_at(
+                ActionKind.START_ROUND, tournament_id=tournament.pk, due_at=day.first_round_at, round_number=1
+            )
+        else:
+            unplan(plan_key(ActionKind.START_ROUND, tournament.pk, 1))
+    plan_reminders(tournament, day)
 
 
 def _plan_for_round(rnd: Round) -> None:
@@ -92,7 +168,15 @@ def _plan_for_round(rnd: Round) -> None:
         )
         remind_at = rnd.deadline - timedelta(days=1)
         if remind_at > now:
-            plan(ActionKind.REMIND, tournament_id=tournament.pk, due_at=remind_at, round_number=rnd.number)
+            plan(
+                ActionKind.REMIND,
+                tournament_id=tournament.pk,
+                due_at=remind_at,
+                round_number=rnd.number,
+                tag="deadline",
+            )
+    if day.first_round_at and day.round_interval_minutes:
+        plan_reminders(tournament, day)  # the field is fixed now, or a bracket has grown a round
 
 
 @receiver(post_save, sender=Round, dispatch_uid="bilka-day-round-saved")
@@ -131,9 +215,7 @@ def _work(action: ScheduledAction) -> str:
     if kind == ActionKind.CLOSE_CHECK_IN:
         return day_services.close_check_in(tournament_id=action.tournament_id)
     if rnd is None:
-        if kind == ActionKind.REMIND and action.round_number == 1:
-            return "not paired yet"
-        return "no round"
+        return "not paired yet" if kind == ActionKind.REMIND else "no round"
     if kind == ActionKind.REMIND:
         return day_services.remind(round_id=rnd.pk)
     if kind == ActionKind.NO_SHOW:
