@@ -17,6 +17,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from config.notify import notify_user
@@ -331,22 +333,32 @@ def _individual_no_shows(*, match_id: int, table_id: int, seats: list[int]) -> i
     return len(absentees)
 
 
-def remind(*, round_id: int) -> str:
+def remind(*, round_id: int, deadline: bool = False) -> str:
+    """Tell the players of the round's unplayed matches that it starts soon, or (``deadline``, a
+    day before a matchday's deadline) that their match must be played by then. The two are
+    separate notices (their own keys): a league round can have both."""
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None:
         return "gone"
+    if deadline and rnd.deadline is None:
+        return "no deadline"
     sent = 0
     for match in rnd.matches.filter(bye=False, status=MatchStatus.SCHEDULED).prefetch_related(
         "home__substitutions", "away__substitutions"
     ):
+        values = {"t": rnd.tournament.name, "r": rnd.number, "n": match.table}
+        if deadline:
+            values["d"] = date_format(timezone.localtime(rnd.deadline), "j E, H:i")
+            text = _("%(t)s, round %(r)d: play your match at table %(n)d by %(d)s.") % values
+        else:
+            text = _("%(t)s, round %(r)d starts soon: you play at table %(n)d.") % values
         for user in _users_of_side(match, "home") + _users_of_side(match, "away"):
             notify(
                 user,
                 kind="tournament.reminder",
-                text=_("%(t)s, round %(r)d starts soon: you play at table %(n)d.")
-                % {"t": rnd.tournament.name, "r": rnd.number, "n": match.table},
+                text=text,
                 url=match.get_absolute_url(),
-                key=f"remind:{match.pk}",
+                key=f"remind:{match.pk}:deadline" if deadline else f"remind:{match.pk}",
             )
             sent += 1
     return f"sent {sent}"

@@ -217,7 +217,7 @@ def _work(action: ScheduledAction) -> str:
     if rnd is None:
         return "not paired yet" if kind == ActionKind.REMIND else "no round"
     if kind == ActionKind.REMIND:
-        return day_services.remind(round_id=rnd.pk)
+        return day_services.remind(round_id=rnd.pk, deadline=action.key.endswith(":deadline"))
     if kind == ActionKind.NO_SHOW:
         return day_services.no_shows(round_id=rnd.pk)
     if kind in (ActionKind.MATCHDAY_DEADLINE, ActionKind.ROUND_DEADLINE):

@@ -162,3 +162,27 @@ def test_clearing_the_closing_time_cancels_the_plan(swiss8, organiser):
     plan = ScheduledAction.objects.get(kind=ActionKind.CLOSE_CHECK_IN, tournament=swiss8)
     assert plan.outcome == "cancelled"
     assert not swiss8.entries.filter(status=EntryStatus.WITHDRAWN).exists()
+
+
+def test_the_start_and_the_deadline_reminders_are_two_notices_with_their_own_words(club, organiser):
+    from .conftest import swiss_with_accounts
+
+    league = swiss_with_accounts(club, organiser, 4, format="round_robin", matchday_days=7)
+    league.starts_on = timezone.localdate()
+    league.save()
+    start = timezone.now() + timedelta(hours=1)
+    _schedule(league, start=start, every=60)
+    services.pair_next_round(actor=organiser, tournament=league)
+    deadline = services.matchday_deadline(league, 1)
+
+    scheduling.run_due(now=start)  # round 1's start reminder
+    scheduling.run_due(now=deadline - timedelta(days=1) + timedelta(seconds=1))  # and its deadline's
+    scheduling.run_due(now=deadline - timedelta(days=1) + timedelta(seconds=31))  # a second beat: nothing more
+    players = {n.user_id for n in Notification.objects.filter(kind="tournament.reminder")}
+    assert len(players) == 8
+    for user_id in players:
+        texts = sorted(n.text for n in Notification.objects.filter(user_id=user_id, kind="tournament.reminder"))
+        assert len(texts) == 2, texts
+        starts, by = sorted(texts, key=lambda t: "starts soon" in t, reverse=True)
+        assert "round 1 starts soon" in starts
+        assert "play your match at table" in by and f"by {deadline.astimezone(timezone.get_current_timezone()).day} " in by
