@@ -216,7 +216,7 @@ def record_table_result(*, table_id: int) -> str:
         home_users = {u.pk for u in _users_of_side(match, "home")}
         home_seats = "NS" if {seats.get(0), seats.get(2)} == home_users else "EW"
         before = match.state()
-        save_table_result(match, table, home_seats, check_score=False)
+        save_table_result(match, table, home_seats)
         pause_point("record_result")
         services._audit(
             actor=None,

@@ -3,7 +3,9 @@
 The only place where tournaments read gameplay's rows. A live table knows its four seats and
 the final score, and the server saw every card, so its result needs no confirmation — provided
 the table really is this match: the same four accounts, partners opposite each other, the
-tournament's rules, played after the round was paired, and not used for another match.
+tournament's rules, played after the round was paired, and not used for another match — and
+provided its stored result is what replaying its record with the engine gives. The organiser's
+import and the automatic path after a table ends share that one check (``checked_table``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from gameplay.engine import Rules
+from gameplay.engine import EngineError, Rules, read_record
+from gameplay.engine.cards import PAIRS, SEATS
 
 from . import permissions
 from .core.eyes import InvalidScore, validate_final_score
@@ -22,6 +26,44 @@ from .services import WIN, _audit, _lock, _refresh_round, _require_user
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
 FORFEIT_REASONS = frozenset({"resign", "timeout"})
+
+#: Why a live table's result is not taken, by code. A refusal is a ValidationError with this code
+#: and JSON-ready params, so the automatic path can keep it on the match (``Match.live_refusal``)
+#: and each page says it in its reader's language (``refusal_text``).
+REFUSALS = {
+    "no_table": gettext_lazy("There is no live table number %(n)d."),
+    "not_finished": gettext_lazy("Table %(n)d has not finished its match yet."),
+    "other_match": gettext_lazy("Table %(n)d already gave the result of another match."),
+    "too_early": gettext_lazy("Table %(n)d was played before this round was paired."),
+    "other_rules": gettext_lazy("Table %(n)d was played with other rules than the tournament's."),
+    "no_accounts": gettext_lazy("All four players need accounts to play a match at a live table."),
+    "not_the_pairs": gettext_lazy(
+        "The players at table %(n)d are not this match's two pairs (partners sit opposite)."
+    ),
+    "no_record": gettext_lazy("Table %(n)d kept no record of its match, so its result cannot be checked."),
+    "bad_record": gettext_lazy("The record of table %(n)d does not replay: %(error)s"),
+    "record_disagrees": gettext_lazy(
+        "Table %(n)d stored the result %(stored)s, but replaying its record gives %(replayed)s."
+    ),
+    "bad_score": gettext_lazy("This score cannot be right: %(error)s"),
+}
+#: Refusals that only mean "not yet" to the automatic path: the table may still finish.
+NOT_YET = frozenset({"no_table", "not_finished"})
+
+
+def _refuse(code: str, **params) -> ValidationError:
+    return ValidationError(REFUSALS[code], code=code, params=params)
+
+
+def refusal_text(refusal: dict | None) -> str:
+    """A refusal kept on a match (``{"code": ..., "params": {...}}``) in the active language."""
+    if not refusal or refusal.get("code") not in REFUSALS:
+        return ""
+    message = str(REFUSALS[refusal["code"]])
+    try:
+        return message % refusal.get("params", {})
+    except (KeyError, TypeError, ValueError):
+        return message
 
 
 def _seat_users(table) -> dict[int, int | None]:
@@ -35,10 +77,87 @@ def _side_users(match: Match, side: str) -> set[int | None]:
     return set(Player.objects.filter(pk__in=ids).values_list("user_id", flat=True))
 
 
-def save_table_result(match: Match, table, home_seats: str, *, check_score: bool) -> None:
-    """Make the finished live table's result the match's confirmed result and save the match;
-    ``home_seats`` ("NS" or "EW") is where the home pair sat. A resigned or timed-out table is
-    a forfeit win. ``check_score``: refuse a final score that cannot be right (ValidationError)."""
+def _said(result: dict) -> str:
+    """A table result in a few words, the stored and the replayed alike: "NS 12:7 EW, NS (eyes)"."""
+    score = result.get("score") if isinstance(result.get("score"), dict) else {}
+    text = f"NS {score.get('NS')}:{score.get('EW')} EW, {result.get('winner')} ({result.get('reason')}"
+    return text + (f" {result['seat']})" if result.get("seat") else ")")
+
+
+def _check_record(table, rules: dict) -> None:
+    """Replay the table's bilka-record/1 with the engine: a legal, finished match with the
+    tournament's rules that gives exactly the result the table stored. The record is what the
+    server saw card by card; the stored result is derived from it, so when they disagree one of
+    them was changed after the fact and neither can be trusted without the organiser."""
+    n = table.pk
+    if not table.record:
+        raise _refuse("no_record", n=n)
+    try:
+        state = read_record(table.record)
+    except EngineError as error:
+        raise _refuse("bad_record", n=n, error=str(error)) from error
+    if state.rules.to_json() != rules:
+        raise _refuse("other_rules", n=n)
+    if state.winner is None:
+        raise _refuse("bad_record", n=n, error="the match has no winner")
+    replayed = {
+        "winner": PAIRS[state.winner],
+        "reason": state.end[0] if state.end else "eyes",
+        "seat": SEATS[state.end[1]] if state.end else None,
+        "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]},
+    }
+    stored = table.result
+    if {key: stored.get(key) for key in replayed} != replayed:
+        raise _refuse("record_disagrees", n=n, stored=_said(stored), replayed=_said(replayed))
+
+
+def checked_table(match: Match, table_id: int, tournament):
+    """The finished live table ``table_id`` if it really is ``match``'s, and where the home pair sat.
+
+    Returns ``(table, home_seats)`` with ``home_seats`` "NS" or "EW". Both the import from the
+    match page and the automatic path (``day_services.record_table_result``) take a table's
+    result only through here, so neither writes what the other would refuse. Raises a
+    ValidationError whose ``code`` is a key of ``REFUSALS`` (``params`` JSON-ready).
+    """
+    from gameplay.models import Table, TableStatus
+
+    table = Table.objects.filter(pk=table_id).prefetch_related("seats").first()
+    if table is None:
+        raise _refuse("no_table", n=table_id)
+    if table.status != TableStatus.FINISHED or not isinstance(table.result, dict) or not table.result:
+        raise _refuse("not_finished", n=table_id)
+    if Match.objects.filter(live_table=table.pk).exclude(pk=match.pk).exists():
+        raise _refuse("other_match", n=table_id)
+    if table.started_at is None or table.started_at < match.round.created_at:
+        raise _refuse("too_early", n=table_id)
+    rules = Rules.from_json(tournament.rules).to_json()
+    if Rules.from_json(table.rules).to_json() != rules:
+        raise _refuse("other_rules", n=table_id)
+    seats = _seat_users(table)
+    pairs = {"NS": {seats.get(s) for s in NS}, "EW": {seats.get(s) for s in EW}}
+    home, away = _side_users(match, "home"), _side_users(match, "away")
+    if None in home | away:
+        raise _refuse("no_accounts")
+    if pairs == {"NS": home, "EW": away}:
+        home_seats = "NS"
+    elif pairs == {"NS": away, "EW": home}:
+        home_seats = "EW"
+    else:
+        raise _refuse("not_the_pairs", n=table_id)
+    _check_record(table, rules)
+    if table.result.get("reason") not in FORFEIT_REASONS:
+        score = table.result["score"]
+        try:
+            validate_final_score((score["NS"], score["EW"]))
+        except InvalidScore as error:
+            raise _refuse("bad_score", error=str(error)) from error
+    return table, home_seats
+
+
+def save_table_result(match: Match, table, home_seats: str) -> None:
+    """Make the live table's result the match's confirmed result and save the match; ``home_seats``
+    ("NS" or "EW") is where the home pair sat. A resigned or timed-out table is a forfeit win.
+    Only for a table that ``checked_table`` returned, in the same transaction."""
     home_won = table.result["winner"] == home_seats
     forfeit = table.result.get("reason") in FORFEIT_REASONS
     if forfeit:
@@ -47,11 +166,6 @@ def save_table_result(match: Match, table, home_seats: str, *, check_score: bool
         away_seats = "EW" if home_seats == "NS" else "NS"
         score = table.result["score"]
         match.home_eyes, match.away_eyes = int(score[home_seats]), int(score[away_seats])
-        if check_score:
-            try:
-                validate_final_score((match.home_eyes, match.away_eyes))
-            except InvalidScore as error:
-                raise ValidationError(_("This score cannot be right: %(error)s") % {"error": error}) from error
     match.winner_id = match.home_id if home_won else match.away_id
     match.forfeit = forfeit
     now = timezone.now()
@@ -64,8 +178,6 @@ def save_table_result(match: Match, table, home_seats: str, *, check_score: bool
 @transaction.atomic
 def import_live_result(*, actor, match: Match, table_id: int) -> Match:
     """Record the result of the live table ``table_id`` for ``match`` (a player of it or the organiser)."""
-    from gameplay.models import Table, TableStatus
-
     _require_user(actor)
     match = (
         Match.objects.select_for_update(of=("self",)).select_related("round", "home", "away").get(pk=match.pk)
@@ -76,37 +188,13 @@ def import_live_result(*, actor, match: Match, table_id: int) -> Match:
         raise PermissionDenied(_("You do not play in this match, so you cannot enter its result."))
     if match.bye or match.status == MatchStatus.CONFIRMED:
         raise ValidationError(_("This result is already confirmed. Ask the organiser to correct it."))
-    table = Table.objects.filter(pk=table_id).prefetch_related("seats").first()
-    if table is None:
-        raise ValidationError(_("There is no live table number %(n)d.") % {"n": table_id})
-    if table.status != TableStatus.FINISHED or not table.result:
-        raise ValidationError(_("Table %(n)d has not finished its match yet.") % {"n": table_id})
-    if Match.objects.filter(live_table=table.pk).exclude(pk=match.pk).exists():
-        raise ValidationError(_("Table %(n)d already gave the result of another match.") % {"n": table_id})
-    if table.started_at is None or table.started_at < match.round.created_at:
-        raise ValidationError(_("Table %(n)d was played before this round was paired.") % {"n": table_id})
-    if Rules.from_json(table.rules).to_json() != Rules.from_json(tournament.rules).to_json():
-        raise ValidationError(
-            _("Table %(n)d was played with other rules than the tournament's.") % {"n": table_id}
-        )
-    seats = _seat_users(table)
-    pairs = {"NS": {seats.get(s) for s in NS}, "EW": {seats.get(s) for s in EW}}
-    home, away = _side_users(match, "home"), _side_users(match, "away")
-    if None in home | away:
-        raise ValidationError(_("All four players need accounts to play a match at a live table."))
-    if pairs == {"NS": home, "EW": away}:
-        home_seats = "NS"
-    elif pairs == {"NS": away, "EW": home}:
-        home_seats = "EW"
-    else:
-        raise ValidationError(
-            _("The players at table %(n)d are not this match's two pairs (partners sit opposite).")
-            % {"n": table_id}
-        )
+    if match.status == MatchStatus.DISPUTED and not organiser:
+        raise ValidationError(_("This result is disputed; the organiser will settle it."))
+    table, home_seats = checked_table(match, table_id, tournament)
     before = match.state()
     match.live_table = table.pk
     match.reported_by = actor
-    save_table_result(match, table, home_seats, check_score=True)
+    save_table_result(match, table, home_seats)
     _audit(
         actor=actor,
         action="match.live_result",

@@ -1,12 +1,14 @@
 """Online rounds: a finished live table's result becomes the match's result, when it really is that match."""
 
+import random
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from gameplay.engine import Rules
+from gameplay.engine import MatchState, Phase, Rules, choose_action, write_record
+from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.models import Seat, Table
 from tests.clubs.factories import PASSWORD, UserFactory
 from tournaments import live, services
@@ -33,12 +35,36 @@ def online_match(club, organiser):
     return rnd.matches.get(table=1), players
 
 
-def _table(users, *, winner="NS", score=(12, 7), reason="eyes", rules=None, started=None, status="finished"):
+def _played(rules: dict, *, winner: str, reason: str) -> tuple[dict, dict]:
+    """A legal match played by bots with the engine, won by ``winner`` ("NS"/"EW"): its record and the
+    result the table stores. ``reason`` "eyes" plays it out; "resign"/"timeout" ends it at the start."""
+    for seed in range(200):
+        state = MatchState(Rules.from_json(rules), seed=seed)
+        if reason != "eyes":
+            state.end_match(reason, SEATS.index("E" if winner == "NS" else "N"))
+        rng = random.Random(seed)  # noqa: S311 - test players
+        while state.phase != Phase.OVER:
+            state.apply(choose_action(state.observation(state.to_move), rng), seat=state.to_move)
+        if PAIRS[state.winner] == winner:
+            result = {
+                "winner": winner,
+                "reason": reason,
+                "seat": SEATS[state.end[1]] if state.end else None,
+                "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]},
+            }
+            return write_record(state), result
+    raise AssertionError(f"no seed lets {winner} win")
+
+
+def _table(users, *, winner="NS", reason="eyes", rules=None, started=None, status="finished"):
+    rules = Rules.from_json(rules or {}).to_json()
+    record, result = _played(rules, winner=winner, reason=reason)
     table = Table.objects.create(
-        rules=Rules.from_json(rules or {}).to_json(),
+        rules=rules,
         status=status,
         started_at=started or timezone.now(),
-        result={"winner": winner, "reason": reason, "seat": None, "score": {"NS": score[0], "EW": score[1]}},
+        record=record,
+        result=result,
     )
     for seat, user in enumerate(users):
         Seat.objects.create(
@@ -55,7 +81,7 @@ def test_a_live_table_gives_the_result(online_match, client):
     match, players = online_match
     home_first = match.home.player_a.user.username == "asel"
     # N, E, S, W: asel and oleh opposite each other (N/S), ivan and nurlan (E/W)
-    table = _table(_users(players, "asel", "ivan", "oleh", "nurlan"), winner="EW", score=(9, 12))
+    table = _table(_users(players, "asel", "ivan", "oleh", "nurlan"), winner="EW")
     client.login(username="nurlan", password=PASSWORD)
     page = client.get(match.get_absolute_url()).content.decode()
     assert 'name="table"' in page
@@ -72,9 +98,7 @@ def test_a_live_table_gives_the_result(online_match, client):
 
 def test_a_timeout_or_resignation_is_a_forfeit(online_match, organiser):
     match, players = online_match
-    table = _table(
-        _users(players, "ivan", "asel", "nurlan", "oleh"), winner="EW", score=(3, 5), reason="timeout"
-    )
+    table = _table(_users(players, "ivan", "asel", "nurlan", "oleh"), winner="EW", reason="timeout")
     match = live.import_live_result(actor=organiser, match=match, table_id=table.pk)
     assert match.forfeit and {match.home_eyes, match.away_eyes} == {12, 0}
     assert match.winner.player_a.user.username == "asel"
@@ -115,3 +139,23 @@ def test_one_table_one_match_and_only_its_players(online_match, organiser):
         live.import_live_result(actor=organiser, match=other, table_id=table.pk)
     with pytest.raises(ValidationError, match="no live table"):
         live.import_live_result(actor=organiser, match=other, table_id=999999)
+
+
+@pytest.mark.parametrize(
+    ("tamper", "message"),
+    [
+        (lambda t: t.result.update(score={"NS": 12, "EW": 11}), "replaying its record gives"),
+        (lambda t: t.result.update(winner="NS"), "replaying its record gives"),
+        (lambda t: t.record["deals"][0]["plays"].reverse(), "does not replay"),
+        (lambda t: setattr(t, "record", None), "kept no record"),
+    ],
+)
+def test_a_table_whose_record_does_not_give_its_result_is_refused(online_match, organiser, tamper, message):
+    match, players = online_match
+    table = _table(_users(players, "asel", "ivan", "oleh", "nurlan"), winner="EW")
+    tamper(table)
+    table.save()
+    with pytest.raises(ValidationError, match=message):
+        live.import_live_result(actor=organiser, match=match, table_id=table.pk)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.SCHEDULED and not match.has_result and match.live_table is None
