@@ -23,9 +23,8 @@ from django.utils.translation import gettext as _
 
 from config.notify import notify_user
 
-from . import permissions, services
+from . import live, permissions, services
 from .day_models import DaySettings, Notification
-from .live import save_table_result
 from .models import Entry, EntryStatus, Match, MatchStatus, PlayMode, Round, RoundStatus, Tournament
 from .models import TournamentStatus as TS
 
@@ -194,9 +193,14 @@ def open_tables(*, round_id: int) -> int:
 
 
 def record_table_result(*, table_id: int) -> str:
-    """A finished live table gives its match's result (the match this plan opened the table for)."""
-    from gameplay.models import Table, TableStatus
+    """A finished live table gives its match's result (the match this plan opened the table for).
 
+    The result is checked exactly as the organiser's import checks it (``live.checked_table``: the
+    four players, the rules, the record replayed by the engine against the stored result). A table
+    that fails the check writes nothing: the match is disputed with the reason kept on it
+    (``Match.live_refusal``) for the organiser, who is told once. Safe to run twice: a confirmed
+    match, or one already refused for this table, is left as it is.
+    """
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(of=("self",))
@@ -208,15 +212,18 @@ def record_table_result(*, table_id: int) -> str:
             return "no_match"
         if match.status == MatchStatus.CONFIRMED:
             return "already"
-        table = Table.objects.filter(pk=table_id).prefetch_related("seats").first()
-        if table is None or table.status != TableStatus.FINISHED or not table.result:
-            return "not_finished"
+        if match.status == MatchStatus.DISPUTED and (match.live_refusal or {}).get("table") == table_id:
+            return "refused already"
         tournament = services._lock(match.tournament)
-        seats = {s.seat: s.user_id for s in table.seats.all()}
-        home_users = {u.pk for u in _users_of_side(match, "home")}
-        home_seats = "NS" if {seats.get(0), seats.get(2)} == home_users else "EW"
+        try:
+            table, home_seats = live.checked_table(match, table_id, tournament)
+        except ValidationError as error:
+            if error.code in live.NOT_YET:
+                return "not_finished"
+            _refuse_table_result(match, tournament, table_id, error)
+            return f"refused: {error.code}"
         before = match.state()
-        save_table_result(match, table, home_seats)
+        live.save_table_result(match, table, home_seats)
         pause_point("record_result")
         services._audit(
             actor=None,
@@ -228,6 +235,42 @@ def record_table_result(*, table_id: int) -> str:
         )
         services._refresh_round(match.round, tournament, slot=match.slot)
         return "recorded"
+
+
+def _refuse_table_result(match: Match, tournament: Tournament, table_id: int, error: ValidationError) -> None:
+    """Leave ``match`` without a result, disputed, with the reason for the organiser (page, notice, audit, log)."""
+    before = match.state()
+    refusal = {"code": error.code, "params": error.params or {}, "table": table_id}
+    match.status = MatchStatus.DISPUTED
+    match.live_refusal = refusal
+    match.save(update_fields=["status", "live_refusal"])
+    services._audit(
+        actor=None,
+        action="match.live_result_refused",
+        obj=match,
+        tournament=tournament,
+        before=before,
+        after={**match.state(), **refusal},
+    )
+    logger.warning(
+        "live table %s: result not taken for match %s (%s): %s",
+        table_id,
+        match.pk,
+        error.code,
+        " ".join(error.messages),
+    )
+    _tell_organisers(
+        tournament,
+        kind="tournament.live_result_refused",
+        text=_("%(t)s, round %(r)d, table %(n)d: the live table's result was not taken. %(why)s")
+        % {
+            "t": tournament.name,
+            "r": match.round.number,
+            "n": match.table,
+            "why": live.refusal_text(refusal),
+        },
+        key=f"live-refused:{match.pk}:{table_id}",
+    )
 
 
 def finished_tables_unrecorded() -> list[int]:

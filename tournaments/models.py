@@ -292,6 +292,14 @@ class Match(models.Model):
         unique=True,
         help_text=_("The number of the online table this match was played at (gameplay), if any."),
     )
+    live_refusal = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Why the live table's result was not taken automatically (shown to the organiser)."),
+    )
+    """``{"code": ..., "params": {...}, "table": n}``: the code is a key of ``live.REFUSALS``, so each
+    page says the reason in its reader's language; the match is disputed until the organiser settles it."""
 
     class Meta:
         verbose_name = _("match")

@@ -1162,7 +1162,7 @@ def confirm_result(*, actor, match: Match, pin: str | None = None) -> Match:
     how = _may_answer(actor, match, tournament, pin)
     if match.status == MatchStatus.CONFIRMED:
         return match
-    if match.status == MatchStatus.SCHEDULED:
+    if match.status == MatchStatus.SCHEDULED or not match.has_result:  # a refused live result has none
         raise ValidationError(_("No result has been entered yet."))
     if match.status == MatchStatus.DISPUTED and how != "organiser":
         raise ValidationError(_("This result is disputed; the organiser will settle it."))

@@ -678,7 +678,7 @@ def match(request, slug, pk):
         m.status in (MatchStatus.SCHEDULED, MatchStatus.UNCONFIRMED)
         and not m.bye
         and (can_manage or side is not None)
-    )
+    ) or (m.status == MatchStatus.DISPUTED and can_manage and not m.has_result)  # a live result refused
     if m.status == MatchStatus.UNCONFIRMED and not can_manage and side != m.reported_side:
         may_enter = False  # the other pair confirms or disputes; the reporting pair may still fix a typo
     may_answer = m.status == MatchStatus.UNCONFIRMED and (

@@ -26,3 +26,11 @@ OUTCOMES = {
 def outcome_label(outcome: str) -> str:
     """A deal's outcome as the score sheet says it (RULES.md, "Scoring a deal")."""
     return str(OUTCOMES.get(outcome, outcome))
+
+
+@register.filter
+def live_refusal(refusal) -> str:
+    """Why a live table's result was not taken (``Match.live_refusal``), in the reader's language."""
+    from tournaments.live import refusal_text
+
+    return refusal_text(refusal)

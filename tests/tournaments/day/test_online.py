@@ -1,9 +1,14 @@
 """Online rounds: tables opened at round start, players told where to sit, no bots, results flowing back."""
 
+import logging
+
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
+from clubs.models import AuditEntry
 from gameplay.models import Seat, Table, TableStatus
+from tests.clubs.factories import PASSWORD
 from tournaments import day_services, scheduling, services
 from tournaments.day_models import ActionKind, Notification, ScheduledAction
 from tournaments.models import Match, MatchStatus
@@ -52,6 +57,8 @@ def test_a_finished_table_becomes_the_confirmed_result_once(online8, started, or
     assert day_services.record_table_result(table_id=table.pk) == "recorded"
     assert day_services.record_table_result(table_id=table.pk) == "already"
     m.refresh_from_db()
+    assert m.live_refusal is None
+    assert AuditEntry.objects.filter(action="match.live_result", object_id=str(m.pk)).count() == 1
     home_side = "NS"  # the home pair sits N/S
     assert m.status == MatchStatus.CONFIRMED and m.confirmed_how == "table"
     assert (m.home_eyes, m.away_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])
@@ -136,3 +143,83 @@ def test_the_tables_use_the_tournaments_rules_and_clock(club, organiser):
         table = Table.objects.get(pk=m.live_table)
         assert table.rules["deck"] == "36" and table.rules["move_seconds"] == 90
         assert table.move_deadline is not None  # the clock of the first player to move runs
+
+
+def _tamper(table_id: int) -> dict:
+    """Change a finished table's stored result in the database, as a bug or a hand in the DB might:
+    the loser becomes the winner with the same eyes swapped (a score that looks quite possible)."""
+    table = Table.objects.get(pk=table_id)
+    honest = table.result
+    loser = "EW" if honest["winner"] == "NS" else "NS"
+    score = {"NS": honest["score"]["EW"], "EW": honest["score"]["NS"]}
+    Table.objects.filter(pk=table_id).update(result={**honest, "winner": loser, "score": score})
+    return honest
+
+
+def test_a_table_whose_stored_result_disagrees_with_its_record_is_not_taken(
+    client, online8, started, organiser, caplog
+):
+    m = started.matches.get(table=1)
+    table = play_out(m.live_table, seed=7)
+    _tamper(table.pk)
+
+    with caplog.at_level(logging.WARNING, logger="tournaments.day_services"):
+        assert day_services.record_table_result(table_id=table.pk) == "refused: record_disagrees"
+
+    m.refresh_from_db()
+    assert m.status == MatchStatus.DISPUTED and not m.has_result and m.winner_id is None
+    assert m.live_refusal["code"] == "record_disagrees" and m.live_refusal["table"] == table.pk
+    assert f"live table {table.pk}: result not taken for match {m.pk}" in caplog.text
+    assert not AuditEntry.objects.filter(action="match.live_result", object_id=str(m.pk)).exists()
+    assert AuditEntry.objects.filter(action="match.live_result_refused", object_id=str(m.pk)).count() == 1
+    note = Notification.objects.get(user=organiser, kind="tournament.live_result_refused")
+    assert "replaying its record gives" in note.text and note.url.endswith(f"/t/{online8.slug}/day/")
+    started.refresh_from_db()
+    assert started.status == "playing"  # the round waits for the organiser
+
+    # the organiser sees why on the dashboard and on the match page, in the page's language
+    client.login(username="organiser", password=PASSWORD)
+    dashboard = client.get(reverse("tournaments:dashboard", kwargs={"slug": online8.slug})).content.decode()
+    why = f"The result of live table #{table.pk} was not taken automatically:"
+    assert why in dashboard and f"Table {table.pk} stored the result" in dashboard
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    page = client.get(m.get_absolute_url()).content.decode()
+    assert f"Результат живого стола №{table.pk} не принят автоматически:" in page
+    assert "но запись партии даёт" in page
+
+
+def test_a_refused_table_result_run_again_changes_nothing(online8, started, organiser):
+    m = started.matches.get(table=2)
+    table = play_out(m.live_table, seed=5)
+    _tamper(table.pk)
+    assert day_services.record_table_result(table_id=table.pk).startswith("refused")
+    m.refresh_from_db()
+    before = (m.state(), m.live_refusal)
+
+    assert day_services.record_table_result(table_id=table.pk) == "refused already"
+    scheduling.run_due()  # the beat's sweep for lost hooks leaves it alone too
+
+    m.refresh_from_db()
+    assert (m.state(), m.live_refusal) == before
+    assert AuditEntry.objects.filter(action="match.live_result_refused", object_id=str(m.pk)).count() == 1
+    assert Notification.objects.filter(user=organiser, kind="tournament.live_result_refused").count() == 1
+
+
+def test_the_organiser_settles_a_refused_live_result_on_the_match_page(client, online8, started, organiser):
+    m = started.matches.get(table=3)
+    table = play_out(m.live_table, seed=3)
+    honest = _tamper(table.pk)
+    day_services.record_table_result(table_id=table.pk)
+    player = m.home.player_a.user
+    client.force_login(player)  # a player cannot take over the organiser's decision
+    assert 'name="final-home_eyes"' not in client.get(m.get_absolute_url()).content.decode()
+    client.post(m.get_absolute_url(), {"action": "final", "final-home_eyes": 12, "final-away_eyes": 0})
+    m.refresh_from_db()
+    assert m.status == MatchStatus.DISPUTED and not m.has_result
+
+    client.login(username="organiser", password=PASSWORD)
+    assert 'name="final-home_eyes"' in client.get(m.get_absolute_url()).content.decode()
+    home, away = honest["score"]["NS"], honest["score"]["EW"]  # the home pair sits N/S
+    client.post(m.get_absolute_url(), {"action": "final", "final-home_eyes": home, "final-away_eyes": away})
+    m.refresh_from_db()
+    assert m.status == MatchStatus.CONFIRMED and (m.home_eyes, m.away_eyes) == (home, away)
