@@ -10,6 +10,8 @@ import and the automatic path after a table ends share that one check (``checked
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +25,9 @@ from . import permissions
 from .core.eyes import InvalidScore, validate_final_score
 from .models import Match, MatchStatus
 from .services import WIN, _audit, _lock, _refresh_round, _require_user
+
+if TYPE_CHECKING:
+    from gameplay.models import Table
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
 FORFEIT_REASONS = frozenset({"resign", "timeout"})
@@ -84,7 +89,7 @@ def _said(result: dict) -> str:
     return text + (f" {result['seat']})" if result.get("seat") else ")")
 
 
-def _check_record(table, rules: dict) -> None:
+def _check_record(table: Table, rules: dict) -> None:
     """Replay the table's bilka-record/1 with the engine: a legal, finished match with the
     tournament's rules that gives exactly the result the table stored. The record is what the
     server saw card by card; the stored result is derived from it, so when they disagree one of
@@ -111,7 +116,7 @@ def _check_record(table, rules: dict) -> None:
         raise _refuse("record_disagrees", n=n, stored=_said(stored), replayed=_said(replayed))
 
 
-def checked_table(match: Match, table_id: int, tournament):
+def checked_table(match: Match, table_id: int, tournament) -> tuple[Table, str]:
     """The finished live table ``table_id`` if it really is ``match``'s, and where the home pair sat.
 
     Returns ``(table, home_seats)`` with ``home_seats`` "NS" or "EW". Both the import from the
@@ -154,7 +159,7 @@ def checked_table(match: Match, table_id: int, tournament):
     return table, home_seats
 
 
-def save_table_result(match: Match, table, home_seats: str) -> None:
+def save_table_result(match: Match, table: Table, home_seats: str) -> None:
     """Make the live table's result the match's confirmed result and save the match; ``home_seats``
     ("NS" or "EW") is where the home pair sat. A resigned or timed-out table is a forfeit win.
     Only for a table that ``checked_table`` returned, in the same transaction."""

@@ -148,6 +148,7 @@ def test_one_table_one_match_and_only_its_players(online_match, organiser):
         (lambda t: t.result.update(winner="NS"), "replaying its record gives"),
         (lambda t: t.record["deals"][0]["plays"].reverse(), "does not replay"),
         (lambda t: setattr(t, "record", None), "kept no record"),
+        (lambda t: t.record["rules"].update(rout_at=91), "other rules"),  # the record's own rules
     ],
 )
 def test_a_table_whose_record_does_not_give_its_result_is_refused(online_match, organiser, tamper, message):
