@@ -13,6 +13,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Q
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -58,17 +59,43 @@ def plan(
         transaction.on_commit(send, robust=True)
 
 
-def plan_at(kind: str, *, tournament_id: int, due_at: datetime, round_number: int | None = None) -> None:
+def plan_at(
+    kind: str, *, tournament_id: int, due_at: datetime, round_number: int | None = None, tag: str = ""
+) -> None:
     """A plan that follows a time the organiser sets in the day settings: written once, moved when
     that time moves, and due again when it is moved to a time still to come after it was done
-    (check-in reopened, a first round that could not start planned anew). The same time saved
-    again changes nothing; the update waits for a beat holding the row and sees its ``done_at``."""
-    key = plan_key(kind, tournament_id, round_number)
-    moved = ScheduledAction.objects.filter(key=key).exclude(due_at=due_at)
-    moved.filter(done_at__isnull=True).update(due_at=due_at)
-    if due_at > timezone.now():
-        moved.filter(done_at__isnull=False).update(due_at=due_at, done_at=None, outcome="")
-    plan(kind, tournament_id=tournament_id, due_at=due_at, round_number=round_number)
+    (check-in reopened, a first round that could not start planned anew), or set again after it
+    was cancelled (``unplan``). The same time saved again changes nothing; the update waits for
+    a beat holding the row and sees its ``done_at``."""
+    key = plan_key(kind, tournament_id, round_number, tag)
+    rows = ScheduledAction.objects.filter(key=key)
+    rows.filter(done_at__isnull=True).exclude(due_at=due_at).update(due_at=due_at)
+    if due_at > timezone.now():  # moved after it was done, or set again after it was cancelled
+        rows.filter(done_at__isnull=False).filter(~Q(due_at=due_at) | Q(outcome="cancelled")).update(
+            due_at=due_at, done_at=None, outcome=""
+        )
+    plan(kind, tournament_id=tournament_id, due_at=due_at, round_number=round_number, tag=tag)
+
+
+def plan_round_deadline(rnd: Round) -> None:
+    """A matchday's deadline plan (the unplayed list to the organiser) and its players' reminder a
+    day before follow ``rnd.deadline``: planned when the round is paired, moved when the organiser
+    moves the deadline (due again if moved later after it passed), cancelled when it is cleared.
+    A reminder whose time has passed is cancelled rather than sent late."""
+    tournament_id = rnd.tournament_id
+    deadline_key = plan_key(ActionKind.MATCHDAY_DEADLINE, tournament_id, rnd.number)
+    reminder_key = plan_key(ActionKind.REMIND, tournament_id, rnd.number, "deadline")
+    if not rnd.deadline:
+        unplan(deadline_key)
+        unplan(reminder_key)
+        return
+    plan_at(ActionKind.MATCHDAY_DEADLINE, tournament_id=tournament_id, due_at=rnd.deadline, round_number=rnd.number)
+    remind_at = rnd.deadline - timedelta(days=1)
+    if remind_at > timezone.now():
+        plan_at(ActionKind.REMIND, tournament_id=tournament_id, due_at=remind_at, round_number=rnd.number,
+                tag="deadline")
+    else:
+        unplan(reminder_key)
 
 
 def unplan(key: str) -> None:
@@ -160,21 +187,7 @@ def _plan_for_round(rnd: Round) -> None:
                 round_number=rnd.number,
             )
     if rnd.deadline:
-        plan(
-            ActionKind.MATCHDAY_DEADLINE,
-            tournament_id=tournament.pk,
-            due_at=rnd.deadline,
-            round_number=rnd.number,
-        )
-        remind_at = rnd.deadline - timedelta(days=1)
-        if remind_at > now:
-            plan(
-                ActionKind.REMIND,
-                tournament_id=tournament.pk,
-                due_at=remind_at,
-                round_number=rnd.number,
-                tag="deadline",
-            )
+        plan_round_deadline(rnd)
     if day.first_round_at and day.round_interval_minutes:
         plan_reminders(tournament, day)  # the field is fixed now, or a bracket has grown a round
 

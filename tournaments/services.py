@@ -1338,6 +1338,10 @@ def set_round_options(
             raise ValidationError(_("A tie has at least one match."))
         rnd.best_of = best_of
     rnd.save()
+    if before["deadline"] != (deadline.isoformat() if deadline else None):
+        from .scheduling import plan_round_deadline  # scheduling imports this module
+
+        plan_round_deadline(rnd)  # its deadline plan and the players' reminder move with it
     _audit(
         actor=actor,
         action="round.update",

@@ -186,3 +186,45 @@ def test_the_start_and_the_deadline_reminders_are_two_notices_with_their_own_wor
         starts, by = sorted(texts, key=lambda t: "starts soon" in t, reverse=True)
         assert "round 1 starts soon" in starts
         assert "play your match at table" in by and f"by {deadline.astimezone(timezone.get_current_timezone()).day} " in by
+
+
+def test_moving_a_rounds_deadline_moves_its_plans_and_clearing_it_cancels_them(club, organiser):
+    from .conftest import swiss_with_accounts
+
+    league = swiss_with_accounts(club, organiser, 4, format="round_robin", matchday_days=7)
+    league.starts_on = timezone.localdate()
+    league.save()
+    services.pair_next_round(actor=organiser, tournament=league)
+    rnd = league.rounds.get(number=1)
+    old = rnd.deadline
+
+    def plans():
+        return {
+            a.key.rsplit(":", 1)[-1] if a.key.endswith(":deadline") else a.kind: (a.due_at, a.done_at, a.outcome)
+            for a in ScheduledAction.objects.filter(
+                tournament=league, round_number=1, kind__in=(ActionKind.MATCHDAY_DEADLINE, ActionKind.REMIND)
+            )
+        }
+
+    assert plans() == {
+        ActionKind.MATCHDAY_DEADLINE: (old, None, ""),
+        "deadline": (old - timedelta(days=1), None, ""),
+    }
+    later = old + timedelta(days=2)
+    services.set_round_options(actor=organiser, round=rnd, deadline=later, play_mode=rnd.play_mode)
+    assert plans() == {
+        ActionKind.MATCHDAY_DEADLINE: (later, None, ""),
+        "deadline": (later - timedelta(days=1), None, ""),
+    }
+    assert scheduling.run_due(now=old - timedelta(days=1) + timedelta(seconds=1)) == []  # nothing at the old time
+    assert not Notification.objects.filter(kind="tournament.reminder").exists()
+
+    services.set_round_options(actor=organiser, round=rnd, deadline=None, play_mode=rnd.play_mode)
+    assert {k: v[2] for k, v in plans().items()} == {ActionKind.MATCHDAY_DEADLINE: "cancelled", "deadline": "cancelled"}
+    assert scheduling.run_due(now=later + timedelta(seconds=1)) == []
+
+    services.set_round_options(actor=organiser, round=rnd, deadline=later, play_mode=rnd.play_mode)
+    assert plans() == {
+        ActionKind.MATCHDAY_DEADLINE: (later, None, ""),
+        "deadline": (later - timedelta(days=1), None, ""),
+    }
