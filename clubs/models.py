@@ -19,6 +19,10 @@ from .translit import search_key
 class User(AbstractUser):
     """A site account. Kept custom from the first day so fields can be added without pain."""
 
+    #: The language the user last used the site in (``clubs.middleware.RememberLanguage``):
+    #: notices and e-mails written for him away from his requests (beat, workers) use it.
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+
 
 class Player(models.Model):
     """A person who plays Bilka. Village players often have no account; one may claim this later."""

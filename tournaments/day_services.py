@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
@@ -74,13 +75,20 @@ def is_online(rnd: Round) -> bool:
 # --- notices ----------------------------------------------------------------------------------------
 
 
-def notify(user, *, kind: str, text: str, url: str = "", key: str = "") -> None:
+def notify(user, *, kind: str, text: str | Callable[[], str], url: str = "", key: str = "") -> None:
     """Keep a notice on the site, push it to the user's open sockets, and e-mail it if we know an address.
 
-    ``key`` makes it once-only: a rerun of the same plan notifies nobody twice.
+    ``key`` makes it once-only: a rerun of the same plan notifies nobody twice. ``text`` is best
+    a function that words the notice: it is called in the user's language (``User.language``, the
+    one he last used the site in), so a notice written by the beat or a worker is in his language,
+    not the server's. A plain string is kept as it is.
     """
     if key and Notification.objects.filter(user=user, key=key).exists():
         return
+    if callable(text):
+        language = getattr(user, "language", "") or translation.get_language()
+        with translation.override(language):
+            text = str(text())
     Notification.objects.create(user=user, kind=kind, text=text[:400], url=url, key=key)
     notify_user(user.pk, {"kind": kind, "text": text, "url": url})
     if user.email:
@@ -111,7 +119,7 @@ def _organisers(tournament: Tournament) -> list:
     return list(get_user_model().objects.filter(pk__in=list(ids)))
 
 
-def _tell_organisers(tournament: Tournament, *, kind: str, text: str, key: str) -> None:
+def _tell_organisers(tournament: Tournament, *, kind: str, text: str | Callable[[], str], key: str) -> None:
     from django.urls import reverse
 
     url = reverse("tournaments:dashboard", kwargs={"slug": tournament.slug})
@@ -168,8 +176,10 @@ def open_tables(*, round_id: int) -> int:
             _tell_organisers(
                 tournament,
                 kind="tournament.no_table",
-                text=_("%(t)s, round %(r)d, table %(n)d: not all four players have accounts; no live table.")
-                % {"t": tournament.name, "r": rnd.number, "n": match.table},
+                text=lambda n=match.table: _(
+                    "%(t)s, round %(r)d, table %(n)d: not all four players have accounts; no live table."
+                )
+                % {"t": tournament.name, "r": rnd.number, "n": n},
                 key=f"no-table:{match.pk}",
             )
             continue
@@ -184,7 +194,7 @@ def open_tables(*, round_id: int) -> int:
             notify(
                 user,
                 kind="tournament.table_ready",
-                text=_("%(t)s, round %(r)d: your table is ready. Take your seat.")
+                text=lambda: _("%(t)s, round %(r)d: your table is ready. Take your seat.")
                 % {"t": tournament.name, "r": rnd.number},
                 url=table.get_absolute_url(),
                 key=f"table-ready:{match.pk}:{table.pk}",
@@ -262,7 +272,7 @@ def _refuse_table_result(match: Match, tournament: Tournament, table_id: int, er
     _tell_organisers(
         tournament,
         kind="tournament.live_result_refused",
-        text=_("%(t)s, round %(r)d, table %(n)d: the live table's result was not taken. %(why)s")
+        text=lambda: _("%(t)s, round %(r)d, table %(n)d: the live table's result was not taken. %(why)s")
         % {
             "t": tournament.name,
             "r": match.round.number,
@@ -326,8 +336,10 @@ def no_shows(*, round_id: int) -> str:
             _tell_organisers(
                 rnd.tournament,
                 kind="tournament.both_absent",
-                text=_("%(t)s, round %(r)d, table %(n)d: neither pair came to the table. Please decide.")
-                % {"t": rnd.tournament.name, "r": rnd.number, "n": match.table},
+                text=lambda n=match.table: _(
+                    "%(t)s, round %(r)d, table %(n)d: neither pair came to the table. Please decide."
+                )
+                % {"t": rnd.tournament.name, "r": rnd.number, "n": n},
                 key=f"both-absent:{match.pk}",
             )
     return f"forfeits {forfeits}"
@@ -390,11 +402,13 @@ def remind(*, round_id: int, deadline: bool = False) -> str:
         "home__substitutions", "away__substitutions"
     ):
         values = {"t": rnd.tournament.name, "r": rnd.number, "n": match.table}
-        if deadline:
-            values["d"] = date_format(timezone.localtime(rnd.deadline), "j E, H:i")
-            text = _("%(t)s, round %(r)d: play your match at table %(n)d by %(d)s.") % values
-        else:
-            text = _("%(t)s, round %(r)d starts soon: you play at table %(n)d.") % values
+
+        def text(values=values) -> str:  # worded in each player's language
+            if deadline:
+                by = date_format(timezone.localtime(rnd.deadline), "j E, H:i")
+                return _("%(t)s, round %(r)d: play your match at table %(n)d by %(d)s.") % {**values, "d": by}
+            return _("%(t)s, round %(r)d starts soon: you play at table %(n)d.") % values
+
         for user in _users_of_side(match, "home") + _users_of_side(match, "away"):
             notify(
                 user,
@@ -416,12 +430,11 @@ def unplayed_to_organiser(*, round_id: int, kind: str) -> str:
     if not open_:
         return "all played"
     tables = ", ".join(str(m.table) for m in open_)
-    text = _("%(t)s, round %(r)d: the deadline has passed; %(k)d match(es) unfinished (tables %(list)s).") % {
-        "t": rnd.tournament.name,
-        "r": rnd.number,
-        "k": len(open_),
-        "list": tables,
-    }
+    values = {"t": rnd.tournament.name, "r": rnd.number, "k": len(open_), "list": tables}
+
+    def text() -> str:
+        return _("%(t)s, round %(r)d: the deadline has passed; %(k)d match(es) unfinished (tables %(list)s).") % values
+
     _tell_organisers(rnd.tournament, kind=f"tournament.{kind}", text=text, key=f"{kind}:{rnd.pk}")
     return f"unplayed {len(open_)}"
 
@@ -457,7 +470,7 @@ def pair_next(*, tournament_id: int, after: int) -> str:
         _tell_organisers(
             tournament,
             kind="tournament.round_complete",
-            text=_("%(t)s: round %(r)d is complete; pair the next round when you are ready.")
+            text=lambda: _("%(t)s: round %(r)d is complete; pair the next round when you are ready.")
             % {"t": tournament.name, "r": after},
             key=f"round-complete:{last.pk}",
         )

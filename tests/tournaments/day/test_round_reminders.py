@@ -228,3 +228,20 @@ def test_moving_a_rounds_deadline_moves_its_plans_and_clearing_it_cancels_them(c
         ActionKind.MATCHDAY_DEADLINE: (later, None, ""),
         "deadline": (later - timedelta(days=1), None, ""),
     }
+
+
+def test_each_player_is_reminded_in_the_language_he_uses_the_site_in(swiss8, organiser):
+    start = timezone.now() + timedelta(minutes=30)
+    _schedule(swiss8, start=start, every=60)
+    round1 = services.pair_next_round(actor=organiser, tournament=swiss8)
+    table1 = round1.matches.get(table=1)
+    kazakh, ukrainian, unknown = table1.home.player_a.user, table1.away.player_a.user, table1.home.player_b.user
+    type(kazakh).objects.filter(pk=kazakh.pk).update(language="kk")
+    type(kazakh).objects.filter(pk=ukrainian.pk).update(language="uk")
+    type(kazakh).objects.filter(pk=unknown.pk).update(language="")
+
+    scheduling.run_due(now=start - timedelta(minutes=14))
+    notes = Notification.objects.filter(kind="tournament.reminder", url=table1.get_absolute_url())
+    assert "1-тур жақында басталады" in notes.get(user=kazakh).text
+    assert "незабаром почнеться тур 1" in notes.get(user=ukrainian).text
+    assert "round 1 starts soon" in notes.get(user=unknown).text  # no language known: the server's (tests: en)
