@@ -660,6 +660,117 @@ def withdraw_entry(*, actor, entry: Entry) -> Entry:
     return entry
 
 
+def reinstated_status(tournament: Tournament, rows) -> str:
+    """The status a reinstated entry (a pair, or a player of an individual event) comes back with.
+
+    Approved while check-in is open: the organiser checks it in as any other. Once check-in has
+    closed nobody can check in any more, so, when check-in is in use (someone in ``rows`` checked
+    in, and round 1 takes only checked-in entries), the organiser's reinstate checks it in too:
+    otherwise round 1 would withdraw it again. With nobody checked in, round 1 takes every approved
+    entry, and checking this one in would withdraw all the others.
+    """
+    if check_in_closed(tournament) and rows.filter(status=EntryStatus.CHECKED_IN).exists():
+        return EntryStatus.CHECKED_IN
+    return EntryStatus.APPROVED
+
+
+def _free_seed(rows, entry, next_seed: int) -> int:
+    """A reinstated entry keeps its place in the list unless another entry took its seed meanwhile."""
+    if entry.seed and not rows.exclude(status=EntryStatus.WITHDRAWN).filter(seed=entry.seed).exists():
+        return entry.seed
+    return next_seed
+
+
+def _refuse_late_reinstate(tournament: Tournament) -> None:
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(
+            _(
+                "Round 1 is already paired, so a withdrawn pair cannot come back: the rounds are drawn"
+                " from the field fixed at round 1, and a pair returning now would break the pairings."
+            )
+        )
+
+
+def _reinstate_refusal(tournament: Tournament, entry: Entry, *, taken: dict[int, Entry], count: int) -> str:
+    """Why this withdrawn pair cannot come back ("" when it can), for the service and the page's button.
+
+    ``taken``: players in the tournament's other pairs; ``count``: the pairs not withdrawn. The
+    caller has refused a tournament past registration already (``_refuse_late_reinstate``).
+    """
+    for player in (entry.player_a, entry.player_b):
+        if player.merged_into_id is not None:
+            return _("%(name)s was merged into another player record.") % {"name": player.display_name}
+        if player.pk in taken:
+            return _("%(name)s is already registered in this tournament (pair %(pair)s).") % {
+                "name": player.display_name,
+                "pair": taken[player.pk].name,
+            }
+    if tournament.entry_cap is not None and count >= tournament.entry_cap:
+        return _("The tournament is full: %(cap)d pairs at most.") % {"cap": tournament.entry_cap}
+    return ""
+
+
+def reinstatable_entries(tournament: Tournament) -> set[int]:
+    """The withdrawn pairs the organiser may reinstate now (the page shows "Reinstate" for these)."""
+    if tournament.status != TournamentStatus.REGISTRATION:
+        return set()
+    withdrawn = list(
+        tournament.entries.filter(status=EntryStatus.WITHDRAWN).select_related("player_a", "player_b")
+    )
+    if not withdrawn:
+        return set()
+    taken = _taken_players(tournament)
+    count = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    return {e.pk for e in withdrawn if not _reinstate_refusal(tournament, e, taken=taken, count=count)}
+
+
+@transaction.atomic
+def reinstate_entry(*, actor, entry: Entry) -> Entry:
+    """The organiser brings a withdrawn pair back before round 1 is paired: a pair the check-in
+    closing withdrew that arrived a little late, or one withdrawn by mistake.
+
+    It comes back approved, or checked in once check-in has closed (``reinstated_status``), keeps
+    its seed if free, and loses ``withdrawn_after_round``. Reinstating a pair that is not withdrawn
+    changes nothing. Refused once round 1 is paired (the field is fixed then; mid-Swiss a returning
+    pair would break the pairings), when one of its players has joined another pair meanwhile, or
+    when the tournament is full.
+    """
+    # the tournament before the entry, as round 1's pairing locks them: a reinstate that races the
+    # pairing waits for it and is then refused, instead of deadlocking with it
+    tournament = _lock(entry.tournament)
+    _require_manager(actor, tournament)
+    if tournament.is_individual:
+        raise ValidationError(
+            _("In an individual event partnerships change every round; reinstate the player instead.")
+        )
+    entry = Entry.objects.select_for_update().select_related("player_a", "player_b").get(pk=entry.pk)
+    _refuse_late_reinstate(tournament)
+    if entry.status != EntryStatus.WITHDRAWN:
+        return entry
+    refusal = _reinstate_refusal(
+        tournament,
+        entry,
+        taken=_taken_players(tournament, exclude_entry=entry.pk),
+        count=tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count(),
+    )
+    if refusal:
+        raise ValidationError(refusal)
+    before = _entry_state(entry)
+    entry.status = reinstated_status(tournament, tournament.entries)
+    entry.seed = _free_seed(tournament.entries, entry, _next_seed(tournament))
+    entry.withdrawn_after_round = None
+    entry.save(update_fields=["status", "seed", "withdrawn_after_round"])
+    _audit(
+        actor=actor,
+        action="entry.reinstate",
+        obj=entry,
+        tournament=tournament,
+        before=before,
+        after=_entry_state(entry),
+    )
+    return entry
+
+
 def _set_forfeit(match: Match, *, loser: Entry, actor) -> None:
     before = match.state()
     winner_is_home = match.away_id == loser.pk

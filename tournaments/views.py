@@ -210,6 +210,7 @@ def entries(request, slug):
         my_player_id=my_pid,
         rounds=list(tournament.rounds.order_by("number")) if can_manage else [],
         check_in_open=can_manage and _check_in_open(tournament),
+        reinstatable=services.reinstatable_entries(tournament) if can_manage else set(),
     )
     return render(request, "tournaments/entries.html", context)
 
@@ -485,19 +486,30 @@ def entry_action(request, slug, pk, action):
         "approve": services.approve_entry,
         "check-in": services.check_in_entry,
         "withdraw": services.withdraw_entry,
+        "reinstate": services.reinstate_entry,
         "up": lambda **kw: services.move_entry(up=True, **kw),
         "down": lambda **kw: services.move_entry(up=False, **kw),
     }.get(action)
     if service is None:
         raise Http404
+    was_withdrawn = entry.status == EntryStatus.WITHDRAWN
     try:
-        service(actor=request.user, entry=entry)
+        done = service(actor=request.user, entry=entry)
     except ValidationError as e:
         messages.error(request, _error_text(e))
     else:
-        if action not in ("up", "down"):
+        if action == "reinstate" and was_withdrawn:
+            messages.success(request, reinstated_text(done))
+        elif action not in ("up", "down"):
             messages.success(request, _("%(pair)s: done.") % {"pair": entry.name})
     return redirect("tournaments:entries", slug=slug)
+
+
+def reinstated_text(entry) -> str:
+    """What the organiser is told after "Reinstate" (a pair or a player): whether it is checked in."""
+    if entry.status == EntryStatus.CHECKED_IN:
+        return _("%(name)s is back in the tournament, checked in.") % {"name": entry.name}
+    return _("%(name)s is back in the tournament.") % {"name": entry.name}
 
 
 @login_required
