@@ -440,19 +440,31 @@ def unplayed_to_organiser(*, round_id: int, kind: str) -> str:
 
 
 def close_check_in(*, tournament_id: int) -> str:
-    """Approved pairs that did not check in are withdrawn before the first round (if anyone checked in)."""
+    """Approved pairs (or, in an individual event, players) that did not check in are withdrawn
+    before the first round, if anyone checked in.
+
+    Round 1 would leave them out anyway (``services._start``, ``individual_services._start``); doing
+    it when check-in closes shows the organiser the field as it will play, with a "Reinstate"
+    button for whoever arrives late (``services.reinstate_entry``,
+    ``individual_services.reinstate_player``).
+    """
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None or tournament.rounds.exists():
         return "too late"
     tournament = services._lock(tournament)
-    entries = tournament.entries.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
+    if tournament.rounds.exists():  # round 1 was paired while we waited for the lock
+        return "too late"
+    rows, action = tournament.entries, "entry.check_in_closed"
+    if tournament.is_individual:
+        rows, action = tournament.individual_entries, "individual.check_in_closed"
+    entries = rows.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
     if not entries.filter(status=EntryStatus.CHECKED_IN).exists():
         return "nobody checked in"
-    late = list(entries.filter(status=EntryStatus.APPROVED))
+    late = list(entries.filter(status=EntryStatus.APPROVED).select_for_update())
     for entry in late:
         entry.status, entry.withdrawn_after_round = EntryStatus.WITHDRAWN, 0
         entry.save(update_fields=["status", "withdrawn_after_round"])
-        services._audit(actor=None, action="entry.check_in_closed", obj=entry, tournament=tournament)
+        services._audit(actor=None, action=action, obj=entry, tournament=tournament)
     return f"withdrawn {len(late)}"
 
 

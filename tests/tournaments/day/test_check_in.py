@@ -146,3 +146,25 @@ def test_individual_check_in_is_refused_after_closing_service_and_post(client, e
     ]
     second.refresh_from_db()
     assert second.status == EntryStatus.APPROVED
+
+
+def test_closing_check_in_withdraws_the_individual_players_who_did_not_come(event, organiser):
+    players = list(IndividualEntry.objects.filter(tournament=event).order_by("id"))
+    here, absent = players[:5], players[5:]
+    for entry in here:
+        ind.check_in_player(actor=organiser, entry=entry)
+    _close_check_in(event)
+    assert any(k.startswith("close_check_in:") for k in scheduling.run_due())
+
+    for entry in absent:  # out now, as round 1 would leave them out: the organiser sees the field
+        entry.refresh_from_db()
+        assert (entry.status, entry.withdrawn_after_round) == (EntryStatus.WITHDRAWN, 0)
+    assert AuditEntry.objects.filter(action="individual.check_in_closed").count() == 3
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    assert set(rnd.seats.values_list("entry_id", flat=True)) == {e.pk for e in here}
+
+
+def test_closing_check_in_nobody_used_leaves_every_individual_player_in(event, organiser):
+    _close_check_in(event)
+    scheduling.run_due()
+    assert not IndividualEntry.objects.filter(tournament=event, status=EntryStatus.WITHDRAWN).exists()
