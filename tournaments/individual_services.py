@@ -47,6 +47,7 @@ from .models import (
 )
 from .services import (
     _audit,
+    _free_seed,
     _last_round_if_complete,
     _lock,
     _on_commit_task,
@@ -58,6 +59,7 @@ from .services import (
     matchday_deadline,
     record_forfeit,
     refuse_closed_check_in,
+    reinstated_status,
 )
 
 ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
@@ -315,6 +317,76 @@ def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     return entry
 
 
+def _reinstate_refusal(tournament: Tournament, entry: IndividualEntry, *, count: int) -> str:
+    """Why this withdrawn player cannot come back ("" when he can), for the service and the page.
+
+    ``count``: the players not withdrawn. (A player has one row per event, so nobody else can
+    hold his place.) The caller has refused an event past registration already.
+    """
+    if entry.player.merged_into_id is not None:
+        return _("%(name)s was merged into another player record.") % {"name": entry.player.display_name}
+    if tournament.entry_cap is not None and count >= tournament.entry_cap:
+        return _("The tournament is full: %(cap)d players at most.") % {"cap": tournament.entry_cap}
+    return ""
+
+
+def reinstatable_players(tournament: Tournament) -> set[int]:
+    """The withdrawn players the organiser may reinstate now (the page shows "Reinstate" for these)."""
+    if tournament.status != TournamentStatus.REGISTRATION:
+        return set()
+    withdrawn = list(
+        tournament.individual_entries.filter(status=EntryStatus.WITHDRAWN).select_related("player")
+    )
+    if not withdrawn:
+        return set()
+    count = tournament.individual_entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    return {e.pk for e in withdrawn if not _reinstate_refusal(tournament, e, count=count)}
+
+
+@transaction.atomic
+def reinstate_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The organiser brings a withdrawn player back before round 1 is seated: one the check-in
+    closing withdrew who arrived late, or one withdrawn by mistake. As ``services.reinstate_entry``
+    for pairs: approved, or checked in once check-in has closed (``reinstated_status``); his seed
+    kept if free; a player not withdrawn is left as he is; refused once round 1 is seated, or when
+    the event is full.
+
+    Registering him again (``register_player``) also gives his row back, but approved only: after
+    check-in has closed, round 1 would withdraw him again.
+    """
+    tournament = _lock(entry.tournament)  # before the entry, as round 1's seating locks them
+    _require_manager(actor, tournament)
+    _require_individual(tournament)
+    entry = IndividualEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(
+            _(
+                "Round 1 is already seated, so a withdrawn player cannot come back: the rounds are"
+                " drawn from the field fixed at round 1, and a player returning now would break the seating."
+            )
+        )
+    if entry.status != EntryStatus.WITHDRAWN:
+        return entry
+    rows = tournament.individual_entries
+    refusal = _reinstate_refusal(tournament, entry, count=rows.exclude(status=EntryStatus.WITHDRAWN).count())
+    if refusal:
+        raise ValidationError(refusal)
+    before = {"status": entry.status, "seed": entry.seed, "after_round": entry.withdrawn_after_round}
+    entry.status = reinstated_status(tournament, rows)
+    entry.seed = _free_seed(rows, entry, _next_seed(tournament))
+    entry.withdrawn_after_round = None
+    entry.save(update_fields=["status", "seed", "withdrawn_after_round"])
+    _audit(
+        actor=actor,
+        action="individual.reinstate",
+        obj=entry,
+        tournament=tournament,
+        before=before,
+        after={"status": entry.status, "seed": entry.seed, "after_round": None},
+    )
+    return entry
+
+
 @transaction.atomic
 def record_no_show(
     *, actor, match: Match, entry: IndividualEntry, reason: str = "", system: bool = False
@@ -463,5 +535,6 @@ __all__ = [
     "record_no_show",
     "register_player",
     "register_players_bulk",
+    "reinstate_player",
     "withdraw_player",
 ]

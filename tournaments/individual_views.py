@@ -21,7 +21,7 @@ from clubs.forms import BilkaForm
 
 from . import individual_selectors, individual_services, permissions
 from .models import EntryStatus, IndividualEntry, Match, Tournament, TournamentStatus
-from .views import _check_in_open, _context, _error_text, _tournament, refusals
+from .views import _check_in_open, _context, _error_text, _tournament, refusals, reinstated_text
 
 
 class PlayersBulkForm(BilkaForm):
@@ -47,6 +47,7 @@ def players(request, tournament: Tournament):
             bulk_form=PlayersBulkForm() if can_manage else None,
             my_player_id=permissions.player_id_of(request.user),
             check_in_open=can_manage and _check_in_open(tournament),
+            reinstatable=individual_services.reinstatable_players(tournament) if can_manage else set(),
             may_register=(
                 tournament.self_registration
                 and request.user.is_authenticated
@@ -165,6 +166,23 @@ def player_withdraw(request, slug, pk):
         messages.error(request, _error_text(e))
     else:
         messages.success(request, _("%(name)s has withdrawn.") % {"name": entry.player.display_name})
+    return redirect("tournaments:entries", slug=slug)
+
+
+@login_required
+@require_POST
+@refusals
+def player_reinstate(request, slug, pk):
+    tournament = _tournament(slug)
+    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    was_withdrawn = entry.status == EntryStatus.WITHDRAWN
+    try:
+        done = individual_services.reinstate_player(actor=request.user, entry=entry)
+    except ValidationError as e:
+        messages.error(request, _error_text(e))
+    else:
+        if was_withdrawn:
+            messages.success(request, reinstated_text(done))
     return redirect("tournaments:entries", slug=slug)
 
 

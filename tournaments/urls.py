@@ -35,6 +35,7 @@ urlpatterns = [
     path("t/<slug:slug>/players/<int:pk>/approve/", individual_views.player_approve, name="player_approve"),
     path("t/<slug:slug>/players/<int:pk>/check-in/", individual_views.player_check_in, name="player_check_in"),
     path("t/<slug:slug>/players/<int:pk>/withdraw/", individual_views.player_withdraw, name="player_withdraw"),
+    path("t/<slug:slug>/players/<int:pk>/reinstate/", individual_views.player_reinstate, name="player_reinstate"),
     path("t/<slug:slug>/matches/<int:pk>/no-show/", individual_views.no_show, name="no_show"),
     path("me/matches/", views.my_matches, name="my_matches"),
     path("t/<slug:slug>/day/", day_views.dashboard, name="dashboard"),

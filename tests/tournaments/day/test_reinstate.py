@@ -1,6 +1,7 @@
-"""Reinstate: before round 1 the organiser brings back a pair the check-in closing withdrew (it came
-two minutes late) or one withdrawn by mistake, and round 1 pairs it; once round 1 is paired the
-service, and so every page and forged POST, refuses and changes nothing."""
+"""Reinstate: before round 1 the organiser brings back a pair (or, in an individual event, a player)
+the check-in closing withdrew (it came two minutes late) or one withdrawn by mistake, and round 1
+pairs it; once round 1 is paired the service, and so every page and forged POST, refuses and
+changes nothing."""
 
 from datetime import timedelta
 
@@ -12,9 +13,10 @@ from django.utils import timezone
 
 from clubs.models import AuditEntry
 from tests.clubs.factories import PASSWORD
+from tournaments import individual_services as ind
 from tournaments import scheduling, services
 from tournaments.day_models import DaySettings
-from tournaments.models import Entry, EntryStatus, Match
+from tournaments.models import Entry, EntryStatus, IndividualEntry, Match, Seat
 
 from ..conftest import make_players
 
@@ -226,3 +228,104 @@ def test_a_reinstated_pair_keeps_its_seed_unless_another_pair_took_it(swiss8, or
     assert back.seed == 8  # last, where the organiser can move it with the arrows
     seeds = list(swiss8.entries.exclude(status=EntryStatus.WITHDRAWN).values_list("seed", flat=True))
     assert len(seeds) == len(set(seeds)) == 8
+
+
+# --- individual events --------------------------------------------------------------------------
+
+PLAYER_TOO_LATE = (
+    "Round 1 is already seated, so a withdrawn player cannot come back: the rounds are"
+    " drawn from the field fixed at round 1, and a player returning now would break the seating."
+)
+
+
+@pytest.fixture
+def event(club, organiser):
+    t = services.create_tournament(
+        actor=organiser, club=club, name="Личный турнир", format="ind_swiss", swiss_rounds=3
+    )
+    for p in make_players(club, 8, "Игрок"):
+        ind.register_player(actor=organiser, tournament=t, player=p)
+    return t
+
+
+def _five_checked_in_three_late(t, organiser):
+    players = list(IndividualEntry.objects.filter(tournament=t).order_by("id"))
+    for entry in players[:5]:
+        ind.check_in_player(actor=organiser, entry=entry)
+    _close_check_in(t)
+    scheduling.run_due()
+    late = players[5:]
+    for entry in late:
+        entry.refresh_from_db()
+        assert entry.status == EntryStatus.WITHDRAWN
+    return players[:5], late
+
+
+def _players_url(t, entry):
+    return reverse("tournaments:player_reinstate", args=[t.slug, entry.pk])
+
+
+def test_a_late_player_reinstated_after_check_in_closed_is_seated_in_round_one(event, organiser):
+    here, (late, *still_out) = _five_checked_in_three_late(event, organiser)
+    back = ind.reinstate_player(actor=organiser, entry=late)
+    assert back.status == EntryStatus.CHECKED_IN and back.withdrawn_after_round is None
+    audit = AuditEntry.objects.get(action="individual.reinstate")
+    assert (audit.before["status"], audit.after["status"]) == (EntryStatus.WITHDRAWN, EntryStatus.CHECKED_IN)
+
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    seated = set(Seat.objects.filter(round=rnd).values_list("entry_id", flat=True))
+    assert seated == {e.pk for e in here} | {late.pk}  # six players: one table, two byes
+    assert not Seat.objects.filter(round=rnd, entry__in=still_out).exists()
+
+
+def test_a_player_reinstated_while_check_in_is_open_is_approved(event, organiser):
+    entry = IndividualEntry.objects.filter(tournament=event).order_by("id").first()
+    ind.withdraw_player(actor=organiser, entry=entry)
+    assert ind.reinstate_player(actor=organiser, entry=entry).status == EntryStatus.APPROVED
+    assert ind.reinstate_player(actor=organiser, entry=entry).status == EntryStatus.APPROVED  # no-op
+    assert AuditEntry.objects.filter(action="individual.reinstate").count() == 1
+
+
+def test_after_round_one_a_player_is_not_reinstated_service_or_forged_post(client, event, organiser):
+    _, (late, *_) = _five_checked_in_three_late(event, organiser)
+    services.pair_next_round(actor=organiser, tournament=event)
+    with pytest.raises(ValidationError) as refused:
+        ind.reinstate_player(actor=organiser, entry=late)
+    assert refused.value.messages == [PLAYER_TOO_LATE]
+
+    client.login(username="organiser", password=PASSWORD)
+    assert "Reinstate" not in client.get(_entries_url(event)).content.decode()
+    response = client.post(_players_url(event, late), follow=True)
+    assert _messages(response) == [PLAYER_TOO_LATE]
+    late.refresh_from_db()
+    assert late.status == EntryStatus.WITHDRAWN and late.withdrawn_after_round == 0
+    assert not Seat.objects.filter(entry=late).exists()
+    assert not AuditEntry.objects.filter(action="individual.reinstate").exists()
+
+
+def test_the_organiser_reinstates_a_player_from_the_players_page(client, event, organiser, member):
+    _, (late, *_) = _five_checked_in_three_late(event, organiser)
+    client.force_login(member)
+    assert "Reinstate" not in client.get(_entries_url(event)).content.decode()
+    assert client.post(_players_url(event, late)).status_code == 403
+    late.refresh_from_db()
+    assert late.status == EntryStatus.WITHDRAWN
+
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(_entries_url(event)).content.decode()
+    assert page.count("Reinstate</button>") == 3 and _players_url(event, late) in page
+    response = client.post(_players_url(event, late), follow=True)
+    assert _messages(response) == [f"{late.player.display_name} is back in the tournament, checked in."]
+    assert response.content.decode().count("Reinstate</button>") == 2
+    late.refresh_from_db()
+    assert late.status == EntryStatus.CHECKED_IN
+
+
+def test_a_full_event_takes_no_reinstated_player(event, organiser):
+    entry = IndividualEntry.objects.filter(tournament=event).order_by("id").first()
+    ind.withdraw_player(actor=organiser, entry=entry)
+    services.update_tournament(actor=organiser, tournament=event, entry_cap=7)
+    event.refresh_from_db()
+    assert ind.reinstatable_players(event) == set()
+    with pytest.raises(ValidationError, match="The tournament is full: 7 players"):
+        ind.reinstate_player(actor=organiser, entry=entry)
