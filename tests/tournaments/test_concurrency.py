@@ -1,4 +1,5 @@
-"""Two people confirming the same result at the same moment: it is confirmed once, audited once."""
+"""Races: two people confirming the same result at the same moment (confirmed once, audited once);
+a reinstate racing round 1's pairing (it waits, and is refused)."""
 
 import threading
 
@@ -60,3 +61,85 @@ def test_simultaneous_confirmations_count_once(club, organiser):
         object_id=str(match.pk), action__in=("match.confirm", "match.auto_confirm")
     )
     assert audits.count() == 1
+
+
+def test_a_reinstate_racing_round_one_waits_for_it_and_is_refused(club, organiser):
+    """Round 1's pairing locks the tournament, then writes the withdrawn pairs (their seed). A
+    reinstate of one of them at that moment waits for the pairing and is refused; it does not take
+    the pair's row first and deadlock with it (one of the two would then fail)."""
+    from datetime import timedelta
+
+    from django.core.exceptions import ValidationError
+    from django.db import transaction
+    from django.utils import timezone, translation
+
+    from tournaments.day_models import DaySettings
+    from tournaments.models import EntryStatus
+
+    t = services.create_tournament(actor=organiser, club=club, name="Гонка за явкой", format="swiss")
+    entries = register_pairs(t, organiser, 5)
+    for entry in entries[:4]:
+        services.check_in_entry(actor=organiser, entry=entry)
+    late = entries[4]
+    services.withdraw_entry(actor=organiser, entry=late)
+    DaySettings.objects.create(tournament=t, check_in_closes_at=timezone.now() - timedelta(minutes=1))
+
+    locked, errors, refusals = threading.Event(), [], []
+
+    def pair():
+        try:
+            with transaction.atomic():
+                services._lock(t)
+                locked.set()
+                _wait_until_someone_waits_for_a_lock()
+                services.pair_next_round(actor=organiser, tournament=t)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def reinstate():
+        try:
+            locked.wait(10)
+            with translation.override("en"):  # a thread starts in the default language
+                services.reinstate_entry(actor=organiser, entry=late)
+        except ValidationError as refused:
+            refusals.append(refused.messages)
+        except BaseException as error:  # noqa: BLE001
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=pair), threading.Thread(target=reinstate)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors, errors
+    assert len(refusals) == 1 and "Round 1 is already paired" in refusals[0][0]
+    late.refresh_from_db()
+    assert late.status == EntryStatus.WITHDRAWN
+    assert t.rounds.get(number=1).matches.count() == 2
+
+
+def _wait_until_someone_waits_for_a_lock(seconds: float = 10) -> None:
+    """Return once another connection of this database is blocked on a lock (the racing reinstate)."""
+    import time
+
+    from django.db import connections
+
+    deadline = time.monotonic() + seconds
+    watcher = connections.create_connection("default")
+    try:
+        with watcher.cursor() as cursor:
+            while time.monotonic() < deadline:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND wait_event_type = 'Lock'"
+                )
+                if cursor.fetchone()[0]:
+                    return
+                time.sleep(0.02)
+    finally:
+        watcher.close()
+    raise AssertionError("the reinstate never waited for the pairing")
