@@ -204,8 +204,8 @@ def self_register_player(*, actor, tournament: Tournament) -> IndividualEntry:
 @transaction.atomic
 def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     """The player is at the venue. Once anyone has checked in, round 1 seats only checked-in players."""
+    tournament = _lock(Tournament(pk=entry.tournament_id))  # before the entry, as round 1's seating
     entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
-    tournament = _lock(entry.tournament)
     _require_manager(actor, tournament)
     refuse_closed_check_in(tournament, too_late=_("Check-in closes when the first round is seated."))
     if entry.status not in (EntryStatus.APPROVED, EntryStatus.PENDING):
@@ -224,8 +224,8 @@ def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
 
 @transaction.atomic
 def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    tournament = _lock(Tournament(pk=entry.tournament_id))  # before the entry, as round 1's seating
     entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
-    tournament = _lock(entry.tournament)
     _require_manager(actor, tournament)
     if entry.status != EntryStatus.PENDING:
         return entry
@@ -282,8 +282,8 @@ def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     """The player leaves: later rounds do not seat him; a table of his still open is a no-show
     (his partner and their opponents are scored a win, he a forfeit); played results stay."""
     _require_user(actor)
+    tournament = _lock(Tournament(pk=entry.tournament_id))  # before the entry, as round 1's seating
     entry = IndividualEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
-    tournament = _lock(entry.tournament)
     own = permissions.player_id_of(actor) == entry.player_id
     if not (permissions.can_manage(actor, tournament) or own):
         raise PermissionDenied(_("Only the organiser or the player himself can withdraw him."))

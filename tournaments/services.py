@@ -513,8 +513,11 @@ def self_register(*, actor, tournament: Tournament, partner: Player) -> Entry:
 
 
 def _entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
+    """Lock the tournament, then the entry: the order round 1's pairing and the check-in closing
+    plan take them in (they lock the tournament, then write entries). The other order deadlocked
+    with them: an organiser's click at that moment failed with a database error."""
+    tournament = _lock(Tournament(pk=entry.tournament_id))
     entry = Entry.objects.select_for_update().select_related("player_a", "player_b").get(pk=entry.pk)
-    tournament = _lock(entry.tournament)
     if tournament.is_individual:
         raise ValidationError(
             _("In an individual event partnerships change every round; withdraw the player instead.")

@@ -1,5 +1,5 @@
 """Races: two people confirming the same result at the same moment (confirmed once, audited once);
-a reinstate racing round 1's pairing (it waits, and is refused)."""
+a reinstate or a check-in racing round 1's pairing or the check-in closing plan (it waits, and is refused)."""
 
 import threading
 
@@ -143,3 +143,61 @@ def _wait_until_someone_waits_for_a_lock(seconds: float = 10) -> None:
     finally:
         watcher.close()
     raise AssertionError("the reinstate never waited for the pairing")
+
+
+def test_a_check_in_racing_the_closing_plan_waits_for_it_and_is_refused(club, organiser):
+    """The check-in closing plan locks the tournament, then withdraws the pairs that did not check
+    in. An organiser checking one of them in at that moment waits for the plan and is refused; he
+    does not lock the pair first and deadlock with it (one of the two would then fail)."""
+    from datetime import timedelta
+
+    from django.core.exceptions import ValidationError
+    from django.db import transaction
+    from django.utils import timezone, translation
+
+    from tournaments import day_services
+    from tournaments.day_models import DaySettings
+    from tournaments.models import EntryStatus
+
+    t = services.create_tournament(actor=organiser, club=club, name="Гонка с закрытием", format="swiss")
+    entries = register_pairs(t, organiser, 5)
+    for entry in entries[:4]:
+        services.check_in_entry(actor=organiser, entry=entry)
+    late = entries[4]
+    DaySettings.objects.create(tournament=t, check_in_closes_at=timezone.now() - timedelta(minutes=1))
+
+    locked, errors, refusals = threading.Event(), [], []
+
+    def close():
+        try:
+            with transaction.atomic():
+                services._lock(t)
+                locked.set()
+                _wait_until_someone_waits_for_a_lock()
+                day_services.close_check_in(tournament_id=t.pk)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def check_in():
+        try:
+            locked.wait(10)
+            with translation.override("en"):
+                services.check_in_entry(actor=organiser, entry=late)
+        except ValidationError as refused:
+            refusals.append(refused.messages)
+        except BaseException as error:  # noqa: BLE001
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=close), threading.Thread(target=check_in)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors, errors
+    assert len(refusals) == 1 and "Check-in is closed" in refusals[0][0]
+    late.refresh_from_db()
+    assert late.status == EntryStatus.WITHDRAWN
