@@ -452,19 +452,16 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"load generator event loop lag (10 ms timer): {my_lag}"
           + "".join(f"; watcher process {k}: {lag_k}" for k, lag_k in enumerate(server_lags)))
-    for label, lat in (("move -> all 4 seats", seat_lat), (f"move -> all {args.watchers} watchers", watch_lat)):
+    first = min((t for t, _ in timeline), default=0.0)
+    late = [lat for t, lat in timeline if t - first >= args.move_seconds]
+    for label, lat in (("move -> all 4 seats", seat_lat), (f"move -> all {args.watchers} watchers", watch_lat),
+                       (f"move -> all 4 seats, moves from {args.move_seconds:.0f} s on (clock tasks firing)",
+                        late if args.tasks else [])):  # the last: a site's steady state, every clock firing stale
         if lat:
             lat.sort()
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
             print(f"{label}: p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * p99:.1f} ms, "
                   f"max {1000 * lat[-1]:.1f} ms (n={len(lat)})")
-    first = min((t for t, _ in timeline), default=0.0)
-    late = sorted(lat for t, lat in timeline if t - first >= args.move_seconds)
-    if args.tasks and late:  # the steady state of a site: every move's clock task firing, stale
-        p99 = late[min(len(late) - 1, int(len(late) * 0.99))]
-        print(f"move -> all 4 seats, moves from {args.move_seconds:.0f} s on (clock tasks firing): "
-              f"p50 {1000 * statistics.median(late):.1f} ms, p99 {1000 * p99:.1f} ms, max {1000 * late[-1]:.1f} ms "
-              f"(n={len(late)})")
     if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
         by_gen: dict[str, list[float]] = {}
         for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
@@ -477,8 +474,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     if os.environ.get("BENCH_TRACE"):
         print_stages(state, Path(os.environ["BENCH_TRACE"]))
     if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
-        start = min((t for t, _ in timeline), default=0.0)
-        Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - start, lat) for t, lat in timeline)))
+        Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - first, lat) for t, lat in timeline)))
     await asyncio.gather(*(ws.close() for ws in list(seat_socks.values()) + watchers), return_exceptions=True)
     for task in tasks:
         task.cancel()
