@@ -66,6 +66,13 @@ ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
 TABLE_SEATS = (SeatName.NORTH, SeatName.SOUTH, SeatName.EAST, SeatName.WEST)
 
 
+def _player_for_update(entry: IndividualEntry) -> tuple[IndividualEntry, Tournament]:
+    """Lock the event, then the player's row: the order round 1's seating and the check-in closing
+    plan take them in, so a click racing them waits instead of deadlocking."""
+    tournament = _lock(Tournament(pk=entry.tournament_id))
+    return IndividualEntry.objects.select_for_update().select_related("player").get(pk=entry.pk), tournament
+
+
 def _require_individual(tournament: Tournament) -> None:
     if not tournament.is_individual:
         raise ValidationError(_("This tournament is for fixed pairs; players enter it as pairs."))
@@ -204,8 +211,7 @@ def self_register_player(*, actor, tournament: Tournament) -> IndividualEntry:
 @transaction.atomic
 def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     """The player is at the venue. Once anyone has checked in, round 1 seats only checked-in players."""
-    tournament = _lock(Tournament(pk=entry.tournament_id))  # before the entry, as round 1's seating
-    entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
+    entry, tournament = _player_for_update(entry)
     _require_manager(actor, tournament)
     refuse_closed_check_in(tournament, too_late=_("Check-in closes when the first round is seated."))
     if entry.status not in (EntryStatus.APPROVED, EntryStatus.PENDING):
@@ -224,8 +230,7 @@ def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
 
 @transaction.atomic
 def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
-    tournament = _lock(Tournament(pk=entry.tournament_id))  # before the entry, as round 1's seating
-    entry = IndividualEntry.objects.select_for_update().get(pk=entry.pk)
+    entry, tournament = _player_for_update(entry)
     _require_manager(actor, tournament)
     if entry.status != EntryStatus.PENDING:
         return entry
@@ -282,8 +287,7 @@ def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     """The player leaves: later rounds do not seat him; a table of his still open is a no-show
     (his partner and their opponents are scored a win, he a forfeit); played results stay."""
     _require_user(actor)
-    tournament = _lock(Tournament(pk=entry.tournament_id))  # before the entry, as round 1's seating
-    entry = IndividualEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    entry, tournament = _player_for_update(entry)
     own = permissions.player_id_of(actor) == entry.player_id
     if not (permissions.can_manage(actor, tournament) or own):
         raise PermissionDenied(_("Only the organiser or the player himself can withdraw him."))
@@ -354,10 +358,9 @@ def reinstate_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     Registering him again (``register_player``) also gives his row back, but approved only: after
     check-in has closed, round 1 would withdraw him again.
     """
-    tournament = _lock(entry.tournament)  # before the entry, as round 1's seating locks them
+    entry, tournament = _player_for_update(entry)
     _require_manager(actor, tournament)
     _require_individual(tournament)
-    entry = IndividualEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if tournament.status != TournamentStatus.REGISTRATION:
         raise ValidationError(
             _(

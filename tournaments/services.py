@@ -512,12 +512,16 @@ def self_register(*, actor, tournament: Tournament, partner: Player) -> Entry:
     return _create_entry(actor, tournament, me, partner, EntryStatus.PENDING)
 
 
-def _entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
+def _lock_entry(entry: Entry) -> tuple[Entry, Tournament]:
     """Lock the tournament, then the entry: the order round 1's pairing and the check-in closing
     plan take them in (they lock the tournament, then write entries). The other order deadlocked
     with them: an organiser's click at that moment failed with a database error."""
     tournament = _lock(Tournament(pk=entry.tournament_id))
-    entry = Entry.objects.select_for_update().select_related("player_a", "player_b").get(pk=entry.pk)
+    return Entry.objects.select_for_update().select_related("player_a", "player_b").get(pk=entry.pk), tournament
+
+
+def _entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
+    entry, tournament = _lock_entry(entry)
     if tournament.is_individual:
         raise ValidationError(
             _("In an individual event partnerships change every round; withdraw the player instead.")
@@ -738,15 +742,12 @@ def reinstate_entry(*, actor, entry: Entry) -> Entry:
     pair would break the pairings), when one of its players has joined another pair meanwhile, or
     when the tournament is full.
     """
-    # the tournament before the entry, as round 1's pairing locks them: a reinstate that races the
-    # pairing waits for it and is then refused, instead of deadlocking with it
-    tournament = _lock(entry.tournament)
+    entry, tournament = _lock_entry(entry)  # a reinstate racing round 1's pairing waits, then is refused
     _require_manager(actor, tournament)
     if tournament.is_individual:
         raise ValidationError(
             _("In an individual event partnerships change every round; reinstate the player instead.")
         )
-    entry = Entry.objects.select_for_update().select_related("player_a", "player_b").get(pk=entry.pk)
     _refuse_late_reinstate(tournament)
     if entry.status != EntryStatus.WITHDRAWN:
         return entry
