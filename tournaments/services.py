@@ -1447,13 +1447,14 @@ def set_round_options(
         "play_mode": rnd.play_mode,
         "best_of": rnd.best_of,
     }
+    old_deadline = rnd.deadline
     rnd.deadline, rnd.play_mode = deadline, play_mode
     if best_of is not None:
         if best_of < 1:
             raise ValidationError(_("A tie has at least one match."))
         rnd.best_of = best_of
     rnd.save()
-    if before["deadline"] != (deadline.isoformat() if deadline else None):
+    if deadline != old_deadline:  # the same instant given in another time zone is no change
         from .scheduling import plan_round_deadline  # scheduling imports this module
 
         plan_round_deadline(rnd)  # its deadline plan and the players' reminder move with it
