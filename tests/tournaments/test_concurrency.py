@@ -63,46 +63,49 @@ def test_simultaneous_confirmations_count_once(club, organiser):
     assert audits.count() == 1
 
 
-def test_a_reinstate_racing_round_one_waits_for_it_and_is_refused(club, organiser):
-    """Round 1's pairing locks the tournament, then writes the withdrawn pairs (their seed). A
-    reinstate of one of them at that moment waits for the pairing and is refused; it does not take
-    the pair's row first and deadlock with it (one of the two would then fail)."""
+def _field_with_a_late_pair(club, organiser, name: str):
+    """Five pairs, four checked in, check-in closed a minute ago; returns (tournament, the fifth)."""
     from datetime import timedelta
 
-    from django.core.exceptions import ValidationError
-    from django.db import transaction
-    from django.utils import timezone, translation
+    from django.utils import timezone
 
     from tournaments.day_models import DaySettings
-    from tournaments.models import EntryStatus
 
-    t = services.create_tournament(actor=organiser, club=club, name="Гонка за явкой", format="swiss")
+    t = services.create_tournament(actor=organiser, club=club, name=name, format="swiss")
     entries = register_pairs(t, organiser, 5)
     for entry in entries[:4]:
         services.check_in_entry(actor=organiser, entry=entry)
-    late = entries[4]
-    services.withdraw_entry(actor=organiser, entry=late)
     DaySettings.objects.create(tournament=t, check_in_closes_at=timezone.now() - timedelta(minutes=1))
+    return t, entries[4]
+
+
+def _race_the_lock_holder(t, holder_work, racer) -> tuple[list, list]:
+    """One thread locks the tournament, waits until a second one is blocked on a lock, then does
+    ``holder_work`` in the same transaction; the second runs ``racer`` (in English) meanwhile.
+    Returns (unexpected errors of either, the racer's refusal messages)."""
+    from django.core.exceptions import ValidationError
+    from django.db import transaction
+    from django.utils import translation
 
     locked, errors, refusals = threading.Event(), [], []
 
-    def pair():
+    def hold():
         try:
             with transaction.atomic():
                 services._lock(t)
                 locked.set()
                 _wait_until_someone_waits_for_a_lock()
-                services.pair_next_round(actor=organiser, tournament=t)
-        except BaseException as error:  # noqa: BLE001 - reported below
+                holder_work()
+        except BaseException as error:  # noqa: BLE001 - reported by the caller
             errors.append(error)
         finally:
             connection.close()
 
-    def reinstate():
+    def race():
         try:
             locked.wait(10)
             with translation.override("en"):  # a thread starts in the default language
-                services.reinstate_entry(actor=organiser, entry=late)
+                racer()
         except ValidationError as refused:
             refusals.append(refused.messages)
         except BaseException as error:  # noqa: BLE001
@@ -110,11 +113,28 @@ def test_a_reinstate_racing_round_one_waits_for_it_and_is_refused(club, organise
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=pair), threading.Thread(target=reinstate)]
+    threads = [threading.Thread(target=hold), threading.Thread(target=race)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(30)
+    return errors, refusals
+
+
+def test_a_reinstate_racing_round_one_waits_for_it_and_is_refused(club, organiser):
+    """Round 1's pairing locks the tournament, then writes the withdrawn pairs (their seed). A
+    reinstate of one of them at that moment waits for the pairing and is refused; it does not take
+    the pair's row first and deadlock with it (one of the two would then fail)."""
+    from tournaments.models import EntryStatus
+
+    t, late = _field_with_a_late_pair(club, organiser, "Гонка за явкой")
+    services.withdraw_entry(actor=organiser, entry=late)
+
+    errors, refusals = _race_the_lock_holder(
+        t,
+        lambda: services.pair_next_round(actor=organiser, tournament=t),
+        lambda: services.reinstate_entry(actor=organiser, entry=late),
+    )
     assert not errors, errors
     assert len(refusals) == 1 and "Round 1 is already paired" in refusals[0][0]
     late.refresh_from_db()
@@ -122,8 +142,28 @@ def test_a_reinstate_racing_round_one_waits_for_it_and_is_refused(club, organise
     assert t.rounds.get(number=1).matches.count() == 2
 
 
+def test_a_check_in_racing_the_closing_plan_waits_for_it_and_is_refused(club, organiser):
+    """The check-in closing plan locks the tournament, then withdraws the pairs that did not check
+    in. An organiser checking one of them in at that moment waits for the plan and is refused; he
+    does not lock the pair first and deadlock with it (one of the two would then fail)."""
+    from tournaments import day_services
+    from tournaments.models import EntryStatus
+
+    t, late = _field_with_a_late_pair(club, organiser, "Гонка с закрытием")
+
+    errors, refusals = _race_the_lock_holder(
+        t,
+        lambda: day_services.close_check_in(tournament_id=t.pk),
+        lambda: services.check_in_entry(actor=organiser, entry=late),
+    )
+    assert not errors, errors
+    assert len(refusals) == 1 and "Check-in is closed" in refusals[0][0]
+    late.refresh_from_db()
+    assert late.status == EntryStatus.WITHDRAWN
+
+
 def _wait_until_someone_waits_for_a_lock(seconds: float = 10) -> None:
-    """Return once another connection of this database is blocked on a lock (the racing reinstate)."""
+    """Return once another connection of this database is blocked on a lock (the racing call)."""
     import time
 
     from django.db import connections
@@ -142,62 +182,4 @@ def _wait_until_someone_waits_for_a_lock(seconds: float = 10) -> None:
                 time.sleep(0.02)
     finally:
         watcher.close()
-    raise AssertionError("the reinstate never waited for the pairing")
-
-
-def test_a_check_in_racing_the_closing_plan_waits_for_it_and_is_refused(club, organiser):
-    """The check-in closing plan locks the tournament, then withdraws the pairs that did not check
-    in. An organiser checking one of them in at that moment waits for the plan and is refused; he
-    does not lock the pair first and deadlock with it (one of the two would then fail)."""
-    from datetime import timedelta
-
-    from django.core.exceptions import ValidationError
-    from django.db import transaction
-    from django.utils import timezone, translation
-
-    from tournaments import day_services
-    from tournaments.day_models import DaySettings
-    from tournaments.models import EntryStatus
-
-    t = services.create_tournament(actor=organiser, club=club, name="Гонка с закрытием", format="swiss")
-    entries = register_pairs(t, organiser, 5)
-    for entry in entries[:4]:
-        services.check_in_entry(actor=organiser, entry=entry)
-    late = entries[4]
-    DaySettings.objects.create(tournament=t, check_in_closes_at=timezone.now() - timedelta(minutes=1))
-
-    locked, errors, refusals = threading.Event(), [], []
-
-    def close():
-        try:
-            with transaction.atomic():
-                services._lock(t)
-                locked.set()
-                _wait_until_someone_waits_for_a_lock()
-                day_services.close_check_in(tournament_id=t.pk)
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    def check_in():
-        try:
-            locked.wait(10)
-            with translation.override("en"):
-                services.check_in_entry(actor=organiser, entry=late)
-        except ValidationError as refused:
-            refusals.append(refused.messages)
-        except BaseException as error:  # noqa: BLE001
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=close), threading.Thread(target=check_in)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert not errors, errors
-    assert len(refusals) == 1 and "Check-in is closed" in refusals[0][0]
-    late.refresh_from_db()
-    assert late.status == EntryStatus.WITHDRAWN
+    raise AssertionError("the racing call never waited for the lock holder")
