@@ -492,22 +492,27 @@ def resign(*, table_id: int, seat: int) -> Outcome:
 
 
 # --------------------------------------------------------------------------- tasks' services
-def _moved_on(table_id: int, expected_event: int) -> bool:
-    """Whether the table is gone, over or past `expected_event`, read without a lock. Most clock
-    tasks are stale (the move came): a plain read lets them end without locking the row, which
-    would make the moves of that table wait and cost PostgreSQL a transaction ID and a WAL flush.
-    The event number only grows, so "moved on" read here stays true under the lock."""
+def _current_table(table_id: int, expected_event: int) -> Table | None:
+    """The table, its row locked, if it is still playing at `expected_event`; else None.
+
+    A task's check that it is not stale. Most clock tasks are (the move came), so the check is
+    first made without a lock: locking the row would make that table's moves wait and cost
+    PostgreSQL a transaction ID and a WAL flush. The event number only grows, so a table read as
+    moved on stays so; one read as current is read again under the lock."""
     row = Table.objects.filter(pk=table_id).values_list("status", "event_seq").first()
-    return row is None or row[0] != TableStatus.PLAYING or row[1] != expected_event
+    if row is None or row != (TableStatus.PLAYING, expected_event):
+        return None
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None or (table.status, table.event_seq) != (TableStatus.PLAYING, expected_event):
+        return None
+    return table
 
 
 @transaction.atomic
 def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = None) -> str:
     """Let the bot to move play, if the table is still where the task was queued; else nothing."""
-    if _moved_on(table_id, expected_event):
-        return "stale"
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or table.status != TableStatus.PLAYING or table.event_seq != expected_event:
+    table = _current_table(table_id, expected_event)
+    if table is None:
         return "stale"
     state = _take_state(table)
     if state is None or state.to_move is None:
@@ -527,10 +532,8 @@ def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = 
 @transaction.atomic
 def clock_expired(*, table_id: int, expected_event: int) -> str:
     """The move clock of the seat to move ran out: spend its disconnection grace, or forfeit."""
-    if _moved_on(table_id, expected_event):
-        return "stale"
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or table.status != TableStatus.PLAYING or table.event_seq != expected_event:
+    table = _current_table(table_id, expected_event)
+    if table is None:
         return "stale"
     if table.move_deadline is None:
         return "stale"
