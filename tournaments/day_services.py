@@ -75,25 +75,23 @@ def is_online(rnd: Round) -> bool:
 # --- notices ----------------------------------------------------------------------------------------
 
 
-def notify(user, *, kind: str, text: str | Callable[[], str], url: str = "", key: str = "") -> None:
+def notify(user, *, kind: str, text: Callable[[], str], url: str = "", key: str = "") -> None:
     """Keep a notice on the site, push it to the user's open sockets, and e-mail it if we know an address.
 
-    ``key`` makes it once-only: a rerun of the same plan notifies nobody twice. ``text`` is best
-    a function that words the notice: it is called in the user's language (``User.language``, the
-    one he last used the site in), so a notice written by the beat or a worker is in his language,
-    not the server's. A plain string is kept as it is.
+    ``key`` makes it once-only: a rerun of the same plan notifies nobody twice. ``text`` is a
+    function that words the notice: it is called in the user's language (``User.language``, the
+    one he last used the site in; the active one when none is known), so a notice written by the
+    beat or a worker is in his language, not the server's.
     """
     if key and Notification.objects.filter(user=user, key=key).exists():
         return
-    if callable(text):
-        language = getattr(user, "language", "") or translation.get_language()
-        with translation.override(language):
-            text = str(text())
-    Notification.objects.create(user=user, kind=kind, text=text[:400], url=url, key=key)
-    notify_user(user.pk, {"kind": kind, "text": text, "url": url})
+    with translation.override(getattr(user, "language", "") or translation.get_language()):
+        worded = str(text())
+    Notification.objects.create(user=user, kind=kind, text=worded[:400], url=url, key=key)
+    notify_user(user.pk, {"kind": kind, "text": worded, "url": url})
     if user.email:
-        address, subject = user.email, text[:120]
-        body = f"{text}\n\n{url}" if url else text
+        address, subject = user.email, worded[:120]
+        body = f"{worded}\n\n{url}" if url else worded
         transaction.on_commit(
             lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address], fail_silently=True),
             robust=True,
@@ -119,7 +117,7 @@ def _organisers(tournament: Tournament) -> list:
     return list(get_user_model().objects.filter(pk__in=list(ids)))
 
 
-def _tell_organisers(tournament: Tournament, *, kind: str, text: str | Callable[[], str], key: str) -> None:
+def _tell_organisers(tournament: Tournament, *, kind: str, text: Callable[[], str], key: str) -> None:
     from django.urls import reverse
 
     url = reverse("tournaments:dashboard", kwargs={"slug": tournament.slug})
