@@ -1,13 +1,13 @@
-"""Tournaments for fixed pairs: leagues (round robin), Swiss evenings and knockout cups.
+"""Tournaments: leagues, Swiss evenings, knockout cups, brackets and individual events, and their day.
 
-- ``core/``: pure pairing, brackets, standings and eye scoring (no Django).
-- ``models``: the rows (tournament, entry = a fixed pair, round, match, deal line, corrections,
-  substitutions); ``services``: every change (permission check, one transaction, audit row,
-  tasks on commit); ``selectors``: reads for pages, a fixed number of queries each;
-  ``tasks``: the auto-confirm sweep (a django-celery-beat row, see ``schedule``) and notifications.
+- ``core/``: pure pairing, brackets, movements, standings, tiebreaks and eye scoring (no Django).
+- ``models/``: the rows (the event, entries, rounds and matches, the day's plans).
+- ``formats/``: one class per format behind one interface (next round, round count, standings).
+- ``services/``: every change, by what it changes; ``selectors/``: every read, for the pages.
+- ``views/``, ``tasks``, ``day_tasks``, ``consumers``, ``broadcast``: pages, Celery, sockets.
 
 Pages: /clubs/<club>/tournaments/ (list, new), /t/<slug>/ (home, prizes), entries/, results/,
 rounds/<n>/ (pairings; print/ and sheets/ for paper), standings/, crosstable/, bracket/,
-matches/<id>/ (enter, confirm, dispute, correct), export/{standings,results}.{csv,json};
-/me/matches/ for a player.
+matches/<id>/ (enter, confirm, dispute, correct), export/{standings,results,seats}.{csv,json},
+day/ (the organiser's dashboard), live/; /me/matches/ and /me/notifications/ for a player.
 """

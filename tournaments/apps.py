@@ -9,18 +9,17 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from django.apps import apps
 
-        from .schedule import ensure_auto_confirm_plan
+        from . import broadcast, day_tasks, schedule, tasks  # noqa: F401 - signal receivers and tasks
+        from .services import plans  # noqa: F401 - the day's plans follow rounds and day settings
 
         post_migrate.connect(
-            ensure_auto_confirm_plan,
+            schedule.ensure_auto_confirm_plan,
             sender=apps.get_app_config("django_celery_beat"),
             dispatch_uid="bilka-tournaments-auto-confirm",
         )
-        from . import broadcast, day_tasks, scheduling  # noqa: F401 - signal receivers and tasks
-
         broadcast.connect_table_events()
         post_migrate.connect(
-            scheduling.ensure_day_plan,
+            schedule.ensure_day_plan,
             sender=apps.get_app_config("django_celery_beat"),
             dispatch_uid="bilka-tournaments-day-plan",
         )

@@ -21,7 +21,10 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from gameplay.models import TableEvent
+
 from .models import Match, Round
+from .services.common import RECORD_TABLE_RESULT, on_commit_task
 
 logger = logging.getLogger(__name__)
 
@@ -95,16 +98,8 @@ def _table_event_saved(sender, instance, created: bool, raw: bool = False, **kwa
     if not Match.objects.filter(live_table=table_id).exists():
         return
 
-    def send() -> None:
-        from .day_services import queue_options
-        from .day_tasks import record_table_result
-
-        record_table_result.apply_async((table_id,), **queue_options())
-
-    transaction.on_commit(send, robust=True)
+    on_commit_task(RECORD_TABLE_RESULT, table_id)
 
 
 def connect_table_events() -> None:
-    from gameplay.models import TableEvent
-
     post_save.connect(_table_event_saved, sender=TableEvent, dispatch_uid="bilka-day-table-end")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .models import Notification
+
 
 def unread_notifications(request) -> dict:
     user = getattr(request, "user", None)
@@ -9,8 +11,6 @@ def unread_notifications(request) -> dict:
         return {}
 
     def count() -> int:
-        from .day_models import Notification
-
         return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
     return {"unread_notifications": count}  # a callable: the template calls it, one query, where shown

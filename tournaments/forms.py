@@ -16,8 +16,8 @@ from clubs.forms import BilkaForm
 from gameplay.engine import Rules
 from gameplay.engine import rules as engine_rules
 
-from .core.standings import Tiebreak
-from .models import Format, PlayMode, Seeding
+from .core.tiebreaks import Tiebreak
+from .models import DaySettings, Format, PlayMode, Seeding
 
 RULE_LABELS = {
     "deck": _("Deck"),
@@ -279,6 +279,16 @@ class BulkEntriesForm(BilkaForm):
     )
 
 
+class PlayersBulkForm(BilkaForm):
+    text = forms.CharField(
+        label=_("Players, one per line"),
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Нұрлан Ахметов\nОлег Ткаченко"}),
+        help_text=_(
+            "Names on the club's roster are found in any alphabet; new names are added to the roster."
+        ),
+    )
+
+
 class SelfRegisterForm(BilkaForm):
     partner = forms.ModelChoiceField(label=_("Your partner"), queryset=None)
 
@@ -360,3 +370,30 @@ def parse_deals(post) -> list[dict]:
     if not deals:
         raise ValidationError(_("Write at least one deal."))
     return deals
+
+
+class DaySettingsForm(forms.ModelForm):
+    class Meta:
+        model = DaySettings
+        fields = [
+            "auto_pair",
+            "first_round_at",
+            "round_interval_minutes",
+            "check_in_closes_at",
+            "reminder_minutes",
+            "no_show_minutes",
+            "round_minutes",
+        ]
+        widgets = {
+            "first_round_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "check_in_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round_interval_minutes"].required = False  # left out: no later start times
+
+    def clean_round_interval_minutes(self) -> int:
+        return self.cleaned_data.get("round_interval_minutes") or 0

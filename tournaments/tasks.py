@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from clubs.models import Membership
+from clubs.permissions import ROSTER_ROLES
 from config.notify import notify_user
 
 from . import services
 from .models import Match, Round, Tournament
-
-AUTO_CONFIRM_TASK = "tournaments.tasks.auto_confirm_results"
+from .schedule import AUTO_CONFIRM_TASK
 
 
 @shared_task(name=AUTO_CONFIRM_TASK)
 def auto_confirm_results() -> list[int]:
-    """Confirm reported results nobody answered within the tournament's time (issue 5)."""
+    """Confirm reported results nobody answered within the tournament's own time."""
     return services.auto_confirm_due()
 
 
@@ -92,9 +93,6 @@ def notify_result_reported(match_id: int) -> int:
 @shared_task(name="tournaments.tasks.notify_dispute")
 def notify_dispute(match_id: int) -> int:
     """Tell the club's organisers that a result is disputed."""
-    from clubs.models import Membership
-    from clubs.permissions import ROSTER_ROLES
-
     match = _match(match_id)
     if match is None or match.status != "disputed":
         return 0

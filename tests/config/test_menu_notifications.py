@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
-from tournaments.day_models import Notification
+from tournaments.models import Notification
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from playwright.sync_api import sync_playwright
 
 from clubs.models import ClubPlayer, Membership, Role
 from tests.clubs.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
-from tournaments import individual_services, services
+from tournaments import services
 from tournaments.models import Match, MatchStatus
 
 from .conftest import CHROMIUM_ARGS, PHONE
@@ -49,7 +49,7 @@ def _setup():
         swiss_rounds=3,
     )
     for p in players:
-        individual_services.register_player(actor=organiser, tournament=ind, player=p)
+        services.register_player(actor=organiser, tournament=ind, player=p)
     _play(ind, organiser, 2)
     services.pair_next_round(actor=organiser, tournament=ind)
     de = services.create_tournament(

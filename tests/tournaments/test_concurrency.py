@@ -9,6 +9,7 @@ from django.db import connection
 from clubs.models import AuditEntry
 from tournaments import services
 from tournaments.models import Match, MatchStatus
+from tournaments.services.common import lock_tournament
 
 from .conftest import player_with_account, register_pairs
 
@@ -69,7 +70,7 @@ def _field_with_a_late_pair(club, organiser, name: str):
 
     from django.utils import timezone
 
-    from tournaments.day_models import DaySettings
+    from tournaments.models import DaySettings
 
     t = services.create_tournament(actor=organiser, club=club, name=name, format="swiss")
     entries = register_pairs(t, organiser, 5)
@@ -92,7 +93,7 @@ def _race_the_lock_holder(t, holder_work, racer) -> tuple[list, list]:
     def hold():
         try:
             with transaction.atomic():
-                services._lock(t)
+                lock_tournament(t)
                 locked.set()
                 _wait_until_someone_waits_for_a_lock()
                 holder_work()
@@ -146,14 +147,14 @@ def test_a_check_in_racing_the_closing_plan_waits_for_it_and_is_refused(club, or
     """The check-in closing plan locks the tournament, then withdraws the pairs that did not check
     in. An organiser checking one of them in at that moment waits for the plan and is refused; he
     does not lock the pair first and deadlock with it (one of the two would then fail)."""
-    from tournaments import day_services
     from tournaments.models import EntryStatus
+    from tournaments.services import day
 
     t, late = _field_with_a_late_pair(club, organiser, "Гонка с закрытием")
 
     errors, refusals = _race_the_lock_holder(
         t,
-        lambda: day_services.close_check_in(tournament_id=t.pk),
+        lambda: day.close_check_in(tournament_id=t.pk),
         lambda: services.check_in_entry(actor=organiser, entry=late),
     )
     assert not errors, errors

@@ -11,8 +11,9 @@ from gameplay.engine import MatchState, Phase, Rules, choose_action, write_recor
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.models import Seat, Table
 from tests.clubs.factories import PASSWORD, UserFactory
-from tournaments import live, services
+from tournaments import services
 from tournaments.models import MatchStatus
+from tournaments.services import live
 
 from .conftest import player_with_account, register_pairs
 

@@ -4,8 +4,8 @@ import pytest
 from django.core.management import call_command
 
 from tournaments import selectors
-from tournaments.individual_selectors import individual_standings_view
 from tournaments.models import Match, Tournament, TournamentStatus
+from tournaments.selectors import standings as individual_standings_view
 
 pytestmark = pytest.mark.django_db
 

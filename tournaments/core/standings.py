@@ -1,62 +1,65 @@
-"""Standings from match results: match points, then a configurable, documented tiebreak order."""
+"""Standings from results, for pairs and for players alike: one tally, one row shape, the tiebreaks ranked.
+
+Rules and decisions, with the rules they follow (each tiebreak's own in ``core.tiebreaks``):
+
+- **Match points** per result (``MatchPoints``: win 1, loss 0, bye 1 by default). No draws in Bilka.
+- **Eyes** count played matches only; a bye's eyes do not count. Forfeits count as 12:0 unless
+  ``MatchPoints.forfeit_eyes_count`` is off.
+- **Individual events**: each player scores what his pair scored, its win or loss and its eyes.
+  A no-show's partner (and their opponents) score a win, the absentee a forfeit.
+- **Withdrawn entries** stay in the table with the results they played ("played results stay"),
+  flagged ``withdrawn``; the prize list decides what to do with them.
+- **Shared places**: entries equal on everything share a place ("1, 1, 3"), in seeding order.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from dataclasses import dataclass, field
 
 from tournaments.core.ids import EntryId
-
-
-class Tiebreak(StrEnum):
-    """The tiebreaks an organiser can order. Each is "more is better"."""
-
-    HEAD_TO_HEAD = "head_to_head"
-    EYE_DIFFERENCE = "eye_difference"
-    EYES_SCORED = "eyes_scored"
-    BUCHHOLZ = "buchholz"
-    SONNEBORN_BERGER = "sonneborn_berger"
-    LUCY = "lucy"
-
-
-ROUND_ROBIN_TIEBREAKS: tuple[Tiebreak, ...] = (
-    Tiebreak.HEAD_TO_HEAD,
-    Tiebreak.EYE_DIFFERENCE,
-    Tiebreak.EYES_SCORED,
-    Tiebreak.LUCY,
+from tournaments.core.seating import Pair, PlayerId, Table
+from tournaments.core.tiebreaks import (
+    INDIVIDUAL_TIEBREAKS,
+    METRICS,
+    ROUND_ROBIN_TIEBREAKS,
+    SWISS_TIEBREAKS,
+    Tiebreak,
+    rank,
 )
-"""Default for round robins and leagues: everyone meets everyone, so the direct matches say most
-(as in football leagues and FIDE C.07's recommendation of Direct Encounter first for all-play-all)."""
 
-SWISS_TIEBREAKS: tuple[Tiebreak, ...] = (
-    Tiebreak.BUCHHOLZ,
-    Tiebreak.SONNEBORN_BERGER,
-    Tiebreak.EYE_DIFFERENCE,
-    Tiebreak.EYES_SCORED,
-    Tiebreak.LUCY,
-)
-"""Default for Swiss events: entries met different opponents, so the strength of those opponents
-comes first (FIDE Tie-Break Regulations C.07, recommended order for individual Swiss)."""
+__all__ = [
+    "INDIVIDUAL_TIEBREAKS",
+    "ROUND_ROBIN_TIEBREAKS",
+    "SWISS_TIEBREAKS",
+    "MatchPoints",
+    "MatchResult",
+    "StandingRow",
+    "Tally",
+    "TableResult",
+    "Tiebreak",
+    "compute_standings",
+    "individual_standings",
+]
 
 
 @dataclass(frozen=True)
 class MatchPoints:
-    """Match points per result (issue 5: win 1, loss 0, bye 1 by default). No draws in Bilka."""
+    """Match points per result (win 1, loss 0, bye 1 by default). No draws in Bilka."""
 
     win: int = 1
     loss: int = 0
     bye: int = 1
     forfeit_loss: int = 0
     forfeit_eyes_count: bool = True
-    """A forfeit is entered as 12:0 (issue 5). True: those eyes count in eye tiebreaks like any
-    result; False: a forfeit counts for match points only, like a bye."""
+    """A forfeit is entered as 12:0. True: those eyes count in eye tiebreaks like any result;
+    False: a forfeit counts for match points only, like a bye."""
 
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One confirmed result, or a bye (``bye=True``, ``away=None``; its eyes are ignored).
+    """One confirmed result between two pairs, or a bye (``bye=True``, ``away=None``; its eyes are ignored).
 
     ``home_lucy`` / ``away_lucy`` count the Lucy deals of each pair where the score sheet was
     kept deal by deal; ``None`` means not known (counts as 0).
@@ -94,6 +97,86 @@ class MatchResult:
 
 
 @dataclass(frozen=True)
+class TableResult:
+    """One table of an individual event: the pairs' final eyes and the winning pair, or a forfeit.
+
+    ``absent`` names players who did not show: then the table is not played, every present
+    player at it is scored a win and each absentee a forfeit loss (a no-show's partner is scored
+    a win and the absentee a forfeit; the opponents of an absentee win too, as in any forfeit).
+    Eyes and winner are ignored for such a table.
+    """
+
+    table: Table
+    ns_eyes: int = 0
+    ew_eyes: int = 0
+    winner: Pair | None = None
+    absent: frozenset[PlayerId] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not self.absent <= set(self.table.players):
+            raise ValueError("an absentee must be seated at the table")
+        if self.absent:
+            return
+        if self.winner is None:
+            raise ValueError("a played table needs a winning pair")
+        if not (0 <= self.ns_eyes <= 12 and 0 <= self.ew_eyes <= 12):
+            raise ValueError(f"eyes run from 0 to 12, not {self.ns_eyes}:{self.ew_eyes}")
+        if (self.ns_eyes > self.ew_eyes) != (self.winner == "NS") or self.ns_eyes == self.ew_eyes:
+            raise ValueError(
+                f"the winner {self.winner} does not have more eyes ({self.ns_eyes}:{self.ew_eyes})"
+            )
+
+
+@dataclass
+class Tally:
+    """Everything the standings and the tiebreaks need of one entry (a pair, or a player)."""
+
+    match_points: int = 0
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    forfeits: int = 0
+    eyes_for: int = 0
+    eyes_against: int = 0
+    lucy: int = 0
+    dummy_opponents: int = 0
+    """Unplayed rounds scored against a dummy opponent with the entry's own points (Buchholz)."""
+    opponents: list[EntryId] = field(default_factory=list)
+    beaten: list[EntryId] = field(default_factory=list)
+    mutual: dict[EntryId, int] = field(default_factory=lambda: defaultdict(int))
+    """Match points scored against each opponent met (head-to-head)."""
+
+    def bye(self, config: MatchPoints, *, dummies: int) -> None:
+        self.byes += 1
+        self.match_points += config.bye
+        self.dummy_opponents += dummies
+
+    def meet(self, opponents: Sequence[EntryId], eyes: tuple[int, int] | None) -> None:
+        """A played (or forfeited) match against ``opponents``; ``eyes`` (for, against) when they count."""
+        self.played += 1
+        self.opponents.extend(opponents)
+        if eyes is not None:
+            self.eyes_for += eyes[0]
+            self.eyes_against += eyes[1]
+
+    def won(self, config: MatchPoints, beaten: Sequence[EntryId] = ()) -> None:
+        self.wins += 1
+        self.match_points += config.win
+        self.beaten.extend(beaten)
+        for o in beaten:
+            self.mutual[o] += config.win
+
+    def lost(self, config: MatchPoints, *, forfeit: bool, winners: Sequence[EntryId] = ()) -> None:
+        points = config.forfeit_loss if forfeit else config.loss
+        self.losses += 1
+        self.forfeits += forfeit
+        self.match_points += points
+        for o in winners:
+            self.mutual[o] += points
+
+
+@dataclass(frozen=True)
 class StandingRow:
     """One line of the table. ``place`` is shared (``shared=True``) when everything ties."""
 
@@ -111,130 +194,31 @@ class StandingRow:
     sonneborn_berger: int
     lucy: int
     withdrawn: bool
+    forfeits: int = 0
 
     @property
     def eye_difference(self) -> int:
         return self.eyes_for - self.eyes_against
 
-
-@dataclass
-class _Tally:
-    match_points: int = 0
-    played: int = 0
-    wins: int = 0
-    losses: int = 0
-    byes: int = 0
-    eyes_for: int = 0
-    eyes_against: int = 0
-    lucy: int = 0
+    @property
+    def player(self) -> PlayerId:
+        """In an individual event each entry is one player."""
+        return self.entry
 
 
-def compute_standings(
-    entries: Sequence[EntryId],
-    results: Sequence[MatchResult],
-    *,
-    points: MatchPoints | None = None,
-    tiebreaks: Sequence[Tiebreak] = SWISS_TIEBREAKS,
-    withdrawn: Collection[EntryId] = (),
-) -> list[StandingRow]:
-    """Rank ``entries`` (given in seeding order) by match points, then by ``tiebreaks`` in order.
-
-    Decisions, with the rules they follow:
-
-    - **Eyes**: eye difference and eyes scored count played matches only; a bye's eyes do not
-      count (issue 5). Forfeits count as 12:0 unless ``MatchPoints.forfeit_eyes_count`` is off.
-    - **Head-to-head** (FIDE C.07 §6 Direct Encounter; UEFA's re-application rule): the tied
-      entries' mini-table — match points from their mutual matches only. It applies only when
-      every two of them have met (otherwise it cannot be fair and separates nobody). If it
-      separates some but not all, it is applied again to each still-tied subgroup, using only
-      the matches among that subgroup, before going on to the next tiebreak.
-    - **Buchholz** (FIDE C.07 §8.1): the sum of the match points of every opponent met. A
-      withdrawn opponent counts with the points he actually has (his unplayed rounds add
-      nothing; FIDE's "count as draws" has no meaning without draws). Each of the entry's own
-      byes counts as a dummy opponent with the entry's own match points (FIDE C.07 §16, 2023:
-      an unplayed round is scored against a dummy opponent with the participant's own points),
-      so a bye neither helps nor hurts. A forfeit counts as a match against the real opponent.
-    - **Sonneborn-Berger** (FIDE C.07 §9.1 without draws): the sum of the match points of the
-      opponents beaten; each bye adds the entry's own points (the same dummy opponent).
-    - **Lucy**: Lucy deals scored, where known.
-    - **Withdrawn entries** stay in the table with the results they played (issue 5:
-      "played results stay"), flagged ``withdrawn``; the prize list decides what to do with them.
-    - **Shared places**: entries equal on everything share a place ("1, 1, 3"), listed in
-      seeding order.
-    """
-    config = points or MatchPoints()
-    known = list(entries)
+def _check_known(known: list[EntryId], what: str) -> dict[EntryId, Tally]:
     if len(set(known)) != len(known):
-        raise ValueError("an entry is listed twice")
-    known_set = set(known)
-    tally = {e: _Tally() for e in known}
-    opponents: dict[EntryId, list[EntryId]] = defaultdict(list)
-    beaten: dict[EntryId, list[EntryId]] = defaultdict(list)
-    mutual: dict[tuple[EntryId, EntryId], int] = defaultdict(int)  # (a, b) -> a's points against b
-    met: set[frozenset[EntryId]] = set()
+        raise ValueError(f"{what} is listed twice")
+    return {e: Tally() for e in known}
 
-    for r in results:
-        for e in (r.home, r.away):
-            if e is not None and e not in known_set:
-                raise ValueError(f"a result names entry {e}, which is not in this tournament")
-        if r.bye or r.away is None:  # MatchResult allows no opponent only for a bye
-            t = tally[r.home]
-            t.byes += 1
-            t.match_points += config.bye
-            continue
-        loser = r.away if r.winner == r.home else r.home
-        winner = r.home if loser == r.away else r.away
-        count_eyes = not r.forfeit or config.forfeit_eyes_count
-        for side, other, eyes, other_eyes, lucy in (
-            (r.home, r.away, r.home_eyes, r.away_eyes, r.home_lucy),
-            (r.away, r.home, r.away_eyes, r.home_eyes, r.away_lucy),
-        ):
-            t = tally[side]
-            t.played += 1
-            if count_eyes:
-                t.eyes_for += eyes
-                t.eyes_against += other_eyes
-            t.lucy += lucy or 0
-            opponents[side].append(other)
-        tally[winner].wins += 1
-        tally[winner].match_points += config.win
-        tally[loser].losses += 1
-        tally[loser].match_points += config.forfeit_loss if r.forfeit else config.loss
-        beaten[winner].append(loser)
-        mutual[(winner, loser)] += config.win
-        mutual[(loser, winner)] += config.forfeit_loss if r.forfeit else config.loss
-        met.add(frozenset((winner, loser)))
 
-    mp = {e: t.match_points for e, t in tally.items()}
-    buchholz = {e: sum(mp[o] for o in opponents[e]) + tally[e].byes * mp[e] for e in known}
-    sonneborn = {e: sum(mp[o] for o in beaten[e]) + tally[e].byes * mp[e] for e in known}
-    fixed: dict[Tiebreak, dict[EntryId, int]] = {
-        Tiebreak.EYE_DIFFERENCE: {e: t.eyes_for - t.eyes_against for e, t in tally.items()},
-        Tiebreak.EYES_SCORED: {e: t.eyes_for for e, t in tally.items()},
-        Tiebreak.BUCHHOLZ: buchholz,
-        Tiebreak.SONNEBORN_BERGER: sonneborn,
-        Tiebreak.LUCY: {e: t.lucy for e, t in tally.items()},
-    }
-
-    def head_to_head(group: list[EntryId]) -> list[list[EntryId]]:
-        complete = all(frozenset((a, b)) in met for i, a in enumerate(group) for b in group[i + 1 :])
-        if not complete:
-            return [group]
-        mini = {a: sum(mutual[(a, b)] for b in group if b != a) for a in group}
-        blocks = _split(group, mini)
-        if len(blocks) == 1:
-            return blocks
-        return [sub for block in blocks for sub in (head_to_head(block) if len(block) > 1 else [block])]
-
-    def rank(group: list[EntryId], criteria: Sequence[Tiebreak]) -> list[list[EntryId]]:
-        if len(group) == 1 or not criteria:
-            return [group]
-        first, rest = criteria[0], criteria[1:]
-        blocks = head_to_head(group) if first is Tiebreak.HEAD_TO_HEAD else _split(group, fixed[first])
-        return [sub for block in blocks for sub in rank(block, rest)]
-
+def _rows(
+    known: list[EntryId], tally: dict[EntryId, Tally], tiebreaks: Sequence[Tiebreak], withdrawn: Collection
+) -> list[StandingRow]:
+    buchholz = METRICS[Tiebreak.BUCHHOLZ].values(tally)
+    sonneborn = METRICS[Tiebreak.SONNEBORN_BERGER].values(tally)
     rows: list[StandingRow] = []
-    for block in (b for group in _split(known, mp) for b in rank(group, tiebreaks)):
+    for block in rank(known, tally, tiebreaks):
         place = len(rows) + 1
         for e in block:
             t = tally[e]
@@ -254,12 +238,94 @@ def compute_standings(
                     sonneborn_berger=sonneborn[e],
                     lucy=t.lucy,
                     withdrawn=e in withdrawn,
+                    forfeits=t.forfeits,
                 )
             )
     return rows
 
 
-def _split(group: list[EntryId], value: dict[EntryId, int]) -> list[list[EntryId]]:
-    """Blocks of equal value, best (highest) first; each block keeps the group's order."""
-    levels = sorted({value[e] for e in group}, reverse=True)
-    return [[e for e in group if value[e] == level] for level in levels]
+def compute_standings(
+    entries: Sequence[EntryId],
+    results: Sequence[MatchResult],
+    *,
+    points: MatchPoints | None = None,
+    tiebreaks: Sequence[Tiebreak] = SWISS_TIEBREAKS,
+    withdrawn: Collection[EntryId] = (),
+) -> list[StandingRow]:
+    """Rank pairs (``entries``, in seeding order) by match points, then by ``tiebreaks`` in order.
+
+    Each of a pair's byes is one dummy opponent for Buchholz and Sonneborn-Berger.
+    """
+    config = points or MatchPoints()
+    known = list(entries)
+    tally = _check_known(known, "an entry")
+    for r in results:
+        for e in (r.home, r.away):
+            if e is not None and e not in tally:
+                raise ValueError(f"a result names entry {e}, which is not in this tournament")
+        if r.bye or r.away is None:  # MatchResult allows no opponent only for a bye
+            tally[r.home].bye(config, dummies=1)
+            continue
+        loser = r.away if r.winner == r.home else r.home
+        winner = r.home if loser == r.away else r.away
+        count_eyes = not r.forfeit or config.forfeit_eyes_count
+        for side, other, eyes, other_eyes, lucy in (
+            (r.home, r.away, r.home_eyes, r.away_eyes, r.home_lucy),
+            (r.away, r.home, r.away_eyes, r.home_eyes, r.away_lucy),
+        ):
+            tally[side].meet([other], (eyes, other_eyes) if count_eyes else None)
+            tally[side].lucy += lucy or 0
+        tally[winner].won(config, beaten=[loser])
+        tally[loser].lost(config, forfeit=r.forfeit, winners=[winner])
+    return _rows(known, tally, tiebreaks, withdrawn)
+
+
+def individual_standings(
+    players: Sequence[PlayerId],
+    results: Sequence[TableResult],
+    byes: Sequence[PlayerId] = (),
+    *,
+    points: MatchPoints | None = None,
+    withdrawn: Collection[PlayerId] = (),
+    tiebreaks: Sequence[Tiebreak] = INDIVIDUAL_TIEBREAKS,
+) -> list[StandingRow]:
+    """Rank players (given in seeding order) by match points, then ``tiebreaks`` (eye difference,
+    eyes scored, Buchholz by default).
+
+    Each player scores what his pair scored. Buchholz counts both opponents of every table, and a
+    bye sat out (one entry of ``byes`` per bye) as two dummy opponents with the player's own
+    points. At a table with ``absent`` players the present ones win and each absentee takes
+    ``forfeit_loss``; with ``MatchPoints.forfeit_eyes_count`` that counts 12:0 for the winners and
+    0:12 for the absentee, as for pairs; otherwise match points only.
+    """
+    config = points or MatchPoints()
+    known = list(players)
+    tally = _check_known(known, "a player")
+
+    def get(p: PlayerId) -> Tally:
+        if p not in tally:
+            raise ValueError(f"a result names player {p}, who is not in this event")
+        return tally[p]
+
+    for p in byes:
+        get(p).bye(config, dummies=2)
+    for r in results:
+        ns, ew = r.table.partnerships
+        for side, others, mine, theirs in ((ns, ew, r.ns_eyes, r.ew_eyes), (ew, ns, r.ew_eyes, r.ns_eyes)):
+            for me in side:
+                t = get(me)
+                if r.absent:
+                    forfeited = me in r.absent
+                    eyes = (0, 12) if forfeited else (12, 0)
+                    t.meet(others, eyes if config.forfeit_eyes_count else None)
+                    if forfeited:
+                        t.lost(config, forfeit=True)
+                    else:
+                        t.won(config)
+                    continue
+                t.meet(others, (mine, theirs))
+                if (r.winner == "NS") == (side == ns):
+                    t.won(config)
+                else:
+                    t.lost(config, forfeit=False)
+    return _rows(known, tally, tiebreaks, withdrawn)

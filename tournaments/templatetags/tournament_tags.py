@@ -4,6 +4,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
+from tournaments.services.live import refusal_text
 
 register = template.Library()
 
@@ -31,6 +32,4 @@ def outcome_label(outcome: str) -> str:
 @register.filter
 def live_refusal(refusal) -> str:
     """Why a live table's result was not taken (``Match.live_refusal``), in the reader's language."""
-    from tournaments.live import refusal_text
-
     return refusal_text(refusal)

@@ -8,22 +8,19 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.core import individual
-from tournaments.core.individual import (
+from tournaments.core import seating
+from tournaments.core.movement import movement, whist_movement
+from tournaments.core.seating import (
     IndividualPlayer,
     IndividualRound,
     Table,
-    TableResult,
     exact_movement,
     full_cycle,
     history_of,
-    individual_standings,
-    movement,
     repeat_counts,
     seat_swiss_round,
-    whist_movement,
 )
-from tournaments.core.standings import MatchPoints
+from tournaments.core.standings import MatchPoints, TableResult, individual_standings
 
 # --- brute force ---------------------------------------------------------------------------------
 
@@ -321,7 +318,7 @@ def test_seater_seats_twelve_as_well_as_trying_every_seating(
 ) -> None:
     """Checked against all 155,925 seatings of twelve players after three random rounds, both
     by the seater's own enumeration and by its local search (forced by lowering the limit)."""
-    monkeypatch.setattr(individual, "EXACT_SEATING_LIMIT", exact_up_to)
+    monkeypatch.setattr(seating, "EXACT_SEATING_LIMIT", exact_up_to)
     rng = random.Random(seed)
     players = list(range(1, 13))
     before: list[IndividualRound] = []

@@ -5,7 +5,7 @@ import uuid
 import pytest
 
 from tournaments import services
-from tournaments.day_models import DaySettings
+from tournaments.models import DaySettings
 
 from ..conftest import player_with_account
 

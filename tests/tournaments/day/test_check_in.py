@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from clubs.models import AuditEntry
 from tests.clubs.factories import PASSWORD
-from tournaments import individual_services as ind
-from tournaments import scheduling, services
-from tournaments.day_models import ActionKind, DaySettings, ScheduledAction
-from tournaments.models import EntryStatus, IndividualEntry
+from tournaments import services
+from tournaments import services as ind
+from tournaments.models import ActionKind, DaySettings, EntryStatus, IndividualEntry, ScheduledAction
+from tournaments.services import runner
 
 from ..conftest import make_players
 
@@ -40,7 +40,7 @@ def test_no_pair_checks_in_after_the_closing_plan_ran(swiss8, organiser):
     first, second, late = list(swiss8.entries.order_by("seed"))[:3]
     services.check_in_entry(actor=organiser, entry=first)
     _close_check_in(swiss8)
-    assert any(k.startswith("close_check_in:") for k in scheduling.run_due())
+    assert any(k.startswith("close_check_in:") for k in runner.run_due())
     late.refresh_from_db()
     assert late.status == EntryStatus.WITHDRAWN  # the plan did its work
 
@@ -154,7 +154,7 @@ def test_closing_check_in_withdraws_the_individual_players_who_did_not_come(even
     for entry in here:
         ind.check_in_player(actor=organiser, entry=entry)
     _close_check_in(event)
-    assert any(k.startswith("close_check_in:") for k in scheduling.run_due())
+    assert any(k.startswith("close_check_in:") for k in runner.run_due())
 
     for entry in absent:  # out now, as round 1 would leave them out: the organiser sees the field
         entry.refresh_from_db()
@@ -166,5 +166,5 @@ def test_closing_check_in_withdraws_the_individual_players_who_did_not_come(even
 
 def test_closing_check_in_nobody_used_leaves_every_individual_player_in(event, organiser):
     _close_check_in(event)
-    scheduling.run_due()
+    runner.run_due()
     assert not IndividualEntry.objects.filter(tournament=event, status=EntryStatus.WITHDRAWN).exists()

@@ -6,8 +6,7 @@ from django.urls import reverse
 from clubs.models import AuditEntry
 from tests.clubs.factories import PASSWORD
 from tournaments import services
-from tournaments.day_models import DaySettings
-from tournaments.models import MatchStatus
+from tournaments.models import DaySettings, MatchStatus
 
 from ..conftest import play_round
 
@@ -103,10 +102,10 @@ def test_rounds_and_their_state_on_the_dashboard(client, swiss8, organiser):
 
 
 def test_the_now_playing_board_links_each_live_table(client, online8, organiser):
-    from tournaments import scheduling
+    from tournaments.services import runner
 
     services.pair_next_round(actor=organiser, tournament=online8)
-    scheduling.run_due()
+    runner.run_due()
     page = client.get(_url(online8, "now_playing")).content.decode()
     for m in online8.matches.all():
         assert f'href="/tables/{m.live_table}/"' in page
@@ -126,11 +125,11 @@ def test_the_organiser_opens_the_live_tables_of_an_online_round(client, online8,
 
 
 def test_players_read_their_notices_on_the_site(client, online8, organiser):
-    from tournaments import scheduling
-    from tournaments.day_models import Notification
+    from tournaments.models import Notification
+    from tournaments.services import runner
 
     services.pair_next_round(actor=organiser, tournament=online8)
-    scheduling.run_due()
+    runner.run_due()
     m = online8.matches.get(table=1)
     user = m.home.player_a.user
     client.force_login(user)

@@ -2,7 +2,7 @@
 
 Partners change every round, so a player who never came to his live table forfeits alone: his
 partner and their opponents are scored a win (issue 6), as when the organiser marks him on the
-round page (``individual_services.record_no_show``). Table 1 gets the automatic no-show, table 2
+round page (``services.record_no_show``). Table 1 gets the automatic no-show, table 2
 the organiser's for the same seats; every player's line must read the same.
 """
 
@@ -12,11 +12,19 @@ from django.utils import timezone
 from clubs.models import AuditEntry
 from gameplay.models import Seat as TableSeat
 from gameplay.models import Table, TableStatus
-from tournaments import day_services, scheduling, services
-from tournaments import individual_services as ind
-from tournaments.day_models import ActionKind, DaySettings, Notification, ScheduledAction
-from tournaments.individual_selectors import individual_standings_view
-from tournaments.models import MatchStatus, ResultCorrection, Seat
+from tournaments import services
+from tournaments import services as ind
+from tournaments.models import (
+    ActionKind,
+    DaySettings,
+    MatchStatus,
+    Notification,
+    ResultCorrection,
+    ScheduledAction,
+    Seat,
+)
+from tournaments.selectors import standings as individual_standings_view
+from tournaments.services import online, runner
 
 from ..conftest import player_with_account
 
@@ -40,7 +48,7 @@ def round1(club, organiser):
         ind.register_player(actor=organiser, tournament=t, player=player_with_account(club, f"ind-p{i}"))
     DaySettings.objects.create(tournament=t, auto_pair=False)
     rnd = services.pair_next_round(actor=organiser, tournament=t)
-    scheduling.run_due()  # the round's start opens the live tables
+    runner.run_due()  # the round's start opens the live tables
     assert rnd.matches.filter(live_table__isnull=False).count() == 2
     return rnd
 
@@ -58,7 +66,7 @@ def _come(rnd, *, away: dict[int, list[str]]) -> None:
 
 def _no_show_plan_runs() -> None:
     ScheduledAction.objects.filter(kind=ActionKind.NO_SHOW).update(due_at=timezone.now())
-    scheduling.run_due()
+    runner.run_due()
 
 
 def _lines(t) -> dict[int, tuple]:
@@ -133,7 +141,7 @@ def test_running_the_no_shows_twice_changes_nothing(round1):
     before, lines = _state(round1), _lines(round1.tournament)
     assert before[1] == [auto["S"].pk]
 
-    assert day_services.no_shows(round_id=round1.pk) == "forfeits 0"  # a second beat, a redelivered task
+    assert online.no_shows(round_id=round1.pk) == "forfeits 0"  # a second beat, a redelivered task
     ScheduledAction.objects.filter(kind=ActionKind.NO_SHOW).update(done_at=None)
     _no_show_plan_runs()
 
@@ -148,7 +156,7 @@ def test_a_result_recorded_after_the_tables_were_listed_stands(round1, organiser
     services.correct_result(actor=organiser, match=match, home_eyes=7, away_eyes=12, reason="сыграли")
     before = _state(round1)
 
-    assert day_services._individual_no_shows(match_id=match.pk, table_id=match.live_table, seats=[1]) == 0
+    assert online._individual_no_shows(match_id=match.pk, table_id=match.live_table, seats=[1]) == 0
 
     assert _state(round1) == before
     assert Table.objects.get(pk=match.live_table).status == TableStatus.PLAYING

@@ -9,9 +9,9 @@ from django.utils import timezone
 from clubs.models import AuditEntry
 from gameplay.models import Seat, Table, TableStatus
 from tests.clubs.factories import PASSWORD
-from tournaments import day_services, scheduling, services
-from tournaments.day_models import ActionKind, Notification, ScheduledAction
-from tournaments.models import Match, MatchStatus
+from tournaments import services
+from tournaments.models import ActionKind, Match, MatchStatus, Notification, ScheduledAction
+from tournaments.services import online, runner
 
 from .helpers import play_out
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def started(online8, organiser):
     rnd = services.pair_next_round(actor=organiser, tournament=online8)
-    scheduling.run_due()
+    runner.run_due()
     return rnd
 
 
@@ -39,7 +39,7 @@ def test_round_start_opens_a_table_per_match_with_the_pairs_opposite(online8, st
         assert {seats[0].user_id, seats[2].user_id} == home
         assert {seats[1].user_id, seats[3].user_id} == away
     # a second tick opens nothing more
-    scheduling.run_plan(f"{ActionKind.START_ROUND}:{online8.pk}:1")
+    runner.run_plan(f"{ActionKind.START_ROUND}:{online8.pk}:1")
     assert Table.objects.count() == 4
 
 
@@ -54,8 +54,8 @@ def test_a_finished_table_becomes_the_confirmed_result_once(online8, started, or
     m = started.matches.get(table=1)
     table = play_out(m.live_table, seed=7)
 
-    assert day_services.record_table_result(table_id=table.pk) == "recorded"
-    assert day_services.record_table_result(table_id=table.pk) == "already"
+    assert online.record_table_result(table_id=table.pk) == "recorded"
+    assert online.record_table_result(table_id=table.pk) == "already"
     m.refresh_from_db()
     assert m.live_refusal is None
     assert AuditEntry.objects.filter(action="match.live_result", object_id=str(m.pk)).count() == 1
@@ -68,7 +68,7 @@ def test_a_finished_table_becomes_the_confirmed_result_once(online8, started, or
 def test_the_beat_records_a_table_whose_hook_was_lost(started):
     m = started.matches.get(table=3)
     play_out(m.live_table, seed=3)
-    scheduling.run_due()
+    runner.run_due()
     m.refresh_from_db()
     assert m.status == MatchStatus.CONFIRMED
 
@@ -81,7 +81,7 @@ def test_a_player_who_never_comes_forfeits_his_pair(online8, started):
         Seat.objects.filter(table_id=other.live_table).update(connections=1)
     ScheduledAction.objects.filter(kind=ActionKind.NO_SHOW).update(due_at=timezone.now())
 
-    scheduling.run_due()
+    runner.run_due()
 
     m.refresh_from_db()
     assert m.status == MatchStatus.CONFIRMED and m.forfeit
@@ -91,7 +91,7 @@ def test_a_player_who_never_comes_forfeits_his_pair(online8, started):
 
 def test_both_pairs_missing_goes_to_the_organiser(online8, started, organiser):
     ScheduledAction.objects.filter(kind=ActionKind.NO_SHOW).update(due_at=timezone.now())
-    scheduling.run_due()
+    runner.run_due()
     assert Notification.objects.filter(user=organiser, kind="tournament.both_absent").count() == 4
     assert not started.matches.filter(status=MatchStatus.CONFIRMED).exists()
 
@@ -100,11 +100,11 @@ def test_the_online_deadline_hands_unfinished_matches_to_the_organiser(online8, 
     online8.day.round_minutes = 90
     online8.day.save()
     services.pair_next_round(actor=organiser, tournament=online8)
-    scheduling.run_due()
+    runner.run_due()
     deadline = ScheduledAction.objects.get(kind=ActionKind.ROUND_DEADLINE)
     assert 89 * 60 < (deadline.due_at - deadline.created_at).total_seconds() <= 90 * 60 + 5
     ScheduledAction.objects.filter(pk=deadline.pk).update(due_at=timezone.now())
-    scheduling.run_due()
+    runner.run_due()
     note = Notification.objects.get(user=organiser, kind="tournament.round_deadline")
     assert "4 match(es) unfinished" in note.text
 
@@ -112,7 +112,7 @@ def test_the_online_deadline_hands_unfinished_matches_to_the_organiser(online8, 
 def test_the_next_online_round_opens_its_tables_when_paired_by_the_plan(online8, started):
     for m in started.matches.order_by("table"):
         play_out(m.live_table, seed=m.table)
-    scheduling.run_due()  # records the four results, completes round 1, pairs and starts round 2
+    runner.run_due()  # records the four results, completes round 1, pairs and starts round 2
     r2 = online8.rounds.get(number=2)
     assert r2.matches.filter(live_table__isnull=False).count() == 4
     assert Table.objects.filter(status=TableStatus.PLAYING).count() == 4
@@ -138,7 +138,7 @@ def test_the_tables_use_the_tournaments_rules_and_clock(club, organiser):
         club, organiser, 4, play_mode="online", online=True, rules={"deck": "36", "move_seconds": 90}
     )
     services.pair_next_round(actor=organiser, tournament=t)
-    scheduling.run_due()
+    runner.run_due()
     for m in t.matches.all():
         table = Table.objects.get(pk=m.live_table)
         assert table.rules["deck"] == "36" and table.rules["move_seconds"] == 90
@@ -163,8 +163,8 @@ def test_a_table_whose_stored_result_disagrees_with_its_record_is_not_taken(
     table = play_out(m.live_table, seed=7)
     _tamper(table.pk)
 
-    with caplog.at_level(logging.WARNING, logger="tournaments.day_services"):
-        assert day_services.record_table_result(table_id=table.pk) == "refused: record_disagrees"
+    with caplog.at_level(logging.WARNING, logger="tournaments.services.online"):
+        assert online.record_table_result(table_id=table.pk) == "refused: record_disagrees"
 
     m.refresh_from_db()
     assert m.status == MatchStatus.DISPUTED and not m.has_result and m.winner_id is None
@@ -192,12 +192,12 @@ def test_a_refused_table_result_run_again_changes_nothing(online8, started, orga
     m = started.matches.get(table=2)
     table = play_out(m.live_table, seed=5)
     _tamper(table.pk)
-    assert day_services.record_table_result(table_id=table.pk).startswith("refused")
+    assert online.record_table_result(table_id=table.pk).startswith("refused")
     m.refresh_from_db()
     before = (m.state(), m.live_refusal)
 
-    assert day_services.record_table_result(table_id=table.pk) == "refused already"
-    scheduling.run_due()  # the beat's sweep for lost hooks leaves it alone too
+    assert online.record_table_result(table_id=table.pk) == "refused already"
+    runner.run_due()  # the beat's sweep for lost hooks leaves it alone too
 
     m.refresh_from_db()
     assert (m.state(), m.live_refusal) == before
@@ -209,7 +209,7 @@ def test_the_organiser_settles_a_refused_live_result_on_the_match_page(client, o
     m = started.matches.get(table=3)
     table = play_out(m.live_table, seed=3)
     honest = _tamper(table.pk)
-    day_services.record_table_result(table_id=table.pk)
+    online.record_table_result(table_id=table.pk)
     player = m.home.player_a.user
     client.force_login(player)  # a player cannot take over the organiser's decision
     assert 'name="final-home_eyes"' not in client.get(m.get_absolute_url()).content.decode()

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from clubs.models import AuditEntry
 from tests.clubs.factories import PASSWORD
-from tournaments import individual_services as ind
-from tournaments import scheduling, services
-from tournaments.day_models import DaySettings
-from tournaments.models import Entry, EntryStatus, IndividualEntry, Match, Seat
+from tournaments import services
+from tournaments import services as ind
+from tournaments.models import DaySettings, Entry, EntryStatus, IndividualEntry, Match, Seat
+from tournaments.services import runner
 
 from ..conftest import make_players
 
@@ -57,7 +57,7 @@ def _six_checked_in_two_late(t, organiser):
     for entry in entries[:6]:
         services.check_in_entry(actor=organiser, entry=entry)
     _close_check_in(t)
-    assert any(k.startswith("close_check_in:") for k in scheduling.run_due())
+    assert any(k.startswith("close_check_in:") for k in runner.run_due())
     late = entries[6:]
     for entry in late:
         entry.refresh_from_db()
@@ -253,7 +253,7 @@ def _five_checked_in_three_late(t, organiser):
     for entry in players[:5]:
         ind.check_in_player(actor=organiser, entry=entry)
     _close_check_in(t)
-    scheduling.run_due()
+    runner.run_due()
     late = players[5:]
     for entry in late:
         entry.refresh_from_db()

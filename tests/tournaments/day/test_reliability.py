@@ -22,8 +22,7 @@ from gameplay import services as tables
 from gameplay.models import Table, TableStatus
 from tests.conftest import REPO_ROOT, _database_url
 from tournaments import day_tasks, services
-from tournaments.day_models import ActionKind, ScheduledAction
-from tournaments.models import Match, MatchStatus
+from tournaments.models import ActionKind, Match, MatchStatus, ScheduledAction
 
 from ..conftest import play_round
 from .conftest import swiss_with_accounts
@@ -131,10 +130,10 @@ BEAT = """
 import json, sys, django
 django.setup()
 from django.db import connection
-from tournaments import scheduling
+from tournaments.services import runner
 done = []
 for _ in range(5):
-    done += scheduling.run_due()
+    done += runner.run_due()
 print(json.dumps(done))
 """
 

@@ -8,9 +8,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.clubs.factories import PASSWORD
-from tournaments import scheduling, services
-from tournaments.day_models import ActionKind, DaySettings, Notification, ScheduledAction
-from tournaments.models import EntryStatus
+from tournaments import services
+from tournaments.formats import matchday_deadline
+from tournaments.models import ActionKind, DaySettings, EntryStatus, Notification, ScheduledAction
+from tournaments.services import plans, runner
 
 from ..conftest import play_round
 
@@ -44,7 +45,7 @@ def test_every_round_with_a_start_time_gets_one_reminder_before_it(swiss8):
         3: start + timedelta(minutes=75),
     }
     day.save()  # the schedule saved again
-    scheduling.plan_tournament(swiss8)
+    plans.plan_tournament(swiss8)
     assert ScheduledAction.objects.filter(kind=ActionKind.REMIND, tournament=swiss8).count() == 3
 
 
@@ -86,7 +87,7 @@ def test_moving_the_schedule_moves_the_reminders_and_dropping_it_cancels_them(sw
     day.save()
     start_plan = ScheduledAction.objects.get(kind=ActionKind.START_ROUND, tournament=swiss8)
     assert _reminders(swiss8)[1].outcome == "cancelled" and start_plan.outcome == "cancelled"
-    scheduling.run_due(now=start + timedelta(hours=5))
+    runner.run_due(now=start + timedelta(hours=5))
     assert swiss8.rounds.count() == 0  # nothing fires for a time the organiser took away
 
 
@@ -97,8 +98,8 @@ def test_a_later_rounds_reminder_reaches_each_player_once(swiss8, organiser):
     play_round(services.pair_next_round(actor=organiser, tournament=swiss8), organiser)
     round2 = services.pair_next_round(actor=organiser, tournament=swiss8)
 
-    scheduling.run_due(now=start + timedelta(minutes=46))  # round 2's reminder is due (15 min before)
-    scheduling.run_due(now=start + timedelta(minutes=50))  # a second beat
+    runner.run_due(now=start + timedelta(minutes=46))  # round 2's reminder is due (15 min before)
+    runner.run_due(now=start + timedelta(minutes=50))  # a second beat
     plan = _reminders(swiss8)[2]
     assert plan.done_at is not None and plan.outcome == "sent 16"
     notes = Notification.objects.filter(kind="tournament.reminder")
@@ -123,7 +124,7 @@ def test_a_round_with_a_deadline_and_a_start_time_keeps_both_reminders(club, org
     round1 = ScheduledAction.objects.filter(kind=ActionKind.REMIND, tournament=league, round_number=1)
     assert sorted(a.due_at for a in round1) == [
         start - timedelta(minutes=15),
-        services.matchday_deadline(league, 1) - timedelta(days=1),
+        matchday_deadline(league, 1) - timedelta(days=1),
     ]
 
 
@@ -132,7 +133,7 @@ def test_check_in_closing_moved_later_is_due_again_and_cleared_is_cancelled(swis
     day = swiss8.day
     day.check_in_closes_at = timezone.now() - timedelta(minutes=1)
     day.save()
-    assert scheduling.run_due()  # closed with nobody checked in: nobody withdrawn
+    assert runner.run_due()  # closed with nobody checked in: nobody withdrawn
     plan = ScheduledAction.objects.get(kind=ActionKind.CLOSE_CHECK_IN, tournament=swiss8)
     assert plan.outcome == "nobody checked in"
 
@@ -142,8 +143,8 @@ def test_check_in_closing_moved_later_is_due_again_and_cleared_is_cancelled(swis
     plan.refresh_from_db()
     assert (plan.done_at, plan.due_at) == (None, later)
     services.check_in_entry(actor=organiser, entry=first)
-    scheduling.run_due(now=later + timedelta(seconds=1))
-    assert scheduling.run_due(now=later + timedelta(seconds=31)) == []
+    runner.run_due(now=later + timedelta(seconds=1))
+    assert runner.run_due(now=later + timedelta(seconds=31)) == []
     assert swiss8.entries.filter(status=EntryStatus.WITHDRAWN).count() == len(others)
 
     day.check_in_closes_at = None
@@ -158,7 +159,7 @@ def test_clearing_the_closing_time_cancels_the_plan(swiss8, organiser):
     services.check_in_entry(actor=organiser, entry=swiss8.entries.order_by("seed").first())
     day.check_in_closes_at = None
     day.save()
-    scheduling.run_due(now=timezone.now() + timedelta(hours=1))
+    runner.run_due(now=timezone.now() + timedelta(hours=1))
     plan = ScheduledAction.objects.get(kind=ActionKind.CLOSE_CHECK_IN, tournament=swiss8)
     assert plan.outcome == "cancelled"
     assert not swiss8.entries.filter(status=EntryStatus.WITHDRAWN).exists()
@@ -173,11 +174,11 @@ def test_the_start_and_the_deadline_reminders_are_two_notices_with_their_own_wor
     start = timezone.now() + timedelta(hours=1)
     _schedule(league, start=start, every=60)
     services.pair_next_round(actor=organiser, tournament=league)
-    deadline = services.matchday_deadline(league, 1)
+    deadline = matchday_deadline(league, 1)
 
-    scheduling.run_due(now=start)  # round 1's start reminder
-    scheduling.run_due(now=deadline - timedelta(days=1) + timedelta(seconds=1))  # and its deadline's
-    scheduling.run_due(now=deadline - timedelta(days=1) + timedelta(seconds=31))  # a second beat: nothing more
+    runner.run_due(now=start)  # round 1's start reminder
+    runner.run_due(now=deadline - timedelta(days=1) + timedelta(seconds=1))  # and its deadline's
+    runner.run_due(now=deadline - timedelta(days=1) + timedelta(seconds=31))  # a second beat: nothing more
     players = {n.user_id for n in Notification.objects.filter(kind="tournament.reminder")}
     assert len(players) == 8
     for user_id in players:
@@ -216,12 +217,12 @@ def test_moving_a_rounds_deadline_moves_its_plans_and_clearing_it_cancels_them(c
         ActionKind.MATCHDAY_DEADLINE: (later, None, ""),
         "deadline": (later - timedelta(days=1), None, ""),
     }
-    assert scheduling.run_due(now=old - timedelta(days=1) + timedelta(seconds=1)) == []  # nothing at the old time
+    assert runner.run_due(now=old - timedelta(days=1) + timedelta(seconds=1)) == []  # nothing at the old time
     assert not Notification.objects.filter(kind="tournament.reminder").exists()
 
     services.set_round_options(actor=organiser, round=rnd, deadline=None, play_mode=rnd.play_mode)
     assert {k: v[2] for k, v in plans().items()} == {ActionKind.MATCHDAY_DEADLINE: "cancelled", "deadline": "cancelled"}
-    assert scheduling.run_due(now=later + timedelta(seconds=1)) == []
+    assert runner.run_due(now=later + timedelta(seconds=1)) == []
 
     services.set_round_options(actor=organiser, round=rnd, deadline=later, play_mode=rnd.play_mode)
     assert plans() == {
@@ -240,7 +241,7 @@ def test_each_player_is_reminded_in_the_language_he_uses_the_site_in(swiss8, org
     type(kazakh).objects.filter(pk=ukrainian.pk).update(language="uk")
     type(kazakh).objects.filter(pk=unknown.pk).update(language="")
 
-    scheduling.run_due(now=start - timedelta(minutes=14))
+    runner.run_due(now=start - timedelta(minutes=14))
     notes = Notification.objects.filter(kind="tournament.reminder", url=table1.get_absolute_url())
     assert "1-тур жақында басталады" in notes.get(user=kazakh).text
     assert "незабаром почнеться тур 1" in notes.get(user=ukrainian).text

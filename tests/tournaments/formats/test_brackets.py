@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
-from tournaments import bracket_selectors, services
+from tournaments import selectors, services
 from tournaments.models import Match, MatchStatus, ResultCorrection, TournamentStatus
 
 from ..conftest import play_round, register_pairs
@@ -52,7 +52,7 @@ def test_double_elimination_seven_pairs_with_withdrawal_and_reset(club, organise
     _run(t, organiser, after_round=after)
     matches = Match.objects.filter(tournament=t, bye=False)
     losses = Counter(m.away_id if m.winner_id == m.home_id else m.home_id for m in matches)
-    view = bracket_selectors.double_elim_view(tournament=t)
+    view = selectors.double_elim_view(tournament=t)
     champion = view.champion
     assert champion is not None
     assert losses[champion.pk] <= 1, "the champion lost at most once (in the grand final, then won the reset)"
@@ -61,7 +61,7 @@ def test_double_elimination_seven_pairs_with_withdrawal_and_reset(club, organise
     assert len(matches) in (2 * 7 - 2, 2 * 7 - 1)
     assert view.places[0] == (1, champion)
     assert [p for p, _ in view.places][:3] == [1, 2, 3]
-    prizes = bracket_selectors.prize_list(tournament=t)
+    prizes = selectors.prize_list(tournament=t)
     assert prizes[0].winners == [champion]
     # a forfeit for the quitter in every match after he withdrew
     assert all(m.forfeit for m in matches.filter(round__number__gt=2) if quitter.pk in (m.home_id, m.away_id))
@@ -100,7 +100,7 @@ def test_groups_then_playoff_nine_pairs_with_withdrawal(club, organiser):
             services.withdraw_entry(actor=organiser, entry=quitter)
 
     _run(t, organiser, after_round=after)
-    view = bracket_selectors.groups_view(tournament=t)
+    view = selectors.groups_view(tournament=t)
     assert [len(g.lines) for g in view.groups] == [3, 3, 3]
     assert {e.seed for e in (line.entry for line in view.groups[0].lines)} == {1, 6, 7}, "snake: 1, 6, 7 in A"
     # every group played its round robin; the quitter lost his later group games by forfeit
@@ -203,7 +203,7 @@ def test_bracket_views_queries_do_not_grow_with_pairs(club, organiser, fmt):
         t = _create(club, organiser, fmt)
         register_pairs(t, organiser, n, f"Q{fmt}{n}")
         _run(t, organiser)
-        view = bracket_selectors.double_elim_view if fmt == "double_elim" else bracket_selectors.groups_view
+        view = selectors.double_elim_view if fmt == "double_elim" else selectors.groups_view
         with CaptureQueriesContext(connection) as ctx:
             assert view(tournament=t).champion is not None
         counts.append(len(ctx.captured_queries))

@@ -6,9 +6,8 @@ from collections import Counter
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from tournaments import individual_services as ind
 from tournaments import services
-from tournaments.individual_selectors import individual_standings_view, prize_list
+from tournaments import services as ind
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -19,6 +18,8 @@ from tournaments.models import (
     SeatName,
     TournamentStatus,
 )
+from tournaments.selectors import prize_list
+from tournaments.selectors import standings as individual_standings_view
 
 from ..conftest import make_players, play_round, player_with_account
 
@@ -193,7 +194,7 @@ def test_pages_queries_do_not_grow_with_players(club, organiser):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments.individual_selectors import seated_round
+    from tournaments.selectors import seated_round
 
     counts = []
     for n in (5, 25):

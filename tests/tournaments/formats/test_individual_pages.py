@@ -6,8 +6,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from tournaments import individual_services as ind
 from tournaments import services
+from tournaments import services as ind
 from tournaments.models import IndividualEntry, Match, MatchStatus, Seat, SeatName
 
 from ..conftest import make_players, play_round

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
-from tournaments import individual_services, services
+from tournaments import services
 from tournaments.models import Match, MatchStatus, Tournament
 
 PAIRS = """Нұрлан Ахметов & Жанар Сәрсенова
@@ -126,7 +126,7 @@ class Command(BaseCommand):
             return 0
         rng = random.Random(13)  # noqa: S311 - demo scores
         names = [name for line in PAIRS.splitlines() for name in line.split(" & ")][:13]
-        individual_services.register_players_bulk(actor=organiser, tournament=t, text="\n".join(names))
+        services.register_players_bulk(actor=organiser, tournament=t, text="\n".join(names))
         for number in range(1, 4):
             rnd = services.pair_next_round(actor=organiser, tournament=t)
             self._play(t, organiser, rnd, rng, leave_open=1 if number == 3 else 0)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count, Q
 from django.utils import timezone
 
-from .day_models import ScheduledAction
-from .models import Match, MatchStatus, Round, RoundStatus, Tournament
-from .selectors import MATCH_RELATED
+from gameplay.models import Table, TableStatus
+
+from ..models import Match, MatchStatus, Round, RoundStatus, ScheduledAction, Tournament
+from .events import MATCH_RELATED
 
 
 @dataclass
@@ -30,8 +32,6 @@ class LiveTable:
 
 
 def round_states(*, tournament: Tournament) -> list[RoundState]:
-    from django.db.models import Count, Q
-
     rounds = tournament.rounds.annotate(
         n_total=Count("matches", filter=Q(matches__bye=False)),
         n_confirmed=Count("matches", filter=Q(matches__bye=False, matches__status=MatchStatus.CONFIRMED)),
@@ -49,8 +49,6 @@ def round_states(*, tournament: Tournament) -> list[RoundState]:
 
 def live_tables(*, tournament: Tournament) -> list[LiveTable]:
     """The tournament's live tables still playing or waiting for players, for spectators (two queries)."""
-    from gameplay.models import Table, TableStatus
-
     matches = list(
         Match.objects.filter(tournament=tournament, live_table__isnull=False, status=MatchStatus.SCHEDULED)
         .select_related(*MATCH_RELATED)

@@ -10,24 +10,22 @@ import and the automatic path after a table ends share that one check (``checked
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.models import Player
 from gameplay.engine import EngineError, Rules, read_record
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.models import Table, TableStatus
 
-from . import permissions
-from .core.eyes import InvalidScore, validate_final_score
-from .models import Match, MatchStatus
-from .services import WIN, _audit, _lock, _refresh_round, _require_user
-
-if TYPE_CHECKING:
-    from gameplay.models import Table
+from .. import permissions
+from ..core.eyes import InvalidScore, validate_final_score
+from ..models import Match, MatchStatus
+from .common import WIN, audit, lock_tournament, require_user
+from .progress import refresh_round
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
 FORFEIT_REASONS = frozenset({"resign", "timeout"})
@@ -76,8 +74,6 @@ def _seat_users(table) -> dict[int, int | None]:
 
 
 def _side_users(match: Match, side: str) -> set[int | None]:
-    from clubs.models import Player
-
     ids = permissions.side_players(match, side)
     return set(Player.objects.filter(pk__in=ids).values_list("user_id", flat=True))
 
@@ -120,12 +116,10 @@ def checked_table(match: Match, table_id: int, tournament) -> tuple[Table, str]:
     """The finished live table ``table_id`` if it really is ``match``'s, and where the home pair sat.
 
     Returns ``(table, home_seats)`` with ``home_seats`` "NS" or "EW". Both the import from the
-    match page and the automatic path (``day_services.record_table_result``) take a table's
+    match page and the automatic path (``services.online.record_table_result``) take a table's
     result only through here, so neither writes what the other would refuse. Raises a
     ValidationError whose ``code`` is a key of ``REFUSALS`` (``params`` JSON-ready).
     """
-    from gameplay.models import Table, TableStatus
-
     table = Table.objects.filter(pk=table_id).prefetch_related("seats").first()
     if table is None:
         raise _refuse("no_table", n=table_id)
@@ -183,11 +177,11 @@ def save_table_result(match: Match, table: Table, home_seats: str) -> None:
 @transaction.atomic
 def import_live_result(*, actor, match: Match, table_id: int) -> Match:
     """Record the result of the live table ``table_id`` for ``match`` (a player of it or the organiser)."""
-    _require_user(actor)
+    require_user(actor)
     match = (
         Match.objects.select_for_update(of=("self",)).select_related("round", "home", "away").get(pk=match.pk)
     )
-    tournament = _lock(match.tournament)
+    tournament = lock_tournament(match.tournament)
     organiser = permissions.can_manage(actor, tournament)
     if not organiser and permissions.side_of(actor, match) is None:
         raise PermissionDenied(_("You do not play in this match, so you cannot enter its result."))
@@ -200,7 +194,7 @@ def import_live_result(*, actor, match: Match, table_id: int) -> Match:
     match.live_table = table.pk
     match.reported_by = actor
     save_table_result(match, table, home_seats)
-    _audit(
+    audit(
         actor=actor,
         action="match.live_result",
         obj=match,
@@ -208,5 +202,5 @@ def import_live_result(*, actor, match: Match, table_id: int) -> Match:
         before=before,
         after={**match.state(), "table": table.pk},
     )
-    _refresh_round(match.round, tournament, slot=match.slot)
+    refresh_round(match.round, tournament, slot=match.slot)
     return match

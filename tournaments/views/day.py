@@ -6,83 +6,55 @@ pages use) with the signed-in user as actor, so permissions are checked in one p
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import day_selectors, day_services, permissions, services
-from .day_models import DaySettings
-from .models import Entry, Match
-from .selectors import open_matches
-from .views import _context, _error_text, _tournament, refusals
-
-
-class DaySettingsForm(forms.ModelForm):
-    class Meta:
-        model = DaySettings
-        fields = [
-            "auto_pair",
-            "first_round_at",
-            "round_interval_minutes",
-            "check_in_closes_at",
-            "reminder_minutes",
-            "no_show_minutes",
-            "round_minutes",
-        ]
-        widgets = {
-            "first_round_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-            "check_in_closes_at": forms.DateTimeInput(
-                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
-            ),
-        }
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["round_interval_minutes"].required = False  # left out: no later start times
-
-    def clean_round_interval_minutes(self) -> int:
-        return self.cleaned_data.get("round_interval_minutes") or 0
+from .. import services
+from ..forms import DaySettingsForm
+from ..models import Entry, Match, Notification
+from ..selectors import day as day_selectors
+from ..selectors import open_matches
+from ..services import online
+from ..services.day import organiser_pair_next
+from ..services.plans import day_settings
+from .common import context, error_text, refusals, require_manager, tournament_or_404
 
 
 @login_required
 def my_notifications(request):
     """The signed-in user's tournament notices, newest first; opening the page marks them read."""
-    from django.utils import timezone
-
-    from .day_models import Notification
-
     notes = list(Notification.objects.filter(user=request.user)[:100])
     Notification.objects.filter(user=request.user, read_at__isnull=True).update(read_at=timezone.now())
     return render(request, "tournaments/my_notifications.html", {"notes": notes})
 
 
 def now_playing(request, slug):
-    tournament = _tournament(slug)
+    tournament = tournament_or_404(slug)
     return render(
         request,
         "tournaments/now_playing.html",
-        _context(request, tournament, "live", board=day_selectors.live_tables(tournament=tournament)),
+        context(request, tournament, "live", board=day_selectors.live_tables(tournament=tournament)),
     )
 
 
 @login_required
 @refusals
 def dashboard(request, slug):
-    tournament = _tournament(slug)
-    if not permissions.can_manage(request.user, tournament):
-        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
     rounds = day_selectors.round_states(tournament=tournament)
     last = rounds[-1].round if rounds else None
     return render(
         request,
         "tournaments/dashboard.html",
-        _context(
+        context(
             request,
             tournament,
             "dashboard",
@@ -94,7 +66,7 @@ def dashboard(request, slug):
             waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
             board=day_selectors.live_tables(tournament=tournament),
             plans=day_selectors.plans(tournament=tournament),
-            settings_form=DaySettingsForm(instance=day_services.day_settings(tournament)),
+            settings_form=DaySettingsForm(instance=day_settings(tournament)),
         ),
     )
 
@@ -103,18 +75,17 @@ def dashboard(request, slug):
 @require_POST
 @refusals
 def dashboard_action(request, slug):
-    tournament = _tournament(slug)
-    if not permissions.can_manage(request.user, tournament):
-        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
     action = request.POST.get("action", "")
     try:
         if action == "pair_next":
-            rnd = day_services.organiser_pair_next(actor=request.user, tournament=tournament)
+            rnd = organiser_pair_next(actor=request.user, tournament=tournament)
             messages.success(request, _("Round %(n)d is paired.") % {"n": rnd.number})
         elif action == "open_tables":
             rnd = get_object_or_404(tournament.rounds, number=request.POST.get("round"))
             with transaction.atomic():
-                opened = day_services.open_tables(round_id=rnd.pk)
+                opened = online.open_tables(round_id=rnd.pk)
             messages.success(request, _("%(n)d live table(s) opened.") % {"n": opened})
         elif action in ("forfeit", "correct"):
             match = get_object_or_404(Match, tournament=tournament, pk=request.POST.get("match"))
@@ -132,7 +103,7 @@ def dashboard_action(request, slug):
                 )
                 messages.success(request, _("Result saved."))
         elif action == "settings":
-            form = DaySettingsForm(request.POST, instance=day_services.day_settings(tournament))
+            form = DaySettingsForm(request.POST, instance=day_settings(tournament))
             if not form.is_valid():
                 messages.error(request, _("Please check the day settings."))
             else:
@@ -141,7 +112,7 @@ def dashboard_action(request, slug):
         else:
             raise Http404
     except ValidationError as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, error_text(error))
     return redirect("tournaments:dashboard", slug=slug)
 
 

@@ -1,4 +1,4 @@
-"""Tournament day: the organiser's day settings, the periodic plans the beat task acts on, and in-site notices.
+"""The tournament day: the organiser's day settings, the plans the beat task acts on, and in-site notices.
 
 Plans are rows (``ScheduledAction``) with a unique ``key``: planning the same thing twice finds
 the row that is already there, and the beat task marks a row done in the same transaction as

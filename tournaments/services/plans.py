@@ -1,33 +1,46 @@
-"""Periodic plans of a tournament day: write them as rows, and claim and run the due ones.
+"""The day's plans written as rows: planned when a round is paired or closed or the day settings change.
 
-Plans are written in the transaction that makes them necessary (a round paired, a round complete,
-the day settings saved), through signal receivers on ``Round`` so every path that pairs or closes
-a round plans the same way. ``run_due`` is the body of the beat task: each plan is claimed with
-``SELECT … FOR UPDATE SKIP LOCKED``, done, and marked done in one transaction, so two beats or a
-redelivered task never do it twice, and a worker killed half-way leaves the plan due again.
+Plans are written in the transaction that makes them necessary, through signal receivers on
+``Round`` and ``DaySettings``, so every path that pairs or closes a round plans the same way; a
+plan due now is queued on commit (by the task's name). Each plan has a unique key: planning the
+same thing twice finds the row already there. ``services.runner`` claims and runs them.
 """
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from . import day_services
-from .day_models import ActionKind, DaySettings, ScheduledAction
-from .models import PlayMode, Round, RoundStatus, Tournament, TournamentStatus
+from ..formats import format_of
+from ..models import (
+    ActionKind,
+    DaySettings,
+    EntryStatus,
+    PlayMode,
+    Round,
+    RoundStatus,
+    ScheduledAction,
+    Tournament,
+    TournamentStatus,
+)
+from .common import RUN_PLAN, on_commit_task
 
-logger = logging.getLogger(__name__)
 
-DAY_TICK_TASK = "tournaments.day_tasks.day_tick"
-DAY_TICK_PLAN = "Tournaments: day plans"
-DAY_TICK_EVERY_SECONDS = 30
-RUN_LIMIT = 200
+def day_settings(tournament: Tournament) -> DaySettings:
+    """The tournament's day settings, created with their defaults on first use."""
+    found = DaySettings.objects.filter(tournament=tournament).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return DaySettings.objects.create(tournament=tournament)
+    except IntegrityError:
+        return DaySettings.objects.get(tournament=tournament)
 
 
 def plan_key(kind: str, tournament_id: int, round_number: int | None = None, tag: str = "") -> str:
@@ -50,13 +63,7 @@ def plan(
         ignore_conflicts=True,
     )
     if created and due_at <= timezone.now():
-
-        def send() -> None:
-            from .day_tasks import run_plan
-
-            run_plan.apply_async((key,), **day_services.queue_options())
-
-        transaction.on_commit(send, robust=True)
+        on_commit_task(RUN_PLAN, key)
 
 
 def plan_at(
@@ -89,11 +96,21 @@ def plan_round_deadline(rnd: Round) -> None:
         unplan(deadline_key)
         unplan(reminder_key)
         return
-    plan_at(ActionKind.MATCHDAY_DEADLINE, tournament_id=tournament_id, due_at=rnd.deadline, round_number=rnd.number)
+    plan_at(
+        ActionKind.MATCHDAY_DEADLINE,
+        tournament_id=tournament_id,
+        due_at=rnd.deadline,
+        round_number=rnd.number,
+    )
     remind_at = rnd.deadline - timedelta(days=1)
     if remind_at > timezone.now():
-        plan_at(ActionKind.REMIND, tournament_id=tournament_id, due_at=remind_at, round_number=rnd.number,
-                tag="deadline")
+        plan_at(
+            ActionKind.REMIND,
+            tournament_id=tournament_id,
+            due_at=remind_at,
+            round_number=rnd.number,
+            tag="deadline",
+        )
     else:
         unplan(reminder_key)
 
@@ -108,22 +125,19 @@ def unplan(key: str) -> None:
 def round_starts(tournament: Tournament, day: DaySettings) -> dict[int, datetime]:
     """When each round is due to start: round 1 at the day settings' time, each later one
     ``round_interval_minutes`` after the one before (none when that is 0), for as many rounds as
-    the event has so far as one can tell (``services.round_count``: a bracket grows as it is played)."""
+    the event has so far as one can tell (the format's ``round_count``: a bracket grows as it is played)."""
     if not day.first_round_at:
         return {}
     if not day.round_interval_minutes:
         return {1: day.first_round_at}
-    from . import services
-    from .individual_services import individual_round_count
-    from .models import EntryStatus
-
-    if tournament.is_individual:
-        count = individual_round_count(tournament)
+    fmt = format_of(tournament)
+    if fmt.plays_alone:
+        count = fmt.round_count(0)
     else:
         field = tournament.entries.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
         if tournament.rounds.exists():
             field = tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING)
-        count = services.round_count(tournament, field.count())
+        count = fmt.round_count(field.count())
     every = timedelta(minutes=day.round_interval_minutes)
     return {n: day.first_round_at + (n - 1) * every for n in range(1, count + 1)}
 
@@ -150,7 +164,7 @@ def plan_tournament(tournament: Tournament) -> None:
     """Plans that follow from the day settings: check-in closing, round 1's start, and a reminder
     before every round with a start time. Saved again, the settings move (or cancel) these plans
     rather than add more."""
-    day = day_services.day_settings(tournament)
+    day = day_settings(tournament)
     if day.check_in_closes_at:
         plan_at(ActionKind.CLOSE_CHECK_IN, tournament_id=tournament.pk, due_at=day.check_in_closes_at)
     else:
@@ -168,7 +182,7 @@ def plan_tournament(tournament: Tournament) -> None:
 def _plan_for_round(rnd: Round) -> None:
     """A round was paired: start it (online tables), and its no-show and deadline plans."""
     tournament = rnd.tournament
-    day = day_services.day_settings(tournament)
+    day = day_settings(tournament)
     now = timezone.now()
     online = rnd.effective_play_mode == PlayMode.ONLINE
     if online:
@@ -211,84 +225,3 @@ def _round_saved(sender, instance: Round, created: bool, raw: bool = False, **kw
 def _settings_saved(sender, instance: DaySettings, raw: bool = False, **kwargs) -> None:
     if not raw:
         plan_tournament(instance.tournament)
-
-
-# --- running the plans ------------------------------------------------------------------------------
-
-
-def _work(action: ScheduledAction) -> str:
-    rnd = None
-    if action.round_number:
-        rnd = Round.objects.filter(tournament_id=action.tournament_id, number=action.round_number).first()
-    kind = action.kind
-    if kind == ActionKind.START_ROUND:
-        return day_services.start_round(tournament_id=action.tournament_id, number=action.round_number or 1)
-    if kind == ActionKind.PAIR_NEXT:
-        return day_services.pair_next(tournament_id=action.tournament_id, after=action.round_number or 0)
-    if kind == ActionKind.CLOSE_CHECK_IN:
-        return day_services.close_check_in(tournament_id=action.tournament_id)
-    if rnd is None:
-        return "not paired yet" if kind == ActionKind.REMIND else "no round"
-    if kind == ActionKind.REMIND:
-        return day_services.remind(round_id=rnd.pk, deadline=action.key.endswith(":deadline"))
-    if kind == ActionKind.NO_SHOW:
-        return day_services.no_shows(round_id=rnd.pk)
-    if kind in (ActionKind.MATCHDAY_DEADLINE, ActionKind.ROUND_DEADLINE):
-        return day_services.unplayed_to_organiser(round_id=rnd.pk, kind=kind)
-    return "unknown kind"
-
-
-def _claim_and_run(queryset) -> str | None:
-    """Claim one due plan from ``queryset`` (skipping ones another process holds), do it, mark it done.
-
-    One transaction: if the process dies half-way, PostgreSQL rolls the work and the claim back
-    together and the plan is due again for the next tick.
-    """
-    with transaction.atomic():
-        action = queryset.select_for_update(skip_locked=True).order_by("due_at", "id").first()
-        if action is None:
-            return None
-        try:
-            with transaction.atomic():
-                outcome = _work(action)
-        except Exception as error:  # a plan that fails must not block the others; it is logged and kept
-            logger.exception("tournament plan %s failed", action.key)
-            outcome = f"failed: {error}"[:200]
-        action.done_at = timezone.now()
-        action.outcome = outcome[:200]
-        action.save(update_fields=["done_at", "outcome"])
-        return action.key
-
-
-def run_plan(key: str) -> bool:
-    """Do the one plan ``key`` if it is due and not done (a task queued when the plan was written)."""
-    due = ScheduledAction.objects.filter(key=key, done_at__isnull=True, due_at__lte=timezone.now())
-    return _claim_and_run(due) is not None
-
-
-def run_due(*, now: datetime | None = None, limit: int = RUN_LIMIT) -> list[str]:
-    """The beat task's body: do every due plan once; also record finished live tables a hook missed."""
-    for table_id in day_services.finished_tables_unrecorded():
-        day_services.record_table_result(table_id=table_id)
-    done: list[str] = []
-    while len(done) < limit:
-        due = ScheduledAction.objects.filter(done_at__isnull=True, due_at__lte=now or timezone.now())
-        key = _claim_and_run(due)
-        if key is None:
-            break
-        done.append(key)
-    return done
-
-
-def ensure_day_plan(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
-    """The beat row that runs ``run_due`` every 30 s (created after every migrate, never overwritten)."""
-    from django_celery_beat.models import IntervalSchedule, PeriodicTask
-
-    if PeriodicTask._meta.db_table not in connections[using].introspection.table_names():
-        return
-    if PeriodicTask.objects.using(using).filter(name=DAY_TICK_PLAN).exists():
-        return
-    every, _created = IntervalSchedule.objects.using(using).get_or_create(
-        every=DAY_TICK_EVERY_SECONDS, period=IntervalSchedule.SECONDS
-    )
-    PeriodicTask.objects.using(using).create(name=DAY_TICK_PLAN, task=DAY_TICK_TASK, interval=every)

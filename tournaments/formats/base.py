@@ -1,0 +1,226 @@
+"""The one interface every tournament format stands behind, and what the formats share.
+
+A format says how its next round is drawn (``next_round``: a plan of plain data that
+``services.rounds`` writes), how many rounds it has, when it is over, its standings, tiebreaks
+and places, and which pages it has. It reads rows but never writes them: the services own every
+change. Adding a format is one class in one file of this package, registered in ``__init__``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+from typing import Any, ClassVar
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..core.seating import PlayerId, Table
+from ..core.standings import MatchPoints, MatchResult, StandingRow, compute_standings
+from ..core.tiebreaks import SWISS_TIEBREAKS, Tiebreak
+from ..models import Entry, EntryStatus, Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
+
+ENTRY_PLAYERS = ("player_a", "player_b")
+
+
+@dataclass(frozen=True)
+class Game:
+    """One match of a round to draw, or a bye (``away`` None), with its table and place in the bracket."""
+
+    home: int
+    away: int | None
+    table: int = 0
+    slot: int = 0
+    bracket: str = ""
+    stage: int = 0
+
+
+@dataclass
+class RoundPlan:
+    """What the next round is. Pairs formats give ``games`` between entries; individual events give
+    ``tables`` of four players and the players sitting out (``byes``), ``players`` their rows.
+
+    ``audit``: what the round's audit row keeps, when the format says more than the matches written.
+    """
+
+    games: list[Game] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    byes: list[PlayerId] = field(default_factory=list)
+    players: dict[PlayerId, Any] = field(default_factory=dict)
+    audit: dict | None = None
+
+
+@dataclass
+class StandingLine:
+    row: StandingRow
+    entry: Any
+    """The pair (an ``Entry``), or in an individual event the player (an ``IndividualEntry``)."""
+    prize: str = ""
+
+
+@dataclass
+class Standings:
+    lines: list[StandingLine]
+    tiebreaks: list[str]
+    final: bool
+
+
+def matchday_deadline(tournament: Tournament, number: int) -> datetime | None:
+    """A league's matchday ``number`` is due ``matchday_days`` days after the previous one, at 23:59."""
+    if not tournament.matchday_days:
+        return None
+    day = tournament.starts_on + timedelta(days=tournament.matchday_days * number)
+    return timezone.make_aware(datetime.combine(day, time(23, 59)))
+
+
+def points_of(tournament: Tournament) -> MatchPoints:
+    return MatchPoints(win=tournament.points_win, loss=tournament.points_loss, bye=tournament.points_bye)
+
+
+def results_of(matches: Sequence[Match]) -> list[MatchResult]:
+    """The confirmed matches and byes as the pure standings read them."""
+    results = []
+    for m in matches:
+        if m.status != MatchStatus.CONFIRMED:
+            continue
+        if m.bye:
+            results.append(MatchResult(home=m.home_id, away=None, bye=True))
+        else:
+            results.append(
+                MatchResult(
+                    home=m.home_id,
+                    away=m.away_id,
+                    home_eyes=m.home_eyes,
+                    away_eyes=m.away_eyes,
+                    winner=m.winner_id,
+                    home_lucy=m.home_lucy,
+                    away_lucy=m.away_lucy,
+                    forfeit=m.forfeit,
+                )
+            )
+    return results
+
+
+def prize_of(tournament: Tournament, place: int) -> str:
+    prizes = tournament.prizes or []
+    return prizes[place - 1] if 0 < place <= len(prizes) else ""
+
+
+def check_round_number(number: int, total: int) -> None:
+    if number > total:
+        raise ValidationError(_("All %(n)d rounds have been paired.") % {"n": total})
+
+
+class TournamentFormat:
+    """A format of pairs; individual events override what differs (``formats.players``)."""
+
+    code: ClassVar[str]
+    plays_alone: ClassVar[bool] = False
+    """Players enter alone and get a new partner every round (tables of four)."""
+    late_entries: ClassVar[bool] = False
+    """Entries may still come once round 1 is paired (Swiss-style rounds)."""
+    rounds_from_setting: ClassVar[bool] = False
+    """The organiser sets how many rounds (``swiss_rounds``); it cannot be less than those paired."""
+    eliminates: ClassVar[bool] = False
+    """Results decide who plays next: a winner changed after the next round is paired is refused."""
+    plays_series: ClassVar[bool] = False
+    """A tie is a best-of-N series: ``services.rounds`` adds its next game until it is decided."""
+    standings_page: ClassVar[str] = "table"
+    """What the standings page shows: "table" (pairs), "players" or "bracket"."""
+    pages: ClassVar[frozenset[str]] = frozenset()
+    """Pages of its own beside the common ones: "crosstable", "bracket"."""
+    default_tiebreaks: ClassVar[tuple[Tiebreak, ...]] = SWISS_TIEBREAKS
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+
+    # --- the field ------------------------------------------------------------------------------
+
+    def field(self) -> list[Entry]:
+        """The entries that took part from the start (seeded), in seed order, withdrawn ones included."""
+        return list(
+            self.tournament.entries.filter(seed__gt=0)
+            .exclude(status=EntryStatus.PENDING)
+            .order_by("seed", "id")
+        )
+
+    def field_size(self) -> int:
+        return self.tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING).count()
+
+    def ranked_entries(self) -> list[Entry]:
+        """Entries that belong in the table: the seeded field once started, else every approved pair."""
+        qs = self.tournament.entries.select_related(*ENTRY_PLAYERS).exclude(status=EntryStatus.PENDING)
+        if self.tournament.status == TournamentStatus.REGISTRATION:
+            qs = qs.exclude(status=EntryStatus.WITHDRAWN)
+        else:
+            qs = qs.filter(seed__gt=0)
+        return list(qs.order_by("seed", "id"))
+
+    def check_start(self, entries: Sequence[Any]) -> None:
+        """Refuse a field that cannot start (called when round 1 is paired)."""
+        if len(entries) < 2:
+            raise ValidationError(_("At least two approved pairs are needed to start."))
+
+    # --- rounds ---------------------------------------------------------------------------------
+
+    def round_count(self, field_size: int) -> int:
+        raise NotImplementedError
+
+    def next_round(self, number: int) -> RoundPlan:
+        """The games of round ``number``; raises ValidationError when it cannot be drawn."""
+        raise NotImplementedError
+
+    def finished(self, rounds: Sequence[Any]) -> bool:
+        """Every round is complete and there are as many as the format plays."""
+        return (
+            bool(rounds)
+            and all(r.status == RoundStatus.COMPLETE for r in rounds)
+            and len(rounds) >= self.round_count(self.field_size())
+        )
+
+    # --- standings and places -------------------------------------------------------------------
+
+    def tiebreak_order(self) -> list[Tiebreak]:
+        return [Tiebreak(t) for t in (self.tournament.tiebreaks or self.default_tiebreaks)]
+
+    def standings(self) -> Standings:
+        """The table by match points and the tournament's tiebreak order (core.standings). Two queries."""
+        tournament = self.tournament
+        field_entries = self.ranked_entries()
+        by_id = {e.pk: e for e in field_entries}
+        matches = [
+            m
+            for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED)
+            if m.home_id in by_id and (m.away_id is None or m.away_id in by_id)
+        ]
+        order = self.tiebreak_order()
+        rows = compute_standings(
+            [e.pk for e in field_entries],
+            results_of(matches),
+            points=points_of(tournament),
+            tiebreaks=order,
+            withdrawn=[e.pk for e in field_entries if e.status == EntryStatus.WITHDRAWN],
+        )
+        return self._standings(rows, by_id, [t.value for t in order])
+
+    def _standings(self, rows: list[StandingRow], by_id: dict, tiebreaks: list[str]) -> Standings:
+        final = self.tournament.status == TournamentStatus.FINISHED
+        lines = [
+            StandingLine(row=row, entry=by_id[row.entry], prize=prize_of(self.tournament, row.place) * final)
+            for row in rows
+        ]
+        return Standings(lines=lines, tiebreaks=tiebreaks, final=final)
+
+    def places(self) -> list[tuple[int, Any]]:
+        """The final places (place, entry), shared places repeated; from the standings by default."""
+        return [(line.row.place, line.entry) for line in self.standings().lines]
+
+    def prize_winners(self) -> dict[int, list]:
+        winners: dict[int, list] = defaultdict(list)
+        if self.tournament.status == TournamentStatus.FINISHED:
+            for place, entry in self.places():
+                winners[place].append(entry)
+        return winners

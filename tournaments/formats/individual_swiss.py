@@ -1,0 +1,27 @@
+"""Individual: Swiss-style rounds, players of equal score at a table, new partners every round."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..core.seating import IndividualPlayer, seat_swiss_round
+from ..core.standings import individual_standings
+from ..models import Format
+from .base import RoundPlan, points_of
+from .players import IndividualFormat
+
+
+class IndividualSwiss(IndividualFormat):
+    code = Format.INDIVIDUAL_SWISS
+    late_entries = True
+
+    def seat(self, number, playing, seeded, state) -> RoundPlan:
+        """The seater (``core.seating.seat_swiss_round``) given each player's score so far."""
+        scores: dict[int, int] = defaultdict(int)
+        rows = individual_standings(
+            [e.pk for e in seeded], state.results, state.byes, points=points_of(self.tournament)
+        )
+        scores.update({r.player: r.match_points for r in rows})
+        players = [IndividualPlayer(id=e.pk, score=scores[e.pk], seed=e.seed) for e in playing]
+        rnd = seat_swiss_round(players, state.rounds, number=number)
+        return RoundPlan(tables=list(rnd.tables), byes=list(rnd.byes))

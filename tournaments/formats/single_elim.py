@@ -1,0 +1,100 @@
+"""Single elimination: a seeded bracket with byes to the top seeds, a third-place match, best-of-N ties."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from ..core.knockout import Bracket, knockout_bracket, series_outcome
+from ..models import Entry, Format, Match, MatchStatus
+from .base import Game, RoundPlan, TournamentFormat, check_round_number
+
+
+def knockout_state(tournament, field: Sequence[Entry], matches: Iterable[Match]):
+    """The core bracket from the stored matches, and each tie's games keyed (round, slot)."""
+    games: dict[tuple[int, int], list[Match]] = defaultdict(list)
+    for m in matches:
+        if not m.bye:
+            games[(m.round.number, m.slot)].append(m)
+    winners = {}
+    for key, tie in games.items():
+        tie.sort(key=lambda g: g.game)
+        best_of = tie[0].round.best_of or tournament.best_of
+        played = [(g.home_eyes, g.away_eyes) for g in tie if g.status == MatchStatus.CONFIRMED]
+        outcome = series_outcome(played, best_of)
+        if outcome.winner is not None:
+            winners[key] = tie[0].home_id if outcome.winner == "top" else tie[0].away_id
+    bracket = knockout_bracket([e.pk for e in field], winners, third_place=tournament.third_place)
+    return bracket, games
+
+
+def bracket_places(bracket: Bracket) -> list[tuple[int, int]]:
+    """Places from a knockout bracket: champion, final loser, then the third-place match (or both
+    losing semifinalists sharing third place when there is none)."""
+    places: list[tuple[int, int]] = []
+
+    def add(place: int, entry_id) -> None:
+        if entry_id is not None:
+            places.append((place, entry_id))
+
+    final = bracket.final
+    if final.winner is not None:
+        add(1, final.winner)
+        add(2, final.loser)
+        if bracket.third_place is not None:
+            if bracket.third_place.winner is not None:
+                add(3, bracket.third_place.winner)
+                add(4, bracket.third_place.loser)
+        elif len(bracket.rounds) >= 2:
+            for semi in bracket.rounds[-2]:
+                add(3, semi.loser)
+    return places
+
+
+class SingleElimination(TournamentFormat):
+    code = Format.SINGLE_ELIM
+    eliminates = True
+    plays_series = True
+    pages = frozenset({"bracket"})
+
+    def check_start(self, entries) -> None:
+        super().check_start(entries)
+        if self.tournament.third_place and len(entries) < 4:
+            raise ValidationError(_("A third-place match needs at least four pairs."))
+
+    def round_count(self, field_size: int) -> int:
+        return max(1, (field_size - 1).bit_length())
+
+    def state(self, field: Sequence[Entry] | None = None):
+        field = self.field() if field is None else field
+        matches = Match.objects.filter(tournament=self.tournament).select_related("round")
+        return knockout_state(self.tournament, field, matches)
+
+    def next_round(self, number: int) -> RoundPlan:
+        """The next stage of the seeded bracket (``core.knockout``); byes go to the top seeds."""
+        field = self.field()
+        check_round_number(number, self.round_count(len(field)))
+        bracket, _games = self.state(field)
+        stage = list(bracket.rounds[number - 1])
+        if number == len(bracket.rounds) and bracket.third_place is not None:
+            stage.append(bracket.third_place)
+        plan = RoundPlan()
+        table = 0
+        for km in stage:
+            if km.bye:
+                plan.games.append(Game(km.winner, None, slot=km.slot))
+                continue
+            table += 1
+            plan.games.append(Game(km.top, km.bottom, table=table, slot=km.slot))
+        return plan
+
+    def places(self):
+        field = self.ranked_entries()
+        if len(field) < 2:
+            return []
+        by_id = {e.pk: e for e in field}
+        bracket, _games = self.state(field)
+        return [(place, by_id[e]) for place, e in bracket_places(bracket)]

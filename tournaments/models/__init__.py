@@ -1,0 +1,55 @@
+"""The rows of tournaments: the event, its entries, rounds and matches, and the day's plans.
+
+Every model is importable from here (``tournaments.models.Match``), which is also the path the
+migrations cite for ``new_pin``.
+"""
+
+from .day import ActionKind, DaySettings, Notification, ScheduledAction
+from .entries import Entry, EntryStatus, IndividualEntry, Substitution
+from .event import (
+    BRACKET_FORMATS,
+    INDIVIDUAL_FORMATS,
+    Format,
+    PlayMode,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
+from .rounds import (
+    DealLine,
+    Match,
+    MatchStatus,
+    ResultCorrection,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatName,
+    new_pin,
+)
+
+__all__ = [
+    "BRACKET_FORMATS",
+    "INDIVIDUAL_FORMATS",
+    "ActionKind",
+    "DaySettings",
+    "DealLine",
+    "Entry",
+    "EntryStatus",
+    "Format",
+    "IndividualEntry",
+    "Match",
+    "MatchStatus",
+    "Notification",
+    "PlayMode",
+    "ResultCorrection",
+    "Round",
+    "RoundStatus",
+    "ScheduledAction",
+    "Seat",
+    "SeatName",
+    "Seeding",
+    "Substitution",
+    "Tournament",
+    "TournamentStatus",
+    "new_pin",
+]

@@ -1,0 +1,129 @@
+"""Who plays in an event: fixed pairs (``Entry``), players who enter alone (``IndividualEntry``), substitutes.
+
+In an individual event each round's table is still a match between two partnerships: each is an
+``Entry`` with ``seed=0`` (the pair of that table and round), so results flow exactly as for
+fixed pairs; ``IndividualEntry`` is the one player's place in the event.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Player
+
+from .event import Tournament
+
+
+class EntryStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for approval")
+    APPROVED = "approved", _("Approved")
+    CHECKED_IN = "checked_in", _("Checked in")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class Entry(models.Model):
+    """A fixed pair: two players who play every match of the event together."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player_a = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(
+        Player, verbose_name=_("partner"), on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=EntryStatus.choices, default=EntryStatus.APPROVED
+    )
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    late = models.BooleanField(_("late entry"), default=False)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "seed", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(player_a=models.F("player_b")), name="entry_two_players"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.player_a.display_name} & {self.player_b.display_name}"
+
+    @property
+    def short_name(self) -> str:
+        """Surnames only ("Ахметов / Жумабаева"), for narrow places: the bracket and the crosstable."""
+        return f"{self.player_a.display_name.split()[-1]} / {self.player_b.display_name.split()[-1]}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
+
+
+class IndividualEntry(models.Model):
+    """One player in an individual event."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="individual_entries"
+    )
+    player = models.ForeignKey(
+        "clubs.Player", verbose_name=_("player"), on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(_("status"), max_length=12, default="approved")
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("individual entry")
+        verbose_name_plural = _("individual entries")
+        ordering = ["tournament", "seed", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="individual_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.player.display_name
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("approved", "checked_in")
+
+
+class Substitution(models.Model):
+    """For one round, ``player_in`` plays in place of ``player_out`` in an entry."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="substitutions")
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="substitutions")
+    player_out = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_in = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "round", "player_out"], name="substitution_once_per_round"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} r{self.round_id}: {self.player_out_id} → {self.player_in_id}"

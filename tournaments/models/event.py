@@ -1,0 +1,130 @@
+"""The event itself: its format, how it is played and seeded, its status, every setting an organiser sets."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club
+
+
+class Format(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("Round robin (league)")
+    SWISS = "swiss", _("Swiss")
+    SINGLE_ELIM = "single_elim", _("Knockout (single elimination)")
+    INDIVIDUAL_MOVEMENT = "ind_movement", _("Individual: full movement (new partner every round)")
+    INDIVIDUAL_SWISS = "ind_swiss", _("Individual: Swiss rounds (new partner every round)")
+    DOUBLE_ELIM = "double_elim", _("Double elimination")
+    GROUPS_PLAYOFF = "groups_playoff", _("Groups, then a knockout playoff")
+
+
+INDIVIDUAL_FORMATS = frozenset({Format.INDIVIDUAL_MOVEMENT, Format.INDIVIDUAL_SWISS})
+"""Players enter alone and change partners every round (``tournaments.formats.individual``)."""
+BRACKET_FORMATS = frozenset({Format.DOUBLE_ELIM, Format.GROUPS_PLAYOFF})
+"""Rounds are drawn from a bracket state rebuilt from the results (``tournaments.formats``)."""
+
+
+class PlayMode(models.TextChoices):
+    PHYSICAL = "physical", _("At physical tables")
+    ONLINE = "online", _("Online")
+
+
+class Seeding(models.TextChoices):
+    RATING = "rating", _("By rating (unrated pairs drawn at random)")
+    MANUAL = "manual", _("Manual (the order of the entry list)")
+    RANDOM = "random", _("Random draw")
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTRATION = "registration", _("Registration")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Tournament(models.Model):
+    """One event of a club: a league season, a Swiss evening, a knockout cup."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="tournaments"
+    )
+    name = models.CharField(_("name"), max_length=140)
+    slug = models.SlugField(_("address"), max_length=160, unique=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    online = models.BooleanField(_("online event"), default=False)
+    description = models.TextField(_("about"), blank=True)
+    rules = models.JSONField(_("rules"), default=dict, blank=True)
+    format = models.CharField(_("format"), max_length=16, choices=Format.choices, default=Format.SWISS)
+    double_round_robin = models.BooleanField(_("double round robin"), default=False)
+    swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), default=5)
+    matchday_days = models.PositiveSmallIntegerField(
+        _("days per matchday"),
+        default=0,
+        help_text=_(
+            "Leagues: each matchday's deadline is this many days after the previous one; 0 for none."
+        ),
+    )
+    seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    best_of = models.PositiveSmallIntegerField(
+        _("matches per knockout tie"),
+        default=1,
+        help_text=_("1: one match to 12 eyes. 3: best of three, and so on."),
+    )
+    play_mode = models.CharField(_("play"), max_length=8, choices=PlayMode.choices, default=PlayMode.PHYSICAL)
+    grand_final_reset = models.BooleanField(
+        _("grand final reset"),
+        default=True,
+        help_text=_(
+            "Double elimination: if the losers' bracket winner wins the final, a second final decides."
+        ),
+    )
+    group_count = models.PositiveSmallIntegerField(_("groups"), default=2)
+    group_qualifiers = models.PositiveSmallIntegerField(_("pairs through from each group"), default=2)
+    prizes = models.JSONField(_("prizes by place"), default=list, blank=True)
+    points_win = models.PositiveSmallIntegerField(_("points for a win"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    points_bye = models.PositiveSmallIntegerField(_("points for a bye"), default=1)
+    tiebreaks = models.JSONField(_("tiebreak order"), default=list, blank=True)
+    self_registration = models.BooleanField(_("players may register themselves"), default=False)
+    entry_cap = models.PositiveIntegerField(_("most pairs"), null=True, blank=True)
+    auto_confirm_hours = models.PositiveSmallIntegerField(
+        _("auto-confirm after (hours)"),
+        default=24,
+        help_text=_("A reported result nobody disputes is confirmed after this time."),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTRATION
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_on", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:home", kwargs={"slug": self.slug})
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == Format.SINGLE_ELIM
+
+    @property
+    def is_individual(self) -> bool:
+        return self.format in INDIVIDUAL_FORMATS
+
+    @property
+    def has_bracket(self) -> bool:
+        """Double elimination, or groups then playoff: rounds follow a bracket, not a fixed count."""
+        return self.format in BRACKET_FORMATS

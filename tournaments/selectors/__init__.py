@@ -1,0 +1,50 @@
+"""Read-only queries for tournament pages: load rows, ask the format or the pure core, return view data.
+
+- ``events``: a tournament, a club's events, entries and players; ``standings``: standings,
+  crosstable, prize list, coming matchdays; ``brackets``: the bracket pages; ``rounds``: rounds,
+  matches, seats, a player's matches; ``exports``: the CSV/JSON rows; ``day``: the dashboard.
+
+Each selector runs a fixed number of SQL queries whatever the number of entries (tested).
+"""
+
+from .brackets import bracket, double_elim_view, groups_view
+from .events import (
+    active_count,
+    club_events,
+    club_tournaments,
+    entries,
+    is_registered,
+    open_matches,
+    partner_choices,
+    pending_entries,
+    players,
+    tournament_by_slug,
+)
+from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
+from .standings import coming_matchdays, crosstable, prize_list, standings, tiebreak_order
+
+__all__ = [
+    "active_count",
+    "bracket",
+    "club_events",
+    "club_tournaments",
+    "coming_matchdays",
+    "crosstable",
+    "double_elim_view",
+    "entries",
+    "groups_view",
+    "is_registered",
+    "match_detail",
+    "my_matches",
+    "open_matches",
+    "partner_choices",
+    "pending_entries",
+    "players",
+    "prize_list",
+    "round_detail",
+    "rounds_with_matches",
+    "seated_round",
+    "standings",
+    "tiebreak_order",
+    "tournament_by_slug",
+]

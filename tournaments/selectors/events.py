@@ -1,0 +1,88 @@
+"""Reads of events and who is in them: a tournament by its address, a club's events, entries, players."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from clubs.models import Club, Player
+
+from ..models import Entry, EntryStatus, IndividualEntry, Match, MatchStatus, Tournament, TournamentStatus
+
+ENTRY_PLAYERS = ("player_a", "player_b")
+MATCH_RELATED = (
+    "round",
+    "tournament",
+    "home__player_a",
+    "home__player_b",
+    "away__player_a",
+    "away__player_b",
+)
+
+
+def tournament_by_slug(slug: str) -> Tournament:
+    return Tournament.objects.select_related("club").get(slug=slug)
+
+
+def club_tournaments(*, club: Club) -> list[Tournament]:
+    return list(club.tournaments.order_by("-starts_on", "-id"))
+
+
+def club_events(*, club: Club, limit: int = 5) -> dict[str, list[Tournament]]:
+    """Upcoming (registration or running) and recent (finished) events for the club page."""
+    qs = club.tournaments.order_by("-starts_on", "-id")
+    return {
+        "upcoming": list(qs.exclude(status=TournamentStatus.FINISHED)[:limit]),
+        "recent": list(qs.filter(status=TournamentStatus.FINISHED)[:limit]),
+    }
+
+
+def entries(*, tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.select_related(*ENTRY_PLAYERS).order_by("seed", "id"))
+
+
+def players(*, tournament: Tournament) -> list[IndividualEntry]:
+    return list(tournament.individual_entries.select_related("player").order_by("seed", "id"))
+
+
+def active_count(*, tournament: Tournament) -> int:
+    """Pairs (or, in an individual event, players) approved or checked in."""
+    rows = tournament.individual_entries if tournament.is_individual else tournament.entries
+    return rows.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN)).count()
+
+
+def is_registered(*, tournament: Tournament, player_id: int | None) -> bool:
+    """Whether the player is in the event (in a pair, or alone) and not withdrawn."""
+    if player_id is None:
+        return False
+    if tournament.is_individual:
+        rows = tournament.individual_entries.filter(player_id=player_id)
+    else:
+        rows = tournament.entries.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id))
+    return rows.exclude(status=EntryStatus.WITHDRAWN).exists()
+
+
+def partner_choices(*, tournament: Tournament, exclude: int | None):
+    """The club's active roster players a pair may be made of (merged records left out)."""
+    return (
+        Player.objects.filter(
+            roster_entries__club=tournament.club, roster_entries__active=True, merged_into__isnull=True
+        )
+        .exclude(pk=exclude)
+        .distinct()
+        .order_by("display_name")
+    )
+
+
+def pending_entries(*, tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.filter(status=EntryStatus.PENDING).select_related(*ENTRY_PLAYERS))
+
+
+def open_matches(*, tournament: Tournament) -> list[Match]:
+    """Results the organiser should look at: disputed first, then waiting for confirmation."""
+    return list(
+        Match.objects.filter(
+            tournament=tournament, status__in=(MatchStatus.DISPUTED, MatchStatus.UNCONFIRMED)
+        )
+        .select_related(*MATCH_RELATED)
+        .order_by("status", "round__number", "table")
+    )

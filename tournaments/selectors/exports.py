@@ -1,0 +1,150 @@
+"""The CSV/JSON exports: standings as each format shows them, every result, every seat of an individual event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..formats import format_of
+from ..formats.base import prize_of
+from ..models import Format, Seat, SeatName, Tournament
+from .brackets import double_elim_view, groups_view
+from .rounds import results
+from .standings import standings
+
+
+def _pair_rows(tournament: Tournament) -> Iterator[dict]:
+    for line in standings(tournament=tournament).lines:
+        r = line.row
+        yield {
+            "place": r.place,
+            "shared": r.shared,
+            "pair": line.entry.name,
+            "entry_id": line.entry.pk,
+            "match_points": r.match_points,
+            "played": r.played,
+            "wins": r.wins,
+            "losses": r.losses,
+            "byes": r.byes,
+            "eyes_for": r.eyes_for,
+            "eyes_against": r.eyes_against,
+            "eye_difference": r.eye_difference,
+            "buchholz": r.buchholz,
+            "sonneborn_berger": r.sonneborn_berger,
+            "lucy": r.lucy,
+            "withdrawn": r.withdrawn,
+            "prize": line.prize,
+        }
+
+
+def _player_rows(tournament: Tournament) -> Iterator[dict]:
+    for line in standings(tournament=tournament).lines:
+        r = line.row
+        yield {
+            "place": r.place,
+            "shared": r.shared,
+            "player": line.entry.player.display_name,
+            "player_id": line.entry.player_id,
+            "match_points": r.match_points,
+            "played": r.played,
+            "wins": r.wins,
+            "losses": r.losses,
+            "byes": r.byes,
+            "forfeits": r.forfeits,
+            "eyes_for": r.eyes_for,
+            "eyes_against": r.eyes_against,
+            "eye_difference": r.eye_difference,
+            "buchholz": r.buchholz,
+            "withdrawn": r.withdrawn,
+            "prize": line.prize,
+        }
+
+
+def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
+    """Places (and, for groups, each pair's group line)."""
+    if tournament.format == Format.DOUBLE_ELIM:
+        view = double_elim_view(tournament=tournament)
+        for place, entry in view.places if view else []:
+            yield {
+                "place": place,
+                "pair": entry.name,
+                "entry_id": entry.pk,
+                "prize": prize_of(tournament, place),
+            }
+        return
+    gview = groups_view(tournament=tournament)
+    if gview is None:
+        return
+    final_place = {entry.pk: place for place, entry in gview.places}
+    for group in gview.groups:
+        for line in group.lines:
+            r = line.row
+            place = final_place.get(line.entry.pk)
+            yield {
+                "group": group.letter,
+                "group_place": r.place,
+                "pair": line.entry.name,
+                "entry_id": line.entry.pk,
+                "match_points": r.match_points,
+                "played": r.played,
+                "eye_difference": r.eye_difference,
+                "eyes_for": r.eyes_for,
+                "withdrawn": r.withdrawn,
+                "playoff_place": place,
+                "prize": prize_of(tournament, place) if place else "",
+            }
+
+
+def standings_rows(*, tournament: Tournament) -> list[dict]:
+    """The standings export, in the shape of the format's standings page."""
+    page = format_of(tournament).standings_page
+    rows = {"players": _player_rows, "bracket": _bracket_rows}.get(page, _pair_rows)
+    return list(rows(tournament))
+
+
+def result_rows(*, tournament: Tournament) -> list[dict]:
+    return [
+        {
+            "round": m.round.number,
+            "table": m.table,
+            "slot": m.slot,
+            "game": m.game,
+            "home": m.home.name,
+            "away": m.away.name if m.away else "",
+            "home_eyes": m.home_eyes,
+            "away_eyes": m.away_eyes,
+            "winner": (m.home.name if m.winner_id == m.home_id else m.away.name if m.away else "")
+            if m.winner_id
+            else "",
+            "bye": m.bye,
+            "forfeit": m.forfeit,
+            "status": m.status,
+        }
+        for m in results(tournament=tournament)
+    ]
+
+
+def seat_rows(*, tournament: Tournament):
+    """Every seat of the event, for the CSV/JSON export: round, table, seat, player, result."""
+    seats = (
+        Seat.objects.filter(round__tournament=tournament)
+        .select_related("round", "entry__player", "match")
+        .order_by("round__number", "table", "seat")
+    )
+    for s in seats:
+        m = s.match
+        ours = theirs = None
+        if m is not None and m.has_result:
+            home = s.seat in (SeatName.NORTH, SeatName.SOUTH)
+            ours, theirs = (m.home_eyes, m.away_eyes) if home else (m.away_eyes, m.home_eyes)
+        yield {
+            "round": s.round.number,
+            "table": s.table,
+            "seat": s.seat,
+            "player": s.entry.player.display_name,
+            "player_id": s.entry.player_id,
+            "eyes_for": ours,
+            "eyes_against": theirs,
+            "won": None if ours is None else ours > theirs,
+            "no_show": s.absent and bool(m and m.forfeit),
+            "status": m.status if m else "bye",
+        }

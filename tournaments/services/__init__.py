@@ -1,0 +1,91 @@
+"""Every change to tournaments, by what it changes. Views, admin, commands and tasks call these.
+
+- ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
+  checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving and coming back;
+- ``rounds``: the field fixed and each next round drawn by the format; ``results``: reported,
+  confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
+- ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``.
+- ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
+  follows any result) are what the others share.
+
+The public services are importable from here (``services.pair_next_round``).
+"""
+
+from .entries import (
+    BulkEntries,
+    approve_entry,
+    check_in_closed,
+    check_in_entry,
+    move_entry,
+    register_entries_bulk,
+    register_entry,
+    self_register,
+    substitute,
+)
+from .events import create_tournament, parse_rules, update_tournament
+from .players import (
+    approve_player,
+    check_in_player,
+    register_player,
+    register_players_bulk,
+    self_register_player,
+)
+from .results import (
+    PIN_ATTEMPTS,
+    WrongPin,
+    auto_confirm_due,
+    confirm_result,
+    correct_result,
+    dispute_result,
+    enter_result,
+    note_wrong_pin,
+    record_forfeit,
+    record_no_show,
+)
+from .rounds import pair_next_round, set_round_options
+from .withdrawals import (
+    reinstatable_entries,
+    reinstatable_players,
+    reinstate_entry,
+    reinstate_player,
+    withdraw_entry,
+    withdraw_player,
+)
+
+__all__ = [
+    "PIN_ATTEMPTS",
+    "BulkEntries",
+    "WrongPin",
+    "approve_entry",
+    "approve_player",
+    "auto_confirm_due",
+    "check_in_closed",
+    "check_in_entry",
+    "check_in_player",
+    "confirm_result",
+    "correct_result",
+    "create_tournament",
+    "dispute_result",
+    "enter_result",
+    "move_entry",
+    "note_wrong_pin",
+    "pair_next_round",
+    "parse_rules",
+    "record_forfeit",
+    "record_no_show",
+    "register_entries_bulk",
+    "register_entry",
+    "register_player",
+    "register_players_bulk",
+    "reinstatable_entries",
+    "reinstatable_players",
+    "reinstate_entry",
+    "reinstate_player",
+    "self_register",
+    "self_register_player",
+    "set_round_options",
+    "substitute",
+    "update_tournament",
+    "withdraw_entry",
+    "withdraw_player",
+]

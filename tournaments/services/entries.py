@@ -1,0 +1,364 @@
+"""Who enters: the checks pairs and players share, and pairs registered, approved, checked in, seeded.
+
+Fixed pairs enter as an ``Entry``; in an individual event each player enters alone as an
+``IndividualEntry``. The steps are the same for both and share one set of checks here (a merged
+player, a finished event, a late entry the format does not take, a full event); the pairs'
+own steps (a partner, seeding by hand, substitutes) and the players' own are beside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs import services as club_services
+from clubs.models import ClubPlayer, Player
+
+from ..formats import format_of
+from ..models import (
+    DaySettings,
+    Entry,
+    EntryStatus,
+    MatchStatus,
+    Round,
+    Substitution,
+    Tournament,
+    TournamentStatus,
+)
+from .common import ACTIVE, audit, lock_entry, lock_tournament, require_manager, require_user
+from .paste import RosterNames, line_error, parse_pair_lines
+
+# --- the checks pairs and players share ----------------------------------------------------------
+
+
+def next_seed(rows) -> int:
+    """The seed after the last one of ``rows`` (a tournament's pairs or its players)."""
+    last = rows.order_by("-seed").values_list("seed", flat=True).first()
+    return (last or 0) + 1
+
+
+def merged_refusal(player: Player) -> str:
+    """Why a player merged into another record cannot enter ("" when he is not)."""
+    if player.merged_into_id is None:
+        return ""
+    return _("%(name)s was merged into another player record.") % {"name": player.display_name}
+
+
+def full_refusal(tournament: Tournament, count: int) -> str:
+    """Why one more cannot enter when ``count`` are in already ("" when there is room)."""
+    if tournament.entry_cap is None or count < tournament.entry_cap:
+        return ""
+    if tournament.is_individual:
+        return _("The tournament is full: %(cap)d players at most.") % {"cap": tournament.entry_cap}
+    return _("The tournament is full: %(cap)d pairs at most.") % {"cap": tournament.entry_cap}
+
+
+def refuse_late(tournament: Tournament) -> None:
+    """Refuse a finished event, and a started one whose format takes no late entries."""
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    if tournament.status == TournamentStatus.RUNNING and not format_of(tournament).late_entries:
+        if tournament.is_individual:
+            raise ValidationError(
+                _("Late entries are possible only in Swiss rounds; this movement has started.")
+            )
+        raise ValidationError(
+            _("Late entries are possible only in a Swiss tournament; this one has started.")
+        )
+
+
+def check_in_closed(tournament: Tournament) -> bool:
+    """Check-in closes at the time the organiser set in the day settings (the plan that withdraws
+    the pairs that did not come runs then, ``services.day.close_check_in``). Until round 1 is paired
+    the organiser reopens it by moving that time later or clearing it."""
+    closes = (
+        DaySettings.objects.filter(tournament_id=tournament.pk)
+        .values_list("check_in_closes_at", flat=True)
+        .first()
+    )
+    return closes is not None and closes <= timezone.now()
+
+
+def refuse_closed_check_in(tournament: Tournament, *, too_late: str) -> None:
+    """Raise once check-in is over: ``too_late`` after round 1 is paired (the field is fixed), or
+    the day settings' closing time has passed. For pairs and individual events alike."""
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(too_late)
+    if check_in_closed(tournament):
+        raise ValidationError(
+            _("Check-in is closed. To reopen it, move its closing time in the day settings.")
+        )
+
+
+def check_in(actor, entry, tournament: Tournament, *, too_late: str) -> bool:
+    """The shared step of checking in: refused once check-in is over, a no-op unless approved or pending."""
+    require_manager(actor, tournament)
+    refuse_closed_check_in(tournament, too_late=too_late)
+    if entry.status not in (EntryStatus.APPROVED, EntryStatus.PENDING):
+        return False
+    entry.status = EntryStatus.CHECKED_IN
+    entry.save(update_fields=["status"])
+    return True
+
+
+# --- pairs ---------------------------------------------------------------------------------------
+
+
+def taken_players(tournament: Tournament, *, exclude_entry: int | None = None) -> dict[int, Entry]:
+    """Players already in a pair of this tournament (withdrawn pairs free their players)."""
+    taken: dict[int, Entry] = {}
+    qs = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player_a", "player_b")
+    for entry in qs:
+        if entry.pk == exclude_entry:
+            continue
+        taken[entry.player_a_id] = entry
+        taken[entry.player_b_id] = entry
+    for sub in Substitution.objects.filter(entry__tournament=tournament).exclude(
+        entry__status=EntryStatus.WITHDRAWN
+    ):
+        taken.setdefault(sub.player_in_id, sub.entry)
+    return taken
+
+
+def taken_refusal(player: Player, taken: dict[int, Entry]) -> str:
+    if player.pk not in taken:
+        return ""
+    return _("%(name)s is already registered in this tournament (pair %(pair)s).") % {
+        "name": player.display_name,
+        "pair": taken[player.pk].name,
+    }
+
+
+def _check_can_enter(tournament: Tournament, a: Player, b: Player, *, taken: dict[int, Entry]) -> bool:
+    """Raise for a pair that cannot enter; return True when it is a late entry."""
+    if tournament.is_individual:
+        raise ValidationError(_("In an individual event players enter alone."))
+    if a.pk == b.pk:
+        raise ValidationError(_("A pair is two different players."))
+    for p in (a, b):
+        refusal = merged_refusal(p) or taken_refusal(p, taken)
+        if refusal:
+            raise ValidationError(refusal)
+    refuse_late(tournament)
+    refusal = full_refusal(tournament, tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count())
+    if refusal:
+        raise ValidationError(refusal)
+    return tournament.status == TournamentStatus.RUNNING
+
+
+def entry_state(entry: Entry) -> dict:
+    return {
+        "player_a": entry.player_a_id,
+        "player_b": entry.player_b_id,
+        "status": entry.status,
+        "seed": entry.seed,
+        "late": entry.late,
+    }
+
+
+def _new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str, *, late: bool) -> Entry:
+    return Entry.objects.create(
+        tournament=tournament,
+        player_a=a,
+        player_b=b,
+        status=status,
+        seed=next_seed(tournament.entries),
+        late=late,
+        registered_by=actor,
+    )
+
+
+def _create_entry(actor, tournament: Tournament, a: Player, b: Player, status: str) -> Entry:
+    late = _check_can_enter(tournament, a, b, taken=taken_players(tournament))
+    entry = _new_entry(actor, tournament, a, b, status, late=late)
+    audit(actor=actor, action="entry.create", obj=entry, tournament=tournament, after=entry_state(entry))
+    return entry
+
+
+@transaction.atomic
+def register_entry(*, actor, tournament: Tournament, player_a: Player, player_b: Player) -> Entry:
+    """The organiser registers a pair (players with or without accounts); it is approved at once."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    return _create_entry(actor, tournament, player_a, player_b, EntryStatus.APPROVED)
+
+
+@dataclass
+class BulkEntries:
+    entries: list[Entry]
+    new_players: list[Player]
+
+
+@transaction.atomic
+def register_entries_bulk(*, actor, tournament: Tournament, text: str) -> BulkEntries:
+    """Paste "Name A & Name B" lines. Names on the club's roster are matched in any alphabet;
+    other names become new roster players. Any bad line refuses the whole paste."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    lines = parse_pair_lines(text)
+    roster = RosterNames(tournament.club)
+    taken = taken_players(tournament)
+    result = BulkEntries([], [])
+    errors: list[str] = []
+    for number, name_a, name_b in lines:
+        players = []
+        for name in (name_a, name_b):
+            player, new = roster.find_or_add(actor=actor, number=number, name=name, errors=errors)
+            if player is None:
+                break
+            if new:
+                result.new_players.append(player)
+            players.append(player)
+        if len(players) < 2:
+            continue
+        try:
+            late = _check_can_enter(tournament, players[0], players[1], taken=taken)
+        except ValidationError as error:
+            errors.append(line_error(number, error))
+            continue
+        entry = _new_entry(actor, tournament, players[0], players[1], EntryStatus.APPROVED, late=late)
+        taken[players[0].pk] = taken[players[1].pk] = entry
+        result.entries.append(entry)
+    if errors:
+        raise ValidationError(errors)  # the atomic block drops the players and pairs made above
+    audit(
+        actor=actor,
+        action="entry.bulk_create",
+        obj=tournament,
+        tournament=tournament,
+        after={
+            "entries": [entry_state(e) for e in result.entries],
+            "new_players": [p.pk for p in result.new_players],
+        },
+    )
+    return result
+
+
+def refuse_self_registration(actor, tournament: Tournament) -> Player:
+    """A player registering himself, where the organiser allows it: his player record."""
+    if not tournament.self_registration:
+        raise PermissionDenied(_("This tournament takes entries from the organiser only."))
+    return club_services.ensure_player_for_user(user=actor)
+
+
+@transaction.atomic
+def self_register(*, actor, tournament: Tournament, partner: Player) -> Entry:
+    """A player enters himself with a partner from the club's roster; the organiser approves."""
+    require_user(actor)
+    tournament = lock_tournament(tournament)
+    me = refuse_self_registration(actor, tournament)
+    if (
+        not ClubPlayer.objects.filter(club=tournament.club, player=partner, active=True).exists()
+        and partner.user_id is None
+    ):
+        raise ValidationError(_("Choose a partner from the club's players."))
+    return _create_entry(actor, tournament, me, partner, EntryStatus.PENDING)
+
+
+def entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
+    """Lock a pair for a change only fixed pairs have; an individual event's partnerships refuse it."""
+    entry, tournament = lock_entry(entry)
+    if tournament.is_individual:
+        raise ValidationError(
+            _("In an individual event partnerships change every round; withdraw the player instead.")
+        )
+    return entry, tournament
+
+
+@transaction.atomic
+def approve_entry(*, actor, entry: Entry) -> Entry:
+    entry, tournament = entry_for_update(entry)
+    require_manager(actor, tournament)
+    if entry.status != EntryStatus.PENDING:
+        return entry
+    refusal = full_refusal(tournament, tournament.entries.filter(status__in=ACTIVE).count())
+    if refusal:
+        raise ValidationError(refusal)
+    before = entry_state(entry)
+    entry.status = EntryStatus.APPROVED
+    if tournament.status == TournamentStatus.RUNNING:
+        refuse_late(tournament)
+        entry.late, entry.seed = True, next_seed(tournament.entries)
+    entry.save(update_fields=["status", "late", "seed"])
+    audit(
+        actor=actor,
+        action="entry.approve",
+        obj=entry,
+        tournament=tournament,
+        before=before,
+        after=entry_state(entry),
+    )
+    return entry
+
+
+@transaction.atomic
+def move_entry(*, actor, entry: Entry, up: bool) -> Entry:
+    """Manual seeding: swap the pair with the one above (or below) it before the first round."""
+    entry, tournament = entry_for_update(entry)
+    require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(_("The seeding is fixed once the first round is paired."))
+    order = list(tournament.entries.exclude(status=EntryStatus.WITHDRAWN).order_by("seed", "id"))
+    index = next(i for i, e in enumerate(order) if e.pk == entry.pk)
+    other_index = index - 1 if up else index + 1
+    if not 0 <= other_index < len(order):
+        return entry
+    order[index], order[other_index] = order[other_index], order[index]
+    for number, e in enumerate(order, start=1):
+        if e.seed != number:
+            Entry.objects.filter(pk=e.pk).update(seed=number)
+    entry.refresh_from_db()
+    audit(actor=actor, action="entry.move", obj=entry, tournament=tournament, after={"seed": entry.seed})
+    return entry
+
+
+@transaction.atomic
+def check_in_entry(*, actor, entry: Entry) -> Entry:
+    """The pair is at the venue. Once anyone has checked in, round 1 pairs only checked-in pairs."""
+    entry, tournament = entry_for_update(entry)
+    before = entry_state(entry)
+    if check_in(actor, entry, tournament, too_late=_("Check-in closes when the first round is paired.")):
+        audit(
+            actor=actor,
+            action="entry.check_in",
+            obj=entry,
+            tournament=tournament,
+            before=before,
+            after=entry_state(entry),
+        )
+    return entry
+
+
+@transaction.atomic
+def substitute(*, actor, entry: Entry, round: Round, player_out: Player, player_in: Player) -> Substitution:
+    """For one round, ``player_in`` replaces ``player_out`` in the pair (recorded)."""
+    entry, tournament = entry_for_update(entry)
+    require_manager(actor, tournament)
+    if round.tournament_id != tournament.pk:
+        raise ValidationError(_("That round belongs to another tournament."))
+    if player_out.pk not in (entry.player_a_id, entry.player_b_id):
+        raise ValidationError(_("%(name)s does not play in this pair.") % {"name": player_out.display_name})
+    if player_in.pk in taken_players(tournament):
+        raise ValidationError(
+            _("%(name)s is already registered in this tournament.") % {"name": player_in.display_name}
+        )
+    if (
+        round.matches.filter(status=MatchStatus.CONFIRMED).filter(home=entry).exists()
+        or round.matches.filter(status=MatchStatus.CONFIRMED, away=entry).exists()
+    ):
+        raise ValidationError(_("This pair's match in that round already has a confirmed result."))
+    sub = Substitution.objects.create(
+        entry=entry, round=round, player_out=player_out, player_in=player_in, actor=actor
+    )
+    audit(
+        actor=actor,
+        action="entry.substitute",
+        obj=entry,
+        tournament=tournament,
+        after={"round": round.number, "out": player_out.pk, "in": player_in.pk},
+    )
+    return sub

@@ -1,0 +1,60 @@
+"""Notices to people: kept on the site, pushed to open tabs and e-mailed, each in its reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+
+from clubs.models import Membership, Player
+from clubs.permissions import ROSTER_ROLES
+from config.notify import notify_user
+
+from .. import permissions
+from ..models import Match, Notification, Tournament
+
+
+def notify(user, *, kind: str, text: Callable[[], str], url: str = "", key: str = "") -> None:
+    """Keep a notice on the site, push it to the user's open sockets, and e-mail it if we know an address.
+
+    ``key`` makes it once-only: a rerun of the same plan notifies nobody twice. ``text`` is a
+    function that words the notice: it is called in the user's language (``User.language``, the
+    one he last used the site in; the active one when none is known), so a notice written by the
+    beat or a worker is in his language, not the server's.
+    """
+    if key and Notification.objects.filter(user=user, key=key).exists():
+        return
+    with translation.override(getattr(user, "language", "") or translation.get_language()):
+        worded = str(text())
+    Notification.objects.create(user=user, kind=kind, text=worded[:400], url=url, key=key)
+    notify_user(user.pk, {"kind": kind, "text": worded, "url": url})
+    if user.email:
+        address, subject = user.email, worded[:120]
+        body = f"{worded}\n\n{url}" if url else worded
+        transaction.on_commit(
+            lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address], fail_silently=True),
+            robust=True,
+        )
+
+
+def users_of_side(match: Match, side: str) -> list:
+    ids = permissions.side_players(match, side)
+    return [p.user for p in Player.objects.filter(pk__in=ids).select_related("user") if p.user_id]
+
+
+def organisers(tournament: Tournament) -> list:
+    ids = Membership.objects.filter(club_id=tournament.club_id, role__in=ROSTER_ROLES).values_list(
+        "user_id", flat=True
+    )
+    return list(get_user_model().objects.filter(pk__in=list(ids)))
+
+
+def tell_organisers(tournament: Tournament, *, kind: str, text: Callable[[], str], key: str) -> None:
+    url = reverse("tournaments:dashboard", kwargs={"slug": tournament.slug})
+    for user in organisers(tournament):
+        notify(user, kind=kind, text=text, url=url, key=key)

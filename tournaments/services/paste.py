@@ -1,0 +1,86 @@
+"""Lists pasted by an organiser: "Name A & Name B" pairs or one name a line, matched to the club's roster."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from clubs import services as club_services
+from clubs.models import Club, ClubPlayer, Player
+from clubs.translit import search_key
+
+PAIR_SEPARATORS = re.compile(r"\s*(?:&|\+|/|;|\s[иіі]\s|\sжәне\s|\sand\s)\s*", re.IGNORECASE)
+
+
+def parse_pair_lines(text: str) -> list[tuple[int, str, str]]:
+    """Pasted lines "Name A & Name B" → (line number, name A, name B); raises for a line without two names."""
+    pairs, errors = [], []
+    for number, raw in enumerate((text or "").splitlines(), start=1):
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        parts = [p.strip(" ,") for p in PAIR_SEPARATORS.split(line) if p.strip(" ,")]
+        if len(parts) != 2:
+            errors.append(
+                _("Line %(n)d: write two names joined by “&”, e.g. “Нурлан Ахметов & Асель Жумабаева”.")
+                % {"n": number}
+            )
+            continue
+        pairs.append((number, parts[0][:120], parts[1][:120]))
+    if errors:
+        raise ValidationError(errors)
+    if not pairs:
+        raise ValidationError(_("Paste at least one pair, one per line."))
+    return pairs
+
+
+def parse_name_lines(text: str) -> list[tuple[int, str]]:
+    """Pasted lines of one name each → (line number, name); raises when there is none."""
+    names = [(n, " ".join(raw.split())[:120]) for n, raw in enumerate((text or "").splitlines(), 1)]
+    names = [(n, name) for n, name in names if name]
+    if not names:
+        raise ValidationError(_("Paste at least one name, one per line."))
+    return names
+
+
+def line_error(number: int, error: ValidationError) -> str:
+    return _("Line %(n)d: %(error)s") % {"n": number, "error": " ".join(error.messages)}
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+class RosterNames:
+    """The club's active roster, to find the players of a pasted list by name."""
+
+    def __init__(self, club: Club) -> None:
+        self.club = club
+        self.exact: dict[str, Player] = {}
+        self.by_key: dict[str, list[Player]] = defaultdict(list)
+        for row in ClubPlayer.objects.filter(club=club, active=True).select_related("player"):
+            self.exact.setdefault(_plain(row.player.display_name), row.player)
+            self.by_key[search_key(row.player.display_name)].append(row.player)
+
+    def find_or_add(self, *, actor, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
+        """The name as written first; else the one roster player whose key matches (any alphabet);
+        else a new roster player. Returns (player, whether new); (None, False) with the line's
+        error added to ``errors`` when the name could be several roster players."""
+        player = self.exact.get(_plain(name))
+        if player is None:
+            similar = self.by_key.get(search_key(name), [])
+            if len(similar) > 1:
+                errors.append(
+                    _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
+                    % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
+                )
+                return None, False
+            player = similar[0] if similar else None
+        if player is None:
+            player = club_services.add_player(actor=actor, club=self.club, display_name=name).player
+            self.exact[_plain(name)] = player
+            return player, True
+        return player, False

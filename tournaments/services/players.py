@@ -1,0 +1,140 @@
+"""Players of an individual event: entered by the organiser or a pasted list, self-registered, approved, checked in.
+
+Each player enters alone (``IndividualEntry``) and has one row per event: one who withdrew and is
+entered again gets his row back. The checks are those pairs have (``entries``).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import Player
+
+from ..models import EntryStatus, IndividualEntry, Tournament, TournamentStatus
+from .common import audit, lock_entry, lock_tournament, require_manager, require_user
+from .entries import check_in, full_refusal, merged_refusal, next_seed, refuse_late, refuse_self_registration
+from .paste import RosterNames, line_error, parse_name_lines
+
+
+def require_individual(tournament: Tournament) -> None:
+    if not tournament.is_individual:
+        raise ValidationError(_("This tournament is for fixed pairs; players enter it as pairs."))
+
+
+def _check_player_can_enter(tournament: Tournament, player: Player) -> bool:
+    """Raise for a player who cannot enter; return True for a late entry."""
+    require_individual(tournament)
+    refusal = merged_refusal(player)
+    if refusal:
+        raise ValidationError(refusal)
+    if tournament.individual_entries.filter(player=player).exclude(status=EntryStatus.WITHDRAWN).exists():
+        raise ValidationError(
+            _("%(name)s is already registered in this tournament.") % {"name": player.display_name}
+        )
+    refuse_late(tournament)
+    refusal = full_refusal(
+        tournament, tournament.individual_entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    )
+    if refusal:
+        raise ValidationError(refusal)
+    return tournament.status == TournamentStatus.RUNNING
+
+
+def _add_player(
+    actor, tournament: Tournament, player: Player, status: str = EntryStatus.APPROVED
+) -> IndividualEntry:
+    late = _check_player_can_enter(tournament, player)
+    # a player who withdrew and comes back gets his row back
+    entry = tournament.individual_entries.filter(player=player).first()
+    if entry is None:
+        entry = IndividualEntry(tournament=tournament, player=player, registered_by=actor)
+    entry.status = status
+    entry.withdrawn_after_round = None
+    seeded = late or tournament.status == TournamentStatus.REGISTRATION
+    entry.seed = next_seed(tournament.individual_entries) if seeded else 0
+    entry.save()
+    audit(
+        actor=actor,
+        action="individual.enter",
+        obj=entry,
+        tournament=tournament,
+        after={"player": player.pk, "seed": entry.seed, "late": late, "status": status},
+    )
+    return entry
+
+
+@transaction.atomic
+def register_player(*, actor, tournament: Tournament, player: Player) -> IndividualEntry:
+    """The organiser enters a player (with or without an account)."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    return _add_player(actor, tournament, player)
+
+
+@transaction.atomic
+def register_players_bulk(*, actor, tournament: Tournament, text: str) -> list[IndividualEntry]:
+    """Paste one name a line. Roster names match in any alphabet; other names become roster players.
+    Any bad line refuses the whole paste."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    require_individual(tournament)
+    names = parse_name_lines(text)
+    roster = RosterNames(tournament.club)
+    added, errors = [], []
+    for number, name in names:
+        player, _new = roster.find_or_add(actor=actor, number=number, name=name, errors=errors)
+        if player is None:
+            continue
+        try:
+            added.append(_add_player(actor, tournament, player))
+        except ValidationError as error:
+            errors.append(line_error(number, error))
+    if errors:
+        raise ValidationError(errors)
+    return added
+
+
+@transaction.atomic
+def self_register_player(*, actor, tournament: Tournament) -> IndividualEntry:
+    """A player enters himself where the organiser allows it; the organiser approves."""
+    require_user(actor)
+    tournament = lock_tournament(tournament)
+    me = refuse_self_registration(actor, tournament)
+    return _add_player(actor, tournament, me, EntryStatus.PENDING)
+
+
+@transaction.atomic
+def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    entry, tournament = lock_entry(entry)
+    require_manager(actor, tournament)
+    if entry.status != EntryStatus.PENDING:
+        return entry
+    if tournament.status == TournamentStatus.RUNNING:
+        refuse_late(tournament)
+    if tournament.status == TournamentStatus.FINISHED:
+        raise ValidationError(_("The tournament is finished."))
+    entry.status = EntryStatus.APPROVED
+    if tournament.status == TournamentStatus.RUNNING:
+        entry.seed = next_seed(tournament.individual_entries)
+    entry.save(update_fields=["status", "seed"])
+    audit(
+        actor=actor, action="individual.approve", obj=entry, tournament=tournament, after={"seed": entry.seed}
+    )
+    return entry
+
+
+@transaction.atomic
+def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The player is at the venue. Once anyone has checked in, round 1 seats only checked-in players."""
+    entry, tournament = lock_entry(entry)
+    if check_in(actor, entry, tournament, too_late=_("Check-in closes when the first round is seated.")):
+        audit(
+            actor=actor,
+            action="individual.check_in",
+            obj=entry,
+            tournament=tournament,
+            after={"status": entry.status},
+        )
+    return entry

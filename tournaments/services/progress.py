@@ -1,0 +1,131 @@
+"""What follows a result: a forfeit written, a knockout tie's next game, the round closed, the event over.
+
+Results, pairing, withdrawals and the settings all end here, so whichever way a result arrives the
+round and the tournament move on the same way.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..core.knockout import series_outcome
+from ..formats import format_of
+from ..models import (
+    Entry,
+    EntryStatus,
+    Match,
+    MatchStatus,
+    ResultCorrection,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatName,
+    Tournament,
+    TournamentStatus,
+)
+from .common import NOTIFY_TOURNAMENT_FINISHED, WIN, on_commit_task
+
+
+def set_forfeit(match: Match, *, loser: Entry, actor) -> None:
+    """12:0 against ``loser``, confirmed by the organiser; a result it replaces is logged."""
+    before = match.state()
+    winner_is_home = match.away_id == loser.pk
+    match.home_eyes, match.away_eyes = (WIN, 0) if winner_is_home else (0, WIN)
+    match.winner_id = match.home_id if winner_is_home else match.away_id
+    match.forfeit = True
+    match.status = MatchStatus.CONFIRMED
+    match.confirmed_how = "organiser"
+    match.confirmed_by = actor if actor is not None and actor.is_authenticated else None
+    match.confirmed_at = timezone.now()
+    match.save()
+    if before["home_eyes"] is not None:
+        ResultCorrection.objects.create(
+            match=match, actor=match.confirmed_by, before=before, after=match.state(), reason=_("withdrawal")
+        )
+
+
+def absent_side(match: Match, seat: Seat) -> Entry:
+    """The partnership of the match a seated player belongs to (N/S is the home pair)."""
+    return match.home if seat.seat in (SeatName.NORTH, SeatName.SOUTH) else match.away
+
+
+def next_game(rnd: Round, first: Match, *, slot: int) -> Match:
+    """The next game of an undecided best-of tie, at the same table between the same pairs."""
+    return Match.objects.create(
+        tournament_id=rnd.tournament_id,
+        round=rnd,
+        table=first.table,
+        home_id=first.home_id,
+        away_id=first.away_id,
+        slot=slot,
+        game=first.game + 1,
+    )
+
+
+def _settle_series(rnd: Round, tournament: Tournament, slot: int | None) -> None:
+    """Knockout ties of best-of-N: add the next game of an undecided tie (a withdrawn pair forfeits
+    it at once), and drop the unplayed games of a tie a correction decided early."""
+    best_of = rnd.best_of or tournament.best_of
+    ties: dict[int, list[Match]] = defaultdict(list)
+    qs = rnd.matches.filter(bye=False)
+    for m in qs if slot is None else qs.filter(slot=slot):
+        ties[m.slot].append(m)
+    for tie_slot, tie in ties.items():
+        tie.sort(key=lambda g: g.game)
+        confirmed = [(g.home_eyes, g.away_eyes) for g in tie if g.status == MatchStatus.CONFIRMED]
+        try:
+            outcome = series_outcome(confirmed, best_of)
+        except ValueError as error:  # a correction that would decide the tie before a played match
+            raise ValidationError(
+                _("This would decide the tie before its last match, which was already played: %(error)s")
+                % {"error": error}
+            ) from error
+        while outcome.winner is None and len(confirmed) == len(tie):
+            game = next_game(rnd, tie[-1], slot=tie_slot)
+            tie.append(game)
+            quitter = Entry.objects.filter(
+                pk__in=(game.home_id, game.away_id), status=EntryStatus.WITHDRAWN
+            ).first()
+            if quitter is None:
+                break
+            set_forfeit(game, loser=quitter, actor=None)
+            confirmed.append((game.home_eyes, game.away_eyes))
+            outcome = series_outcome(confirmed, best_of)
+        if outcome.winner is not None:
+            for g in list(tie):  # a correction may decide a tie early: drop its unplayed games
+                if g.status == MatchStatus.SCHEDULED:
+                    g.delete()
+
+
+def refresh_round(rnd: Round, tournament: Tournament, *, slot: int | None = None) -> None:
+    """After any result: settle a knockout tie, close the round, end the event.
+
+    ``slot`` names the one knockout tie that changed (None: look at all). The cost does not grow
+    with the size of the round otherwise: the completeness check is one EXISTS query.
+    """
+    if format_of(tournament).plays_series:
+        _settle_series(rnd, tournament, slot)
+    complete = not rnd.matches.exclude(status=MatchStatus.CONFIRMED).exists()
+    new_status = RoundStatus.COMPLETE if complete else RoundStatus.PLAYING
+    if rnd.status != new_status:
+        rnd.status = new_status
+        rnd.save(update_fields=["status"])
+    maybe_finish(tournament)
+
+
+def maybe_finish(tournament: Tournament) -> None:
+    """Finish the event when its format says it is over, or reopen it (a longer Swiss, a correction)."""
+    rounds = list(tournament.rounds.all())
+    if not rounds:
+        return
+    finished = format_of(tournament).finished(rounds)
+    status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
+    if tournament.status != status:
+        tournament.status = status
+        tournament.save(update_fields=["status"])
+        if finished:
+            on_commit_task(NOTIFY_TOURNAMENT_FINISHED, tournament.pk)

@@ -1,0 +1,372 @@
+"""Results: reported, confirmed (the other pair, the table's PIN, the organiser), disputed, corrected.
+
+One code path for every format: a match is always two partnerships, so an individual event's
+table is reported and settled exactly as a pairs match; a no-show there is a forfeit of the
+absentee's partnership with his seat marked. Each ends in ``progress.refresh_round``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import permissions
+from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet, validate_final_score
+from ..formats import format_of
+from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
+from .common import (
+    NOTIFY_DISPUTE,
+    NOTIFY_RESULT_REPORTED,
+    WIN,
+    audit,
+    lock_tournament,
+    on_commit_task,
+    require_manager,
+    require_user,
+)
+from .progress import absent_side, refresh_round
+
+PIN_ATTEMPTS = 10
+"""Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""
+
+
+class WrongPin(ValidationError):
+    """A wrong table PIN; the caller records the attempt (``note_wrong_pin``) outside the rolled-back
+    transaction."""
+
+
+def _match_for_update(match: Match) -> tuple[Match, Tournament]:
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round", "home", "away", "tournament")
+        .get(pk=match.pk)
+    )
+    return match, lock_tournament(match.tournament)
+
+
+def _score(
+    tournament: Tournament, home_eyes, away_eyes, *, forfeit: bool, deals
+) -> tuple[int, int, list, tuple]:
+    """Check a result; return (home eyes, away eyes, sheet lines, Lucy counts)."""
+    if deals:
+        try:
+            sheet = score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules))
+        except InvalidScore as error:
+            raise ValidationError(
+                _("This score sheet cannot be right: %(error)s") % {"error": error}
+            ) from error
+        if sheet.winner is None:
+            raise ValidationError(
+                _("The sheet stops at %(a)d:%(b)d: a match ends when a pair reaches 12 eyes.")
+                % {"a": sheet.score[0], "b": sheet.score[1]}
+            )
+        lucy = tuple(
+            sum(1 for line in sheet.lines if line.result.outcome == "lucy" and line.result.winner == side)
+            for side in (0, 1)
+        )
+        return sheet.score[0], sheet.score[1], list(sheet.lines), lucy
+    try:
+        validate_final_score((home_eyes, away_eyes), forfeit=forfeit)
+    except InvalidScore as error:
+        raise ValidationError(_("This score cannot be right: %(error)s") % {"error": error}) from error
+    return home_eyes, away_eyes, [], (None, None)
+
+
+def _write_result(match: Match, tournament: Tournament, home_eyes, away_eyes, *, forfeit, deals) -> None:
+    h, a, lines, lucy = _score(tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
+    match.home_eyes, match.away_eyes = h, a
+    match.home_lucy, match.away_lucy = lucy
+    match.winner_id = match.home_id if h > a else match.away_id
+    match.forfeit = forfeit
+    match.deals.all().delete()
+    DealLine.objects.bulk_create(
+        DealLine(
+            match=match,
+            number=line.number,
+            home_points=line.deal.points[0],
+            away_points=line.deal.points[1],
+            jack_holder=line.deal.jack_holder,
+            all_tricks=line.deal.all_tricks,
+            outcome=line.result.outcome,
+            home_eyes=line.result.eyes[0],
+            away_eyes=line.result.eyes[1],
+            home_score=line.score[0],
+            away_score=line.score[1],
+        )
+        for line in lines
+    )
+
+
+@transaction.atomic
+def enter_result(
+    *,
+    actor,
+    match: Match,
+    home_eyes: int | None = None,
+    away_eyes: int | None = None,
+    forfeit: bool = False,
+    deals: list[dict] | None = None,
+) -> Match:
+    """A player of the match (or the organiser) reports the final eyes, or the sheet deal by deal.
+
+    A player's report waits for the other pair; the organiser's is confirmed at once.
+    """
+    require_user(actor)
+    match, tournament = _match_for_update(match)
+    organiser = permissions.can_manage(actor, tournament)
+    side = permissions.side_of(actor, match)
+    if not organiser and side is None:
+        raise PermissionDenied(_("You do not play in this match, so you cannot enter its result."))
+    if match.bye:
+        raise ValidationError(_("A bye has no result to enter."))
+    if match.status == MatchStatus.CONFIRMED:
+        raise ValidationError(_("This result is already confirmed. Ask the organiser to correct it."))
+    if match.status == MatchStatus.DISPUTED and not organiser:
+        raise ValidationError(_("This result is disputed; the organiser will settle it."))
+    if match.status == MatchStatus.UNCONFIRMED and not organiser and side != match.reported_side:
+        raise ValidationError(
+            _("The other pair has reported a result: confirm it, or dispute it if it is wrong.")
+        )
+    if forfeit and not organiser:
+        raise PermissionDenied(_("Only the organiser records a forfeit or a no-show."))
+    _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
+    now = timezone.now()
+    match.reported_by, match.reported_at = actor, now
+    match.reported_side = "organiser" if organiser and side is None else (side or "organiser")
+    if organiser:
+        match.status = MatchStatus.CONFIRMED
+        match.confirmed_by, match.confirmed_at, match.confirmed_how = actor, now, "organiser"
+    else:
+        match.status = MatchStatus.UNCONFIRMED
+    match.save()
+    audit(actor=actor, action="match.report", obj=match, tournament=tournament, after=match.state())
+    if match.status == MatchStatus.CONFIRMED:
+        refresh_round(match.round, tournament, slot=match.slot)
+    else:
+        on_commit_task(NOTIFY_RESULT_REPORTED, match.pk)
+    return match
+
+
+def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) -> str:
+    """How the actor may confirm or dispute: "organiser", "player" (the other pair) or "pin"."""
+    if actor is not None and actor.is_authenticated and permissions.can_manage(actor, tournament):
+        return "organiser"
+    side = permissions.side_of(actor, match)
+    if side is not None and side != match.reported_side:
+        return "player"
+    if side is not None:  # the reporting pair cannot confirm itself, PIN or not
+        raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
+    if pin:
+        if match.pin_failures >= PIN_ATTEMPTS:
+            raise ValidationError(
+                _("Too many wrong PINs for this table. Ask the organiser to confirm the result.")
+            )
+        if pin.strip() == match.pin:
+            return "pin"
+        raise WrongPin(_("Wrong PIN. It is printed on this table's score sheet."))
+    raise PermissionDenied(
+        _("Only the other pair, the organiser or someone with the table's PIN can confirm.")
+    )
+
+
+@transaction.atomic
+def confirm_result(*, actor, match: Match, pin: str | None = None) -> Match:
+    """The opposing pair confirms (from a phone, or anyone with the PIN), or the organiser does."""
+    match, tournament = _match_for_update(match)
+    how = _may_answer(actor, match, tournament, pin)
+    if match.status == MatchStatus.CONFIRMED:
+        return match
+    if match.status == MatchStatus.SCHEDULED or not match.has_result:  # a refused live result has none
+        raise ValidationError(_("No result has been entered yet."))
+    if match.status == MatchStatus.DISPUTED and how != "organiser":
+        raise ValidationError(_("This result is disputed; the organiser will settle it."))
+    _confirm(match, actor if actor is not None and actor.is_authenticated else None, how)
+    audit(
+        actor=actor,
+        action="match.confirm",
+        obj=match,
+        tournament=tournament,
+        after={**match.state(), "how": how},
+    )
+    refresh_round(match.round, tournament, slot=match.slot)
+    return match
+
+
+def _confirm(match: Match, user, how: str) -> None:
+    match.status = MatchStatus.CONFIRMED
+    match.confirmed_by, match.confirmed_at, match.confirmed_how = user, timezone.now(), how
+    match.save(update_fields=["status", "confirmed_by", "confirmed_at", "confirmed_how"])
+
+
+@transaction.atomic
+def dispute_result(*, actor, match: Match, note: str = "", pin: str | None = None) -> Match:
+    """The other pair says the reported score is wrong: the organiser settles it."""
+    match, tournament = _match_for_update(match)
+    how = _may_answer(actor, match, tournament, pin)
+    if match.status != MatchStatus.UNCONFIRMED:
+        raise ValidationError(_("Only a result waiting for confirmation can be disputed."))
+    match.status = MatchStatus.DISPUTED
+    match.dispute_note = " ".join((note or "").split())[:500]
+    match.save(update_fields=["status", "dispute_note"])
+    audit(
+        actor=actor,
+        action="match.dispute",
+        obj=match,
+        tournament=tournament,
+        after={**match.state(), "how": how, "note": match.dispute_note},
+    )
+    on_commit_task(NOTIFY_DISPUTE, match.pk)
+    return match
+
+
+@transaction.atomic
+def correct_result(
+    *,
+    actor,
+    match: Match,
+    home_eyes: int | None = None,
+    away_eyes: int | None = None,
+    forfeit: bool = False,
+    deals: list[dict] | None = None,
+    reason: str = "",
+    system: bool = False,
+) -> Match:
+    """The organiser sets any result; logged (who, when, before, after); standings follow on read.
+
+    ``system``: the tournament's own plan sets it (the automatic no-show, ``services.online``), with
+    no user to check; the log then names no actor and the match reads "confirmed automatically".
+    """
+    match, tournament = _match_for_update(match)
+    if not system:
+        require_manager(actor, tournament)
+    if match.bye:
+        raise ValidationError(_("A bye has no result to enter."))
+    before = match.state()
+    old_winner = match.winner_id
+    _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
+    if (
+        format_of(tournament).eliminates
+        and old_winner is not None
+        and match.winner_id != old_winner
+        and tournament.rounds.filter(number__gt=match.round.number).exists()
+    ):
+        raise ValidationError(
+            _("The next knockout round is already paired; this correction would change who is in it.")
+        )
+    now = timezone.now()
+    if match.reported_at is None:
+        match.reported_by, match.reported_at, match.reported_side = actor, now, "organiser"
+    match.status = MatchStatus.CONFIRMED
+    match.confirmed_by, match.confirmed_at = actor, now
+    match.confirmed_how = "auto" if system else "organiser"
+    match.save()
+    ResultCorrection.objects.create(
+        match=match, actor=actor, before=before, after=match.state(), reason=reason[:300]
+    )
+    audit(
+        actor=actor,
+        action="match.correct",
+        obj=match,
+        tournament=tournament,
+        before=before,
+        after=match.state(),
+    )
+    refresh_round(match.round, tournament, slot=match.slot)
+    return match
+
+
+@transaction.atomic
+def record_forfeit(*, actor, match: Match, loser: Entry, reason: str = "", system: bool = False) -> Match:
+    """A no-show or a forfeit: 12:0 to the other pair, confirmed, logged if it replaces a result.
+
+    ``system``: as for ``correct_result``, the tournament's own plan with no user to check.
+    """
+    match, tournament = _match_for_update(match)
+    if not system:
+        require_manager(actor, tournament)
+    if match.bye or loser.pk not in (match.home_id, match.away_id):
+        raise ValidationError(_("That pair does not play in this match."))
+    winner_home = loser.pk == match.away_id
+    return correct_result(
+        actor=actor,
+        match=match,
+        home_eyes=WIN if winner_home else 0,
+        away_eyes=0 if winner_home else WIN,
+        forfeit=True,
+        reason=reason or _("forfeit or no-show"),
+        system=system,
+    )
+
+
+def auto_confirm_due(*, now: datetime | None = None) -> list[int]:
+    """Confirm results that waited longer than their tournament's ``auto_confirm_hours``.
+
+    Called by the periodic task; each match is confirmed in its own transaction and only while
+    it is still unconfirmed, so running twice (or alongside a player's click) does nothing twice.
+    """
+    now = now or timezone.now()
+    done: list[int] = []
+    for tournament in Tournament.objects.filter(matches__status=MatchStatus.UNCONFIRMED).distinct():
+        cutoff = now - timedelta(hours=tournament.auto_confirm_hours)
+        ids = list(
+            Match.objects.filter(
+                tournament=tournament, status=MatchStatus.UNCONFIRMED, reported_at__lte=cutoff
+            ).values_list("pk", flat=True)
+        )
+        for pk in ids:
+            with transaction.atomic():
+                match = (
+                    Match.objects.select_for_update(skip_locked=True)
+                    .filter(pk=pk, status=MatchStatus.UNCONFIRMED)
+                    .first()
+                )
+                if match is None:
+                    continue
+                locked = lock_tournament(tournament)
+                _confirm(match, None, "auto")
+                audit(
+                    actor=None, action="match.auto_confirm", obj=match, tournament=locked, after=match.state()
+                )
+                refresh_round(match.round, locked, slot=match.slot)
+                done.append(pk)
+    return done
+
+
+@transaction.atomic
+def record_no_show(
+    *, actor, match: Match, entry: IndividualEntry, reason: str = "", system: bool = False
+) -> Match:
+    """A player did not come to his table: 12:0 against his partnership, logged as a correction;
+    in the standings his partner (and the opponents) score a win and he a forfeit.
+
+    ``system``: the tournament's own no-show plan marks him (``services.online.no_shows``, an online
+    round), with no user to check, so that the automatic no-show scores exactly as the organiser's.
+    """
+    match = (
+        Match.objects.select_for_update(of=("self",)).select_related("home", "away", "round").get(pk=match.pk)
+    )
+    tournament = lock_tournament(match.tournament)
+    if not system:
+        require_manager(actor, tournament)
+    seat = Seat.objects.filter(match=match, entry=entry).first()
+    if seat is None:
+        raise ValidationError(_("That player does not sit at this table."))
+    seat.absent = True
+    seat.save(update_fields=["absent"])
+    return record_forfeit(
+        actor=actor,
+        match=match,
+        loser=absent_side(match, seat),
+        reason=reason or _("no-show: %(name)s") % {"name": entry.player.display_name},
+        system=system,
+    )
+
+
+def note_wrong_pin(*, match: Match) -> None:
+    """Count a wrong PIN (its own transaction: the refused confirmation itself was rolled back)."""
+    Match.objects.filter(pk=match.pk).update(pin_failures=F("pin_failures") + 1)

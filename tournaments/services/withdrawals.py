@@ -1,0 +1,285 @@
+"""Leaving and coming back: a pair or a player withdrawn (open matches forfeited), or reinstated.
+
+For pairs and players alike: played results stay, the unplayed matches still open are lost by
+forfeit so the round can finish, and later rounds leave the entry out. Until round 1 is paired the
+organiser may bring a withdrawn entry back (approved, or checked in once check-in has closed).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from .. import permissions
+from ..models import (
+    Entry,
+    EntryStatus,
+    IndividualEntry,
+    Match,
+    MatchStatus,
+    Round,
+    Seat,
+    Tournament,
+)
+from ..models import TournamentStatus as TS
+from .common import audit, lock_entry, require_manager, require_user
+from .entries import (
+    check_in_closed,
+    entry_for_update,
+    entry_state,
+    full_refusal,
+    merged_refusal,
+    next_seed,
+    taken_players,
+    taken_refusal,
+)
+from .players import require_individual
+from .progress import absent_side, refresh_round, set_forfeit
+
+
+def _withdraw(entry, tournament: Tournament, actor, forfeits) -> set[int]:
+    """Mark ``entry`` withdrawn after the rounds paired so far; forfeit each (match, loser) of
+    ``forfeits`` (read after the mark) and move their rounds on."""
+    entry.status = EntryStatus.WITHDRAWN
+    entry.withdrawn_after_round = tournament.rounds.count()
+    entry.save(update_fields=["status", "withdrawn_after_round"])
+    touched = set()
+    for match, loser in forfeits():
+        set_forfeit(match, loser=loser, actor=actor)
+        touched.add(match.round_id)
+    return touched
+
+
+def _refresh(touched: set[int], tournament: Tournament) -> None:
+    for rnd in Round.objects.filter(pk__in=touched):
+        refresh_round(rnd, tournament)
+
+
+@transaction.atomic
+def withdraw_entry(*, actor, entry: Entry) -> Entry:
+    """The pair leaves. Its played results stay; its unplayed matches this round are lost by
+    forfeit (12:0) so the round can finish; later rounds do not pair it."""
+    entry, tournament = entry_for_update(entry)
+    require_user(actor)
+    own = permissions.player_id_of(actor) in (entry.player_a_id, entry.player_b_id)
+    if not (permissions.can_manage(actor, tournament) or own):
+        raise PermissionDenied(_("Only the organiser or the pair itself can withdraw it."))
+    if entry.status == EntryStatus.WITHDRAWN:
+        return entry
+    before = entry_state(entry)
+
+    def forfeits():
+        open_matches = Match.objects.select_for_update().filter(
+            Q(home=entry) | Q(away=entry),
+            tournament=tournament,
+            bye=False,
+            status__in=(MatchStatus.SCHEDULED, MatchStatus.UNCONFIRMED, MatchStatus.DISPUTED),
+        )
+        return [(match, entry) for match in open_matches]
+
+    touched = _withdraw(entry, tournament, actor, forfeits)
+    audit(
+        actor=actor,
+        action="entry.withdraw",
+        obj=entry,
+        tournament=tournament,
+        before=before,
+        after=entry_state(entry),
+    )
+    _refresh(touched, tournament)
+    return entry
+
+
+@transaction.atomic
+def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The player leaves: later rounds do not seat him; a table of his still open is a no-show
+    (his partner and their opponents are scored a win, he a forfeit); played results stay."""
+    require_user(actor)
+    entry, tournament = lock_entry(entry)
+    own = permissions.player_id_of(actor) == entry.player_id
+    if not (permissions.can_manage(actor, tournament) or own):
+        raise PermissionDenied(_("Only the organiser or the player himself can withdraw him."))
+    if entry.status == EntryStatus.WITHDRAWN:
+        return entry
+
+    def forfeits():
+        open_seats = (
+            Seat.objects.select_related("match")
+            .filter(entry=entry, match__isnull=False)
+            .exclude(match__status=MatchStatus.CONFIRMED)
+        )
+        for seat in open_seats:
+            match = Match.objects.select_for_update(of=("self",)).get(pk=seat.match_id)
+            seat.absent = True
+            seat.save(update_fields=["absent"])
+            yield match, absent_side(match, seat)
+
+    touched = _withdraw(entry, tournament, actor, forfeits)
+    audit(
+        actor=actor,
+        action="individual.withdraw",
+        obj=entry,
+        tournament=tournament,
+        after={"status": entry.status, "after_round": entry.withdrawn_after_round},
+    )
+    _refresh(touched, tournament)
+    return entry
+
+
+# --- reinstating ---------------------------------------------------------------------------------
+
+
+def reinstated_status(tournament: Tournament, rows) -> str:
+    """The status a reinstated entry (a pair, or a player of an individual event) comes back with.
+
+    Approved while check-in is open: the organiser checks it in as any other. Once check-in has
+    closed nobody can check in any more, so, when check-in is in use (someone in ``rows`` checked
+    in, and round 1 takes only checked-in entries), the organiser's reinstate checks it in too:
+    otherwise round 1 would withdraw it again. With nobody checked in, round 1 takes every approved
+    entry, and checking this one in would withdraw all the others.
+    """
+    if check_in_closed(tournament) and rows.filter(status=EntryStatus.CHECKED_IN).exists():
+        return EntryStatus.CHECKED_IN
+    return EntryStatus.APPROVED
+
+
+def _reinstate(entry, tournament: Tournament, rows) -> None:
+    """Bring ``entry`` back: its status (``reinstated_status``), its seed if still free, no
+    ``withdrawn_after_round``."""
+    entry.status = reinstated_status(tournament, rows)
+    if not (entry.seed and not rows.exclude(status=EntryStatus.WITHDRAWN).filter(seed=entry.seed).exists()):
+        entry.seed = next_seed(rows)
+    entry.withdrawn_after_round = None
+    entry.save(update_fields=["status", "seed", "withdrawn_after_round"])
+
+
+def _pair_refusal(tournament: Tournament, entry: Entry, *, taken: dict[int, Entry], count: int) -> str:
+    """Why this withdrawn pair cannot come back ("" when it can), for the service and the page's button.
+
+    ``taken``: players in the tournament's other pairs; ``count``: the pairs not withdrawn.
+    """
+    for player in (entry.player_a, entry.player_b):
+        refusal = merged_refusal(player) or taken_refusal(player, taken)
+        if refusal:
+            return refusal
+    return full_refusal(tournament, count)
+
+
+def _player_refusal(tournament: Tournament, entry: IndividualEntry, *, count: int) -> str:
+    """Why this withdrawn player cannot come back ("" when he can): a player has one row per
+    event, so nobody else can hold his place. ``count``: the players not withdrawn."""
+    return merged_refusal(entry.player) or full_refusal(tournament, count)
+
+
+def reinstatable_entries(tournament: Tournament) -> set[int]:
+    """The withdrawn pairs the organiser may reinstate now (the page shows "Reinstate" for these)."""
+    if tournament.status != TS.REGISTRATION:
+        return set()
+    withdrawn = list(
+        tournament.entries.filter(status=EntryStatus.WITHDRAWN).select_related("player_a", "player_b")
+    )
+    if not withdrawn:
+        return set()
+    taken = taken_players(tournament)
+    count = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    return {e.pk for e in withdrawn if not _pair_refusal(tournament, e, taken=taken, count=count)}
+
+
+def reinstatable_players(tournament: Tournament) -> set[int]:
+    """The withdrawn players the organiser may reinstate now (the page shows "Reinstate" for these)."""
+    if tournament.status != TS.REGISTRATION:
+        return set()
+    withdrawn = list(
+        tournament.individual_entries.filter(status=EntryStatus.WITHDRAWN).select_related("player")
+    )
+    if not withdrawn:
+        return set()
+    count = tournament.individual_entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    return {e.pk for e in withdrawn if not _player_refusal(tournament, e, count=count)}
+
+
+@transaction.atomic
+def reinstate_entry(*, actor, entry: Entry) -> Entry:
+    """The organiser brings a withdrawn pair back before round 1 is paired: a pair the check-in
+    closing withdrew that arrived a little late, or one withdrawn by mistake.
+
+    It comes back approved, or checked in once check-in has closed (``reinstated_status``), keeps
+    its seed if free, and loses ``withdrawn_after_round``. Reinstating a pair that is not withdrawn
+    changes nothing. Refused once round 1 is paired (the field is fixed then; mid-Swiss a returning
+    pair would break the pairings), when one of its players has joined another pair meanwhile, or
+    when the tournament is full.
+    """
+    entry, tournament = lock_entry(entry)  # a reinstate racing round 1's pairing waits, then is refused
+    require_manager(actor, tournament)
+    if tournament.is_individual:
+        raise ValidationError(
+            _("In an individual event partnerships change every round; reinstate the player instead.")
+        )
+    if tournament.status != TS.REGISTRATION:
+        raise ValidationError(
+            _(
+                "Round 1 is already paired, so a withdrawn pair cannot come back: the rounds are drawn"
+                " from the field fixed at round 1, and a pair returning now would break the pairings."
+            )
+        )
+    if entry.status != EntryStatus.WITHDRAWN:
+        return entry
+    refusal = _pair_refusal(
+        tournament,
+        entry,
+        taken=taken_players(tournament, exclude_entry=entry.pk),
+        count=tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count(),
+    )
+    if refusal:
+        raise ValidationError(refusal)
+    before = entry_state(entry)
+    _reinstate(entry, tournament, tournament.entries)
+    audit(
+        actor=actor,
+        action="entry.reinstate",
+        obj=entry,
+        tournament=tournament,
+        before=before,
+        after=entry_state(entry),
+    )
+    return entry
+
+
+@transaction.atomic
+def reinstate_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The organiser brings a withdrawn player back before round 1 is seated, as ``reinstate_entry``
+    does a pair: approved, or checked in once check-in has closed; his seed kept if free; a player
+    not withdrawn is left as he is; refused once round 1 is seated, or when the event is full.
+
+    Registering him again (``register_player``) also gives his row back, but approved only: after
+    check-in has closed, round 1 would withdraw him again.
+    """
+    entry, tournament = lock_entry(entry)
+    require_manager(actor, tournament)
+    require_individual(tournament)
+    if tournament.status != TS.REGISTRATION:
+        raise ValidationError(
+            _(
+                "Round 1 is already seated, so a withdrawn player cannot come back: the rounds are"
+                " drawn from the field fixed at round 1, and a player returning now would break the seating."
+            )
+        )
+    if entry.status != EntryStatus.WITHDRAWN:
+        return entry
+    rows = tournament.individual_entries
+    refusal = _player_refusal(tournament, entry, count=rows.exclude(status=EntryStatus.WITHDRAWN).count())
+    if refusal:
+        raise ValidationError(refusal)
+    before = {"status": entry.status, "seed": entry.seed, "after_round": entry.withdrawn_after_round}
+    _reinstate(entry, tournament, rows)
+    audit(
+        actor=actor,
+        action="individual.reinstate",
+        obj=entry,
+        tournament=tournament,
+        before=before,
+        after={"status": entry.status, "seed": entry.seed, "after_round": None},
+    )
+    return entry

@@ -1,0 +1,81 @@
+"""What every tournament page shares: the event by its address, the page context, refusals shown as pages."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from .. import permissions, selectors
+from ..forms import CHOICE_LABELS, RULE_LABELS
+from ..models import EntryStatus, Tournament, TournamentStatus
+from ..services import check_in_closed
+
+
+def error_text(error: ValidationError) -> str:
+    return " ".join(error.messages)
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    try:
+        return selectors.tournament_by_slug(slug)
+    except Tournament.DoesNotExist:
+        raise Http404 from None
+
+
+def refusals(view):
+    """A refused action gets a page that says why (403), not a bare error."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied as denied:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            reason = str(denied) or _("You may not do this.")
+            return render(request, "tournaments/refused.html", {"reason": reason}, status=403)
+
+    return wrapper
+
+
+def require_manager(request, tournament: Tournament) -> None:
+    """Pages only the organisers open (the services check every write again)."""
+    if not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
+
+
+def context(request, tournament: Tournament, tab: str, **extra) -> dict:
+    return {
+        "tournament": tournament,
+        "club": tournament.club,
+        "tab": tab,
+        "can_manage": permissions.can_manage(request.user, tournament),
+        **extra,
+    }
+
+
+def rules_display(tournament: Tournament) -> list[tuple[str, str]]:
+    rows = []
+    for key, value in (tournament.rules or {}).items():
+        shown = CHOICE_LABELS.get(
+            str(value), _("yes") if value is True else _("no") if value is False else value
+        )
+        rows.append((RULE_LABELS.get(key, key), shown))
+    return rows
+
+
+def check_in_open(tournament: Tournament) -> bool:
+    """The organiser's "Check in" buttons show only while the service would take them."""
+    return tournament.status == TournamentStatus.REGISTRATION and not check_in_closed(tournament)
+
+
+def reinstated_text(entry) -> str:
+    """What the organiser is told after "Reinstate" (a pair or a player): whether it is checked in."""
+    if entry.status == EntryStatus.CHECKED_IN:
+        return _("%(name)s is back in the tournament, checked in.") % {"name": entry.name}
+    return _("%(name)s is back in the tournament.") % {"name": entry.name}

@@ -1,0 +1,93 @@
+"""Pages of an event itself: a club's tournaments, a new one, its settings, its home page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from clubs.models import Club
+
+from .. import permissions, selectors, services
+from ..forms import TIEBREAK_LABELS, TournamentForm
+from ..models import MatchStatus, TournamentStatus
+from .common import context, refusals, require_manager, rules_display, tournament_or_404
+
+
+def club_tournaments(request, club_slug):
+    club = get_object_or_404(Club, slug=club_slug)
+    return render(
+        request,
+        "tournaments/club_tournaments.html",
+        {
+            "club": club,
+            "tournaments": selectors.club_tournaments(club=club),
+            "can_create": permissions.can_create(request.user, club),
+        },
+    )
+
+
+@login_required
+@refusals
+def create(request, club_slug):
+    club = get_object_or_404(Club, slug=club_slug)
+    if not permissions.can_create(request.user, club):
+        raise PermissionDenied(_("Only the club's owners and organisers create tournaments."))
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(actor=request.user, club=club, **form.service_values())
+        except ValidationError as e:
+            form.add_error(None, e)
+        else:
+            messages.success(request, _("The tournament is created. Now register the pairs."))
+            return redirect("tournaments:entries", slug=tournament.slug)
+    return render(request, "tournaments/form.html", {"form": form, "club": club, "creating": True})
+
+
+@login_required
+@refusals
+def edit(request, slug):
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_tournament(actor=request.user, tournament=tournament, **form.service_values())
+        except ValidationError as e:
+            form.add_error(None, e)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(tournament)
+    return render(
+        request, "tournaments/form.html", {"form": form, "club": tournament.club, "tournament": tournament}
+    )
+
+
+def home(request, slug):
+    tournament = tournament_or_404(slug)
+    rounds = list(tournament.rounds.order_by("number"))
+    next_round_allowed = tournament.status != TournamentStatus.FINISHED and (
+        not rounds or rounds[-1].status == "complete"
+    )
+    page = context(
+        request,
+        tournament,
+        "home",
+        rounds=rounds,
+        entry_count=selectors.active_count(tournament=tournament),
+        pending=selectors.pending_entries(tournament=tournament),
+        open_matches=selectors.open_matches(tournament=tournament)
+        if permissions.can_manage(request.user, tournament)
+        else [],
+        prizes=selectors.prize_list(tournament=tournament),
+        rules=rules_display(tournament),
+        tiebreaks=[TIEBREAK_LABELS.get(t, t) for t in selectors.tiebreak_order(tournament)],
+        next_round_allowed=next_round_allowed,
+        missing=rounds[-1].matches.exclude(status=MatchStatus.CONFIRMED).count()
+        if rounds and not next_round_allowed and tournament.status != TournamentStatus.FINISHED
+        else 0,
+    )
+    return render(request, "tournaments/home.html", page)

@@ -1,0 +1,188 @@
+"""A match's page (enter, confirm, dispute, correct, a live table's result, a forfeit) and a player's matches."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .. import permissions, selectors, services
+from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
+from ..forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
+from ..models import Match, MatchStatus
+from ..services import live
+from .common import context, refusals, tournament_or_404
+
+
+def _sheet_preview(tournament, deals):
+    try:
+        return score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules)), None
+    except InvalidScore as error:
+        return None, str(error)
+
+
+@refusals
+def match(request, slug, pk):
+    tournament = tournament_or_404(slug)
+    try:
+        m = selectors.match_detail(tournament=tournament, pk=pk)
+    except Match.DoesNotExist:
+        raise Http404 from None
+    can_manage = permissions.can_manage(request.user, tournament)
+    side = permissions.side_of(request.user, m)
+    preview = preview_error = None
+    score_form = FinalScoreForm(prefix="final")
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action in ("final", "deals", "preview") and not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        try:
+            if action == "final":
+                score_form = FinalScoreForm(request.POST, prefix="final")
+                if score_form.is_valid():
+                    data = score_form.cleaned_data
+                    if can_manage and m.has_result:
+                        services.correct_result(
+                            actor=request.user, match=m, home_eyes=data["home_eyes"], away_eyes=data["away_eyes"],
+                            reason=request.POST.get("reason", ""),
+                        )  # fmt: skip
+                    else:
+                        services.enter_result(
+                            actor=request.user,
+                            match=m,
+                            home_eyes=data["home_eyes"],
+                            away_eyes=data["away_eyes"],
+                        )
+                    messages.success(request, _("The result is saved."))
+                    return redirect(m.get_absolute_url())
+            elif action in ("deals", "preview"):
+                deals = parse_deals(request.POST)
+                if action == "preview":
+                    preview, preview_error = _sheet_preview(tournament, deals)
+                else:
+                    if can_manage and m.has_result:
+                        services.correct_result(
+                            actor=request.user, match=m, deals=deals, reason=request.POST.get("reason", "")
+                        )
+                    else:
+                        services.enter_result(actor=request.user, match=m, deals=deals)
+                    messages.success(request, _("The score sheet is saved."))
+                    return redirect(m.get_absolute_url())
+            elif action == "confirm":
+                form = PinForm(request.POST)
+                form.is_valid()
+                services.confirm_result(actor=request.user, match=m, pin=form.cleaned_data.get("pin"))
+                messages.success(request, _("The result is confirmed. Thank you!"))
+                return redirect(m.get_absolute_url())
+            elif action == "dispute":
+                form = DisputeForm(request.POST)
+                form.is_valid()
+                services.dispute_result(
+                    actor=request.user,
+                    match=m,
+                    note=form.cleaned_data.get("note", ""),
+                    pin=form.cleaned_data.get("pin"),
+                )
+                messages.warning(request, _("The result is disputed. The organiser will settle it."))
+                return redirect(m.get_absolute_url())
+            elif action == "live":
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                try:
+                    table_id = int(request.POST.get("table", ""))
+                except ValueError:
+                    raise ValidationError(_("Write the table's number.")) from None
+                live.import_live_result(actor=request.user, match=m, table_id=table_id)
+                messages.success(request, _("The live table's result is recorded."))
+                return redirect(m.get_absolute_url())
+            elif action == "forfeit":
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                loser = m.home if request.POST.get("loser") == "home" else m.away
+                services.record_forfeit(
+                    actor=request.user, match=m, loser=loser, reason=request.POST.get("reason", "")
+                )
+                messages.success(request, _("The forfeit is recorded (12:0)."))
+                return redirect(m.get_absolute_url())
+        except ValidationError as e:
+            if isinstance(e, services.WrongPin):
+                services.note_wrong_pin(match=m)
+            for text in e.messages:
+                messages.error(request, text)
+        m = selectors.match_detail(tournament=tournament, pk=pk)
+    may_enter = (
+        m.status in (MatchStatus.SCHEDULED, MatchStatus.UNCONFIRMED)
+        and not m.bye
+        and (can_manage or side is not None)
+    ) or (m.status == MatchStatus.DISPUTED and can_manage and not m.has_result)  # a live result refused
+    if m.status == MatchStatus.UNCONFIRMED and not can_manage and side != m.reported_side:
+        may_enter = False  # the other pair confirms or disputes; the reporting pair may still fix a typo
+    may_answer = m.status == MatchStatus.UNCONFIRMED and (
+        can_manage or (side is not None and side != m.reported_side) or side is None
+    )
+    page = context(
+        request,
+        tournament,
+        "rounds",
+        match=m,
+        side=side,
+        may_enter=may_enter,
+        may_correct=can_manage and m.has_result and not m.bye,
+        online=m.round.effective_play_mode == "online" and not m.bye,
+        may_answer=may_answer,
+        needs_pin=may_answer and not can_manage and side is None,
+        score_form=score_form,
+        deal_rows=_deal_rows(request.POST if request.method == "POST" else None, m),
+        preview=preview,
+        preview_error=preview_error,
+        pin_form=PinForm(),
+        dispute_form=DisputeForm(auto_id="dispute_%s"),
+    )
+    return render(request, "tournaments/match.html", page)
+
+
+def _deal_rows(post, m: Match):
+    rows = []
+    existing = {d.number: d for d in m.deals.all()} if post is None else {}
+    for i in range(1, DEAL_ROWS + 1):
+        d = existing.get(i)
+        if post is not None:
+            rows.append(
+                {
+                    "n": i,
+                    "home": post.get(f"deal-{i}-home", ""),
+                    "away": post.get(f"deal-{i}-away", ""),
+                    "jack": post.get(f"deal-{i}-jack", ""),
+                    "all": post.get(f"deal-{i}-all", ""),
+                }
+            )
+        else:
+            rows.append(
+                {
+                    "n": i,
+                    "home": d.home_points if d else "",
+                    "away": d.away_points if d else "",
+                    "jack": str(d.jack_holder + 1) if d else "",
+                    "all": "" if not d or d.all_tricks is None else str(d.all_tricks + 1),
+                }
+            )
+    return rows
+
+
+@login_required
+def my_matches(request):
+    matches = selectors.my_matches(user=request.user)
+    pid = permissions.player_id_of(request.user)
+    for m in matches:
+        m.my_side = permissions.side_of(request.user, m)
+        m.to_confirm = m.status == MatchStatus.UNCONFIRMED and m.my_side and m.my_side != m.reported_side
+    return render(
+        request,
+        "tournaments/my_matches.html",
+        {"matches": matches, "player_id": pid, "login_url": reverse("account_login")},
+    )

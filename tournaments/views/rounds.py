@@ -1,0 +1,144 @@
+"""Round pages: a round's pairings (or seated tables), its options, pairing the next, print views, results."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import permissions, selectors, services
+from ..forms import RoundForm
+from ..models import IndividualEntry, Match, Round, Tournament
+from .common import context, error_text, refusals, rules_display, tournament_or_404
+
+
+def _round(tournament: Tournament, number: int):
+    """The round with its matches, or in an individual event its seated tables (``SeatedRound``)."""
+    try:
+        if tournament.is_individual:
+            return selectors.seated_round(tournament=tournament, number=number)
+        return selectors.round_detail(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        raise Http404 from None
+
+
+def round_view(request, slug, number):
+    tournament = tournament_or_404(slug)
+    rounds = list(tournament.rounds.order_by("number"))
+    if tournament.is_individual:
+        seated = _round(tournament, number)
+        page = context(request, tournament, "rounds", seated=seated, round=seated.round, rounds=rounds)
+        return render(request, "tournaments/individual/round.html", page)
+    rnd = _round(tournament, number)
+    round_form = None
+    if permissions.can_manage(request.user, tournament):
+        round_form = RoundForm(
+            initial={"deadline": rnd.deadline, "play_mode": rnd.play_mode, "best_of": rnd.best_of}
+        )
+    page = context(request, tournament, "rounds", round=rnd, rounds=rounds, round_form=round_form)
+    return render(request, "tournaments/round.html", page)
+
+
+def results(request, slug):
+    tournament = tournament_or_404(slug)
+    return render(
+        request,
+        "tournaments/results.html",
+        context(
+            request,
+            tournament,
+            "results",
+            rounds=selectors.rounds_with_matches(tournament=tournament),
+            coming=selectors.coming_matchdays(tournament=tournament),
+        ),
+    )
+
+
+def print_pairings(request, slug, number):
+    tournament = tournament_or_404(slug)
+    found = _round(tournament, number)
+    if tournament.is_individual:
+        page = {"tournament": tournament, "seated": found, "round": found.round}
+        return render(request, "tournaments/individual/print_pairings.html", page)
+    return render(request, "tournaments/print_pairings.html", {"tournament": tournament, "round": found})
+
+
+@login_required
+@refusals
+def print_sheets(request, slug, number):
+    """A4 score sheets, one per table, with the table's PIN: for the organiser only."""
+    tournament = tournament_or_404(slug)
+    if not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the organiser prints score sheets: they carry the tables' PINs."))
+    try:
+        rnd = selectors.round_detail(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        raise Http404 from None
+    return render(
+        request,
+        "tournaments/print_sheets.html",
+        {"tournament": tournament, "round": rnd, "lines": range(1, 21), "rules": rules_display(tournament)},
+    )
+
+
+@login_required
+@require_POST
+@refusals
+def pair_next(request, slug):
+    tournament = tournament_or_404(slug)
+    try:
+        rnd = services.pair_next_round(actor=request.user, tournament=tournament)
+    except ValidationError as e:
+        messages.error(request, error_text(e))
+        return redirect(tournament)
+    messages.success(request, _("Round %(n)d is paired.") % {"n": rnd.number})
+    return redirect("tournaments:round", slug=slug, number=rnd.number)
+
+
+@login_required
+@require_POST
+@refusals
+def round_edit(request, slug, number):
+    tournament = tournament_or_404(slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    form = RoundForm(request.POST)
+    if form.is_valid():
+        try:
+            services.set_round_options(
+                actor=request.user,
+                round=rnd,
+                deadline=form.cleaned_data["deadline"],
+                play_mode=form.cleaned_data["play_mode"],
+                best_of=form.cleaned_data["best_of"],
+            )
+        except ValidationError as e:
+            messages.error(request, error_text(e))
+        else:
+            messages.success(request, _("Saved."))
+    return redirect("tournaments:round", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+@refusals
+def no_show(request, slug, pk):
+    """The organiser marks a player at a table of an individual event as not having come."""
+    tournament = tournament_or_404(slug)
+    match = get_object_or_404(Match.objects.select_related("round"), pk=pk, tournament=tournament)
+    entry = get_object_or_404(
+        IndividualEntry.objects.select_related("player"), pk=request.POST.get("entry"), tournament=tournament
+    )
+    try:
+        services.record_no_show(actor=request.user, match=match, entry=entry)
+    except ValidationError as e:
+        messages.error(request, error_text(e))
+    else:
+        messages.success(
+            request,
+            _("%(name)s: no-show recorded, 12:0 to the other side.") % {"name": entry.player.display_name},
+        )
+    return redirect("tournaments:round", slug=slug, number=match.round.number)

@@ -1,0 +1,111 @@
+"""Standings pages as each format shows them (a table, players, or the bracket), the crosstable, exports."""
+
+from __future__ import annotations
+
+import csv
+
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from .. import selectors
+from ..core.tiebreaks import Tiebreak
+from ..formats import format_of
+from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
+from ..models import Format, Tournament
+from ..selectors import exports
+from .common import context, tournament_or_404
+
+
+def _bracket_page(request, tournament: Tournament, tab: str):
+    """Double elimination and groups then playoff: the brackets (and group tables) with the places."""
+    prizes = selectors.prize_list(tournament=tournament)
+    if tournament.format == Format.DOUBLE_ELIM:
+        view = selectors.double_elim_view(tournament=tournament)
+        template = "tournaments/formats/double_elim.html"
+    else:
+        view = selectors.groups_view(tournament=tournament)
+        template = "tournaments/formats/groups.html"
+    return render(request, template, context(request, tournament, tab, view=view, prizes=prizes))
+
+
+def standings(request, slug):
+    tournament = tournament_or_404(slug)
+    page = format_of(tournament).standings_page
+    if page == "bracket":
+        return _bracket_page(request, tournament, "standings")
+    table = selectors.standings(tournament=tournament)
+    prizes = selectors.prize_list(tournament=tournament)
+    if page == "players":
+        extra = {"table": table, "prizes": prizes}
+        return render(
+            request,
+            "tournaments/individual/standings.html",
+            context(request, tournament, "standings", **extra),
+        )
+    extra = {
+        "table": table,
+        "tiebreak_labels": [TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
+        "tiebreak_help": [
+            (TIEBREAK_LABELS[Tiebreak(t)], TIEBREAK_HELP[Tiebreak(t)]) for t in table.tiebreaks
+        ],
+        "prizes": prizes,
+    }
+    return render(request, "tournaments/standings.html", context(request, tournament, "standings", **extra))
+
+
+def crosstable(request, slug):
+    tournament = tournament_or_404(slug)
+    if "crosstable" not in format_of(tournament).pages:
+        raise Http404
+    return render(
+        request,
+        "tournaments/crosstable.html",
+        context(request, tournament, "crosstable", grid=selectors.crosstable(tournament=tournament)),
+    )
+
+
+def bracket(request, slug):
+    tournament = tournament_or_404(slug)
+    fmt = format_of(tournament)
+    if "bracket" not in fmt.pages:
+        raise Http404
+    if fmt.standings_page == "bracket":
+        return _bracket_page(request, tournament, "bracket")
+    return render(
+        request,
+        "tournaments/bracket.html",
+        context(
+            request,
+            tournament,
+            "bracket",
+            bracket=selectors.bracket(tournament=tournament),
+            prizes=selectors.prize_list(tournament=tournament),
+        ),
+    )
+
+
+def export(request, slug, what, fmt):
+    tournament = tournament_or_404(slug)
+    if what == "seats":
+        if not tournament.is_individual:
+            raise Http404
+        rows = list(exports.seat_rows(tournament=tournament))
+    elif what == "standings":
+        rows = exports.standings_rows(tournament=tournament)
+    else:
+        rows = exports.result_rows(tournament=tournament)
+    filename = f"{tournament.slug}-{what}.{fmt}"
+    if fmt == "json":
+        response = JsonResponse(
+            {"tournament": tournament.name, what: rows},
+            json_dumps_params={"ensure_ascii": False, "indent": 1},
+        )
+    else:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response.write("\ufeff")  # Excel opens UTF-8 with a BOM correctly
+        if rows:
+            writer = csv.DictWriter(response, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
