@@ -104,6 +104,22 @@ def rule_fields() -> dict[str, forms.Field]:
     return result
 
 
+PLAIN_SETTINGS = (
+    "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
+    "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
+    "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
+    "grand_final_reset", "group_count", "group_qualifiers",
+)  # fmt: skip
+"""Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
+
+
+def count_field(label, low: int, high: int, initial: int, help_text="") -> forms.IntegerField:
+    """A whole number the organiser sets, from ``low`` to ``high``."""
+    return forms.IntegerField(
+        label=label, min_value=low, max_value=high, initial=initial, help_text=help_text
+    )
+
+
 class TournamentForm(BilkaForm):
     name = forms.CharField(label=_("Tournament name"), max_length=140)
     starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -114,22 +130,18 @@ class TournamentForm(BilkaForm):
     online = forms.BooleanField(label=_("Online event"), required=False)
     description = forms.CharField(label=_("About"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.SWISS)
-    swiss_rounds = forms.IntegerField(
-        label=_("Swiss rounds"),
-        min_value=1,
-        max_value=30,
-        initial=5,
-        help_text=_("Also the number of rounds of an individual event."),
+    swiss_rounds = count_field(
+        _("Swiss rounds"), 1, 30, 5, _("Also the number of rounds of an individual event.")
     )
     double_round_robin = forms.BooleanField(
         label=_("Double round robin (everyone meets twice)"), required=False
     )
-    matchday_days = forms.IntegerField(
-        label=_("Days per matchday (leagues)"),
-        min_value=0,
-        max_value=60,
-        initial=0,
-        help_text=_("Each round's deadline is this many days after the previous one; 0 for no deadlines."),
+    matchday_days = count_field(
+        _("Days per matchday (leagues)"),
+        0,
+        60,
+        0,
+        _("Each round's deadline is this many days after the previous one; 0 for no deadlines."),
     )
     seeding = forms.ChoiceField(
         label=_("Seeding (knockout)"), choices=Seeding.choices, initial=Seeding.RANDOM
@@ -231,15 +243,7 @@ class TournamentForm(BilkaForm):
 
     def service_values(self) -> dict:
         data = self.cleaned_data
-        values = {
-            k: data[k]
-            for k in (
-                "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
-                "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
-                "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
-                "grand_final_reset", "group_count", "group_qualifiers",
-            )
-        }  # fmt: skip
+        values = {k: data[k] for k in PLAIN_SETTINGS}
         for key in ("group_count", "group_qualifiers"):  # left empty: the default, 2
             if values[key] is None:
                 values[key] = 2
@@ -250,15 +254,7 @@ class TournamentForm(BilkaForm):
 
     @classmethod
     def initial_for(cls, tournament) -> dict:
-        initial = {
-            k: getattr(tournament, k)
-            for k in (
-                "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
-                "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
-                "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
-                "grand_final_reset", "group_count", "group_qualifiers",
-            )
-        }  # fmt: skip
+        initial = {k: getattr(tournament, k) for k in PLAIN_SETTINGS}
         initial["prizes"] = "\n".join(tournament.prizes or [])
         for i, t in enumerate(tournament.tiebreaks or [], start=1):
             initial[f"tiebreak_{i}"] = t

@@ -38,7 +38,7 @@ from enum import Enum
 from typing import Literal
 
 from tournaments.core.ids import EntryId
-from tournaments.core.knockout import bracket_size, seed_positions
+from tournaments.core.knockout import KnockoutMatch, bracket_size, seed_positions
 
 BracketName = Literal["winners", "losers", "final"]
 DoubleElimKey = tuple[BracketName, int, int]
@@ -56,26 +56,15 @@ _Slot = EntryId | None | _Nobody
 
 
 @dataclass(frozen=True)
-class DoubleElimMatch:
-    """One match. ``None`` for a side: not yet known, or with ``bye``, nobody (the match is not played)."""
+class DoubleElimMatch(KnockoutMatch):
+    """A knockout match with the bracket it is in. ``None`` for a side: not yet known, or with
+    ``bye``, nobody (the match is not played)."""
 
-    bracket: BracketName
-    round: int
-    slot: int
-    top: EntryId | None
-    bottom: EntryId | None
-    winner: EntryId | None
-    bye: bool = False
+    bracket: BracketName = "winners"
 
     @property
     def key(self) -> DoubleElimKey:
         return (self.bracket, self.round, self.slot)
-
-    @property
-    def loser(self) -> EntryId | None:
-        if self.winner is None or self.bye:
-            return None
-        return self.bottom if self.winner == self.top else self.top
 
 
 @dataclass(frozen=True)
@@ -142,16 +131,14 @@ def double_elim_bracket(
                 raise ValueError(f"match {key} is a bye and takes no result")
             other = bottom if top is _NOBODY else top
             winner: _Slot = other  # nobody if both are nobody; None while the other is unknown
-            match = DoubleElimMatch(
-                bracket, rnd, slot, _public(top), _public(bottom), _public(other), bye=True
-            )
+            match = DoubleElimMatch(rnd, slot, _public(top), _public(bottom), _public(other), True, bracket)
             return match, winner, _NOBODY  # a bye has no loser
         result = known.pop(key, None)
         if result is not None and (top is None or bottom is None):
             raise ValueError(f"match {key} has no winner yet: its entries are not both known")
         if result is not None and result not in (top, bottom):
             raise ValueError(f"entry {result} is not playing in match {key}")
-        match = DoubleElimMatch(bracket, rnd, slot, top, bottom, result)
+        match = DoubleElimMatch(rnd, slot, top, bottom, result, bracket=bracket)
         if result is None:
             return match, None, None
         return match, result, (bottom if result == top else top)

@@ -206,6 +206,10 @@ class StandingRow:
         return self.entry
 
 
+TALLIED = ("match_points", "played", "wins", "losses", "byes", "eyes_for", "eyes_against", "lucy", "forfeits")
+"""What a standings row takes from the entry's tally as it is."""
+
+
 def _check_known(known: list[EntryId], what: str) -> dict[EntryId, Tally]:
     if len(set(known)) != len(known):
         raise ValueError(f"{what} is listed twice")
@@ -221,24 +225,15 @@ def _rows(
     for block in rank(known, tally, tiebreaks):
         place = len(rows) + 1
         for e in block:
-            t = tally[e]
             rows.append(
                 StandingRow(
                     place=place,
                     shared=len(block) > 1,
                     entry=e,
-                    match_points=t.match_points,
-                    played=t.played,
-                    wins=t.wins,
-                    losses=t.losses,
-                    byes=t.byes,
-                    eyes_for=t.eyes_for,
-                    eyes_against=t.eyes_against,
                     buchholz=buchholz[e],
                     sonneborn_berger=sonneborn[e],
-                    lucy=t.lucy,
                     withdrawn=e in withdrawn,
-                    forfeits=t.forfeits,
+                    **{name: getattr(tally[e], name) for name in TALLIED},
                 )
             )
     return rows

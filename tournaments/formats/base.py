@@ -128,6 +128,8 @@ class TournamentFormat:
     """Results decide who plays next: a winner changed after the next round is paired is refused."""
     plays_series: ClassVar[bool] = False
     """A tie is a best-of-N series: ``services.rounds`` adds its next game until it is decided."""
+    places_from_bracket: ClassVar[bool] = False
+    """The final places follow the bracket (``bracket_places``), not the standings table."""
     standings_page: ClassVar[str] = "table"
     """What the standings page shows: "table" (pairs), "players" or "bracket"."""
     pages: ClassVar[frozenset[str]] = frozenset()
@@ -150,9 +152,13 @@ class TournamentFormat:
     def field_size(self) -> int:
         return self.tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING).count()
 
+    def entry_rows(self):
+        """The event's entries (pairs here; players in an individual event) with who they are."""
+        return self.tournament.entries.select_related(*ENTRY_PLAYERS)
+
     def ranked_entries(self) -> list[Entry]:
-        """Entries that belong in the table: the seeded field once started, else every approved pair."""
-        qs = self.tournament.entries.select_related(*ENTRY_PLAYERS).exclude(status=EntryStatus.PENDING)
+        """Entries that belong in the table: the seeded field once started, else every approved one."""
+        qs = self.entry_rows().exclude(status=EntryStatus.PENDING)
         if self.tournament.status == TournamentStatus.REGISTRATION:
             qs = qs.exclude(status=EntryStatus.WITHDRAWN)
         else:
@@ -215,8 +221,19 @@ class TournamentFormat:
         return Standings(lines=lines, tiebreaks=tiebreaks, final=final)
 
     def places(self) -> list[tuple[int, Any]]:
-        """The final places (place, entry), shared places repeated; from the standings by default."""
-        return [(line.row.place, line.entry) for line in self.standings().lines]
+        """The final places (place, entry), shared places repeated: from the bracket where the format
+        has one (``bracket_places``), else from the standings."""
+        if not self.places_from_bracket:
+            return [(line.row.place, line.entry) for line in self.standings().lines]
+        field = self.ranked_entries()
+        if len(field) < 2:
+            return []
+        by_id = {e.pk: e for e in field}
+        return [(place, by_id[e]) for place, e in self.bracket_places(field)]
+
+    def bracket_places(self, field: list) -> list[tuple[int, int]]:
+        """Places (place, entry id) as the bracket decides them (``places_from_bracket`` formats)."""
+        raise NotImplementedError
 
     def prize_winners(self) -> dict[int, list]:
         winners: dict[int, list] = defaultdict(list)

@@ -31,6 +31,7 @@ def winners_of(matches: Sequence[Match], brackets: Sequence[str]) -> dict[tuple[
 
 class BracketFormat(TournamentFormat):
     eliminates = True
+    places_from_bracket = True
     standings_page = "bracket"
     pages = frozenset({"bracket"})
 

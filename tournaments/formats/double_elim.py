@@ -49,9 +49,5 @@ class DoubleElimination(BracketFormat):
             place += len(out)
         return places
 
-    def places(self):
-        field = self.ranked_entries()
-        if len(field) < 2:
-            return []
-        by_id = {e.pk: e for e in field}
-        return [(p, by_id[e]) for p, e in self.places_of(self.state(field, self.all_matches()))]
+    def bracket_places(self, field):
+        return self.places_of(self.state(field, self.all_matches()))

@@ -111,12 +111,6 @@ class GroupsThenPlayoff(BracketFormat):
                     )
         return games
 
-    def places(self):
-        field = self.ranked_entries()
-        if len(field) < 2:
-            return []
-        by_id = {e.pk: e for e in field}
-        state = self.state(field, self.all_matches())
-        if state.playoff is None:
-            return []
-        return [(p, by_id[e]) for p, e in bracket_places(state.playoff)]
+    def bracket_places(self, field):
+        playoff = self.state(field, self.all_matches()).playoff
+        return [] if playoff is None else bracket_places(playoff)

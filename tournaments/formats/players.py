@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from ..core.seating import IndividualRound, Table
 from ..core.standings import TableResult, individual_standings
 from ..core.tiebreaks import INDIVIDUAL_TIEBREAKS
-from ..models import EntryStatus, IndividualEntry, MatchStatus, Seat, SeatName, Tournament, TournamentStatus
+from ..models import EntryStatus, IndividualEntry, MatchStatus, Seat, SeatName, Tournament
 from .base import RoundPlan, Standings, TournamentFormat, check_round_number, points_of
 
 ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
@@ -92,13 +92,8 @@ class IndividualFormat(TournamentFormat):
     def field_size(self) -> int:
         return self.tournament.individual_entries.filter(seed__gt=0).count()
 
-    def ranked_entries(self) -> list[IndividualEntry]:
-        qs = self.tournament.individual_entries.select_related("player").exclude(status=EntryStatus.PENDING)
-        if self.tournament.status == TournamentStatus.REGISTRATION:
-            qs = qs.exclude(status=EntryStatus.WITHDRAWN)
-        else:
-            qs = qs.filter(seed__gt=0)
-        return list(qs.order_by("seed", "id"))
+    def entry_rows(self):
+        return self.tournament.individual_entries.select_related("player")
 
     def check_start(self, entries: Sequence[IndividualEntry]) -> None:
         if len(entries) < 4:

@@ -58,6 +58,7 @@ class SingleElimination(TournamentFormat):
     code = Format.SINGLE_ELIM
     eliminates = True
     plays_series = True
+    places_from_bracket = True
     pages = frozenset({"bracket"})
 
     def check_start(self, entries) -> None:
@@ -91,10 +92,5 @@ class SingleElimination(TournamentFormat):
             plan.games.append(Game(km.top, km.bottom, table=table, slot=km.slot))
         return plan
 
-    def places(self):
-        field = self.ranked_entries()
-        if len(field) < 2:
-            return []
-        by_id = {e.pk: e for e in field}
-        bracket, _games = self.state(field)
-        return [(place, by_id[e]) for place, e in bracket_places(bracket)]
+    def bracket_places(self, field):
+        return bracket_places(self.state(field)[0])

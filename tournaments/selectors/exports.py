@@ -11,51 +11,29 @@ from .brackets import double_elim_view, groups_view
 from .rounds import results
 from .standings import standings
 
+PAIR_COLUMNS = (
+    "place", "shared", "pair", "entry_id", "match_points", "played", "wins", "losses", "byes", "eyes_for",
+    "eyes_against", "eye_difference", "buchholz", "sonneborn_berger", "lucy", "withdrawn", "prize",
+)  # fmt: skip
+PLAYER_COLUMNS = (
+    "place", "shared", "player", "player_id", "match_points", "played", "wins", "losses", "byes", "forfeits",
+    "eyes_for", "eyes_against", "eye_difference", "buchholz", "withdrawn", "prize",
+)  # fmt: skip
+WHO = {
+    "pair": lambda entry: entry.name,
+    "entry_id": lambda entry: entry.pk,
+    "player": lambda entry: entry.player.display_name,
+    "player_id": lambda entry: entry.player_id,
+}
+"""Columns that name the pair (an ``Entry``) or the player (an ``IndividualEntry``) of a line."""
 
-def _pair_rows(tournament: Tournament) -> Iterator[dict]:
+
+def _line_rows(tournament: Tournament, columns: tuple[str, ...]) -> Iterator[dict]:
+    """One row a standings line: who, the line's figures, the prize."""
     for line in standings(tournament=tournament).lines:
-        r = line.row
         yield {
-            "place": r.place,
-            "shared": r.shared,
-            "pair": line.entry.name,
-            "entry_id": line.entry.pk,
-            "match_points": r.match_points,
-            "played": r.played,
-            "wins": r.wins,
-            "losses": r.losses,
-            "byes": r.byes,
-            "eyes_for": r.eyes_for,
-            "eyes_against": r.eyes_against,
-            "eye_difference": r.eye_difference,
-            "buchholz": r.buchholz,
-            "sonneborn_berger": r.sonneborn_berger,
-            "lucy": r.lucy,
-            "withdrawn": r.withdrawn,
-            "prize": line.prize,
-        }
-
-
-def _player_rows(tournament: Tournament) -> Iterator[dict]:
-    for line in standings(tournament=tournament).lines:
-        r = line.row
-        yield {
-            "place": r.place,
-            "shared": r.shared,
-            "player": line.entry.player.display_name,
-            "player_id": line.entry.player_id,
-            "match_points": r.match_points,
-            "played": r.played,
-            "wins": r.wins,
-            "losses": r.losses,
-            "byes": r.byes,
-            "forfeits": r.forfeits,
-            "eyes_for": r.eyes_for,
-            "eyes_against": r.eyes_against,
-            "eye_difference": r.eye_difference,
-            "buchholz": r.buchholz,
-            "withdrawn": r.withdrawn,
-            "prize": line.prize,
+            c: WHO[c](line.entry) if c in WHO else line.prize if c == "prize" else getattr(line.row, c)
+            for c in columns
         }
 
 
@@ -97,8 +75,9 @@ def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
 def standings_rows(*, tournament: Tournament) -> list[dict]:
     """The standings export, in the shape of the format's standings page."""
     page = format_of(tournament).standings_page
-    rows = {"players": _player_rows, "bracket": _bracket_rows}.get(page, _pair_rows)
-    return list(rows(tournament))
+    if page == "bracket":
+        return list(_bracket_rows(tournament))
+    return list(_line_rows(tournament, PLAYER_COLUMNS if page == "players" else PAIR_COLUMNS))
 
 
 def result_rows(*, tournament: Tournament) -> list[dict]:

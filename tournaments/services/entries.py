@@ -160,6 +160,13 @@ def entry_state(entry: Entry) -> dict:
     }
 
 
+def audit_entry(actor, action: str, entry: Entry, tournament: Tournament, before: dict | None = None) -> None:
+    """The audit row of a change to a pair: its state before (when it had one) and after."""
+    audit(
+        actor=actor, action=action, obj=entry, tournament=tournament, before=before, after=entry_state(entry)
+    )
+
+
 def _new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str, *, late: bool) -> Entry:
     return Entry.objects.create(
         tournament=tournament,
@@ -175,7 +182,7 @@ def _new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str,
 def _create_entry(actor, tournament: Tournament, a: Player, b: Player, status: str) -> Entry:
     late = _check_can_enter(tournament, a, b, taken=taken_players(tournament))
     entry = _new_entry(actor, tournament, a, b, status, late=late)
-    audit(actor=actor, action="entry.create", obj=entry, tournament=tournament, after=entry_state(entry))
+    audit_entry(actor, "entry.create", entry, tournament)
     return entry
 
 
@@ -284,14 +291,7 @@ def approve_entry(*, actor, entry: Entry) -> Entry:
         refuse_late(tournament)
         entry.late, entry.seed = True, next_seed(tournament.entries)
     entry.save(update_fields=["status", "late", "seed"])
-    audit(
-        actor=actor,
-        action="entry.approve",
-        obj=entry,
-        tournament=tournament,
-        before=before,
-        after=entry_state(entry),
-    )
+    audit_entry(actor, "entry.approve", entry, tournament, before)
     return entry
 
 
@@ -322,14 +322,7 @@ def check_in_entry(*, actor, entry: Entry) -> Entry:
     entry, tournament = entry_for_update(entry)
     before = entry_state(entry)
     if check_in(actor, entry, tournament, too_late=_("Check-in closes when the first round is paired.")):
-        audit(
-            actor=actor,
-            action="entry.check_in",
-            obj=entry,
-            tournament=tournament,
-            before=before,
-            after=entry_state(entry),
-        )
+        audit_entry(actor, "entry.check_in", entry, tournament, before)
     return entry
 
 

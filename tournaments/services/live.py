@@ -174,6 +174,22 @@ def save_table_result(match: Match, table: Table, home_seats: str) -> None:
     match.save()
 
 
+def take_table_result(
+    match: Match, table: Table, home_seats: str, *, tournament, actor, between=None
+) -> None:
+    """The checked table's result becomes the match's (``save_table_result``), with its audit row,
+    and the round moves on; ``between`` runs after the first write (a test's pause point)."""
+    before = match.state()
+    save_table_result(match, table, home_seats)
+    if between is not None:
+        between()
+    after = {**match.state(), "table": table.pk}
+    audit(
+        actor=actor, action="match.live_result", obj=match, tournament=tournament, before=before, after=after
+    )
+    refresh_round(match.round, tournament, slot=match.slot)
+
+
 @transaction.atomic
 def import_live_result(*, actor, match: Match, table_id: int) -> Match:
     """Record the result of the live table ``table_id`` for ``match`` (a player of it or the organiser)."""
@@ -190,17 +206,7 @@ def import_live_result(*, actor, match: Match, table_id: int) -> Match:
     if match.status == MatchStatus.DISPUTED and not organiser:
         raise ValidationError(_("This result is disputed; the organiser will settle it."))
     table, home_seats = checked_table(match, table_id, tournament)
-    before = match.state()
     match.live_table = table.pk
     match.reported_by = actor
-    save_table_result(match, table, home_seats)
-    audit(
-        actor=actor,
-        action="match.live_result",
-        obj=match,
-        tournament=tournament,
-        before=before,
-        after={**match.state(), "table": table.pk},
-    )
-    refresh_round(match.round, tournament, slot=match.slot)
+    take_table_result(match, table, home_seats, tournament=tournament, actor=actor)
     return match

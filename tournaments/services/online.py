@@ -22,7 +22,7 @@ from ..models import Match, MatchStatus, PlayMode, Round, Seat, Tournament
 from . import live
 from .common import audit, lock_tournament
 from .notices import notify, tell_organisers, users_of_side
-from .progress import refresh_round
+from .progress import mark_disputed
 from .results import record_no_show
 
 logger = logging.getLogger(__name__)
@@ -127,18 +127,14 @@ def record_table_result(*, table_id: int) -> str:
                 return "not_finished"
             _refuse_table_result(match, tournament, table_id, error)
             return f"refused: {error.code}"
-        before = match.state()
-        live.save_table_result(match, table, home_seats)
-        pause_point("record_result")
-        audit(
-            actor=None,
-            action="match.live_result",
-            obj=match,
+        live.take_table_result(
+            match,
+            table,
+            home_seats,
             tournament=tournament,
-            before=before,
-            after={**match.state(), "table": table.pk},
+            actor=None,
+            between=lambda: pause_point("record_result"),
         )
-        refresh_round(match.round, tournament, slot=match.slot)
         return "recorded"
 
 
@@ -147,9 +143,7 @@ def _refuse_table_result(match: Match, tournament: Tournament, table_id: int, er
     audit, log)."""
     before = match.state()
     refusal = {"code": error.code, "params": error.params or {}, "table": table_id}
-    match.status = MatchStatus.DISPUTED
-    match.live_refusal = refusal
-    match.save(update_fields=["status", "live_refusal"])
+    mark_disputed(match, live_refusal=refusal)
     audit(
         actor=None,
         action="match.live_result_refused",

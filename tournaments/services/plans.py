@@ -185,19 +185,15 @@ def _plan_for_round(rnd: Round) -> None:
     day = day_settings(tournament)
     now = timezone.now()
     online = rnd.effective_play_mode == PlayMode.ONLINE
-    if online:
-        plan(ActionKind.START_ROUND, tournament_id=tournament.pk, due_at=now, round_number=rnd.number)
-        plan(
-            ActionKind.NO_SHOW,
-            tournament_id=tournament.pk,
-            due_at=now + timedelta(minutes=day.no_show_minutes),
-            round_number=rnd.number,
-        )
+    if online:  # it starts now; its no-show check, and its deadline if it has one, come later
+        after = {ActionKind.START_ROUND: 0, ActionKind.NO_SHOW: day.no_show_minutes}
         if day.round_minutes:
+            after[ActionKind.ROUND_DEADLINE] = day.round_minutes
+        for kind, minutes in after.items():
             plan(
-                ActionKind.ROUND_DEADLINE,
+                kind,
                 tournament_id=tournament.pk,
-                due_at=now + timedelta(minutes=day.round_minutes),
+                due_at=now + timedelta(minutes=minutes),
                 round_number=rnd.number,
             )
     if rnd.deadline:

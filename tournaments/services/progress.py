@@ -48,6 +48,14 @@ def set_forfeit(match: Match, *, loser: Entry, actor) -> None:
         )
 
 
+def mark_disputed(match: Match, **fields) -> None:
+    """The match waits for the organiser (``fields``: why, kept on the match)."""
+    match.status = MatchStatus.DISPUTED
+    for name, value in fields.items():
+        setattr(match, name, value)
+    match.save(update_fields=["status", *fields])
+
+
 def absent_side(match: Match, seat: Seat) -> Entry:
     """The partnership of the match a seated player belongs to (N/S is the home pair)."""
     return match.home if seat.seat in (SeatName.NORTH, SeatName.SOUTH) else match.away

@@ -29,7 +29,7 @@ from .common import (
     require_manager,
     require_user,
 )
-from .progress import absent_side, refresh_round
+from .progress import absent_side, mark_disputed, refresh_round
 
 PIN_ATTEMPTS = 10
 """Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""
@@ -210,9 +210,7 @@ def dispute_result(*, actor, match: Match, note: str = "", pin: str | None = Non
     how = _may_answer(actor, match, tournament, pin)
     if match.status != MatchStatus.UNCONFIRMED:
         raise ValidationError(_("Only a result waiting for confirmation can be disputed."))
-    match.status = MatchStatus.DISPUTED
-    match.dispute_note = " ".join((note or "").split())[:500]
-    match.save(update_fields=["status", "dispute_note"])
+    mark_disputed(match, dispute_note=" ".join((note or "").split())[:500])
     audit(
         actor=actor,
         action="match.dispute",

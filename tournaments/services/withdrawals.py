@@ -26,6 +26,7 @@ from ..models import (
 from ..models import TournamentStatus as TS
 from .common import audit, lock_entry, require_manager, require_user
 from .entries import (
+    audit_entry,
     check_in_closed,
     entry_for_update,
     entry_state,
@@ -80,14 +81,7 @@ def withdraw_entry(*, actor, entry: Entry) -> Entry:
         return [(match, entry) for match in open_matches]
 
     touched = _withdraw(entry, tournament, actor, forfeits)
-    audit(
-        actor=actor,
-        action="entry.withdraw",
-        obj=entry,
-        tournament=tournament,
-        before=before,
-        after=entry_state(entry),
-    )
+    audit_entry(actor, "entry.withdraw", entry, tournament, before)
     _refresh(touched, tournament)
     return entry
 
@@ -143,6 +137,14 @@ def reinstated_status(tournament: Tournament, rows) -> str:
     if check_in_closed(tournament) and rows.filter(status=EntryStatus.CHECKED_IN).exists():
         return EntryStatus.CHECKED_IN
     return EntryStatus.APPROVED
+
+
+def _coming_back(entry, tournament: Tournament, *, too_late: str) -> bool:
+    """Whether a reinstate has anything to do: refused (``too_late``) once round 1 is paired, for
+    the field is fixed then; nothing to do for an entry that is not withdrawn."""
+    if tournament.status != TS.REGISTRATION:
+        raise ValidationError(too_late)
+    return entry.status == EntryStatus.WITHDRAWN
 
 
 def _reinstate(entry, tournament: Tournament, rows) -> None:
@@ -217,14 +219,11 @@ def reinstate_entry(*, actor, entry: Entry) -> Entry:
         raise ValidationError(
             _("In an individual event partnerships change every round; reinstate the player instead.")
         )
-    if tournament.status != TS.REGISTRATION:
-        raise ValidationError(
-            _(
-                "Round 1 is already paired, so a withdrawn pair cannot come back: the rounds are drawn"
-                " from the field fixed at round 1, and a pair returning now would break the pairings."
-            )
-        )
-    if entry.status != EntryStatus.WITHDRAWN:
+    too_late = _(
+        "Round 1 is already paired, so a withdrawn pair cannot come back: the rounds are drawn"
+        " from the field fixed at round 1, and a pair returning now would break the pairings."
+    )
+    if not _coming_back(entry, tournament, too_late=too_late):
         return entry
     refusal = _pair_refusal(
         tournament,
@@ -236,14 +235,7 @@ def reinstate_entry(*, actor, entry: Entry) -> Entry:
         raise ValidationError(refusal)
     before = entry_state(entry)
     _reinstate(entry, tournament, tournament.entries)
-    audit(
-        actor=actor,
-        action="entry.reinstate",
-        obj=entry,
-        tournament=tournament,
-        before=before,
-        after=entry_state(entry),
-    )
+    audit_entry(actor, "entry.reinstate", entry, tournament, before)
     return entry
 
 
@@ -259,14 +251,11 @@ def reinstate_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     entry, tournament = lock_entry(entry)
     require_manager(actor, tournament)
     require_individual(tournament)
-    if tournament.status != TS.REGISTRATION:
-        raise ValidationError(
-            _(
-                "Round 1 is already seated, so a withdrawn player cannot come back: the rounds are"
-                " drawn from the field fixed at round 1, and a player returning now would break the seating."
-            )
-        )
-    if entry.status != EntryStatus.WITHDRAWN:
+    too_late = _(
+        "Round 1 is already seated, so a withdrawn player cannot come back: the rounds are"
+        " drawn from the field fixed at round 1, and a player returning now would break the seating."
+    )
+    if not _coming_back(entry, tournament, too_late=too_late):
         return entry
     rows = tournament.individual_entries
     refusal = _player_refusal(tournament, entry, count=rows.exclude(status=EntryStatus.WITHDRAWN).count())

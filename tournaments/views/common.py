@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
@@ -57,6 +58,25 @@ def context(request, tournament: Tournament, tab: str, **extra) -> dict:
         "can_manage": permissions.can_manage(request.user, tournament),
         **extra,
     }
+
+
+def page(request, tournament: Tournament, tab: str, template: str, **extra):
+    """A tournament's page: ``template`` with what every tournament page has, and ``extra``."""
+    return render(request, template, context(request, tournament, tab, **extra))
+
+
+def saved(request, form, write, done: str) -> bool:
+    """Whether a posted ``form`` was valid and ``write(form)`` (one service) took it; its refusal
+    goes onto the form, its success into a message."""
+    if request.method != "POST" or not form.is_valid():
+        return False
+    try:
+        write(form)
+    except ValidationError as e:
+        form.add_error(None, e)
+        return False
+    messages.success(request, done)
+    return True
 
 
 def rules_display(tournament: Tournament) -> list[tuple[str, str]]:

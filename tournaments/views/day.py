@@ -24,7 +24,7 @@ from ..selectors import open_matches
 from ..services import online
 from ..services.day import organiser_pair_next
 from ..services.plans import day_settings
-from .common import context, error_text, refusals, require_manager, tournament_or_404
+from .common import error_text, page, refusals, require_manager, tournament_or_404
 
 
 @login_required
@@ -37,10 +37,12 @@ def my_notifications(request):
 
 def now_playing(request, slug):
     tournament = tournament_or_404(slug)
-    return render(
+    return page(
         request,
+        tournament,
+        "live",
         "tournaments/now_playing.html",
-        context(request, tournament, "live", board=day_selectors.live_tables(tournament=tournament)),
+        board=day_selectors.live_tables(tournament=tournament),
     )
 
 
@@ -51,22 +53,21 @@ def dashboard(request, slug):
     require_manager(request, tournament)
     rounds = day_selectors.round_states(tournament=tournament)
     last = rounds[-1].round if rounds else None
-    return render(
+    return page(
         request,
+        tournament,
+        "dashboard",
         "tournaments/dashboard.html",
-        context(
-            request,
-            tournament,
-            "dashboard",
-            rounds=rounds,
-            can_pair=tournament.status != "finished" and (last is None or last.status == "complete"),
-            next_number=(last.number + 1) if last else 1,
-            stuck=day_selectors.stuck_matches(tournament=tournament),
-            disputes=day_selectors.disputes(tournament=tournament),
-            waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
-            board=day_selectors.live_tables(tournament=tournament),
-            plans=day_selectors.plans(tournament=tournament),
-            settings_form=DaySettingsForm(instance=day_settings(tournament)),
+        rounds=rounds,
+        can_pair=tournament.status != "finished" and (last is None or last.status == "complete"),
+        next_number=(last.number + 1) if last else 1,
+        stuck=day_selectors.stuck_matches(tournament=tournament),
+        disputes=day_selectors.disputes(tournament=tournament),
+        waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
+        board=day_selectors.live_tables(tournament=tournament),
+        plans=day_selectors.plans(tournament=tournament),
+        settings_form=DaySettingsForm(
+            instance=day_settings(tournament),
         ),
     )
 

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,11 +21,12 @@ from ..forms import BulkEntriesForm, PlayersBulkForm, SelfRegisterForm, Substitu
 from ..models import Entry, EntryStatus, IndividualEntry, TournamentStatus
 from .common import (
     check_in_open,
-    context,
     error_text,
+    page,
     refusals,
     reinstated_text,
     require_manager,
+    saved,
     tournament_or_404,
 )
 
@@ -40,12 +41,12 @@ def entries(request, slug):
         and tournament.status != TournamentStatus.FINISHED
         and not selectors.is_registered(tournament=tournament, player_id=my_pid)
     )
-    page = {
+    extra = {
         "my_player_id": my_pid,
         "check_in_open": can_manage and check_in_open(tournament),
     }
     if tournament.is_individual:
-        page |= {
+        extra |= {
             "players": selectors.players(tournament=tournament),
             "bulk_form": PlayersBulkForm() if can_manage else None,
             "reinstatable": services.reinstatable_players(tournament) if can_manage else set(),
@@ -54,7 +55,7 @@ def entries(request, slug):
         template = "tournaments/individual/players.html"
     else:
         partners = selectors.partner_choices(tournament=tournament, exclude=my_pid)
-        page |= {
+        extra |= {
             "entries": selectors.entries(tournament=tournament),
             "bulk_form": BulkEntriesForm() if can_manage else None,
             "self_form": SelfRegisterForm(players=partners) if may_register else None,
@@ -62,7 +63,7 @@ def entries(request, slug):
             "reinstatable": services.reinstatable_entries(tournament) if can_manage else set(),
         }
         template = "tournaments/entries.html"
-    return render(request, template, context(request, tournament, "entries", **page))
+    return page(request, tournament, "entries", template, **extra)
 
 
 def _back(slug: str):
@@ -231,16 +232,11 @@ def substitute(request, slug, pk):
         pair_players=Player.objects.filter(pk__in=(entry.player_a_id, entry.player_b_id)),
         players=selectors.partner_choices(tournament=tournament, exclude=None),
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.substitute(actor=request.user, entry=entry, **form.cleaned_data)
-        except ValidationError as e:
-            form.add_error(None, e)
-        else:
-            messages.success(request, _("The substitution is recorded."))
-            return _back(slug)
-    return render(
+    if saved(
         request,
-        "tournaments/substitute.html",
-        context(request, tournament, "entries", entry=entry, form=form),
-    )
+        form,
+        lambda form: services.substitute(actor=request.user, entry=entry, **form.cleaned_data),
+        _("The substitution is recorded."),
+    ):
+        return _back(slug)
+    return page(request, tournament, "entries", "tournaments/substitute.html", entry=entry, form=form)

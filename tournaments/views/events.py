@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
@@ -13,7 +12,7 @@ from clubs.models import Club
 from .. import permissions, selectors, services
 from ..forms import TIEBREAK_LABELS, TournamentForm
 from ..models import MatchStatus, TournamentStatus
-from .common import context, refusals, require_manager, rules_display, tournament_or_404
+from .common import context, refusals, require_manager, rules_display, saved, tournament_or_404
 
 
 def club_tournaments(request, club_slug):
@@ -36,14 +35,13 @@ def create(request, club_slug):
     if not permissions.can_create(request.user, club):
         raise PermissionDenied(_("Only the club's owners and organisers create tournaments."))
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            tournament = services.create_tournament(actor=request.user, club=club, **form.service_values())
-        except ValidationError as e:
-            form.add_error(None, e)
-        else:
-            messages.success(request, _("The tournament is created. Now register the pairs."))
-            return redirect("tournaments:entries", slug=tournament.slug)
+    created = []
+
+    def write(form):
+        created.append(services.create_tournament(actor=request.user, club=club, **form.service_values()))
+
+    if saved(request, form, write, _("The tournament is created. Now register the pairs.")):
+        return redirect("tournaments:entries", slug=created[0].slug)
     return render(request, "tournaments/form.html", {"form": form, "club": club, "creating": True})
 
 
@@ -53,14 +51,12 @@ def edit(request, slug):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.update_tournament(actor=request.user, tournament=tournament, **form.service_values())
-        except ValidationError as e:
-            form.add_error(None, e)
-        else:
-            messages.success(request, _("Saved."))
-            return redirect(tournament)
+
+    def write(form):
+        services.update_tournament(actor=request.user, tournament=tournament, **form.service_values())
+
+    if saved(request, form, write, _("Saved.")):
+        return redirect(tournament)
     return render(
         request, "tournaments/form.html", {"form": form, "club": tournament.club, "tournament": tournament}
     )
@@ -72,7 +68,7 @@ def home(request, slug):
     next_round_allowed = tournament.status != TournamentStatus.FINISHED and (
         not rounds or rounds[-1].status == "complete"
     )
-    page = context(
+    shown = context(
         request,
         tournament,
         "home",
@@ -90,4 +86,4 @@ def home(request, slug):
         if rounds and not next_round_allowed and tournament.status != TournamentStatus.FINISHED
         else 0,
     )
-    return render(request, "tournaments/home.html", page)
+    return render(request, "tournaments/home.html", shown)

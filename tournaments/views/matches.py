@@ -125,7 +125,7 @@ def match(request, slug, pk):
     may_answer = m.status == MatchStatus.UNCONFIRMED and (
         can_manage or (side is not None and side != m.reported_side) or side is None
     )
-    page = context(
+    shown = context(
         request,
         tournament,
         "rounds",
@@ -143,7 +143,7 @@ def match(request, slug, pk):
         pin_form=PinForm(),
         dispute_form=DisputeForm(auto_id="dispute_%s"),
     )
-    return render(request, "tournaments/match.html", page)
+    return render(request, "tournaments/match.html", shown)
 
 
 def _deal_rows(post, m: Match):

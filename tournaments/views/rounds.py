@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from .. import permissions, selectors, services
 from ..forms import RoundForm
 from ..models import IndividualEntry, Match, Round, Tournament
-from .common import context, error_text, refusals, rules_display, tournament_or_404
+from .common import error_text, page, refusals, rules_display, tournament_or_404
 
 
 def _round(tournament: Tournament, number: int):
@@ -31,30 +31,34 @@ def round_view(request, slug, number):
     rounds = list(tournament.rounds.order_by("number"))
     if tournament.is_individual:
         seated = _round(tournament, number)
-        page = context(request, tournament, "rounds", seated=seated, round=seated.round, rounds=rounds)
-        return render(request, "tournaments/individual/round.html", page)
+        template, extra = "tournaments/individual/round.html", {"seated": seated, "round": seated.round}
+        return page(request, tournament, "rounds", template, rounds=rounds, **extra)
     rnd = _round(tournament, number)
     round_form = None
     if permissions.can_manage(request.user, tournament):
         round_form = RoundForm(
             initial={"deadline": rnd.deadline, "play_mode": rnd.play_mode, "best_of": rnd.best_of}
         )
-    page = context(request, tournament, "rounds", round=rnd, rounds=rounds, round_form=round_form)
-    return render(request, "tournaments/round.html", page)
+    return page(
+        request,
+        tournament,
+        "rounds",
+        "tournaments/round.html",
+        round=rnd,
+        rounds=rounds,
+        round_form=round_form,
+    )
 
 
 def results(request, slug):
     tournament = tournament_or_404(slug)
-    return render(
+    return page(
         request,
+        tournament,
+        "results",
         "tournaments/results.html",
-        context(
-            request,
-            tournament,
-            "results",
-            rounds=selectors.rounds_with_matches(tournament=tournament),
-            coming=selectors.coming_matchdays(tournament=tournament),
-        ),
+        rounds=selectors.rounds_with_matches(tournament=tournament),
+        coming=selectors.coming_matchdays(tournament=tournament),
     )
 
 
@@ -62,8 +66,8 @@ def print_pairings(request, slug, number):
     tournament = tournament_or_404(slug)
     found = _round(tournament, number)
     if tournament.is_individual:
-        page = {"tournament": tournament, "seated": found, "round": found.round}
-        return render(request, "tournaments/individual/print_pairings.html", page)
+        shown = {"tournament": tournament, "seated": found, "round": found.round}
+        return render(request, "tournaments/individual/print_pairings.html", shown)
     return render(request, "tournaments/print_pairings.html", {"tournament": tournament, "round": found})
 
 

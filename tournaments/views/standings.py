@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import render
 
 from .. import selectors
 from ..core.tiebreaks import Tiebreak
@@ -13,7 +12,7 @@ from ..formats import format_of
 from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
 from ..models import Format, Tournament
 from ..selectors import exports
-from .common import context, tournament_or_404
+from .common import page, tournament_or_404
 
 
 def _bracket_page(request, tournament: Tournament, tab: str):
@@ -25,23 +24,19 @@ def _bracket_page(request, tournament: Tournament, tab: str):
     else:
         view = selectors.groups_view(tournament=tournament)
         template = "tournaments/formats/groups.html"
-    return render(request, template, context(request, tournament, tab, view=view, prizes=prizes))
+    return page(request, tournament, tab, template, view=view, prizes=prizes)
 
 
 def standings(request, slug):
     tournament = tournament_or_404(slug)
-    page = format_of(tournament).standings_page
-    if page == "bracket":
+    shown = format_of(tournament).standings_page
+    if shown == "bracket":
         return _bracket_page(request, tournament, "standings")
     table = selectors.standings(tournament=tournament)
     prizes = selectors.prize_list(tournament=tournament)
-    if page == "players":
+    if shown == "players":
         extra = {"table": table, "prizes": prizes}
-        return render(
-            request,
-            "tournaments/individual/standings.html",
-            context(request, tournament, "standings", **extra),
-        )
+        return page(request, tournament, "standings", "tournaments/individual/standings.html", **extra)
     extra = {
         "table": table,
         "tiebreak_labels": [TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
@@ -50,17 +45,19 @@ def standings(request, slug):
         ],
         "prizes": prizes,
     }
-    return render(request, "tournaments/standings.html", context(request, tournament, "standings", **extra))
+    return page(request, tournament, "standings", "tournaments/standings.html", **extra)
 
 
 def crosstable(request, slug):
     tournament = tournament_or_404(slug)
     if "crosstable" not in format_of(tournament).pages:
         raise Http404
-    return render(
+    return page(
         request,
+        tournament,
+        "crosstable",
         "tournaments/crosstable.html",
-        context(request, tournament, "crosstable", grid=selectors.crosstable(tournament=tournament)),
+        grid=selectors.crosstable(tournament=tournament),
     )
 
 
@@ -71,16 +68,13 @@ def bracket(request, slug):
         raise Http404
     if fmt.standings_page == "bracket":
         return _bracket_page(request, tournament, "bracket")
-    return render(
+    return page(
         request,
+        tournament,
+        "bracket",
         "tournaments/bracket.html",
-        context(
-            request,
-            tournament,
-            "bracket",
-            bracket=selectors.bracket(tournament=tournament),
-            prizes=selectors.prize_list(tournament=tournament),
-        ),
+        bracket=selectors.bracket(tournament=tournament),
+        prizes=selectors.prize_list(tournament=tournament),
     )
 
 
