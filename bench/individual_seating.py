@@ -51,5 +51,6 @@ if __name__ == "__main__":
         took = time.perf_counter() - start
         print(
             f"movement n={n:4d} x {rounds:2d} rounds: {took * 1000:8.1f} ms; "
-            f"partner repeats {c.partner_repeats}, opponent repeats {c.opponent_repeats}, most opposed {c.max_opponent}"
+            f"partner repeats {c.partner_repeats}, opponent repeats {c.opponent_repeats},"
+            f" most opposed {c.max_opponent}"
         )

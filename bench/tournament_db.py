@@ -40,7 +40,9 @@ def run(size: int, rounds: int, seed: int) -> dict[str, float]:
     organiser = User.objects.create_user(username=f"bench{size}", password="x")  # noqa: S106
     club = Club.objects.create(name=f"Bench {size}", slug=f"bench-{size}")
     Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    t = services.create_tournament(actor=organiser, club=club, name=f"Bench {size}", format="swiss", swiss_rounds=rounds)
+    t = services.create_tournament(
+        actor=organiser, club=club, name=f"Bench {size}", format="swiss", swiss_rounds=rounds
+    )
     text = "\n".join(f"Игрок {size}-{2 * i} & Игрок {size}-{2 * i + 1}" for i in range(size))
     services.register_entries_bulk(actor=organiser, tournament=t, text=text)
     pair_times, result_times = [], []
@@ -85,7 +87,10 @@ def main() -> None:
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        print(f"{'pairs':>6} {'max s/pairing':>14} {'s/result':>9} {'standings s':>12} {'queries':>8} {'page s':>7} {'queries':>8}")
+        print(
+            f"{'pairs':>6} {'max s/pairing':>14} {'s/result':>9} {'standings s':>12} {'queries':>8}"
+            f" {'page s':>7} {'queries':>8}"
+        )
         for size in args.sizes:
             r = run(size, args.rounds, args.seed)
             print(

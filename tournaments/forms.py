@@ -270,7 +270,8 @@ class BulkEntriesForm(BilkaForm):
             attrs={"rows": 6, "placeholder": "Нұрлан Ахметов & Әсел Жұмабаева\nОлег Ткаченко & Иван Петров"}
         ),
         help_text=_(
-            "Two names per line joined by “&”. Names on the club's roster are found in any alphabet; new names are added to the roster."
+            "Two names per line joined by “&”. Names on the club's roster are found in any alphabet;"
+            " new names are added to the roster."
         ),
     )
 

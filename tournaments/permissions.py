@@ -8,7 +8,7 @@ from .models import Match, Tournament
 
 
 def can_manage(user, tournament: Tournament) -> bool:
-    """The club's owners and organisers run its tournaments (issue 5, "who may do what")."""
+    """The club's owners and organisers run its tournaments (and site staff with the permission)."""
     return role_of(user, tournament.club) in ROSTER_ROLES or is_site_staff_for(
         user, "tournaments.change_tournament"
     )

@@ -96,7 +96,8 @@ def test_screenshots_of_the_demo_site(live_server, chromium_path, screenshots_di
                 _no_horizontal_scroll(page)
                 page.screenshot(path=screenshots_dir / f"{name}.png", full_page=True)
             page.goto(f"{live_server.url}/clubs/uspenka/roster/bulk/")
-            page.fill("textarea[name=text]", "Nurlan Akhmetov, Uspenka\nБақытжан Сейтқали, Успенка\n\nАнатолій Мельник")
+            names = "Nurlan Akhmetov, Uspenka\nБақытжан Сейтқали, Успенка\n\nАнатолій Мельник"
+            page.fill("textarea[name=text]", names)
             page.locator("main form button[type=submit]").click()
             expect(page.locator("#bulk-result")).to_contain_text("Nurlan Akhmetov, Uspenka")
             _no_horizontal_scroll(page)

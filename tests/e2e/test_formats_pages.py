@@ -1,6 +1,6 @@
-"""Issue 6 pages on a 360-px phone: an individual event's players, seated round and standings; a
-double-elimination bracket; groups then playoff. Each page must not scroll sideways; the
-screenshots go to var/screenshots/formats-*.png for a person to look at."""
+"""The pages of individual events and brackets on a 360-px phone: an individual event's players, seated
+round and standings; a double-elimination bracket; groups then playoff. Each page must not scroll
+sideways; the screenshots go to var/screenshots/formats-*.png for a person to look at."""
 
 import datetime
 

@@ -1,4 +1,4 @@
-"""Spectators watch standings change live: a result confirmed elsewhere reaches the open page without a reload.
+"""Spectators watch standings change live: a result confirmed elsewhere reaches the open page unreloaded.
 
 The site runs under Daphne (HTTP and websockets, tests/e2e/test_tables_play.py's fixture); the
 results are confirmed through the service in this process and by the organiser from his own

@@ -1,4 +1,4 @@
-"""An organiser runs a small Swiss from a phone; a player reports and another confirms from their own phones."""
+"""An organiser runs a small Swiss from a phone; a player reports and another confirms from his own phone."""
 
 import pytest
 from django.core.management import call_command

@@ -1,4 +1,4 @@
-"""Every format end to end on the real database: create, register, pair every round, results, standings, prizes."""
+"""Every format on the real database: create, register, pair every round, results, standings, prizes."""
 
 import datetime
 

@@ -132,10 +132,12 @@ def test_create_form_shows_rule_defaults_and_creates(client, club, organiser):
     assert 'name="rule_redeal_below"' in page and 'value="14"' in page
     assert 'name="rule_deck"' in page
     data = {
-        "name": "Осенний кубок Успенки", "starts_on": "2026-10-03", "format": "single_elim", "swiss_rounds": 5,
+        "name": "Осенний кубок Успенки", "starts_on": "2026-10-03", "format": "single_elim",
+        "swiss_rounds": 5,
         "matchday_days": 0, "seeding": "random", "third_place": "on", "best_of": 3, "play_mode": "physical",
         "prizes": "Кубок\nГусь", "points_win": 1, "points_loss": 0, "points_bye": 1, "auto_confirm_hours": 12,
-        "tiebreak_1": "eye_difference", "rule_deck": "36", "rule_direction": "clockwise", "rule_first_lead": "jack_holder",
+        "tiebreak_1": "eye_difference", "rule_deck": "36", "rule_direction": "clockwise",
+        "rule_first_lead": "jack_holder",
         "rule_rout_at": "91", "rule_lucy_by": "tricks", "rule_lucy": "win", "rule_eggs": "plus_four",
         "rule_redeal_below": 13, "rule_move_seconds": 60, "rule_review_tricks": "last",
     }  # fmt: skip

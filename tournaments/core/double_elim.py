@@ -1,6 +1,6 @@
-"""Double elimination: a winners' bracket, a losers' bracket fed by its losers, a grand final with an optional reset.
+"""Double elimination: a winners' bracket, a losers' bracket fed by its losers, a grand final, a reset.
 
-Issue 6. The winners' bracket is the single-elimination bracket of ``knockout`` (same seeding,
+The winners' bracket is the single-elimination bracket of ``knockout`` (same seeding,
 ``seed_positions``, byes to the top seeds). An entry that loses there drops into the losers'
 bracket; a second loss eliminates. The structure is the standard one (as drawn by challonge,
 start.gg and the World Series of Poker-style brackets), for a bracket of size 2^k:

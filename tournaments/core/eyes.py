@@ -260,7 +260,7 @@ def validate_final_score(eyes: tuple[int, int], *, forfeit: bool = False) -> int
 
     Rule: a match ends when a pair reaches 12 eyes, shown capped at 12 (RULES.md), so a final
     score is 12 for the winner and 0-11 for the loser; both at 12 is impossible. A forfeit or a
-    no-show is entered as 12:0 (issue 5).
+    no-show is entered as 12:0.
     """
     a, b = eyes
     for e in (a, b):

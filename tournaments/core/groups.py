@@ -1,7 +1,8 @@
 """Groups then playoff: snake seeding into groups, a round robin in each, the top K of each into a knockout.
 
-Issue 6: "snake seeding into groups that play round robin, the top K of each group into a
-single-elimination bracket, seeded so that group winners meet late". The pieces reuse the pairs
+The field is dealt into groups by snake seeding; each group plays a round robin; the top K of
+each group go into a single-elimination bracket, seeded so that group winners meet late. The
+pieces reuse the pairs
 core: ``roundrobin.round_robin`` for each group's schedule, ``standings.compute_standings`` for
 each group's table, ``knockout.seed_positions`` and ``knockout_bracket`` for the playoff.
 """
@@ -112,7 +113,8 @@ def playoff_seeding(finishing_orders: Sequence[Sequence[EntryId]], qualifiers: i
       entries of the same group meet as late as possible, above all not in the first playoff
       round (A1 v B2 and B1 v A2 with two groups). We start from group order and swap entries
       of the same place (winners too: with groups of 3 and 4 going through whole, the bye must
-      go to the winner of the bigger group, or B1 meets B4) while that moves same-group meetings later (cost: B^(rounds - round)
+      go to the winner of the bigger group, or B1 meets B4) while that moves same-group meetings
+      later (cost: B^(rounds - round)
       per same-group pair with B above the number of pairs, so one earlier meeting outweighs
       any number of later ones).
       Deterministic: the first improving swap in a fixed order is taken, until none improves.

@@ -58,7 +58,7 @@ class Bracket:
 
 
 def bracket_size(entries: int) -> int:
-    """The next power of two at or above the number of entries (issue 5: byes fill the rest)."""
+    """The next power of two at or above the number of entries (byes fill the rest)."""
     if entries < 2:
         raise ValueError("a knockout needs at least two entries")
     return 1 << (entries - 1).bit_length()
@@ -85,7 +85,7 @@ def seed_positions(size: int) -> list[int]:
 def seed_by_rating(ratings: Mapping[EntryId, int | None], rng: random.Random) -> list[EntryId]:
     """Seeding order: rated entries by rating (highest first), then unrated ones in random order.
 
-    Issue 5: "seeding by rating where known, else manual or random". Ties in rating are broken
+    Seeding is by rating where known, else manual or random. Ties in rating are broken
     at random too, so the order never depends on database ids. Manual seeding needs no helper:
     the organiser's list is the order.
     """

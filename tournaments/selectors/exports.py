@@ -1,4 +1,4 @@
-"""The CSV/JSON exports: standings as each format shows them, every result, every seat of an individual event."""
+"""The CSV/JSON exports: standings as each format shows them, every result, every seat of a player."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reads of rounds and matches: every round with its tables, one round, one match, a player's matches, seats."""
+"""Reads of rounds and matches: every round with its tables, one round, a match, a player's matches, seats."""
 
 from __future__ import annotations
 

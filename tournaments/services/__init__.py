@@ -1,7 +1,8 @@
 """Every change to tournaments, by what it changes. Views, admin, commands and tasks call these.
 
 - ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
-  checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving and coming back;
+  checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving
+  and coming back;
 - ``rounds``: the field fixed and each next round drawn by the format; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
 - ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``.

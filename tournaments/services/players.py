@@ -1,4 +1,4 @@
-"""Players of an individual event: entered by the organiser or a pasted list, self-registered, approved, checked in.
+"""Players of an individual event: entered by the organiser or pasted, self-registered, approved, checked in.
 
 Each player enters alone (``IndividualEntry``) and has one row per event: one who withdrew and is
 entered again gets his row back. The checks are those pairs have (``entries``).

@@ -1,4 +1,4 @@
-"""A match's page (enter, confirm, dispute, correct, a live table's result, a forfeit) and a player's matches."""
+"""A match's page (enter, confirm, dispute, correct, a live table's result, forfeit); a player's matches."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def match(request, slug, pk):
                     data = score_form.cleaned_data
                     if can_manage and m.has_result:
                         services.correct_result(
-                            actor=request.user, match=m, home_eyes=data["home_eyes"], away_eyes=data["away_eyes"],
+                            actor=request.user, match=m,
+                            home_eyes=data["home_eyes"], away_eyes=data["away_eyes"],
                             reason=request.POST.get("reason", ""),
                         )  # fmt: skip
                     else:

@@ -204,5 +204,6 @@ async def test_an_online_swiss_of_eight_pairs_plays_itself_through(
     await _close_pool_connections()
     assert changed >= 4 * ROUNDS  # the spectator heard every result
     print(
-        f"\n8-pair online Swiss, {ROUNDS} rounds, {moves} moves over sockets in {time.monotonic() - started:.1f} s"
+        f"\n8-pair online Swiss, {ROUNDS} rounds, {moves} moves over sockets"
+        f" in {time.monotonic() - started:.1f} s"
     )

@@ -1,7 +1,7 @@
 """The automatic no-show of an online individual round scores exactly as the organiser's no-show.
 
 Partners change every round, so a player who never came to his live table forfeits alone: his
-partner and their opponents are scored a win (issue 6), as when the organiser marks him on the
+partner and their opponents are scored a win, as when the organiser marks him on the
 round page (``services.record_no_show``). Table 1 gets the automatic no-show, table 2
 the organiser's for the same seats; every player's line must read the same.
 """

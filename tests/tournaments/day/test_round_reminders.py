@@ -182,11 +182,13 @@ def test_the_start_and_the_deadline_reminders_are_two_notices_with_their_own_wor
     players = {n.user_id for n in Notification.objects.filter(kind="tournament.reminder")}
     assert len(players) == 8
     for user_id in players:
-        texts = sorted(n.text for n in Notification.objects.filter(user_id=user_id, kind="tournament.reminder"))
+        notes = Notification.objects.filter(user_id=user_id, kind="tournament.reminder")
+        texts = sorted(n.text for n in notes)
         assert len(texts) == 2, texts
         starts, by = sorted(texts, key=lambda t: "starts soon" in t, reverse=True)
         assert "round 1 starts soon" in starts
-        assert "play your match at table" in by and f"by {deadline.astimezone(timezone.get_current_timezone()).day} " in by
+        day = deadline.astimezone(timezone.get_current_timezone()).day
+        assert "play your match at table" in by and f"by {day} " in by
 
 
 def test_moving_a_rounds_deadline_moves_its_plans_and_clearing_it_cancels_them(club, organiser):
@@ -201,7 +203,11 @@ def test_moving_a_rounds_deadline_moves_its_plans_and_clearing_it_cancels_them(c
 
     def plans():
         return {
-            a.key.rsplit(":", 1)[-1] if a.key.endswith(":deadline") else a.kind: (a.due_at, a.done_at, a.outcome)
+            (a.key.rsplit(":", 1)[-1] if a.key.endswith(":deadline") else a.kind): (
+                a.due_at,
+                a.done_at,
+                a.outcome,
+            )
             for a in ScheduledAction.objects.filter(
                 tournament=league, round_number=1, kind__in=(ActionKind.MATCHDAY_DEADLINE, ActionKind.REMIND)
             )
@@ -221,7 +227,10 @@ def test_moving_a_rounds_deadline_moves_its_plans_and_clearing_it_cancels_them(c
     assert not Notification.objects.filter(kind="tournament.reminder").exists()
 
     services.set_round_options(actor=organiser, round=rnd, deadline=None, play_mode=rnd.play_mode)
-    assert {k: v[2] for k, v in plans().items()} == {ActionKind.MATCHDAY_DEADLINE: "cancelled", "deadline": "cancelled"}
+    assert {k: v[2] for k, v in plans().items()} == {
+        ActionKind.MATCHDAY_DEADLINE: "cancelled",
+        "deadline": "cancelled",
+    }
     assert runner.run_due(now=later + timedelta(seconds=1)) == []
 
     services.set_round_options(actor=organiser, round=rnd, deadline=later, play_mode=rnd.play_mode)
@@ -236,7 +245,8 @@ def test_each_player_is_reminded_in_the_language_he_uses_the_site_in(swiss8, org
     _schedule(swiss8, start=start, every=60)
     round1 = services.pair_next_round(actor=organiser, tournament=swiss8)
     table1 = round1.matches.get(table=1)
-    kazakh, ukrainian, unknown = table1.home.player_a.user, table1.away.player_a.user, table1.home.player_b.user
+    kazakh, ukrainian = table1.home.player_a.user, table1.away.player_a.user
+    unknown = table1.home.player_b.user
     type(kazakh).objects.filter(pk=kazakh.pk).update(language="kk")
     type(kazakh).objects.filter(pk=ukrainian.pk).update(language="uk")
     type(kazakh).objects.filter(pk=unknown.pk).update(language="")
@@ -245,4 +255,5 @@ def test_each_player_is_reminded_in_the_language_he_uses_the_site_in(swiss8, org
     notes = Notification.objects.filter(kind="tournament.reminder", url=table1.get_absolute_url())
     assert "1-тур жақында басталады" in notes.get(user=kazakh).text
     assert "незабаром почнеться тур 1" in notes.get(user=ukrainian).text
-    assert "round 1 starts soon" in notes.get(user=unknown).text  # no language known: the server's (tests: en)
+    # no language known: the server's (tests: en)
+    assert "round 1 starts soon" in notes.get(user=unknown).text

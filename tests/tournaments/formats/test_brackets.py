@@ -1,4 +1,4 @@
-"""Double elimination and groups then playoff end to end on the real database: odd fields, a withdrawal, a correction."""
+"""Double elimination and groups then playoff on the real database: odd fields, a withdrawal, a correction."""
 
 import datetime
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Individual events end to end on the real database: players alone, rotating partners, byes, no-shows, withdrawal."""
+"""Individual events on the real database: players alone, rotating partners, byes, no-shows, withdrawal."""
 
 import datetime
 from collections import Counter

@@ -87,7 +87,8 @@ class Command(BaseCommand):
     @transaction.atomic
     def _cup(self, club, organiser, today) -> int:
         t = self._new(
-            club, organiser, "Осенний кубок Успенки", format="single_elim", third_place=True, seeding="random",
+            club, organiser, "Осенний кубок Успенки", format="single_elim", third_place=True,
+            seeding="random",
             starts_on=today - datetime.timedelta(days=30), venue="Школа, спортзал",
         )  # fmt: skip
         if t is None:
