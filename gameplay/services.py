@@ -24,7 +24,8 @@ from gameplay import broadcast, rows, scheduling
 from gameplay.engine import IllegalAction, MatchState, Rules, RulesError, read_record, write_record
 from gameplay.engine.bot import choose_action
 from gameplay.engine.cards import JACK_RANK, SEATS, SUIT_NAMES, card_from_str, card_to_str
-from gameplay.engine.state import PASS, REDEAL, Phase
+from gameplay.engine.cards import PASS, REDEAL
+from gameplay.engine.state import Phase
 from gameplay.models import Seat, Seating, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import event_parts, grace_seconds, move_seconds, table_meta
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import time
 
+from gameplay.engine.cards import PASS
+from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, MatchState
 
 #: _BITS[n] = n.bit_length(), as random._randbelow computes it.
 _BITS = tuple(n.bit_length() for n in range(64))

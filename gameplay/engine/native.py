@@ -16,7 +16,7 @@ from pathlib import Path
 
 ENGINE_DIR = Path(__file__).resolve().parent
 REPO = ENGINE_DIR.parent.parent
-NATIVE_MODULES = ("state",)
+NATIVE_MODULES = ("deal", "state", "match")
 
 _SETUP = """
 import sys

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
-from gameplay.engine.state import MatchState
+from gameplay.engine.match import MatchState
 
 SPECTATOR = None
 
