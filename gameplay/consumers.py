@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from gameplay import broadcast, move_pool, presence, services
+from gameplay import broadcast, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
@@ -99,7 +99,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await presence.socket_opened(self.channel_name, self.table_id, seat)
             await database_sync_to_async(services.connection_changed)(
                 table_id=self.table_id, seat=seat, delta=1, channel_name=self.channel_name,
-                server_id=presence.SERVER_ID,
+                server_id=servers.SERVER_ID,
             )
 
     @database_sync_to_async

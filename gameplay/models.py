@@ -112,11 +112,11 @@ class SeatConnection(models.Model):
 
     A process that dies never runs its sockets' `disconnect`; its heartbeat key in Redis expires,
     and the beat task `gameplay.tasks.reap_dead_servers_task` drops its rows as real disconnects
-    would (`gameplay.presence`). `Seat.connections` is kept equal to the number of a seat's rows.
+    would (`gameplay.servers`, `gameplay.presence`). `Seat.connections` is kept equal to the number of a seat's rows.
     """
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="live_connections")
-    #: The instance id of the server process (`gameplay.presence.SERVER_ID`).
+    #: The instance id of the server process (`gameplay.servers.SERVER_ID`).
     server_id = models.CharField(max_length=64, db_index=True)
     #: The socket's channel name: unique across processes (Channels draws it at random).
     channel_name = models.CharField(max_length=200, unique=True)
