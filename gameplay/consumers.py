@@ -158,7 +158,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         claimed = content.get("seat")
         if claimed is not None and claimed != SEATS[self.seat]:
-            await self._refuse(move_id, gettext_noop("You can only play for your own seat."), code="forbidden")
+            await self._refuse(move_id, gettext_noop("You can only play for your own seat."),
+                               code="forbidden")
             return
         expected = content.get("n")
         if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
@@ -208,7 +209,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         outcome = await self._do_resign()
         if not outcome.ok:
-            await self.send_json({"type": "refused", "id": None, "code": outcome.code, "message": outcome.message})
+            await self.send_json({"type": "refused", "id": None, "code": outcome.code,
+                                  "message": outcome.message})
 
     @database_sync_to_async
     def _do_resign(self) -> services.Outcome:

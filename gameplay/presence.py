@@ -123,7 +123,8 @@ async def _record_again() -> None:
 
     from gameplay import services
 
-    held = [(channel, where) for state in list(_loops.values()) for channel, where in list(state.sockets.items())]
+    held = [(channel, where) for state in list(_loops.values())
+            for channel, where in list(state.sockets.items())]
     def still_open(channel_name: str) -> bool:
         return any(channel_name in state.sockets for state in list(_loops.values()))
 

@@ -211,7 +211,8 @@ async def test_a_server_whose_heartbeat_lapsed_records_its_sockets_again(table4,
     assert (await north.connect())[0]
     await presence_frames(north)  # its connect has finished: the row is written
     first_id = servers.SERVER_ID
-    assert await database_sync_to_async(SeatConnection.objects.filter(seat__seat=0, server_id=first_id).exists)()
+    old_rows = SeatConnection.objects.filter(seat__seat=0, server_id=first_id)
+    assert await database_sync_to_async(old_rows.exists)()
     rds.delete(servers.server_key(first_id))  # e.g. the loop stalled past the TTL
 
     async def moved() -> SeatConnection | None:

@@ -68,7 +68,8 @@ rng = random.Random(3)
 for i in range(40):
     t = Table.objects.get(pk=table.pk)
     state = services.load_state(t)
-    outcome = services.play(table_id=t.pk, seat=state.to_move, action=rng.choice(view_of(state, state.to_move)["legal"]),
+    action = rng.choice(view_of(state, state.to_move)["legal"])
+    outcome = services.play(table_id=t.pk, seat=state.to_move, action=action,
                             expected_event=t.event_seq, client_move_id=f"m{i}")
     assert outcome.ok, outcome
 locked = lock_table(table.pk)

@@ -98,7 +98,8 @@ def test_illegal_card_message_names_only_the_players_own_card(table4):
                 outcome = services.play(table_id=table4.pk, seat=state.to_move, action=illegal[0],
                                         expected_event=table.event_seq)
                 assert not outcome.ok and outcome.code == "illegal"
-                assert "must" in outcome.message.lower() or "нужно" in outcome.message.lower() or outcome.message
+                message = outcome.message.lower()
+                assert "must" in message or "нужно" in message or outcome.message
                 return
         play_random(table4.pk, rng, 1)
     pytest.fail("no position with an illegal card was reached")
@@ -204,7 +205,8 @@ def test_a_stale_or_refused_cache_entry_is_never_used(table4, django_capture_on_
     state_cache._STATES[table4.pk] = ((table4.event_seq - 1, table4.invite_token), wrong)
     action = legal_strings(state)[-1]
     with django_capture_on_commit_callbacks(execute=True):
-        outcome = services.play(table_id=table4.pk, seat=mover, action=action, expected_event=table4.event_seq)
+        outcome = services.play(table_id=table4.pk, seat=mover, action=action,
+                                expected_event=table4.event_seq)
     assert outcome.ok
     table = Table.objects.get(pk=table4.pk)
     assert TableEvent.objects.get(table=table, number=table.event_seq).public["action"] == action
