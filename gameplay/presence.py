@@ -1,13 +1,12 @@
-"""The table sockets this server process holds and its heartbeat, so that a process that dies
-still lets go of its seated players.
+"""The table sockets this server process holds and its heartbeat, so a dead process lets go.
 
-While it holds seated players' table sockets, a process keeps its heartbeat key in Redis (TTL
-`servers.HEARTBEAT_TTL`, refreshed every 10 s by one asyncio task per event loop, started by the
-first such socket; spectators have no rows, so they need none). Each seated socket is a
-`SeatConnection` row under the process's id (`services.connection_changed`); a beat task
-(`services.reap_dead_servers`) drops the rows of ids whose key is gone, exactly as their
-disconnects would have. Nothing is wiped when a process starts: other live processes share the
-database.
+A process that dies still lets go of its seated players: while it holds seated players' table
+sockets, a process keeps its heartbeat key in Redis (TTL `servers.HEARTBEAT_TTL`, refreshed
+every 10 s by one asyncio task per event loop, started by the first such socket; spectators have
+no rows, so they need none). Each seated socket is a `SeatConnection` row under the process's id
+(`services.connection_changed`); a beat task (`services.reap_dead_servers`) drops the rows of
+ids whose key is gone, exactly as their disconnects would have. Nothing is wiped when a process
+starts: other live processes share the database.
 
 The key is written before a socket's row, so a live process is never taken for a dead one. If a
 stalled loop let the key lapse, the process takes a new id and records the sockets it still holds

@@ -1,8 +1,9 @@
-"""`MatchState`, the match as callers hold it: the play of its deals (`state.py`) plus what comes
-from outside the cards, an early end or an organiser's penalty, and what each viewer may see.
+"""`MatchState`, the match as callers hold it: its deals' play, early end, penalties and views.
 
-The play of the deals knows nothing of observations; this class is where a state meets them,
-so `state.observation(seat)` reads as it always has while `state.py` imports neither.
+The play of its deals is `state.py`; this adds what comes from outside the cards (an early end,
+an organiser's penalty) and what each viewer may see. The play of the deals knows nothing of
+observations; this class is where a state meets them, so `state.observation(seat)` reads as it
+always has while `state.py` imports neither.
 """
 
 from __future__ import annotations

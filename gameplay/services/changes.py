@@ -1,5 +1,4 @@
-"""How every change of a table is made: the row lock, the numbered event, the move clock and
-the next task; the refusal and outcome every service answers with.
+"""How every change of a table is made: row lock, numbered event, move clock, next task, refusals.
 
 Shared by the services of this package (public names, no service of its own): each locks the
 table row with `lock_table`, appends its events with `append_event` (which advances `event_seq`

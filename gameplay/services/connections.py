@@ -1,5 +1,7 @@
-"""Who is connected at a table: a seated player's sockets opening and closing, and the sockets
-that dead server processes left behind (`gameplay.servers` says which processes are alive)."""
+"""Who is connected at a table: seated players' sockets opening and closing, dead servers' sockets.
+
+`gameplay.servers` says which server processes are alive; the sockets of the others are dropped.
+"""
 
 from __future__ import annotations
 
