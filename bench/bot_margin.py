@@ -20,9 +20,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gameplay.engine.bot import choose_action  # noqa: E402
-from gameplay.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, deck_cards  # noqa: E402
+from gameplay.engine.cards import (  # noqa: E402
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    PASS,  # noqa: E402
+    SPADES,
+    deck_cards,
+)
+from gameplay.engine.match import MatchState  # noqa: E402
 from gameplay.engine.rules import Rules  # noqa: E402
-from gameplay.engine.state import PASS, MatchState  # noqa: E402
 
 
 def play_once(hands: tuple[int, int, int, int], dealer: int, suits: tuple[int, int, int, int],
@@ -74,7 +81,8 @@ def main() -> None:
     half = 1.96 * sd / math.sqrt(n)
     elapsed = time.perf_counter() - start
     print(f"duplicate deals: {n} ({2 * n} plays) in {elapsed:.1f} s")
-    print(f"bot pair card-point margin per deal: {mean:.2f} (95% CI {mean - half:.2f} .. {mean + half:.2f}; sd {sd:.1f})")
+    print(f"bot pair card-point margin per deal: {mean:.2f} "
+          f"(95% CI {mean - half:.2f} .. {mean + half:.2f}; sd {sd:.1f})")
     print("sensible: yes" if mean - half > 0 else "sensible: NO")
 
 

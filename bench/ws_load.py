@@ -31,12 +31,13 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
 system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
-stamps each move's stages in the server (bench/ws_trace.py) and prints where the time goes; `BENCH_GC_LOG=file`
-prints the server's garbage-collector pauses of 2 ms or more; `BENCH_DUMP=file.json` writes
-(seconds into the run, latency) per move; `BILKA_GC_THRESHOLD0=0` gives the server Python's
-default collector settings (config/asgi.py); while it runs, `.venv/bin/py-spy dump --pid <daphne
-pid>` or `py-spy record --pid <pid> -d 15 --format raw -o out.txt` shows where the server spends
-its time (sampling costs CPU on 2 cores: the figures of that run are not comparable).
+stamps each move's stages in the server (bench/ws_trace.py) and prints where the time goes;
+`BENCH_GC_LOG=file` prints the server's garbage-collector pauses of 2 ms or more;
+`BENCH_DUMP=file.json` writes (seconds into the run, latency) per move; `BILKA_GC_THRESHOLD0=0`
+gives the server Python's default collector settings (config/asgi.py); while it runs,
+`.venv/bin/py-spy dump --pid <daphne pid>` or
+`py-spy record --pid <pid> -d 15 --format raw -o out.txt` shows where the server spends its
+time (sampling costs CPU on 2 cores: the figures of that run are not comparable).
 """
 
 from __future__ import annotations
@@ -174,7 +175,8 @@ def _is_helper(proc) -> bool:  # noqa: ANN001
 def helpers_rss(proc_pid: int) -> int:
     import psutil
 
-    return sum(c.memory_info().rss for c in psutil.Process(proc_pid).children(recursive=True) if _is_helper(c))
+    children = psutil.Process(proc_pid).children(recursive=True)
+    return sum(c.memory_info().rss for c in children if _is_helper(c))
 
 
 EVENT_PREFIX = '{"type":"event","n":'  # gameplay.broadcast.frame_message: compact JSON, "type" then "n"
@@ -211,7 +213,8 @@ class LoopLag:
         if self.task is not None:
             self.task.cancel()
         lags = sorted(self.lags) or [0.0]
-        return (f"p50 {1000 * lags[len(lags) // 2]:.1f} ms, p99 {1000 * lags[min(len(lags) - 1, int(len(lags) * 0.99))]:.1f} ms, "
+        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        return (f"p50 {1000 * lags[len(lags) // 2]:.1f} ms, p99 {1000 * p99:.1f} ms, "
                 f"max {1000 * lags[-1]:.1f} ms")
 
 
@@ -363,11 +366,13 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             child_held += hello["held"]
             child_failures += hello["failures"]
     else:
-        opened_w = await asyncio.gather(*(socks.open(tid, None) for tid, _ in tables for _ in range(args.watchers)))
+        opened_w = await asyncio.gather(
+            *(socks.open(tid, None) for tid, _ in tables for _ in range(args.watchers)))
         for idx, ws in enumerate(opened_w):
             if ws is not None:
                 watchers.append(ws)
-                tasks.append(asyncio.create_task(watch(ws, state[tables[idx // args.watchers][0]].watch_seen)))
+                seen = state[tables[idx // args.watchers][0]].watch_seen
+                tasks.append(asyncio.create_task(watch(ws, seen)))
     connect_s = time.monotonic() - t0
     await asyncio.sleep(2)
     held = len(seat_socks) + len(watchers) + child_held
@@ -401,7 +406,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
                 view = table.views[mover]
                 legal = [a for a in view["legal"] if a != "redeal"] or view["legal"]
                 expected = table.n
-                message = json.dumps({"type": "move", "action": rng.choice(legal), "n": expected, "id": uuid.uuid4().hex})
+                message = json.dumps({"type": "move", "action": rng.choice(legal), "n": expected,
+                                      "id": uuid.uuid4().hex})
                 table.pending = expected + 1
                 table.sent[expected + 1] = time.monotonic()
                 await seat_socks[(table.id, mover)].send(message)
@@ -454,9 +460,11 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
           + "".join(f"; watcher process {k}: {lag_k}" for k, lag_k in enumerate(server_lags)))
     first = min((t for t, _ in timeline), default=0.0)
     late = [lat for t, lat in timeline if t - first >= args.move_seconds]
-    for label, lat in (("move -> all 4 seats", seat_lat), (f"move -> all {args.watchers} watchers", watch_lat),
+    # the last: a site's steady state, every clock firing stale
+    for label, lat in (("move -> all 4 seats", seat_lat),
+                       (f"move -> all {args.watchers} watchers", watch_lat),
                        (f"move -> all 4 seats, moves from {args.move_seconds:.0f} s on (clock tasks firing)",
-                        late if args.tasks else [])):  # the last: a site's steady state, every clock firing stale
+                        late if args.tasks else [])):
         if lat:
             lat.sort()
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
@@ -469,7 +477,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             if int(pid) == server.pid:
                 by_gen.setdefault(gen, []).append(float(ms))
         print("server GC pauses >= 2 ms: " + (", ".join(
-            f"gen {g}: {len(v)} ({sum(v):.0f} ms in all, max {max(v):.0f} ms)" for g, v in sorted(by_gen.items()))
+            f"gen {g}: {len(v)} ({sum(v):.0f} ms in all, max {max(v):.0f} ms)"
+            for g, v in sorted(by_gen.items()))
             or "none"))
     if os.environ.get("BENCH_TRACE"):
         print_stages(state, Path(os.environ["BENCH_TRACE"]))
@@ -487,7 +496,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
 
 STAGES = ("sent", "recv", "start", "done", "sent", "first", "last", "seats")
 STAGE_NAMES = ("client -> consumer", "consumer -> _play", "_play: pool + DB + engine",
-               "commit -> PUBLISHed", "PUBLISH -> first socket", "first -> last socket", "last socket -> 4 seats")
+               "commit -> PUBLISHed", "PUBLISH -> first socket", "first -> last socket",
+               "last socket -> 4 seats")
 
 
 def print_stages(state: dict[int, Table], trace: Path) -> None:
@@ -520,7 +530,8 @@ def print_stages(state: dict[int, Table], trace: Path) -> None:
     for k, name in enumerate(STAGE_NAMES):
         values = sorted(r[1][k] for r in rows)
         p50, p99 = values[len(values) // 2], values[min(len(values) - 1, int(len(values) * 0.99))]
-        print(f"  {name:28s} {1000 * p50:7.1f} {1000 * p99:7.1f} {1000 * statistics.fmean(r[1][k] for r in tail):7.1f}")
+        mean = statistics.fmean(r[1][k] for r in tail)
+        print(f"  {name:28s} {1000 * p50:7.1f} {1000 * p99:7.1f} {1000 * mean:7.1f}")
 
 
 def _cpu(pid: int) -> float:
@@ -560,8 +571,9 @@ def main() -> None:
     parser.add_argument("--watcher-procs", type=int, default=0,
                         help="hold the watchers in this many processes of their own (0: in this one)")
     parser.add_argument("--move-seconds", type=float, default=25,
-                        help="the move clock in real seconds: each move queues a clock task that fires (stale) this much later; "
-                             "(the first clock of each table, started before the sockets connect, gets 100 times this)")
+                        help="the move clock in real seconds: each move queues a clock task that fires "
+                             "(stale) this much later; (the first clock of each table, started before "
+                             "the sockets connect, gets 100 times this)")
     parser.add_argument("--no-tasks", dest="tasks", action="store_false",
                         help="queue no Celery clock tasks and start no worker (the figures of earlier runs)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
@@ -583,7 +595,8 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()  # no clock tasks left from an earlier run
-    print(f"== {args.server} + {'RedisPubSubChannelLayer' if args.layer == 'pubsub' else 'RedisChannelLayer'}: "
+    layer = "RedisPubSubChannelLayer" if args.layer == "pubsub" else "RedisChannelLayer"
+    print(f"== {args.server} + {layer}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
           f"per table for {args.seconds} s")
     tables = prepare(args)

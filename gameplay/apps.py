@@ -1,3 +1,5 @@
+"""The Django app of the live tables."""
+
 from django.apps import AppConfig
 
 

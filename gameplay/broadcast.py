@@ -93,7 +93,8 @@ def _publisher(layer: Any) -> _Publisher | None:
     """The pipelined publisher of this event loop, for a pub/sub layer; None for other layers."""
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    if not isinstance(layer, RedisPubSubChannelLayer) or len(getattr(layer, "_kwargs", {}).get("hosts") or [1]) != 1:
+    hosts = getattr(layer, "_kwargs", {}).get("hosts") or [1]
+    if not isinstance(layer, RedisPubSubChannelLayer) or len(hosts) != 1:
         return None
     loop = asyncio.get_running_loop()
     loop_layer = layer._get_layer()  # noqa: SLF001 - the layer's state for this loop

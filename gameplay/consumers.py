@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from gameplay import broadcast, move_pool, presence, services
+from gameplay import broadcast, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
@@ -99,7 +99,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await presence.socket_opened(self.channel_name, self.table_id, seat)
             await database_sync_to_async(services.connection_changed)(
                 table_id=self.table_id, seat=seat, delta=1, channel_name=self.channel_name,
-                server_id=presence.SERVER_ID,
+                server_id=servers.SERVER_ID,
             )
 
     @database_sync_to_async
@@ -158,7 +158,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         claimed = content.get("seat")
         if claimed is not None and claimed != SEATS[self.seat]:
-            await self._refuse(move_id, gettext_noop("You can only play for your own seat."), code="forbidden")
+            await self._refuse(move_id, gettext_noop("You can only play for your own seat."),
+                               code="forbidden")
             return
         expected = content.get("n")
         if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
@@ -208,7 +209,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         outcome = await self._do_resign()
         if not outcome.ok:
-            await self.send_json({"type": "refused", "id": None, "code": outcome.code, "message": outcome.message})
+            await self.send_json({"type": "refused", "id": None, "code": outcome.code,
+                                  "message": outcome.message})
 
     @database_sync_to_async
     def _do_resign(self) -> services.Outcome:

@@ -17,17 +17,22 @@ RULE_TEXT: dict[str, tuple[Any, Any]] = {
     "deck": (_("Deck"), _("32 cards (7 to ace), 36 (6 to ace), 32 without sevens, or 28 (8 to ace).")),
     "direction": (_("Direction of play"), _("Clockwise: N → E → S → W.")),
     "first_lead": (_("First lead"), _("The holder of the jack of clubs, or the player after the dealer.")),
-    "ace_discard_ban": (_("No discarding an ace of a suit not yet led"), _("A player who cannot follow may not throw away such an ace.")),
+    "ace_discard_ban": (_("No discarding an ace of a suit not yet led"),
+        _("A player who cannot follow may not throw away such an ace.")),
     "rout_at": (_("Rout at"), _("Points from which a win counts as a rout (one eye more).")),
     "lucy_by": (_("Lucy (bare) means"), _("All tricks taken, or all 120 points taken.")),
     "lucy": (_("A Lucy deal"), _("Wins the match at once, or resets the other pair's eyes to 0.")),
     "eggs": (_("After 60:60 (eggs)"), _("How much more the next decided deal is worth.")),
-    "first_deal_two_eyes": (_("First deal opens two eyes"), _("The winner of the first played deal opens exactly 2 eyes.")),
-    "redeal_below": (_("Redeal below (points)"), _("A hand with fewer points may ask for a redeal; 0 turns this off.")),
+    "first_deal_two_eyes": (_("First deal opens two eyes"),
+        _("The winner of the first played deal opens exactly 2 eyes.")),
+    "redeal_below": (_("Redeal below (points)"),
+        _("A hand with fewer points may ask for a redeal; 0 turns this off.")),
     "redeal_four_nines": (_("Redeal with four nines"), _("A hand with all four nines may ask for a redeal.")),
-    "redeal_five_of_suit": (_("Redeal with five of a suit"), _("A hand with five or more cards of one suit may ask for a redeal.")),
+    "redeal_five_of_suit": (_("Redeal with five of a suit"),
+        _("A hand with five or more cards of one suit may ask for a redeal.")),
     "three_redeals_eye": (_("Third redeal in a row costs an eye"), _("The other pair gets one eye.")),
-    "move_seconds": (_("Seconds per move"), _("A player who does not move in time loses the match for his pair.")),
+    "move_seconds": (_("Seconds per move"),
+        _("A player who does not move in time loses the match for his pair.")),
     "review_tricks": (_("Looking at the last trick"), _("Allowed, or not at all.")),
 }
 
@@ -49,9 +54,11 @@ def rule_fields() -> dict[str, forms.Field]:
         label, help_text = RULE_TEXT.get(p.name, (p.name, ""))
         field: forms.Field
         if p.kind == "choice" and all(isinstance(v, int) for v in p.choices):
-            field = forms.TypedChoiceField(choices=[(v, str(v)) for v in p.choices], coerce=int, initial=p.default)
+            field = forms.TypedChoiceField(choices=[(v, str(v)) for v in p.choices], coerce=int,
+                                           initial=p.default)
         elif p.kind == "choice":
-            field = forms.ChoiceField(choices=[(v, CHOICE_TEXT.get(str(v), v)) for v in p.choices], initial=p.default)
+            field = forms.ChoiceField(choices=[(v, CHOICE_TEXT.get(str(v), v)) for v in p.choices],
+                                      initial=p.default)
         elif p.kind == "range":
             field = forms.IntegerField(min_value=p.low, max_value=p.high, initial=p.default)
         else:

@@ -40,13 +40,14 @@ SEAT_CHOICES = [(i, s) for i, s in enumerate(SEATS)]
 class Table(models.Model):
     """One live table and the one match played at it."""
 
-    rules = models.JSONField(_("rules"), default=dict, help_text=_("The rules object of RULES.md, validated by the engine."))
+    rules = models.JSONField(_("rules"), default=dict,
+                             help_text=_("The rules object of RULES.md, validated by the engine."))
     seating = models.CharField(_("seating"), max_length=16, choices=Seating.choices, default=Seating.RANDOM)
     spectators_see_hands_delayed = models.BooleanField(
         _("spectators see all hands one deal later"), default=False
     )
-    status = models.CharField(_("status"), max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN,
-                              db_index=True)
+    status = models.CharField(_("status"), max_length=16, choices=TableStatus.choices,
+                              default=TableStatus.OPEN, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",
@@ -89,7 +90,8 @@ class Seat(models.Model):
     #: Open sockets of this seat (a player may have two tabs).
     connections = models.PositiveSmallIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
-    grace_used = models.FloatField(default=0.0, help_text=_("Seconds of disconnection grace used in this match."))
+    grace_used = models.FloatField(default=0.0,
+                                   help_text=_("Seconds of disconnection grace used in this match."))
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "seat"], name="seat_unique_table_seat")]
@@ -112,11 +114,12 @@ class SeatConnection(models.Model):
 
     A process that dies never runs its sockets' `disconnect`; its heartbeat key in Redis expires,
     and the beat task `gameplay.tasks.reap_dead_servers_task` drops its rows as real disconnects
-    would (`gameplay.presence`). `Seat.connections` is kept equal to the number of a seat's rows.
+    would (`gameplay.servers`, `gameplay.presence`). `Seat.connections` is kept equal to the
+    number of a seat's rows.
     """
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="live_connections")
-    #: The instance id of the server process (`gameplay.presence.SERVER_ID`).
+    #: The instance id of the server process (`gameplay.servers.SERVER_ID`).
     server_id = models.CharField(max_length=64, db_index=True)
     #: The socket's channel name: unique across processes (Channels draws it at random).
     channel_name = models.CharField(max_length=200, unique=True)

@@ -55,8 +55,8 @@ def pool() -> ProcessPoolExecutor:
     global _pool, _pool_pid  # noqa: PLW0603 - one pool per process
     with _lock:
         if _pool is None or _pool_pid != os.getpid():
-            databases = {alias: {"NAME": cfg["NAME"], "HOST": cfg.get("HOST", ""), "PORT": cfg.get("PORT", ""),
-                                 "USER": cfg.get("USER", "")}
+            databases = {alias: {"NAME": cfg["NAME"], "HOST": cfg.get("HOST", ""),
+                                 "PORT": cfg.get("PORT", ""), "USER": cfg.get("USER", "")}
                          for alias, cfg in settings.DATABASES.items()}
             _pool = ProcessPoolExecutor(
                 max_workers=int(settings.GAMEPLAY_MOVE_PROCESSES),

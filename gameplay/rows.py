@@ -31,7 +31,8 @@ def _q(name: str, alias: str) -> str:
 
 
 @cache
-def _select_sql(model: Any, where: str, alias: str, vendor: str, lock: bool, order: str = "") -> tuple[str, list[str]]:
+def _select_sql(model: Any, where: str, alias: str, vendor: str, lock: bool,
+                order: str = "") -> tuple[str, list[str]]:
     fields = _columns(model)
     cols = ", ".join(_q(f.column, alias) for f in fields)
     sql = f"SELECT {cols} FROM {_q(model._meta.db_table, alias)} WHERE {where}"  # noqa: S608, SLF001 - names from the models
@@ -86,7 +87,8 @@ def seats_of(table: Table) -> list[Seat]:
     """The table's seats in seat order."""
     alias = router.db_for_write(Seat)
     vendor = connections[alias].vendor
-    sql, attnames = _select_sql(Seat, f"{_q('table_id', alias)} = %s", alias, vendor, False, _q("seat", alias))
+    where = f"{_q('table_id', alias)} = %s"
+    sql, attnames = _select_sql(Seat, where, alias, vendor, False, _q("seat", alias))
     return _fetch(Seat, sql, attnames, [table.pk], alias)
 
 
@@ -136,5 +138,6 @@ def insert_event(event: TableEvent) -> TableEvent:
         event.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     event._state.adding = False  # noqa: SLF001
     event._state.db = alias  # noqa: SLF001
-    post_save.send(sender=TableEvent, instance=event, created=True, update_fields=None, raw=False, using=alias)
+    post_save.send(sender=TableEvent, instance=event, created=True, update_fields=None, raw=False,
+                   using=alias)
     return event

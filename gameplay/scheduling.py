@@ -1,12 +1,18 @@
 """Queue the bot and clock tasks; called from `transaction.on_commit`, so a rolled-back move queues nothing.
 
-`GAMEPLAY_QUEUE_TASKS = False` lets a test drive bots and clocks by hand (the tasks are plain
-services); the bot pause and the clock scale are settings, never the rules object.
+The tasks are queued by their registered names (`gameplay.tasks`), so this module, which the
+services call, never imports the tasks that call the services. `GAMEPLAY_QUEUE_TASKS = False`
+lets a test drive bots and clocks by hand (the tasks are plain services); the bot pause and the
+clock scale are settings, never the rules object.
 """
 
 from __future__ import annotations
 
+from celery import signature
 from django.conf import settings
+
+BOT_MOVE_TASK = "gameplay.tasks.bot_move_task"
+MOVE_CLOCK_TASK = "gameplay.tasks.move_clock_task"
 
 
 def _enabled() -> bool:
@@ -16,15 +22,11 @@ def _enabled() -> bool:
 def queue_bot_move(table_id: int, expected_event: int) -> None:
     if not _enabled():
         return
-    from gameplay.tasks import bot_move_task
-
     pause = float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.8))
-    bot_move_task.apply_async((table_id, expected_event), countdown=pause if pause > 0 else None)
+    signature(BOT_MOVE_TASK).apply_async((table_id, expected_event), countdown=pause if pause > 0 else None)
 
 
 def queue_clock(table_id: int, expected_event: int, seconds: float) -> None:
     if not _enabled():
         return
-    from gameplay.tasks import move_clock_task
-
-    move_clock_task.apply_async((table_id, expected_event), countdown=max(0.0, seconds))
+    signature(MOVE_CLOCK_TASK).apply_async((table_id, expected_event), countdown=max(0.0, seconds))

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
+from gameplay.engine import MatchState, read_record
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for, table_meta, view_of
 
 #: A client that missed more events than this gets a fresh snapshot instead of the events.
 CATCH_UP_LIMIT = 50
+_sysrand = secrets.SystemRandom()
+
+
+def load_state(table: Table) -> MatchState | None:
+    """The engine state of a table, rebuilt by replaying its record (None before the start)."""
+    if not table.record:
+        return None
+    return read_record(table.record, rng=_sysrand)
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -44,8 +54,6 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
 
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything one viewer needs to draw the table now, filtered for that viewer."""
-    from gameplay.services import load_state
-
     seats = seats_of(table)
     state = load_state(table)
     view = None

@@ -22,7 +22,5 @@ def move_clock_task(table_id: int, expected_event: int) -> str:
 @shared_task(ignore_result=True)
 def reap_dead_servers_task() -> int:
     """Beat (every 15 s): drop the sockets of server processes whose heartbeat key is gone, as
-    their disconnects would have (`gameplay.presence`). Safe to run twice or at once."""
-    from gameplay.presence import reap_dead_servers
-
-    return reap_dead_servers()
+    their disconnects would have (`gameplay.servers`). Safe to run twice or at once."""
+    return services.reap_dead_servers()

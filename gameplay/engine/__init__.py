@@ -53,12 +53,13 @@ def _ignore_stale_native_build() -> None:
 _ignore_stale_native_build()
 
 from gameplay.engine.bot import BeginnerBot, choose_action  # noqa: E402
-from gameplay.engine.cards import card_from_str, card_to_str  # noqa: E402
+from gameplay.engine.cards import PASS, REDEAL, action_from_str, action_to_str, card_from_str, card_to_str  # noqa: E402
 from gameplay.engine.errors import EngineError, IllegalAction, RecordError, RulesError  # noqa: E402
+from gameplay.engine.match import MatchState  # noqa: E402
 from gameplay.engine.observation import Observation  # noqa: E402
 from gameplay.engine.record import read_record, record_to_json, score_record, write_record  # noqa: E402
 from gameplay.engine.rules import Rules  # noqa: E402
-from gameplay.engine.state import PASS, REDEAL, MatchState, Phase, action_from_str, action_to_str  # noqa: E402
+from gameplay.engine.state import Phase  # noqa: E402
 
 __all__ = [
     "PASS",

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
+from gameplay.engine.cards import PASS
+from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, MatchState
 
 #: _BITS[n] = n.bit_length(), as random._randbelow computes it.
 _BITS = tuple(n.bit_length() for n in range(64))
@@ -22,12 +24,11 @@ _BITS = tuple(n.bit_length() for n in range(64))
 def run(seconds: float, seed: int = 1) -> float:
     """Play random deals for `seconds`; return deals per second."""
     rng = random.Random(seed)  # noqa: S311 - a seeded source, as the benchmark requires
-    getrandbits = rng.getrandbits
-    bits = _BITS
     rules = Rules()
-    deals = 0
-    start = time.perf_counter()
-    while True:
+
+    def play_match() -> int:
+        getrandbits = rng.getrandbits
+        bits = _BITS
         state = MatchState(rules, rng=rng)
         legal_actions = state.legal_actions
         apply = state.apply
@@ -43,27 +44,35 @@ def run(seconds: float, seed: int = 1) -> float:
             while j >= n:
                 j = getrandbits(k)
             apply(actions[j])
-        deals += len(state.deals)
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return deals / elapsed
+        return len(state.deals)
+
+    return _deals_per_second(seconds, play_match)
 
 
 def run_with_choice(seconds: float, seed: int = 1) -> float:
     """The same benchmark calling `rng.choice` (for comparison; plays the very same games)."""
     rng = random.Random(seed)  # noqa: S311
-    choice = rng.choice
     rules = Rules()
-    deals = 0
-    start = time.perf_counter()
-    while True:
+
+    def play_match() -> int:
+        choice = rng.choice
         state = MatchState(rules, rng=rng)
         legal_actions = state.legal_actions
         apply = state.apply
         while state.winner is None:
             actions = legal_actions()
             apply(PASS if actions[-1] == PASS else choice(actions))
-        deals += len(state.deals)
+        return len(state.deals)
+
+    return _deals_per_second(seconds, play_match)
+
+
+def _deals_per_second(seconds: float, play_match: Callable[[], int]) -> float:
+    """Play matches until `seconds` have passed; the deals they had, per second."""
+    deals = 0
+    start = time.perf_counter()
+    while True:
+        deals += play_match()
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return deals / elapsed

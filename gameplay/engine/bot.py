@@ -10,10 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from gameplay.engine.cards import JACK_RANK, VALUE
+from gameplay.engine.cards import JACK_RANK, PASS, REDEAL, VALUE
 from gameplay.engine.ladder import LEAD_KEY, PLAIN_ORDER, STRENGTH
 from gameplay.engine.observation import Observation
-from gameplay.engine.state import PASS, REDEAL
 
 #: A partner's card at least this strong (JS, JC) cannot be beaten later in the trick... almost.
 _SAFE_STRENGTH = 42

@@ -1,4 +1,4 @@
-"""Cards as small ints, hands as bitmasks, and the notation of RULES.md (`JC`, `TH`, `7S`).
+"""Cards as small ints, hands as bitmasks, the notation of RULES.md (`JC`, `TH`, `7S`) and of actions.
 
 A card id is `suit * 9 + rank` with suits `C D H S` (0..3) and ranks `6 7 8 9 T J Q K A`
 (0..8), so a hand of any deck fits in a 36-bit int and a suit is a 9-bit slice of it.
@@ -113,3 +113,25 @@ def hand_sort_key(card: int) -> tuple[int, int]:
         return (0, order[card // 9])
     plain_rank = (0, 1, 2, 3, 6, -1, 4, 5, 7)
     return (1 + order[card // 9], -plain_rank[card % 9])
+
+
+#: Special action ids beside the card ids 0..35, used in the redeal phase.
+REDEAL: Final = 36
+PASS: Final = 37
+
+
+def action_from_str(text: str) -> int:
+    """A client's action: a card (`JS`), `redeal` or `pass`; ValueError for anything else."""
+    if text == "redeal":
+        return REDEAL
+    if text == "pass":
+        return PASS
+    return card_from_str(text)
+
+
+def action_to_str(action: int) -> str:
+    if action == REDEAL:
+        return "redeal"
+    if action == PASS:
+        return "pass"
+    return card_to_str(action)

@@ -1,8 +1,10 @@
-"""Optional native build of the hot module (`state.py`) with mypyc, and its removal.
+"""Optional native build of the hot modules (`state.py` and beside it) with mypyc, and its removal.
 
 The pure-Python package is the reference and works without it; the build only makes
 `legal_actions()`/`apply()` faster. `python -m gameplay.engine build-native` compiles
-`state.py` in place (a `.so` beside it); `python -m gameplay.engine clean-native` removes it.
+`state.py` in place (a `.so` beside it), with `deal.py` it calls and `match.py`, which
+subclasses its class (interpreted code cannot subclass a compiled class);
+`python -m gameplay.engine clean-native` removes them.
 A build older than any engine source is ignored at import (see `__init__.py`), so an edit
 can never run against stale compiled code.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 
 ENGINE_DIR = Path(__file__).resolve().parent
 REPO = ENGINE_DIR.parent.parent
-NATIVE_MODULES = ("state",)
+NATIVE_MODULES = ("deal", "state", "match")
 
 _SETUP = """
 import sys

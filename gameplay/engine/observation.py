@@ -7,10 +7,12 @@ The live tables send `Observation.to_json()` to each viewer and the bots decide 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gameplay.engine.cards import PAIRS, SEATS, SUITS, card_to_str, hand_sort_key, mask_cards
-from gameplay.engine.state import PASS, REDEAL, MatchState
+from gameplay.engine.cards import PAIRS, SEATS, SUITS, action_to_str, card_to_str, hand_sort_key, mask_cards
+
+if TYPE_CHECKING:
+    from gameplay.engine.state import BaseMatchState
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,7 @@ class Observation:
     deck: str
 
     @classmethod
-    def of(cls, state: MatchState, seat: int | None) -> Observation:
+    def of(cls, state: BaseMatchState, seat: int | None) -> Observation:
         log = state.deals[-1] if state.deals else None
         in_deal = log is not None and log.outcome is None
         hands = state.hands
@@ -106,17 +108,16 @@ class Observation:
         def seat_name(s: int | None) -> str | None:
             return None if s is None else SEATS[s]
 
-        def action_name(a: int) -> str:
-            return "redeal" if a == REDEAL else "pass" if a == PASS else card_to_str(a)
-
         return {
             "seat": seat_name(self.seat),
             "phase": self.phase,
             "deal": self.deal_number,
             "dealer": SEATS[self.dealer],
             "to_move": seat_name(self.to_move),
-            "hand": None if self.hand is None else [card_to_str(c) for c in sorted(self.hand, key=hand_sort_key)],
-            "legal": [action_name(a) for a in self.legal],
+            "hand": None if self.hand is None else [
+                card_to_str(c) for c in sorted(self.hand, key=hand_sort_key)
+            ],
+            "legal": [action_to_str(a) for a in self.legal],
             "hand_sizes": dict(zip(SEATS, self.hand_sizes, strict=True)),
             "trump": None if self.trump is None else SUITS[self.trump],
             "jack_holder": seat_name(self.jack_holder),
@@ -147,13 +148,13 @@ class Observation:
         }
 
 
-def observe(state: MatchState, seat: int) -> Observation:
+def observe(state: BaseMatchState, seat: int) -> Observation:
     """The view of `seat` (0..3 = N E S W)."""
     if not 0 <= seat < 4:
         raise ValueError(f"{seat!r} is not a seat")
     return Observation.of(state, seat)
 
 
-def observe_spectator(state: MatchState) -> Observation:
+def observe_spectator(state: BaseMatchState) -> Observation:
     """The view of someone not at the table: no hand at all."""
     return Observation.of(state, None)

@@ -15,6 +15,8 @@ from typing import Any
 from gameplay.engine.cards import (
     BIT,
     PAIRS,
+    PASS,
+    REDEAL,
     SEATS,
     SUITS,
     VALUE,
@@ -24,9 +26,11 @@ from gameplay.engine.cards import (
     mask_cards,
     seat_from_str,
 )
+from gameplay.engine.deal import hand_qualifies
 from gameplay.engine.errors import IllegalAction, RecordError, RulesError
+from gameplay.engine.match import END_REASONS, MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import END_REASONS, PASS, REDEAL, MatchState, Phase, hand_qualifies
+from gameplay.engine.state import BaseMatchState, Phase
 
 FORMAT = "bilka-record/1"
 SCORE_FORMAT = "bilka-score/1"
@@ -208,7 +212,7 @@ def _replay_deal(state: MatchState, deal: object, number: int) -> None:
             raise RecordError(str(exc), number, trick) from None
 
 
-def write_record(state: MatchState) -> dict[str, Any]:
+def write_record(state: BaseMatchState) -> dict[str, Any]:
     """The record of a match so far, as a JSON-ready dict."""
     rec: dict[str, Any] = {"format": FORMAT, "rules": state.rules.to_json()}
     if state.players:
@@ -239,7 +243,7 @@ def write_record(state: MatchState) -> dict[str, Any]:
     return rec
 
 
-def record_to_json(state: MatchState) -> str:
+def record_to_json(state: BaseMatchState) -> str:
     return json.dumps(write_record(state), ensure_ascii=False, indent=1)
 
 
@@ -253,7 +257,7 @@ def _pairs(values: tuple[int, int]) -> dict[str, int]:
     return {"NS": values[0], "EW": values[1]}
 
 
-def score_state(state: MatchState) -> dict[str, Any]:
+def score_state(state: BaseMatchState) -> dict[str, Any]:
     out = []
     for log in state.deals:
         if log.outcome == "redeal":

@@ -3,6 +3,12 @@
 Cards are ints and hands are bitmasks (see `cards.py`). `apply()` validates every action by
 one bit test against a legal-card mask that is kept up to date as the trick goes round, so
 the live tables, the record reader, the bots and the benchmark all share one fast path.
+
+The state knows nothing of records or of what a viewer may see: `record.py` and
+`observation.py` read it. Callers hold its subclass `match.MatchState`, which adds what comes
+from outside the cards (an early end, a penalty) and each viewer's observation.
+Over 400 lines because it is one class, the hot path that the mypyc build compiles
+(`native.py`): `apply()` reads and writes its slots directly, so it is not split further.
 """
 
 from __future__ import annotations
@@ -10,52 +16,36 @@ from __future__ import annotations
 import random
 import secrets
 from enum import IntEnum
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from gameplay.engine.cards import (
     CHUNK_CARDS,
-    CHUNK_POINTS,
     CLUBS,
     DECK_RANKS,
-    DIAMONDS,
-    HEARTS,
     JC,
-    NINES,
     PAIRS,
+    PASS,
     PLAIN_SUIT_MASK,
+    REDEAL,
     SEATS,
-    SPADES,
     SUIT_NAMES,
     VALUE,
-    card_from_str,
     card_to_str,
     deck_cards,
     deck_mask,
-    mask_cards,
-    mask_points,
 )
+from gameplay.engine.deal import DealLog, check_hands, first_suits, redeal_queue, shuffled_hands
 from gameplay.engine.errors import IllegalAction
 from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH4
 from gameplay.engine.rules import Rules
 from gameplay.engine.scoring import WIN_SCORE, score_deal
 
-if TYPE_CHECKING:
-    from gameplay.engine.observation import Observation
-
-#: Special action ids beside the card ids 0..35, used in the redeal phase.
-REDEAL: Final = 36
-PASS: Final = 37
-
 _DEALING, _REDEAL, _PLAY, _OVER = 0, 1, 2, 3
-END_REASONS: Final = ("timeout", "resign", "forfeit")
 
 
 _C0, _C1, _C2 = CHUNK_CARDS
-_P0, _P1, _P2 = CHUNK_POINTS
 _DECK_BITS = {deck: [1 << c for c in deck_cards(deck)] for deck in DECK_RANKS}
 _JC_BIT = 1 << JC
-#: _BIT_LENGTH[i] = (i + 1).bit_length(): bits to draw for an index in 0..i.
-_BIT_LENGTH = tuple((i + 1).bit_length() for i in range(64))
 _DECK_MASKS = {deck: deck_mask(deck) for deck in DECK_RANKS}
 
 
@@ -68,103 +58,18 @@ class Phase(IntEnum):
     OVER = _OVER
 
 
-class DealLog:
-    """One deal as it happened: enough to write the record and to report the score."""
-
-    __slots__ = (
-        "dealer",
-        "hands",
-        "plays",
-        "redeal",
-        "passed",
-        "trump",
-        "jack_holder",
-        "leader",
-        "trick_winners",
-        "outcome",
-        "points",
-        "eyes",
-        "score_after",
-    )
-
-    def __init__(self, dealer: int, hands: tuple[int, int, int, int], trump: int, jack_holder: int,
-                 leader: int) -> None:
-        self.dealer = dealer
-        self.hands = hands
-        self.plays: list[int] = []
-        self.redeal: int | None = None
-        #: Seats that passed in the redeal phase (recorded only while no card is played).
-        self.passed: list[int] = []
-        self.trump = trump
-        self.jack_holder = jack_holder
-        self.leader = leader
-        self.trick_winners: list[int] = []
-        self.outcome: str | None = None
-        self.points: tuple[int, int] = (0, 0)
-        self.eyes: tuple[int, int] = (0, 0)
-        self.score_after: tuple[int, int] = (0, 0)
-
-    @property
-    def pair_on_duty(self) -> int:
-        return self.jack_holder & 1
-
-
-def hand_qualifies(rules: Rules, hand: int) -> bool:
-    """May a seat with this hand ask for a redeal (RULES.md, "Redeal")?"""
-    if rules.redeal_below and mask_points(hand) < rules.redeal_below:
-        return True
-    if rules.redeal_four_nines and hand & NINES == NINES:
-        return True
-    if rules.redeal_five_of_suit:
-        for suit_mask in PLAIN_SUIT_MASK:
-            if (hand & suit_mask).bit_count() >= 5:
-                return True
-    return False
-
-
-#: The attributes of a MatchState (also what `_become_replay` copies).
-_MATCH_STATE_SLOTS: Final = (
-        "rules",
-        "rng",
-        "auto_deal",
-        "players",
-        "score",
-        "winner",
-        "end",
-        "penalties",
-        "suit_of_seat",
-        "eggs",
-        "redeal_streak",
-        "dealer",
-        "deals",
-        "_next",
-        "_deck",
-        "_jack_holder_leads",
-        "_deck_mask",
-        "_hand_size",
-        "_phase",
-        "_hands",
-        "_trump",
-        "_log",
-        "_plays",
-        "_winners",
-        "_to_move",
-        "_redeal_queue",
-        "_trump4",
-        "_ace_ban",
-        "_first_played",
-        "_bw",
-        "_row",
-        "_follow",
-        "_lead_keys",
-        "_legal",
-        "_unled_aces",
-        "_points",
+#: The attributes of a match state (also what `MatchState._become_replay` copies).
+MATCH_STATE_SLOTS: Final = (
+    "rules", "rng", "auto_deal", "players", "score", "winner", "end", "penalties", "suit_of_seat",
+    "eggs", "redeal_streak", "dealer", "deals", "_next", "_deck", "_jack_holder_leads", "_deck_mask",
+    "_hand_size", "_phase", "_hands", "_trump", "_log", "_plays", "_winners", "_to_move",
+    "_redeal_queue", "_trump4", "_ace_ban", "_first_played", "_bw", "_row", "_follow", "_lead_keys",
+    "_legal", "_unled_aces", "_points",
 )
 
 
-class MatchState:
-    """A match from its first deal to its winner.
+class BaseMatchState:
+    """A match from its first deal to its winner (callers hold its subclass, `match.MatchState`).
 
     Create with `MatchState(rules, seed=...)` (seeded, for tests, bots and simulations) or
     `MatchState(rules)` (shuffled from `secrets.SystemRandom`). With `auto_deal=True` the next
@@ -172,7 +77,7 @@ class MatchState:
     `start_deal(hands)`, which is how a record is replayed.
     """
 
-    __slots__ = _MATCH_STATE_SLOTS
+    __slots__ = MATCH_STATE_SLOTS
 
     def __init__(
         self,
@@ -293,20 +198,9 @@ class MatchState:
         if self._phase != _DEALING:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
         if hands is None:
-            bits = self._deck[:]  # one bit per card: shuffling bits deals masks directly
-            # Fisher-Yates exactly as random.shuffle does it (same draws, same result), with
-            # the rejection sampling of _randbelow inlined: dealing is in every deal's cost.
-            getrandbits = self.rng.getrandbits
-            for i in range(len(bits) - 1, 0, -1):
-                k = _BIT_LENGTH[i]
-                j = getrandbits(k)
-                while j > i:
-                    j = getrandbits(k)
-                bits[i], bits[j] = bits[j], bits[i]
-            n = self._hand_size
-            hands = [sum(bits[:n]), sum(bits[n:2 * n]), sum(bits[2 * n:3 * n]), sum(bits[3 * n:])]
+            hands = shuffled_hands(self._deck, self.rng, self._hand_size)
         else:
-            self._check_hands(hands)
+            check_hands(hands, self.rules.deck, self._deck_mask, self._hand_size)
         hands = self._hands = list(hands)
         jack_holder = 0
         while not hands[jack_holder] & _JC_BIT:
@@ -322,23 +216,7 @@ class MatchState:
         self._plays = log.plays
         self._winners = log.trick_winners
         self._points = [0, 0]
-        rules = self.rules
-        queue = []
-        if rules.redeal_four_nines or rules.redeal_five_of_suit:
-            seat = leader
-            for _ in range(4):
-                if hand_qualifies(rules, self._hands[seat]):
-                    queue.append(seat)
-                seat = self._next[seat]
-        elif rules.redeal_below:
-            below = rules.redeal_below
-            seat = leader
-            nxt = self._next
-            for _ in range(4):
-                h = hands[seat]
-                if _P0[h & 0xFFF] + _P1[h >> 12 & 0xFFF] + _P2[h >> 24] < below:
-                    queue.append(seat)
-                seat = nxt[seat]
+        queue = redeal_queue(self.rules, hands, leader, self._next)
         self._redeal_queue = queue
         if queue:
             self._phase = _REDEAL
@@ -347,36 +225,11 @@ class MatchState:
         else:
             self._begin_play()
 
-    def _check_hands(self, hands: tuple[int, ...] | list[int]) -> None:
-        if len(hands) != 4:
-            raise IllegalAction("a deal needs four hands")
-        for seat, hand in enumerate(hands):
-            if hand & ~self._deck_mask:
-                bad = mask_cards(hand & ~self._deck_mask)[0]
-                raise IllegalAction(f"{card_to_str(bad)} is not in the {self.rules.deck} deck "
-                                    f"(hand of {SEATS[seat]})")
-        seen = 0
-        for seat, hand in enumerate(hands):
-            if hand & seen:
-                bad = mask_cards(hand & seen)[0]
-                raise IllegalAction(f"{card_to_str(bad)} is dealt twice (hand of {SEATS[seat]})")
-            if hand.bit_count() != self._hand_size:
-                raise IllegalAction(f"{SEATS[seat]} has {hand.bit_count()} cards, "
-                                    f"not {self._hand_size}")
-            seen |= hand
-
     def _begin_play(self) -> None:
         log = self._log
         jh = log.jack_holder
         if self.suit_of_seat is None:
-            # RULES.md: in the first played deal the JC holder is given clubs, the next player
-            # hearts, his partner spades, the fourth diamonds; kept for the whole match.
-            suits = [0, 0, 0, 0]
-            suits[jh] = CLUBS
-            suits[self._next[jh]] = HEARTS
-            suits[self._next[self._next[jh]]] = SPADES
-            suits[self._next[self._next[self._next[jh]]]] = DIAMONDS
-            self.suit_of_seat = (suits[0], suits[1], suits[2], suits[3])
+            self.suit_of_seat = first_suits(jh, self._next)  # kept for the whole match
         self.redeal_streak = 0
         trump = self._trump
         self._trump4 = trump * 4
@@ -570,93 +423,14 @@ class MatchState:
     def deals_finished(self) -> int:
         return sum(1 for d in self.deals if d.outcome is not None)
 
-    # ------------------------------------------------------------------ ending and penalties
-    def end_match(self, reason: str, seat: int) -> None:
-        """End the match other than by eyes: the pair of `seat` loses (timeout/resign/forfeit)."""
-        if reason not in END_REASONS:
-            raise IllegalAction(f"{reason!r} is not a reason to end a match ({', '.join(END_REASONS)})")
-        if not 0 <= seat < 4:
-            raise IllegalAction(f"{seat!r} is not a seat")
-        if self._phase == _OVER:
-            raise IllegalAction("the match is over")
-        self.end = (reason, seat)
-        self.winner = 1 - (seat & 1)
+    def _stop(self) -> None:
+        """The match is decided: nobody is to move any more."""
         self._phase = _OVER
         self._legal = 0
         self._to_move = None
-
-    def add_penalty(self, pair: int, eyes: int, reason: str) -> None:
-        """An organiser's penalty: `eyes` to `pair` (the opponents of the side at fault).
-
-        Entered between deals: allowed while no card of the current deal has been played; it
-        counts as entered after the last finished deal, and it may decide the match.
-        """
-        if self._phase == _OVER:
-            raise IllegalAction("the match is over")
-        if pair not in (0, 1) or isinstance(eyes, bool) or not isinstance(eyes, int) or eyes < 1:
-            raise IllegalAction("a penalty is a positive number of eyes to NS or EW")
-        cur = self.current_deal
-        if cur is not None and cur.plays:
-            raise IllegalAction("a penalty is entered between deals, not during one")
-        after = self.deals_finished
-        if after < 1:
-            raise IllegalAction("a penalty is entered after a deal")
-        self.penalties.append((after, pair, eyes, reason))
-        gained = [0, 0]
-        gained[pair] = eyes
-        self._add_eyes(gained)
-        self.deals[after - 1].score_after = self.capped_score
-        if self.winner is not None:
-            if cur is not None:
-                # The next deal, dealt but not played, never happened: become exactly the
-                # state that replaying the record up to this penalty gives (a rare path).
-                self.deals.pop()
-                self._become_replay()
-            self._phase = _OVER
-            self._legal = 0
-            self._to_move = None
-
-    def _become_replay(self) -> None:
-        from gameplay.engine.record import read_record, write_record
-
-        rng, auto_deal = self.rng, self.auto_deal
-        replayed = read_record(write_record(self), rng=rng)
-        for slot in _MATCH_STATE_SLOTS:
-            setattr(self, slot, getattr(replayed, slot))
-        self.rng, self.auto_deal = rng, auto_deal
 
     def describe_seat(self, seat: int) -> str:
         return SEATS[seat]
 
     def describe_pair(self, pair: int) -> str:
         return PAIRS[pair]
-
-    # ------------------------------------------------------------------ views for viewers
-    def observation(self, seat: int) -> Observation:
-        """What `seat` may see (see `observation.py`)."""
-        from gameplay.engine.observation import observe
-
-        return observe(self, seat)
-
-    def spectator_observation(self) -> Observation:
-        """What a spectator may see: everything public, no hand."""
-        from gameplay.engine.observation import observe_spectator
-
-        return observe_spectator(self)
-
-
-def action_from_str(text: str) -> int:
-    """A client's action: a card (`JS`), `redeal` or `pass`; ValueError for anything else."""
-    if text == "redeal":
-        return REDEAL
-    if text == "pass":
-        return PASS
-    return card_from_str(text)
-
-
-def action_to_str(action: int) -> str:
-    if action == REDEAL:
-        return "redeal"
-    if action == PASS:
-        return "pass"
-    return card_to_str(action)

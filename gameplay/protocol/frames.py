@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
-from gameplay.engine.state import MatchState
+from gameplay.engine.match import MatchState
 
 SPECTATOR = None
 
@@ -44,7 +44,8 @@ def previous_hands(state: MatchState) -> dict[str, list[str]] | None:
         return None
     log = finished[-1]
     return {
-        SEATS[s]: [card_to_str(c) for c in sorted(mask_cards(log.hands[s]), key=hand_sort_key)] for s in range(4)
+        SEATS[s]: [card_to_str(c) for c in sorted(mask_cards(log.hands[s]), key=hand_sort_key)]
+        for s in range(4)
     }
 
 

@@ -18,6 +18,7 @@ from gameplay.engine.cards import (
     CLUBS,
     DIAMONDS,
     HEARTS,
+    PASS,
     SEATS,
     SPADES,
     card_from_str,
@@ -25,9 +26,10 @@ from gameplay.engine.cards import (
     deck_cards,
     mask_cards,
 )
+from gameplay.engine.deal import DealLog, hand_qualifies
+from gameplay.engine.match import MatchState
 from gameplay.engine.record import score_record
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, DealLog, MatchState, hand_qualifies
 
 REPO = Path(__file__).resolve().parents[3]
 _VENV_PYTHON = REPO / ".venv" / "bin" / "python"

@@ -9,9 +9,10 @@ import subprocess
 from engine_helpers import PYTHON, REPO, masks_of
 
 from gameplay.engine.bot import BeginnerBot, choose_action
-from gameplay.engine.cards import VALUE, card_from_str, card_to_str
+from gameplay.engine.cards import PASS, REDEAL, VALUE, card_from_str, card_to_str
+from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, REDEAL, MatchState, Phase
+from gameplay.engine.state import Phase
 
 C = card_from_str
 

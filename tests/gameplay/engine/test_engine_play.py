@@ -8,10 +8,11 @@ import random
 import pytest
 from engine_helpers import complete_hands, deal, masks_of, record, score
 
-from gameplay.engine.cards import card_from_str, card_to_str
+from gameplay.engine.cards import PASS, card_from_str, card_to_str
 from gameplay.engine.errors import IllegalAction, RecordError
+from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, MatchState, Phase
+from gameplay.engine.state import Phase
 
 C = card_from_str
 

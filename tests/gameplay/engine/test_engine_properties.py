@@ -10,10 +10,10 @@ from engine_helpers import fingerprint
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gameplay.engine.cards import SEATS, card_to_str, mask_cards
+from gameplay.engine.cards import PASS, REDEAL, SEATS, card_to_str, mask_cards
+from gameplay.engine.match import MatchState
 from gameplay.engine.record import read_record, record_to_json
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, REDEAL, MatchState
 
 VALUES = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 PLAIN_LADDER = "6789QKTA"  # low to high

@@ -20,9 +20,10 @@ from engine_helpers import (
 
 from gameplay.engine.cards import SEATS, card_from_str, card_to_str, mask_cards
 from gameplay.engine.errors import IllegalAction, RecordError
+from gameplay.engine.match import MatchState
 from gameplay.engine.record import read_record, record_to_json, write_record
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import MatchState, Phase
+from gameplay.engine.state import Phase
 
 
 def random_play(state: MatchState, rng: random.Random, moves: int) -> None:
@@ -157,7 +158,7 @@ def wrong_card_record():
     state = MatchState(Rules(), auto_deal=False, first_dealer=SEATS.index(third["dealer"]))
     state.suit_of_seat = b.suits
     state.start_deal(tuple(sum(1 << c for c in hands[s]) for s in SEATS))
-    from gameplay.engine.state import PASS
+    from gameplay.engine.cards import PASS
 
     while state.phase == Phase.REDEAL:
         state.apply(PASS)
@@ -171,7 +172,8 @@ def wrong_card_record():
         if legal != hand and lead is not None and not trump_lead:
             bad = mask_cards(hand & ~legal)[0]
             need = "follow " + ("clubs", "diamonds", "hearts", "spades")[lead // 9]
-            message = f"deal 3, trick {index // 4 + 1}: {SEATS[seat]} must {need} and cannot play {card_to_str(bad)}"
+            message = (f"deal 3, trick {index // 4 + 1}: {SEATS[seat]} must {need} "
+                       f"and cannot play {card_to_str(bad)}")
             third["plays"] = third["plays"][:index] + [card_to_str(bad)]
             return b.record(), message
         state.apply(card_from_str(text))
@@ -187,7 +189,8 @@ def bad_records():
     return [
         ("not json", "{\"format\": ", "not JSON"),
         ("not an object", "[1, 2]", "a record is a JSON object"),
-        ("wrong format", json.dumps(record([])).replace("bilka-record/1", "bilka-record/9"), "format must be"),
+        ("wrong format", json.dumps(record([])).replace("bilka-record/1", "bilka-record/9"),
+         "format must be"),
         ("rout_at true", record([], {"rout_at": True}), "rules.rout_at: must be an integer"),
         ("unknown rule", record([], {"jokers": 2}), "rules.jokers"),
         ("wrong deck", record([deal("W", ok_hands, [])], {"deck": "28"}), "deal 1: 7"),

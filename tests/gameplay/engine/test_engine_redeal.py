@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from engine_helpers import MatchBuilder, complete_hands, deal, masks_of, record, score
 
+from gameplay.engine.cards import PASS, REDEAL
 from gameplay.engine.errors import IllegalAction, RecordError
+from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.state import PASS, REDEAL, MatchState, Phase
+from gameplay.engine.state import Phase
 
 HAND_13 = "KC QC JD KH 9H 8H 7H 9S"  # 4 + 3 + 2 + 4 = 13 points
 HAND_14 = "TC JD JH 8H 7H 9S 8S 7S"  # 10 + 2 + 2 = 14 points
@@ -57,7 +59,8 @@ def test_redeal_allowed(hand, rules):
     ],
 )
 def test_redeal_refused(hand, rules):
-    assert refused(redeal_record(hand, rules)) == "deal 1: E may not ask for a redeal: the hand does not qualify"
+    assert refused(redeal_record(hand, rules)) == (
+        "deal 1: E may not ask for a redeal: the hand does not qualify")
 
 
 def test_redealt_deal_is_dealt_again_by_the_same_dealer():

@@ -56,7 +56,8 @@ def test_a_disconnected_player_spends_grace_before_forfeiting(table4, settings):
     settings.GAMEPLAY_GRACE_SECONDS = 100
     mover = services.load_state(table4).to_move
     now = timezone.now()
-    Seat.objects.filter(table=table4, seat=mover).update(connections=0, disconnected_at=now - timedelta(seconds=30))
+    Seat.objects.filter(table=table4, seat=mover).update(connections=0,
+                                                         disconnected_at=now - timedelta(seconds=30))
     Table.objects.filter(pk=table4.pk).update(move_deadline=now - timedelta(seconds=1))
     assert services.clock_expired(table_id=table4.pk, expected_event=5) == "grace"
     table = Table.objects.get(pk=table4.pk)

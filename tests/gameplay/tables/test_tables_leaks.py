@@ -133,7 +133,8 @@ def test_pages_and_json_show_only_the_viewers_hand(people, table4):
 
 
 def test_spectators_see_hands_one_deal_later_when_the_table_says_so(people):
-    table = services.create_table(rules={}, seating="in_order", user=people[0], spectators_see_hands_delayed=True)
+    table = services.create_table(rules={}, seating="in_order", user=people[0],
+                                  spectators_see_hands_delayed=True)
     for u in people[1:4]:
         services.sit(table_id=table.pk, user=u)
     rng = random.Random(11)

@@ -55,7 +55,8 @@ def test_passing_a_redeal_does_not_name_the_seat(people):
         state = services.load_state(table)
         if state.phase.name == "REDEAL":
             break
-    outcome = services.play(table_id=table.pk, seat=state.to_move, action="pass", expected_event=table.event_seq)
+    outcome = services.play(table_id=table.pk, seat=state.to_move, action="pass",
+                            expected_event=table.event_seq)
     assert outcome.ok
     assert TableEvent.objects.get(table=table, number=outcome.event_number).public["seat"] is None
 
@@ -127,7 +128,8 @@ async def test_the_lobby_lists_tables_live():
     assert (await s.connect())[0]
     first = await s.receive_json_from(timeout=5)
     assert first == {"type": "lobby", "tables": []}
-    table_id = await database_sync_to_async(lambda: services.create_table(rules={}, session_key="x" * 32).pk)()
+    table_id = await database_sync_to_async(
+        lambda: services.create_table(rules={}, session_key="x" * 32).pk)()
     update = await s.receive_json_from(timeout=5)
     assert [t["id"] for t in update["tables"]] == [table_id]
     assert update["tables"][0]["free"] == 3

@@ -16,7 +16,7 @@ from django.db import connections, transaction
 from django.test import Client
 
 from config.asgi import application
-from gameplay import presence, services
+from gameplay import presence, servers, services
 from gameplay.models import Seat, SeatConnection, Table
 from gameplay.tasks import reap_dead_servers_task
 
@@ -36,16 +36,16 @@ def rds():
 def alive_server(rds):
     """The id of another server process that is alive: its heartbeat key is in Redis."""
     server_id = f"live-{uuid.uuid4().hex}"
-    rds.set(presence.server_key(server_id), "1", ex=60)
+    rds.set(servers.server_key(server_id), "1", ex=60)
     yield server_id
-    rds.delete(presence.server_key(server_id))
+    rds.delete(servers.server_key(server_id))
 
 
 @pytest.fixture
 def dead_server(rds):
     """The id of a server process that was killed: rows in the database, no key in Redis."""
     server_id = f"dead-{uuid.uuid4().hex}"
-    assert not rds.exists(presence.server_key(server_id))
+    assert not rds.exists(servers.server_key(server_id))
     return server_id
 
 
@@ -187,14 +187,14 @@ async def test_a_socket_is_recorded_under_a_live_heartbeat_and_dropped_when_its_
     assert (await north.connect())[0] and (await east.connect())[0]
     await presence_frames(east)
     row = await database_sync_to_async(SeatConnection.objects.select_related("seat").get)(seat__seat=0)
-    assert row.server_id == presence.SERVER_ID and row.seat.table_id == table4.pk
-    assert 0 < rds.ttl(presence.server_key(presence.SERVER_ID)) <= presence.HEARTBEAT_TTL
+    assert row.server_id == servers.SERVER_ID and row.seat.table_id == table4.pk
+    assert 0 < rds.ttl(servers.server_key(servers.SERVER_ID)) <= servers.HEARTBEAT_TTL
 
     assert await database_sync_to_async(reap_dead_servers_task)() == 0  # alive: left alone
     assert (await database_sync_to_async(_seat)(table4.pk, 0)).connections == 1
 
     # the process is killed: its key expires and its sockets never say goodbye
-    rds.delete(presence.server_key(presence.SERVER_ID))
+    rds.delete(servers.server_key(servers.SERVER_ID))
     assert await database_sync_to_async(reap_dead_servers_task)() == 2
     frames = await presence_frames(east)
     assert frames and _by_letter(frames[-1])["N"]["connected"] is False
@@ -210,9 +210,10 @@ async def test_a_server_whose_heartbeat_lapsed_records_its_sockets_again(table4,
     north = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[0]))
     assert (await north.connect())[0]
     await presence_frames(north)  # its connect has finished: the row is written
-    first_id = presence.SERVER_ID
-    assert await database_sync_to_async(SeatConnection.objects.filter(seat__seat=0, server_id=first_id).exists)()
-    rds.delete(presence.server_key(first_id))  # e.g. the loop stalled past the TTL
+    first_id = servers.SERVER_ID
+    old_rows = SeatConnection.objects.filter(seat__seat=0, server_id=first_id)
+    assert await database_sync_to_async(old_rows.exists)()
+    rds.delete(servers.server_key(first_id))  # e.g. the loop stalled past the TTL
 
     async def moved() -> SeatConnection | None:
         return await database_sync_to_async(SeatConnection.objects.filter(seat__seat=0).exclude(
@@ -222,8 +223,8 @@ async def test_a_server_whose_heartbeat_lapsed_records_its_sockets_again(table4,
         if (row := await moved()) is not None:
             break
         await asyncio.sleep(0.1)
-    assert row is not None and row.server_id == presence.SERVER_ID != first_id
-    assert rds.exists(presence.server_key(presence.SERVER_ID))
+    assert row is not None and row.server_id == servers.SERVER_ID != first_id
+    assert rds.exists(servers.server_key(servers.SERVER_ID))
     assert await database_sync_to_async(reap_dead_servers_task)() == 0
     assert (await database_sync_to_async(_seat)(table4.pk, 0)).connections == 1
     await north.disconnect()

@@ -57,6 +57,7 @@ call_command("migrate", verbosity=0)
 from django.conf import settings
 settings.GAMEPLAY_QUEUE_TASKS = False
 from gameplay import broadcast, services
+from gameplay.services.changes import lock_table
 broadcast._send_many = lambda messages: None
 from gameplay.models import Table, TableEvent
 from gameplay.protocol.frames import view_of
@@ -67,10 +68,11 @@ rng = random.Random(3)
 for i in range(40):
     t = Table.objects.get(pk=table.pk)
     state = services.load_state(t)
-    outcome = services.play(table_id=t.pk, seat=state.to_move, action=rng.choice(view_of(state, state.to_move)["legal"]),
+    action = rng.choice(view_of(state, state.to_move)["legal"])
+    outcome = services.play(table_id=t.pk, seat=state.to_move, action=action,
                             expected_event=t.event_seq, client_move_id=f"m{i}")
     assert outcome.ok, outcome
-locked = services._lock(table.pk)
+locked = lock_table(table.pk)
 assert isinstance(locked.record, dict) and locked.move_deadline.tzinfo is not None
 assert TableEvent.objects.filter(table=table).exclude(move_id="").count() == 40
 print("ok")

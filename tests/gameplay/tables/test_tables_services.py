@@ -10,6 +10,7 @@ from tables_helpers import legal_strings, play_random, state_of
 from gameplay import services
 from gameplay.engine import read_record
 from gameplay.models import Seat, Table, TableEvent
+from gameplay.services import state_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,8 @@ def test_illegal_card_message_names_only_the_players_own_card(table4):
                 outcome = services.play(table_id=table4.pk, seat=state.to_move, action=illegal[0],
                                         expected_event=table.event_seq)
                 assert not outcome.ok and outcome.code == "illegal"
-                assert "must" in outcome.message.lower() or "нужно" in outcome.message.lower() or outcome.message
+                message = outcome.message.lower()
+                assert "must" in message or "нужно" in message or outcome.message
                 return
         play_random(table4.pk, rng, 1)
     pytest.fail("no position with an illegal card was reached")
@@ -172,15 +174,15 @@ def _snapshot(state) -> tuple:
 
 
 def test_the_cached_state_equals_a_fresh_replay_after_every_move(table4, django_capture_on_commit_callbacks):
-    """The process-local state cache (services._STATES) is only ever the record replayed."""
+    """The process-local state cache (state_cache._STATES) is only ever the record replayed."""
     rng = random.Random(7)
-    services._STATES.clear()
+    state_cache._STATES.clear()
     hits = 0
     for _ in range(120):
         table = Table.objects.get(pk=table4.pk)
         if table.status != "playing":
             break
-        cached = services._STATES.get(table.pk)
+        cached = state_cache._STATES.get(table.pk)
         replayed = services.load_state(table)
         if cached is not None:
             assert cached[0] == (table.event_seq, table.invite_token)
@@ -200,28 +202,29 @@ def test_a_stale_or_refused_cache_entry_is_never_used(table4, django_capture_on_
     # An entry for an older event number (another process moved since): replayed instead.
     wrong = state_of(table4.pk)
     wrong.apply(wrong.legal_actions()[0], seat=mover)
-    services._STATES[table4.pk] = ((table4.event_seq - 1, table4.invite_token), wrong)
+    state_cache._STATES[table4.pk] = ((table4.event_seq - 1, table4.invite_token), wrong)
     action = legal_strings(state)[-1]
     with django_capture_on_commit_callbacks(execute=True):
-        outcome = services.play(table_id=table4.pk, seat=mover, action=action, expected_event=table4.event_seq)
+        outcome = services.play(table_id=table4.pk, seat=mover, action=action,
+                                expected_event=table4.event_seq)
     assert outcome.ok
     table = Table.objects.get(pk=table4.pk)
     assert TableEvent.objects.get(table=table, number=table.event_seq).public["action"] == action
-    assert _snapshot(services._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
+    assert _snapshot(state_cache._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
     # An entry at the same event number of another table that had this id (a database emptied and
     # filled again): its invite token differs, so it is replayed instead.
     table = Table.objects.get(pk=table4.pk)
-    services._STATES[table4.pk] = ((table.event_seq, "another-table"), wrong)
+    state_cache._STATES[table4.pk] = ((table.event_seq, "another-table"), wrong)
     state = state_of(table4.pk)
     with django_capture_on_commit_callbacks(execute=True):
         outcome = services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0],
                                 expected_event=table.event_seq)
     assert outcome.ok
-    assert _snapshot(services._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
+    assert _snapshot(state_cache._STATES[table4.pk][1]) == _snapshot(state_of(table4.pk))
     table = Table.objects.get(pk=table4.pk)
     # A refused move takes the entry out and puts nothing back: the next move replays.
     with django_capture_on_commit_callbacks(execute=True):
         refused = services.play(table_id=table4.pk, seat=state_of(table4.pk).to_move, action="XX",
                                 expected_event=table.event_seq)
     assert not refused.ok
-    assert table4.pk not in services._STATES
+    assert table4.pk not in state_cache._STATES

@@ -120,7 +120,8 @@ async def test_refusals_go_to_that_client_only_and_change_nothing():
     action = legal_strings(state)[0]
     cases = [
         (socks[other], {"type": "move", "action": action, "n": 5, "id": "x1"}, "not_your_turn"),
-        (socks[mover], {"type": "move", "action": action, "n": 5, "id": "x2", "seat": SEATS[other]}, "forbidden"),
+        (socks[mover], {"type": "move", "action": action, "n": 5, "id": "x2", "seat": SEATS[other]},
+         "forbidden"),
         (socks[4], {"type": "move", "action": action, "n": 5, "id": "x3"}, "forbidden"),
         (socks[mover], {"type": "move", "action": "ZZ", "n": 5, "id": "x4"}, "invalid"),
         (socks[mover], {"type": "bogus"}, "invalid"),

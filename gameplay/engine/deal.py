@@ -1,0 +1,133 @@
+"""One deal: its hands shuffled or checked, the seats that may ask for a redeal, and its log."""
+
+from __future__ import annotations
+
+import random
+
+from gameplay.engine.cards import (
+    CHUNK_POINTS,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    NINES,
+    PLAIN_SUIT_MASK,
+    SEATS,
+    SPADES,
+    card_to_str,
+    mask_cards,
+    mask_points,
+)
+from gameplay.engine.errors import IllegalAction
+from gameplay.engine.rules import Rules
+
+_P0, _P1, _P2 = CHUNK_POINTS
+#: _BIT_LENGTH[i] = (i + 1).bit_length(): bits to draw for an index in 0..i.
+_BIT_LENGTH = tuple((i + 1).bit_length() for i in range(64))
+
+
+class DealLog:
+    """One deal as it happened: enough to write the record and to report the score."""
+
+    __slots__ = ("dealer", "hands", "plays", "redeal", "passed", "trump", "jack_holder", "leader",
+                 "trick_winners", "outcome", "points", "eyes", "score_after")
+
+    def __init__(self, dealer: int, hands: tuple[int, int, int, int], trump: int, jack_holder: int,
+                 leader: int) -> None:
+        self.dealer = dealer
+        self.hands = hands
+        self.plays: list[int] = []
+        self.redeal: int | None = None
+        #: Seats that passed in the redeal phase (recorded only while no card is played).
+        self.passed: list[int] = []
+        self.trump = trump
+        self.jack_holder = jack_holder
+        self.leader = leader
+        self.trick_winners: list[int] = []
+        self.outcome: str | None = None
+        self.points: tuple[int, int] = (0, 0)
+        self.eyes: tuple[int, int] = (0, 0)
+        self.score_after: tuple[int, int] = (0, 0)
+
+    @property
+    def pair_on_duty(self) -> int:
+        return self.jack_holder & 1
+
+
+def hand_qualifies(rules: Rules, hand: int) -> bool:
+    """May a seat with this hand ask for a redeal (RULES.md, "Redeal")?"""
+    if rules.redeal_below and mask_points(hand) < rules.redeal_below:
+        return True
+    if rules.redeal_four_nines and hand & NINES == NINES:
+        return True
+    if rules.redeal_five_of_suit:
+        for suit_mask in PLAIN_SUIT_MASK:
+            if (hand & suit_mask).bit_count() >= 5:
+                return True
+    return False
+
+
+def shuffled_hands(deck_bits: list[int], rng: random.Random, hand_size: int) -> list[int]:
+    """Four hand masks (N E S W) of a deck given as one bit per card, shuffled from `rng`."""
+    bits = deck_bits[:]  # one bit per card: shuffling bits deals masks directly
+    # Fisher-Yates exactly as random.shuffle does it (same draws, same result), with
+    # the rejection sampling of _randbelow inlined: dealing is in every deal's cost.
+    getrandbits = rng.getrandbits
+    for i in range(len(bits) - 1, 0, -1):
+        k = _BIT_LENGTH[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        bits[i], bits[j] = bits[j], bits[i]
+    n = hand_size
+    return [sum(bits[:n]), sum(bits[n:2 * n]), sum(bits[2 * n:3 * n]), sum(bits[3 * n:])]
+
+
+def check_hands(hands: tuple[int, ...] | list[int], deck: str, deck_mask: int, hand_size: int) -> None:
+    """IllegalAction unless `hands` are four hands of `hand_size` distinct cards of the deck."""
+    if len(hands) != 4:
+        raise IllegalAction("a deal needs four hands")
+    for seat, hand in enumerate(hands):
+        if hand & ~deck_mask:
+            bad = mask_cards(hand & ~deck_mask)[0]
+            raise IllegalAction(f"{card_to_str(bad)} is not in the {deck} deck "
+                                f"(hand of {SEATS[seat]})")
+    seen = 0
+    for seat, hand in enumerate(hands):
+        if hand & seen:
+            bad = mask_cards(hand & seen)[0]
+            raise IllegalAction(f"{card_to_str(bad)} is dealt twice (hand of {SEATS[seat]})")
+        if hand.bit_count() != hand_size:
+            raise IllegalAction(f"{SEATS[seat]} has {hand.bit_count()} cards, "
+                                f"not {hand_size}")
+        seen |= hand
+
+
+def redeal_queue(rules: Rules, hands: list[int], leader: int, next_seat: tuple[int, ...]) -> list[int]:
+    """The seats whose hands may ask for a redeal, in the order they decide (the leader first)."""
+    queue = []
+    if rules.redeal_four_nines or rules.redeal_five_of_suit:
+        seat = leader
+        for _ in range(4):
+            if hand_qualifies(rules, hands[seat]):
+                queue.append(seat)
+            seat = next_seat[seat]
+    elif rules.redeal_below:
+        below = rules.redeal_below
+        seat = leader
+        for _ in range(4):
+            h = hands[seat]
+            if _P0[h & 0xFFF] + _P1[h >> 12 & 0xFFF] + _P2[h >> 24] < below:
+                queue.append(seat)
+            seat = next_seat[seat]
+    return queue
+
+
+def first_suits(jack_holder: int, next_seat: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Each seat's suit (RULES.md): in the first played deal the JC holder is given clubs, the
+    next player hearts, his partner spades, the fourth diamonds."""
+    suits = [0, 0, 0, 0]
+    seat = jack_holder
+    for suit in (CLUBS, HEARTS, SPADES, DIAMONDS):
+        suits[seat] = suit
+        seat = next_seat[seat]
+    return (suits[0], suits[1], suits[2], suits[3])

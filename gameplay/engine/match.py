@@ -1,0 +1,98 @@
+"""`MatchState`, the match as callers hold it: its deals' play, early end, penalties and views.
+
+The play of its deals is `state.py`; this adds what comes from outside the cards (an early end,
+an organiser's penalty) and what each viewer may see. The play of the deals knows nothing of
+observations; this class is where a state meets them, so `state.observation(seat)` reads as it
+always has while `state.py` imports neither.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from gameplay.engine.cards import PASS, REDEAL
+from gameplay.engine.errors import IllegalAction
+from gameplay.engine.observation import Observation, observe, observe_spectator
+from gameplay.engine.state import MATCH_STATE_SLOTS, BaseMatchState, Phase
+
+END_REASONS: Final = ("timeout", "resign", "forfeit")
+
+
+class MatchState(BaseMatchState):
+    """A match from its first deal to its winner, however it ends (see `BaseMatchState`)."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ ending and penalties
+    def end_match(self, reason: str, seat: int) -> None:
+        """End the match other than by eyes: the pair of `seat` loses (timeout/resign/forfeit)."""
+        if reason not in END_REASONS:
+            raise IllegalAction(f"{reason!r} is not a reason to end a match ({', '.join(END_REASONS)})")
+        if not 0 <= seat < 4:
+            raise IllegalAction(f"{seat!r} is not a seat")
+        if self.phase == Phase.OVER:
+            raise IllegalAction("the match is over")
+        self.end = (reason, seat)
+        self.winner = 1 - (seat & 1)
+        self._stop()
+
+    def add_penalty(self, pair: int, eyes: int, reason: str) -> None:
+        """An organiser's penalty: `eyes` to `pair` (the opponents of the side at fault).
+
+        Entered between deals: allowed while no card of the current deal has been played; it
+        counts as entered after the last finished deal, and it may decide the match.
+        """
+        if self.phase == Phase.OVER:
+            raise IllegalAction("the match is over")
+        if pair not in (0, 1) or isinstance(eyes, bool) or not isinstance(eyes, int) or eyes < 1:
+            raise IllegalAction("a penalty is a positive number of eyes to NS or EW")
+        cur = self.current_deal
+        if cur is not None and cur.plays:
+            raise IllegalAction("a penalty is entered between deals, not during one")
+        after = self.deals_finished
+        if after < 1:
+            raise IllegalAction("a penalty is entered after a deal")
+        self.penalties.append((after, pair, eyes, reason))
+        gained = [0, 0]
+        gained[pair] = eyes
+        self._add_eyes(gained)
+        self.deals[after - 1].score_after = self.capped_score
+        if self.winner is not None:
+            if cur is not None:
+                # The next deal, dealt but not played, never happened: become exactly the
+                # state that replaying the record up to this penalty gives (a rare path).
+                self.deals.pop()
+                self._become_replay()
+            self._stop()
+
+    def _become_replay(self) -> None:
+        """Become exactly the state that replaying the deals and penalties so far gives (as
+        `record.read_record` replays a record: hands as dealt, passes, redeals, cards)."""
+        deals, rng, auto_deal = self.deals, self.rng, self.auto_deal
+        replayed = type(self)(self.rules, rng=rng, first_dealer=deals[0].dealer, auto_deal=False,
+                              players=self.players)
+        for number, log in enumerate(deals, start=1):
+            replayed.start_deal(log.hands)
+            if log.redeal is not None:
+                while replayed.to_move != log.redeal:
+                    replayed.apply(PASS)
+                replayed.apply(REDEAL)
+            for card in log.plays:
+                while replayed.phase == Phase.REDEAL:
+                    replayed.apply(PASS)
+                replayed.apply(card)
+            for after, pair, eyes, reason in self.penalties:
+                if after == number:
+                    replayed.add_penalty(pair, eyes, reason)
+        for slot in MATCH_STATE_SLOTS:
+            setattr(self, slot, getattr(replayed, slot))
+        self.rng, self.auto_deal = rng, auto_deal
+
+    # ------------------------------------------------------------------ views for viewers
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may see (see `observation.py`)."""
+        return observe(self, seat)
+
+    def spectator_observation(self) -> Observation:
+        """What a spectator may see: everything public, no hand."""
+        return observe_spectator(self)

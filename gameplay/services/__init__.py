@@ -1,0 +1,47 @@
+"""The only code that changes a table: open, sit, fill with bots, play, resign, clock, presence.
+
+Each service is one transaction that locks the table row (`select_for_update`) and, as a second
+guard that also holds on SQLite, advances `event_seq` by compare-and-set. It applies the engine,
+appends numbered events, stores the record as it grows, and only on commit broadcasts the frames
+and queues the bot and clock tasks (`gameplay.scheduling`).
+
+One module per job, by what it changes: `seating` (open a table, sit, bots, start), `moves`,
+`clocks` (what the bot and clock tasks do), `ending`, `connections` (sockets and dead servers);
+`changes` holds what they share (lock, events, clock, next task, refusals) and `state_cache` the
+states this process moved last. Callers use the names below: `from gameplay import services`.
+"""
+
+from gameplay.engine import RulesError
+from gameplay.selectors import load_state
+from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
+from gameplay.services.clocks import bot_move, clock_expired
+from gameplay.services.connections import connection_changed, reap_dead_servers
+from gameplay.services.ending import resign
+from gameplay.services.moves import parse_action, play, public_action
+from gameplay.services.seating import create_table, fill_with_bots, play_now, seat_for, sit, validate_rules
+
+#: The old name of `public_action`, which the tournament tests' table helper still calls.
+_public_action = public_action
+
+__all__ = [
+    "Conflict",
+    "Outcome",
+    "RulesError",
+    "TableError",
+    "bot_move",
+    "clock_expired",
+    "connection_changed",
+    "create_table",
+    "fill_with_bots",
+    "load_state",
+    "parse_action",
+    "play",
+    "play_now",
+    "public_action",
+    "reap_dead_servers",
+    "resign",
+    "seat_for",
+    "seat_rows",
+    "sit",
+    "validate_rules",
+]

@@ -1,0 +1,107 @@
+"""How every change of a table is made: row lock, numbered event, move clock, next task, refusals.
+
+Shared by the services of this package (public names, no service of its own): each locks the
+table row with `lock_table`, appends its events with `append_event` (which advances `event_seq`
+by compare-and-set and broadcasts on commit), then sets the clock and queues the next task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay import broadcast, rows, scheduling
+from gameplay.engine import MatchState
+from gameplay.models import Seat, Table, TableEvent, TableStatus
+from gameplay.protocol.frames import event_parts, move_seconds, table_meta
+
+
+class TableError(Exception):
+    """A refusal with a message for the person who asked; nothing was changed."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class Conflict(Exception):
+    """The compare-and-set on event_seq lost: another change committed first."""
+
+
+@dataclass
+class Outcome:
+    """The answer to a move: accepted (with its event number) or refused (with a message)."""
+
+    ok: bool
+    event_number: int | None = None
+    message: str = ""
+    code: str = ""
+    duplicate: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "n": self.event_number, "message": self.message, "code": self.code,
+                "duplicate": self.duplicate}
+
+
+def lock_table(table_id: int) -> Table:
+    """The table, its row locked until the transaction ends; TableError if there is none."""
+    table = rows.lock_table(table_id)
+    if table is None:
+        raise TableError(_("This table does not exist."), "missing")
+    return table
+
+
+def seat_rows(table: Table) -> list[Seat]:
+    return rows.seats_of(table)
+
+
+def append_event(table: Table, kind: str, state: MatchState | None, public: dict[str, Any],
+                 seats: list[Seat] | None = None, *, move_id: str = "",
+                 move_seat: int | None = None) -> TableEvent:
+    """Number and store one event, advancing `event_seq` by compare-and-set; broadcast on commit.
+
+    `move_id` / `move_seat`: the client's id of the move that made the event (its receipt)."""
+    if seats is None:
+        seats = seat_rows(table)
+    number = table.event_seq + 1
+    private, spectator = event_parts(state, delayed_hands=table.spectators_see_hands_delayed)
+    public = {**public, "table": table_meta(table, seats)}
+    if not rows.advance_table(table, number):
+        raise Conflict
+    table.event_seq = number
+    event = rows.insert_event(TableEvent(
+        table=table, number=number, kind=kind, public=public, private=private, spectator=spectator,
+        move_id=move_id or "", move_seat=move_seat if move_id else None,
+    ))
+    transaction.on_commit(lambda: broadcast.send_event(event), robust=True)
+    return event
+
+
+def set_move_clock(table: Table, state: MatchState | None, seats: list[Seat]) -> None:
+    """Set the deadline of the seat to move (none for a bot, or when nobody is to move)."""
+    table.move_deadline = None
+    if table.status != TableStatus.PLAYING or state is None or state.to_move is None:
+        return
+    mover = seats[state.to_move]
+    if mover.is_bot:
+        return
+    table.move_deadline = timezone.now() + timedelta(seconds=move_seconds(table))
+
+
+def queue_next_task(table: Table, state: MatchState | None, seats: list[Seat]) -> None:
+    """On commit, queue the task of the seat to move: a bot's move, or the move clock."""
+    if table.status != TableStatus.PLAYING or state is None or state.to_move is None:
+        return
+    table_id, expected = table.pk, table.event_seq
+    if seats[state.to_move].is_bot:
+        transaction.on_commit(lambda: scheduling.queue_bot_move(table_id, expected), robust=True)
+    else:
+        seconds = move_seconds(table)
+        transaction.on_commit(lambda: scheduling.queue_clock(table_id, expected, seconds), robust=True)

@@ -1,0 +1,54 @@
+"""The end of a match at a live table: by eyes, by the clock or by resignation; the players are told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from config.notify import notify_user
+from gameplay import broadcast
+from gameplay.engine import MatchState, write_record
+from gameplay.engine.cards import SEATS
+from gameplay.models import Seat, Table, TableEvent, TableStatus
+from gameplay.selectors import load_state
+from gameplay.services.changes import Outcome, append_event, lock_table, seat_rows
+
+
+def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: str,
+                  public: dict[str, Any], *, move_id: str = "", move_seat: int | None = None) -> TableEvent:
+    """Store the result of the locked table's decided match and append its last event."""
+    table.status = TableStatus.FINISHED
+    table.finished_at = timezone.now()
+    table.move_deadline = None
+    table.record = write_record(state)
+    winner = "NS" if state.winner == 0 else "EW"
+    table.result = {
+        "winner": winner,
+        "reason": reason,
+        "seat": SEATS[state.end[1]] if state.end else None,
+        "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]},
+    }
+    event = append_event(table, "end", state, {**public, "result": table.result}, seats,
+                         move_id=move_id, move_seat=move_seat)
+    for s in seats:
+        if s.user_id:
+            notify_user(s.user_id, {"type": "table.finished", "table": table.pk, "result": table.result,
+                                    "url": table.get_absolute_url()})
+    transaction.on_commit(broadcast.lobby_changed, robust=True)
+    return event
+
+
+@transaction.atomic
+def resign(*, table_id: int, seat: int) -> Outcome:
+    """The player at `seat` gives up: his pair loses the match."""
+    table = lock_table(table_id)
+    if table.status != TableStatus.PLAYING:
+        return Outcome(ok=False, message=_("The match at this table is over."), code="finished")
+    state = load_state(table)
+    assert state is not None  # noqa: S101
+    state.end_match("resign", seat)
+    event = finish_locked(table, state, seat_rows(table), "resign", {"seat": SEATS[seat]})
+    return Outcome(ok=True, event_number=event.number)

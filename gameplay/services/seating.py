@@ -1,0 +1,175 @@
+"""Opening a table and filling it: create, sit, call in bots, "play now"; the match starts when full."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay import broadcast
+from gameplay.engine import MatchState, Rules, RulesError, write_record
+from gameplay.engine.cards import SEATS
+from gameplay.models import Seat, Seating, Table, TableStatus
+from gameplay.services.changes import (
+    TableError,
+    append_event,
+    lock_table,
+    queue_next_task,
+    seat_rows,
+    set_move_clock,
+)
+
+_sysrand = secrets.SystemRandom()
+
+
+def validate_rules(data: Any) -> dict[str, Any]:
+    """The complete rules object (every parameter explicit); RulesError names the key at fault."""
+    try:
+        return Rules.from_json(data).to_json()
+    except TypeError as exc:  # pragma: no cover - from_json checks keys first
+        raise RulesError("rules", str(exc)) from None
+
+
+def _player_name(user: Any) -> str:
+    player = getattr(user, "player", None) if user is not None else None
+    if player is not None and player.display_name:
+        return player.display_name
+    return user.get_username() if user is not None else _("Guest")
+
+
+@transaction.atomic
+def create_table(
+    *,
+    rules: dict[str, Any] | None,
+    seating: str = Seating.RANDOM,
+    spectators_see_hands_delayed: bool = False,
+    user: Any = None,
+    session_key: str = "",
+    sit: bool = True,
+    bots: bool = False,
+) -> Table:
+    """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest."""
+    full_rules = validate_rules(rules or {})
+    if seating not in Seating.values:
+        raise TableError(_("Unknown seating."), "invalid")
+    if user is not None and not user.is_authenticated:
+        user = None
+    table = Table.objects.create(
+        rules=full_rules,
+        seating=seating,
+        spectators_see_hands_delayed=spectators_see_hands_delayed,
+        created_by=user,
+        created_session="" if user is not None else session_key,
+    )
+    if sit:
+        _sit_locked(table, user=user, session_key=session_key)
+    if bots:
+        _fill_bots_locked(table)
+    broadcast.lobby_changed()
+    return table
+
+
+def seat_for(table: Table, *, user: Any = None, session_key: str = "",
+             seats: list[Seat] | None = None) -> int | None:
+    """The seat (0..3) this person holds at the table, or None (a spectator)."""
+    for s in seats if seats is not None else seat_rows(table):
+        if s.is_bot:
+            continue
+        if user is not None and getattr(user, "is_authenticated", False):
+            if s.user_id == user.pk:
+                return s.seat
+        elif session_key and not s.user_id and s.session_key == session_key:
+            return s.seat
+    return None
+
+
+@transaction.atomic
+def sit(*, table_id: int, user: Any = None, session_key: str = "") -> int:
+    """Take a seat at an open table (random or next free, by the table's seating); the seat number."""
+    table = lock_table(table_id)
+    seat = _sit_locked(table, user=user, session_key=session_key)
+    broadcast.lobby_changed()
+    return seat
+
+
+def _sit_locked(table: Table, *, user: Any, session_key: str) -> int:
+    if user is not None and not user.is_authenticated:
+        user = None
+    if user is None and not session_key:
+        raise TableError(_("Your browser must accept cookies to sit at a table."), "no_session")
+    seats = seat_rows(table)
+    mine = seat_for(table, user=user, session_key=session_key, seats=seats)
+    if mine is not None:
+        return mine
+    if table.status != TableStatus.OPEN:
+        raise TableError(_("This table has already started."), "started")
+    free = sorted(set(range(4)) - {s.seat for s in seats})
+    if not free:
+        raise TableError(_("This table is full."), "full")
+    number = free[0] if table.seating == Seating.IN_ORDER else _sysrand.choice(free)
+    Seat.objects.create(
+        table=table, seat=number, user=user, session_key="" if user is not None else session_key,
+        name=_player_name(user),
+    )
+    append_event(table, "sit", None, {"seat": SEATS[number]})
+    if len(free) == 1:
+        _start_locked(table)
+    return number
+
+
+@transaction.atomic
+def fill_with_bots(*, table_id: int, user: Any = None, session_key: str = "") -> None:
+    """Seat the beginner bot on every empty seat (a seated person asks) and start the match."""
+    table = lock_table(table_id)
+    if seat_for(table, user=user, session_key=session_key) is None:
+        raise TableError(_("Only a player at this table can call in bots."), "forbidden")
+    if table.status != TableStatus.OPEN:
+        raise TableError(_("This table has already started."), "started")
+    _fill_bots_locked(table)
+    broadcast.lobby_changed()
+
+
+def _fill_bots_locked(table: Table) -> None:
+    seats = seat_rows(table)
+    if not any(not s.is_bot for s in seats):
+        raise TableError(_("A table needs at least one person."), "invalid")
+    taken = {s.seat for s in seats}
+    for number in range(4):
+        if number not in taken:
+            Seat.objects.create(table=table, seat=number, is_bot=True,
+                                name=_("Bot %(seat)s") % {"seat": SEATS[number]})
+    _start_locked(table)
+
+
+def _start_locked(table: Table) -> None:
+    seats = seat_rows(table)
+    state = MatchState(Rules.from_json(table.rules), rng=_sysrand,
+                       players={SEATS[s.seat]: s.name for s in seats})
+    table.status = TableStatus.PLAYING
+    table.started_at = timezone.now()
+    # grace counts from the start of the match, not from a wait at the open table
+    Seat.objects.filter(table=table, disconnected_at__isnull=False).update(disconnected_at=table.started_at)
+    table.record = write_record(state)
+    set_move_clock(table, state, seats)
+    append_event(table, "start", state, {}, seats)
+    queue_next_task(table, state, seats)
+
+
+@transaction.atomic
+def play_now(*, user: Any = None, session_key: str = "", rules: dict[str, Any] | None = None) -> Table:
+    """"Play now vs bots": a table with the person at S and three bots, started at once."""
+    if user is not None and not user.is_authenticated:
+        user = None
+    if user is None and not session_key:
+        raise TableError(_("Your browser must accept cookies to sit at a table."), "no_session")
+    table = Table.objects.create(
+        rules=validate_rules(rules or {}), seating=Seating.IN_ORDER, created_by=user,
+        created_session="" if user is not None else session_key,
+    )
+    Seat.objects.create(table=table, seat=2, user=user, session_key="" if user else session_key,
+                        name=_player_name(user))
+    _fill_bots_locked(table)
+    return table
