@@ -1,6 +1,6 @@
 """Random playouts per second through the public `legal_actions()` / `apply()`.
 
-This is the number compared with OpenSpiel's skat playouts (issue 2): a 32-card deck,
+This is the number compared with OpenSpiel's skat playouts (peers/skat_playouts.py): a 32-card deck,
 default rules, a seeded random source, every redeal passed, a random legal card each turn.
 The random card is drawn exactly as `random.Random.choice` draws it (same bits, same card,
 so the same games are played); only the call into `random.py` is inlined, because at 32

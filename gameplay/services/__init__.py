@@ -20,9 +20,6 @@ from gameplay.services.ending import resign
 from gameplay.services.moves import parse_action, play, public_action
 from gameplay.services.seating import create_table, fill_with_bots, play_now, seat_for, sit, validate_rules
 
-#: The old name of `public_action`, which the tournament tests' table helper still calls.
-_public_action = public_action
-
 __all__ = [
     "Conflict",
     "Outcome",

@@ -8,7 +8,7 @@ from gameplay.models import Table, TableStatus
 
 
 def action_text(action: int) -> str:
-    return tables._public_action(action)
+    return tables.public_action(action)
 
 
 def play_out(table_id: int, *, seed: int = 1, max_moves: int = 5000) -> Table:
