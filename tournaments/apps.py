@@ -1,3 +1,5 @@
+"""The tournaments app: on start, its signal receivers and tasks load and its beat rows follow migrate."""
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 

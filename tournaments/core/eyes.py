@@ -1,10 +1,8 @@
 """Eyes for physical tables: checking a final score, and a deal-by-deal score sheet.
 
-The scoring follows RULES.md, "Scoring a deal (eyes)", exactly as the card-by-card engine does
-(``gameplay.engine.scoring.score_deal``): ``deal_eyes`` takes the same inputs in the same order,
-and any object with the five rule attributes it reads (``EyeRules``) will do — the engine's
-frozen ``Rules`` included — so this module can later delegate to the engine in one line. It
-does not import ``gameplay`` now: the tournament core stays independent of the engine's progress.
+The scoring is the card-by-card engine's own (``gameplay.engine.scoring.score_deal``, pure like
+this module): one rule, one implementation. ``deal_eyes`` takes any object with the five rule
+attributes it reads (``EyeRules``), the engine's frozen ``Rules`` included.
 
 Pairs are numbered as in the engine: 0 is the first-named pair (NS at an online table, the
 home entry on a score sheet), 1 the other.
@@ -15,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
+
+from gameplay.engine.scoring import score_deal
 
 WIN_SCORE = 12
 DEAL_POINTS = 120
@@ -162,45 +162,16 @@ def deal_eyes(
     first_played: bool,
     score: tuple[int, int],
 ) -> DealEyes:
-    """Eyes for one checked deal (RULES.md, "Scoring a deal (eyes)"; the same rule as the engine).
+    """Eyes for one checked deal: the engine's own rule (``gameplay.engine.scoring.score_deal``).
 
-    - 60:60 is eggs: no eyes; ``eggs_before`` counts eggs deals since the last decided deal.
-    - Winner on duty: 1 eye, 2 from ``rout_at`` points; the other pair: 2, or 3 from ``rout_at``.
-    - Lucy (every trick with ``lucy_by: tricks``, all 120 points with ``points``): ``win`` makes
-      the winners' score 12 at once; ``zero`` resets the other pair to 0 and scores as a rout,
-      eggs included.
-    - ``first_deal_two_eyes``: the first played deal opens exactly 2 (not for eggs or Lucy).
-    - Eggs before a decided deal: ``double`` multiplies by k + 1, ``four`` gives 4k instead,
-      ``plus_four`` adds 4k.
+    RULES.md, "Scoring a deal (eyes)": 60:60 is eggs; the winner on duty opens 1 eye (2 from
+    ``rout_at``), the other pair 2 (3); Lucy wins the match or resets the other pair; the first
+    deal may open exactly 2; eggs before a decided deal multiply or add. A sheet knows which pair
+    took every trick, if one did (``all_tricks``): that is the engine's "the losers took no trick".
     """
-    if points[0] == points[1]:
-        return DealEyes("eggs", None, (0, 0))
-    winner = 0 if points[0] > points[1] else 1
-    won = points[winner]
-    on_duty = winner == pair_on_duty
-    lucy = all_tricks == winner if rules.lucy_by == "tricks" else won == DEAL_POINTS
-    if lucy and rules.lucy == "win":
-        return DealEyes(
-            "lucy", winner, _one_side(winner, max(0, WIN_SCORE - score[winner])), match_won=winner
-        )
-    rout = lucy or won >= rules.rout_at
-    base = (2 if on_duty else 3) if rout else (1 if on_duty else 2)
-    if first_played and rules.first_deal_two_eyes and not lucy:
-        base = 2
-    if eggs_before:
-        if rules.eggs == "double":
-            base *= eggs_before + 1
-        elif rules.eggs == "four":
-            base = 4 * eggs_before
-        else:
-            base += 4 * eggs_before
-    if lucy:
-        return DealEyes("lucy", winner, _one_side(winner, base), reset=1 - winner)
-    return DealEyes("rout" if rout else "win", winner, _one_side(winner, base))
-
-
-def _one_side(pair: int, eyes: int) -> tuple[int, int]:
-    return (eyes, 0) if pair == 0 else (0, eyes)
+    tricks = (0 if all_tricks == 1 else 1, 0 if all_tricks == 0 else 1)
+    s = score_deal(rules, points, tricks, pair_on_duty, eggs_before, first_played, score)  # type: ignore[arg-type]
+    return DealEyes(s.outcome, s.winner, s.eyes, s.reset, s.match_won)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -278,6 +278,8 @@ def entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
 
 @transaction.atomic
 def approve_entry(*, actor, entry: Entry) -> Entry:
+    """The organiser takes a pair that registered itself, if there is room. Once the event runs,
+    only a format that takes late entries takes it: a late entry at the end of the seeding."""
     entry, tournament = entry_for_update(entry)
     require_manager(actor, tournament)
     if entry.status != EntryStatus.PENDING:

@@ -107,14 +107,12 @@ def self_register_player(*, actor, tournament: Tournament) -> IndividualEntry:
 
 @transaction.atomic
 def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
+    """The organiser takes a player who registered himself (a late entry once the event runs)."""
     entry, tournament = lock_entry(entry)
     require_manager(actor, tournament)
     if entry.status != EntryStatus.PENDING:
         return entry
-    if tournament.status == TournamentStatus.RUNNING:
-        refuse_late(tournament)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise ValidationError(_("The tournament is finished."))
+    refuse_late(tournament)
     entry.status = EntryStatus.APPROVED
     if tournament.status == TournamentStatus.RUNNING:
         entry.seed = next_seed(tournament.individual_entries)
