@@ -91,6 +91,11 @@ def player_detail(*, pk: int) -> Player:
     )
 
 
+def owner_count(*, club_id: int) -> int:
+    """How many owners the club has (a club always keeps one)."""
+    return Membership.objects.filter(club_id=club_id, role=Role.OWNER).count()
+
+
 def club_audit(*, club: Club, limit: int = 20) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(club=club).select_related("actor")[:limit])
 
