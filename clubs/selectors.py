@@ -41,6 +41,13 @@ def open_invitations(*, club: Club) -> dict[int, PlayerInvitation]:
     return result
 
 
+def own_player(*, user) -> Player | None:
+    """The signed-in user's own player profile; None for visitors and accounts without one."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
 def clubs_of_user(*, user) -> list[Membership]:
     if not user.is_authenticated:
         return []
