@@ -2,10 +2,9 @@
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from config.notify import user_group
 
-def user_group(user_id: int) -> str:
-    """The channel-layer group every open socket of one user joins."""
-    return f"user-{user_id}"
+__all__ = ["NotificationConsumer", "user_group"]
 
 
 class NotificationConsumer(AsyncJsonWebsocketConsumer):
