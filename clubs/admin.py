@@ -5,7 +5,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from . import services
+from . import selectors, services
 from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role, User
 
 
@@ -122,7 +122,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         if obj is not None and obj.role == Role.OWNER:
-            if Membership.objects.filter(club_id=obj.club_id, role=Role.OWNER).count() <= 1:
+            if selectors.owner_count(club_id=obj.club_id) <= 1:
                 return False  # the last owner stays; the service would refuse anyway
         return super().has_delete_permission(request, obj)
 

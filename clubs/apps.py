@@ -1,3 +1,5 @@
+"""The clubs app's start-up: it connects the sign-up handler."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

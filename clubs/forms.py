@@ -43,7 +43,8 @@ class BulkPlayersForm(BilkaForm):
             }
         ),
         help_text=_(
-            "One name per line; add a comma and the village if you like. Players already on the roster are not added twice."
+            "One name per line; add a comma and the village if you like. "
+            "Players already on the roster are not added twice."
         ),
     )
 

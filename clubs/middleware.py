@@ -19,7 +19,8 @@ class RememberLanguage:
     def __call__(self, request):
         user = getattr(request, "user", None)
         language = getattr(request, "LANGUAGE_CODE", "")
-        if user is not None and user.is_authenticated and language and request.session.get(SESSION_KEY) != language:
+        signed_in = user is not None and user.is_authenticated
+        if signed_in and language and request.session.get(SESSION_KEY) != language:
             if user.language != language:
                 get_user_model().objects.filter(pk=user.pk).update(language=language)
                 user.language = language

@@ -16,6 +16,18 @@ from django.utils.translation import pgettext_lazy
 from .translit import search_key
 
 
+def _account_link(verbose_name, *, blank: bool = True) -> models.ForeignKey:
+    """The account that did something (created, added, claimed): optional, kept when it is deleted."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=verbose_name,
+        null=True,
+        blank=blank,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+
 class User(AbstractUser):
     """A site account. Kept custom from the first day so fields can be added without pain."""
 
@@ -54,14 +66,7 @@ class Player(models.Model):
         related_name="merged_from",
         help_text=_("Set when this record was found to be the same person as another one."),
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = _account_link(_("created by"))
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
@@ -96,14 +101,7 @@ class Club(models.Model):
     slug = models.SlugField(_("address"), max_length=140, unique=True, allow_unicode=False)
     city = models.CharField(_("city or village"), max_length=120, blank=True)
     description = models.TextField(_("description"), blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = _account_link(_("created by"))
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
@@ -159,14 +157,7 @@ class ClubPlayer(models.Model):
         blank=True,
         help_text=_("The name the organiser typed, kept when records are merged."),
     )
-    added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("added by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    added_by = _account_link(_("added by"))
     added_at = models.DateTimeField(_("added"), default=timezone.now)
     active = models.BooleanField(_("active"), default=True)
 
@@ -198,23 +189,10 @@ class PlayerInvitation(models.Model):
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="invitations"
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("created by"),
-        null=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = _account_link(_("created by"), blank=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     expires_at = models.DateTimeField(_("expires"))
-    claimed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("claimed by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    claimed_by = _account_link(_("claimed by"))
     claimed_at = models.DateTimeField(_("claimed"), null=True, blank=True)
 
     class Meta:
@@ -240,14 +218,7 @@ class PlayerInvitation(models.Model):
 class AuditEntry(models.Model):
     """Who changed what, with the state before and after. Written by every service."""
 
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("who"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    actor = _account_link(_("who"))
     action = models.CharField(_("action"), max_length=64, db_index=True)
     club = models.ForeignKey(
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -41,6 +41,13 @@ def open_invitations(*, club: Club) -> dict[int, PlayerInvitation]:
     return result
 
 
+def own_player(*, user) -> Player | None:
+    """The signed-in user's own player profile; None for visitors and accounts without one."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
 def clubs_of_user(*, user) -> list[Membership]:
     if not user.is_authenticated:
         return []
@@ -89,6 +96,11 @@ def player_detail(*, pk: int) -> Player:
         )
         .get(pk=pk)
     )
+
+
+def owner_count(*, club_id: int) -> int:
+    """How many owners the club has (a club always keeps one)."""
+    return Membership.objects.filter(club_id=club_id, role=Role.OWNER).count()
 
 
 def club_audit(*, club: Club, limit: int = 20) -> list[AuditEntry]:

@@ -7,9 +7,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config.consumers import user_group
-
 logger = logging.getLogger(__name__)
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group every open socket of one user joins (config.consumers)."""
+    return f"user-{user_id}"
 
 
 def notify_user(user_id: int, payload: dict[str, Any]) -> None:

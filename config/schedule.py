@@ -1,13 +1,28 @@
 """The site's own periodic plans, kept as django-celery-beat rows (created after every migrate)."""
 
+from collections.abc import Callable
+
+from django.apps import apps
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models.signals import post_migrate
 
 CLEANUP_TASK_NAME = "Nightly clean-up"
 CLEANUP_TASK = "config.tasks.cleanup"
 DEAD_SERVERS_TASK_NAME = "Live tables: drop sockets of dead server processes"
 DEAD_SERVERS_TASK = "gameplay.tasks.reap_dead_servers_task"
 DEAD_SERVERS_EVERY_SECONDS = 15
+
+
+def keep_plans_after_migrate(receiver: Callable[..., None], *, dispatch_uid: str) -> None:
+    """Run ``receiver`` (which creates periodic plans that are missing) after every migrate.
+
+    Call it from an app's ``ready``. post_migrate is sent per app that has models; the plans
+    live in django_celery_beat's tables, so listen for its signal, which comes after every
+    migration (and every test flush) has run.
+    """
+    beat = apps.get_app_config("django_celery_beat")
+    post_migrate.connect(receiver, sender=beat, dispatch_uid=dispatch_uid)
 
 
 def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:

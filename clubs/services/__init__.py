@@ -1,0 +1,54 @@
+"""Every change to clubs, players, roles and rosters. Views, admin and commands call these.
+
+Each service takes keyword-only arguments, runs in one transaction, checks the actor's role
+(raising PermissionDenied) and writes one AuditEntry. Business rules a user can break by
+mistake (the last owner, an expired link) raise ValidationError with a message for the page.
+
+The services live in one module per thing they change; callers import them from here.
+"""
+
+from .clubs import (
+    RESERVED_SLUGS,
+    add_member,
+    create_club,
+    join_club,
+    remove_member,
+    set_member_role,
+    update_club,
+)
+from .invitations import INVITATION_DAYS, claim_player, invite_player
+from .merging import merge_players, players_merged
+from .players import ensure_player_for_user, update_player
+from .roster import (
+    BULK_LIMIT,
+    BulkAddResult,
+    add_player,
+    add_to_roster,
+    bulk_add_players,
+    parse_player_lines,
+    set_roster_active,
+)
+
+__all__ = [
+    "BULK_LIMIT",
+    "INVITATION_DAYS",
+    "RESERVED_SLUGS",
+    "BulkAddResult",
+    "add_member",
+    "add_player",
+    "add_to_roster",
+    "bulk_add_players",
+    "claim_player",
+    "create_club",
+    "ensure_player_for_user",
+    "invite_player",
+    "join_club",
+    "merge_players",
+    "parse_player_lines",
+    "players_merged",
+    "remove_member",
+    "set_member_role",
+    "set_roster_active",
+    "update_club",
+    "update_player",
+]

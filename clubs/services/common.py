@@ -1,0 +1,74 @@
+"""What every clubs service shares: the signed-in check, the audit row, tidy text, a player's state."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
+
+from .. import permissions
+from ..models import AuditEntry, Club, Player
+
+
+def require_user(actor) -> None:
+    """Anonymous visitors change nothing."""
+    if actor is None or not actor.is_authenticated:
+        raise PermissionDenied
+
+
+def audit(*, actor, action: str, obj, club: Club | None = None, before=None, after=None) -> AuditEntry:
+    """The row that says who changed what, with the state before and after."""
+    return AuditEntry.objects.create(
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        action=action,
+        club=club,
+        object_type=obj._meta.label_lower if obj is not None else "",
+        object_id=str(obj.pk) if obj is not None and obj.pk is not None else "",
+        object_repr=str(obj)[:200] if obj is not None else "",
+        before=before,
+        after=after,
+    )
+
+
+def player_state(player: Player) -> dict:
+    """A player as the audit log records it."""
+    return {
+        "id": player.pk,
+        "display_name": player.display_name,
+        "city": player.city,
+        "user_id": player.user_id,
+        "merged_into_id": player.merged_into_id,
+    }
+
+
+def clean_text(value: str, *, limit: int, required: bool, what: str) -> str:
+    """Typed text with its runs of spaces folded; too long, or missing when required, is refused."""
+    value = " ".join((value or "").split())
+    if required and not value:
+        raise ValidationError(_("Please fill in: %(what)s.") % {"what": what})
+    if len(value) > limit:
+        raise ValidationError(
+            _("%(what)s is too long (at most %(limit)d characters).") % {"what": what, "limit": limit}
+        )
+    return value
+
+
+def clean_name(value: str) -> str:
+    """A club's or a player's name: required, at most 120 characters."""
+    return clean_text(value, limit=120, required=True, what=_("name"))
+
+
+def clean_city(value: str) -> str:
+    """A club's or a player's city or village: optional, at most 120 characters."""
+    return clean_text(value, limit=120, required=False, what=_("city or village"))
+
+
+def require_roster_manager(actor, club: Club) -> None:
+    """Signed in, and an owner or organiser of the club (or site staff)."""
+    require_user(actor)
+    permissions.require(permissions.can_manage_roster(actor, club))
+
+
+def require_member_manager(actor, club: Club) -> None:
+    """Signed in, and an owner of the club (or site staff)."""
+    require_user(actor)
+    permissions.require(permissions.can_manage_members(actor, club))

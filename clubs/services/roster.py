@@ -1,0 +1,137 @@
+"""A club's roster: registering players one by one or from a pasted list, taking them off and back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Club, ClubPlayer, Player
+from ..translit import search_key
+from .common import audit, clean_city, clean_name, player_state, require_roster_manager
+
+BULK_LIMIT = 300  # a village championship is dozens of players; thousands is a mistake
+
+
+@transaction.atomic
+def add_player(*, actor, club: Club, display_name: str, city: str = "") -> ClubPlayer:
+    """An owner or organiser registers a player (usually one without an account) on the roster."""
+    require_roster_manager(actor, club)
+    name = clean_name(display_name)
+    city = clean_city(city)
+    player = Player.objects.create(display_name=name, city=city, created_by=actor)
+    entry = ClubPlayer.objects.create(club=club, player=player, added_as=name, added_by=actor)
+    audit(actor=actor, action="roster.add", obj=entry, club=club, after=player_state(player))
+    return entry
+
+
+@transaction.atomic
+def add_to_roster(*, actor, club: Club, player: Player) -> ClubPlayer:
+    """Put an existing player (say, a member with an account) on the roster; no-op if already there."""
+    require_roster_manager(actor, club)
+    player = Player.objects.get(pk=player.pk)  # the caller's copy may predate a rename
+    if player.merged_into_id is not None:
+        raise ValidationError(_("This record was merged into another one."))
+    entry = ClubPlayer.objects.filter(club=club, player=player, active=True).first()
+    if entry is not None:
+        return entry
+    entry = ClubPlayer.objects.create(club=club, player=player, added_as=player.display_name, added_by=actor)
+    audit(actor=actor, action="roster.add_existing", obj=entry, club=club, after=player_state(player))
+    return entry
+
+
+@dataclass
+class BulkAddResult:
+    created: list[ClubPlayer] = field(default_factory=list)
+    duplicates: list[tuple[str, Player]] = field(default_factory=list)  # (line as typed, player on roster)
+    repeated: list[str] = field(default_factory=list)  # lines repeated inside the pasted list
+    blank_lines: int = 0
+
+
+def parse_player_lines(text: str) -> tuple[list[tuple[str, str]], int]:
+    """Split pasted text into (name, city) pairs: one per line, an optional ", city" after the name."""
+    rows, blanks = [], 0
+    for raw in (text or "").splitlines():
+        line = " ".join(raw.split())
+        if not line:
+            blanks += 1
+            continue
+        name, _sep, city = line.partition(",")
+        name, city = name.strip()[:120], city.strip()[:120]
+        if not name:
+            blanks += 1
+            continue
+        rows.append((name, city))
+    return rows, blanks
+
+
+def _same_person(name_key: str, city: str, player: Player) -> bool:
+    if search_key(player.display_name) != name_key:
+        return False
+    # Two "Нурлан"s from different villages are two people; a missing city matches any.
+    return not city or not player.city or search_key(city) == search_key(player.city)
+
+
+@transaction.atomic
+def bulk_add_players(*, actor, club: Club, text: str) -> BulkAddResult:
+    """Paste a list of names; players already on the roster are reported, not created twice."""
+    require_roster_manager(actor, club)
+    rows, blanks = parse_player_lines(text)
+    if len(rows) > BULK_LIMIT:
+        raise ValidationError(
+            _("At most %(limit)d players at a time, please; this list has %(count)d.")
+            % {"limit": BULK_LIMIT, "count": len(rows)}
+        )
+    result = BulkAddResult(blank_lines=blanks)
+    on_roster = [e.player for e in ClubPlayer.objects.filter(club=club, active=True).select_related("player")]
+    seen: set[tuple[str, str]] = set()
+    for name, city in rows:
+        key = (search_key(name), search_key(city))
+        if key in seen:
+            result.repeated.append(name if not city else f"{name}, {city}")
+            continue
+        seen.add(key)
+        twin = next((p for p in on_roster if _same_person(key[0], city, p)), None)
+        if twin is not None:
+            result.duplicates.append((name if not city else f"{name}, {city}", twin))
+            continue
+        player = Player.objects.create(display_name=name, city=city, created_by=actor)
+        result.created.append(
+            ClubPlayer.objects.create(club=club, player=player, added_as=name, added_by=actor)
+        )
+    audit(
+        actor=actor,
+        action="roster.bulk_add",
+        obj=club,
+        club=club,
+        after={
+            "created": [player_state(e.player) for e in result.created],
+            "duplicates": [{"line": line, "player_id": p.pk} for line, p in result.duplicates],
+            "repeated": result.repeated,
+        },
+    )
+    return result
+
+
+@transaction.atomic
+def set_roster_active(*, actor, club: Club, entry: ClubPlayer, active: bool) -> ClubPlayer:
+    """Take a player off the roster (the row stays, marked inactive) or put them back."""
+    require_roster_manager(actor, club)
+    entry = ClubPlayer.objects.select_for_update().get(pk=entry.pk, club=club)
+    if entry.active == active:
+        return entry
+    if active and ClubPlayer.objects.filter(club=club, player=entry.player_id, active=True).exists():
+        return entry
+    entry.active = active
+    entry.save(update_fields=["active"])
+    audit(
+        actor=actor,
+        action="roster.activate" if active else "roster.deactivate",
+        obj=entry,
+        club=club,
+        before={"active": not active},
+        after={"active": active},
+    )
+    return entry

@@ -1,0 +1,118 @@
+"""Founding, editing, joining and leaving a club, and the owners' page of members and roles."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import permissions, selectors, services
+from ..forms import AddMemberForm, ClubForm, RoleForm
+from ..models import Role
+from .common import club_for, club_or_404, refusal_as_message, save_form
+
+# --- clubs ---------------------------------------------------------------------------------------
+
+
+@login_required
+def club_create(request):
+    form = ClubForm(request.POST or None)
+    club = save_form(request, form, partial(services.create_club, actor=request.user))
+    if club is not None:
+        messages.success(request, _("The club is created. You are its owner."))
+        return redirect(club)
+    return render(request, "clubs/club_form.html", {"form": form, "creating": True})
+
+
+@login_required
+def club_edit(request, slug):
+    club = club_for(request, slug, permissions.can_edit_club)
+    initial = {"name": club.name, "city": club.city, "description": club.description}
+    form = ClubForm(request.POST or None, initial=initial)
+    saved = save_form(request, form, partial(services.update_club, actor=request.user, club=club))
+    if saved is not None:
+        messages.success(request, _("Saved."))
+        return redirect(saved)
+    return render(request, "clubs/club_form.html", {"form": form, "club": club, "creating": False})
+
+
+@login_required
+@require_POST
+def club_join(request, slug):
+    club = club_or_404(slug)
+    services.join_club(actor=request.user, club=club)
+    messages.success(request, _("You are now a member of %(club)s.") % {"club": club.name})
+    return redirect(club)
+
+
+@login_required
+@require_POST
+def club_leave(request, slug):
+    club = club_or_404(slug)
+    with refusal_as_message(request):
+        services.remove_member(actor=request.user, club=club, user=request.user)
+        messages.success(request, _("You have left %(club)s.") % {"club": club.name})
+    return redirect(club)
+
+
+# --- members and roles (owners) ----------------------------------------------------------------
+
+
+def _club_and_account(request, slug: str, user_id: int):
+    """The club, once the user is found to be its owner, and the account the owner acts on."""
+    club = club_for(request, slug, permissions.can_manage_members)
+    return club, get_object_or_404(get_user_model(), pk=user_id)
+
+
+@login_required
+def members(request, slug):
+    club = club_for(request, slug, permissions.can_manage_members)
+    context = {
+        "club": club,
+        "members": selectors.club_members(club=club),
+        "add_form": AddMemberForm(),
+        "roles": Role.choices,
+    }
+    return render(request, "clubs/members.html", context)
+
+
+@login_required
+@require_POST
+def member_add(request, slug):
+    club = club_for(request, slug, permissions.can_manage_members)
+    form = AddMemberForm(request.POST)
+    if form.is_valid():
+        user = form.cleaned_data["who"]
+        with refusal_as_message(request):
+            services.add_member(actor=request.user, club=club, user=user, role=form.cleaned_data["role"])
+            messages.success(request, _("%(user)s added.") % {"user": user.get_username()})
+    else:
+        messages.error(request, " ".join(m for errs in form.errors.values() for m in errs))
+    return redirect("clubs:members", slug=club.slug)
+
+
+@login_required
+@require_POST
+def member_role(request, slug, user_id):
+    club, user = _club_and_account(request, slug, user_id)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        with refusal_as_message(request):
+            services.set_member_role(actor=request.user, club=club, user=user, role=form.cleaned_data["role"])
+            messages.success(request, _("Role of %(user)s changed.") % {"user": user.get_username()})
+    return redirect("clubs:members", slug=club.slug)
+
+
+@login_required
+@require_POST
+def member_remove(request, slug, user_id):
+    club, user = _club_and_account(request, slug, user_id)
+    with refusal_as_message(request):
+        services.remove_member(actor=request.user, club=club, user=user)
+        messages.success(request, _("%(user)s removed from the club.") % {"user": user.get_username()})
+    return redirect("clubs:members", slug=club.slug)
