@@ -1,7 +1,6 @@
 """The tournaments app: on start, its signal receivers and tasks load and its beat rows follow migrate."""
 
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
 
 
 class TournamentsConfig(AppConfig):
@@ -9,19 +8,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from django.apps import apps
+        from config.schedule import keep_plans_after_migrate
 
         from . import broadcast, day_tasks, schedule, tasks  # noqa: F401 - signal receivers and tasks
         from .services import plans  # noqa: F401 - the day's plans follow rounds and day settings
 
-        post_migrate.connect(
-            schedule.ensure_auto_confirm_plan,
-            sender=apps.get_app_config("django_celery_beat"),
-            dispatch_uid="bilka-tournaments-auto-confirm",
+        keep_plans_after_migrate(
+            schedule.ensure_auto_confirm_plan, dispatch_uid="bilka-tournaments-auto-confirm"
         )
+        keep_plans_after_migrate(schedule.ensure_day_plan, dispatch_uid="bilka-tournaments-day-plan")
         broadcast.connect_table_events()
-        post_migrate.connect(
-            schedule.ensure_day_plan,
-            sender=apps.get_app_config("django_celery_beat"),
-            dispatch_uid="bilka-tournaments-day-plan",
-        )

@@ -6,25 +6,14 @@ after which the page fetches its fragment again over HTTP (the same view, the sa
 
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from config.group_socket import OneWayGroupConsumer
 
 from .broadcast import tournament_group
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
-    group: str | None = None
-
+class TournamentConsumer(OneWayGroupConsumer):
     async def connect(self) -> None:
-        self.group = tournament_group(int(self.scope["url_route"]["kwargs"]["tournament_id"]))
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-
-    async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content, **kwargs) -> None:
-        """One-way: what a client sends is ignored."""
+        await self.join(tournament_group(int(self.scope["url_route"]["kwargs"]["tournament_id"])))
 
     async def tournament_changed(self, event: dict) -> None:
         await self.send_json({"type": "changed", "version": event["version"]})
