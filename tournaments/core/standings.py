@@ -284,14 +284,16 @@ def individual_standings(
     withdrawn: Collection[PlayerId] = (),
     tiebreaks: Sequence[Tiebreak] = INDIVIDUAL_TIEBREAKS,
 ) -> list[StandingRow]:
-    """Rank players (given in seeding order) by match points, then ``tiebreaks`` (eye difference,
-    eyes scored, Buchholz by default).
+    """Rank players (given in seeding order) by match points, then ``tiebreaks`` in the order the
+    event states (eye difference, eyes scored, Buchholz by default).
 
     Each player scores what his pair scored. Buchholz counts both opponents of every table, and a
     bye sat out (one entry of ``byes`` per bye) as two dummy opponents with the player's own
-    points. At a table with ``absent`` players the present ones win and each absentee takes
-    ``forfeit_loss``; with ``MatchPoints.forfeit_eyes_count`` that counts 12:0 for the winners and
-    0:12 for the absentee, as for pairs; otherwise match points only.
+    points; Sonneborn-Berger both opponents of every table won; head-to-head the tables where the
+    tied players sat opposite each other (a forfeited table is no encounter). At a table with
+    ``absent`` players the present ones win and each absentee takes ``forfeit_loss``; with
+    ``MatchPoints.forfeit_eyes_count`` that counts 12:0 for the winners and 0:12 for the absentee,
+    as for pairs; otherwise match points only. Lucy deals are not known per player (0).
     """
     config = points or MatchPoints()
     known = list(players)
@@ -320,7 +322,7 @@ def individual_standings(
                     continue
                 t.meet(others, (mine, theirs))
                 if (r.winner == "NS") == (side == ns):
-                    t.won(config)
+                    t.won(config, beaten=others)
                 else:
-                    t.lost(config, forfeit=False)
+                    t.lost(config, forfeit=False, winners=others)
     return _rows(known, tally, tiebreaks, withdrawn)

@@ -84,6 +84,7 @@ class IndividualFormat(TournamentFormat):
     plays_alone = True
     rounds_from_setting = True
     standings_page = "players"
+    default_tiebreaks = INDIVIDUAL_TIEBREAKS
 
     def field(self) -> list[IndividualEntry]:
         rows = self.tournament.individual_entries.filter(seed__gt=0).select_related("player")
@@ -123,7 +124,8 @@ class IndividualFormat(TournamentFormat):
         return plan
 
     def standings(self) -> Standings:
-        """Match points, eye difference, eyes, Buchholz of both opponents (``core.standings``). 3 queries."""
+        """Match points, then the event's tiebreaks in its order (``core.standings``). Three queries."""
+        order = self.tiebreak_order()
         entries = self.ranked_entries()
         by_id = {e.pk: e for e in entries}
         state = individual_state(self.tournament)
@@ -133,5 +135,6 @@ class IndividualFormat(TournamentFormat):
             [p for p in state.byes if p in by_id],
             points=points_of(self.tournament),
             withdrawn=[e.pk for e in entries if e.status == EntryStatus.WITHDRAWN],
+            tiebreaks=order,
         )
-        return self._standings(rows, by_id, [t.value for t in INDIVIDUAL_TIEBREAKS])
+        return self._standings(rows, by_id, [t.value for t in order])

@@ -33,19 +33,17 @@ def standings(request, slug):
     if shown == "bracket":
         return _bracket_page(request, tournament, "standings")
     table = selectors.standings(tournament=tournament)
-    prizes = selectors.prize_list(tournament=tournament)
-    if shown == "players":
-        extra = {"table": table, "prizes": prizes}
-        return page(request, tournament, "standings", "tournaments/individual/standings.html", **extra)
-    extra = {
-        "table": table,
-        "tiebreak_labels": [TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
-        "tiebreak_help": [
-            (TIEBREAK_LABELS[Tiebreak(t)], TIEBREAK_HELP[Tiebreak(t)]) for t in table.tiebreaks
-        ],
-        "prizes": prizes,
-    }
-    return page(request, tournament, "standings", "tournaments/standings.html", **extra)
+    template = "tournaments/individual/standings.html" if shown == "players" else "tournaments/standings.html"
+    return page(
+        request,
+        tournament,
+        "standings",
+        template,
+        table=table,
+        tiebreak_labels=[TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
+        tiebreak_help=[(TIEBREAK_LABELS[Tiebreak(t)], TIEBREAK_HELP[Tiebreak(t)]) for t in table.tiebreaks],
+        prizes=selectors.prize_list(tournament=tournament),
+    )
 
 
 def crosstable(request, slug):

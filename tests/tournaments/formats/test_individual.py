@@ -226,3 +226,26 @@ def test_correcting_a_no_show_into_a_played_table(club, organiser):
     rows = {line.entry.pk: line.row for line in individual_standings_view(tournament=t).lines}
     assert rows[east.pk].forfeits == 0 and rows[east.pk].match_points == 1 and rows[east.pk].eyes_for == 12
     assert ResultCorrection.objects.filter(match=match).count() == 2
+
+
+def test_standings_follow_the_tiebreak_order_the_event_states(client, club, organiser):
+    """The event says "Buchholz, then eye difference": players level on points are ranked so, and
+    the standings page says that order (not a fixed eye-difference-first order of its own)."""
+    t = _create(club, organiser, "ind_swiss", rounds=3, seeding="manual",
+                tiebreaks=["buchholz", "eye_difference", "eyes_scored"])  # fmt: skip
+    _enter(t, organiser, 8)
+    for _ in range(3):
+        rnd = services.pair_next_round(actor=organiser, tournament=t)
+        play_round(rnd, organiser, winner=lambda m: "home" if m.table % 2 else "away",
+                   loser_eyes=lambda m: (3 * m.table + m.round.number) % 11)  # fmt: skip
+    lines = individual_standings_view(tournament=t).lines
+    keys = [(r.match_points, r.buchholz, r.eye_difference, r.eyes_for) for r in (line.row for line in lines)]
+    assert keys == sorted(keys, reverse=True), "ranked by points, Buchholz, eye difference, eyes"
+    contradicted = [
+        (a, b) for a, b in zip(keys, keys[1:], strict=False) if a[0] == b[0] and a[1] > b[1] and a[2] < b[2]
+    ]
+    assert contradicted, "the field has a tie that Buchholz and eye difference break the other way round"
+    assert individual_standings_view(tournament=t).tiebreaks == ["buchholz", "eye_difference", "eyes_scored"]
+    client.force_login(organiser)
+    page = client.get(f"/t/{t.slug}/standings/").content.decode()
+    assert "Tiebreaks in order: Buchholz, Eye difference, Eyes scored." in page
