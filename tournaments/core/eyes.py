@@ -14,9 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from gameplay.engine.scoring import score_deal
+from gameplay.engine.scoring import WIN_SCORE, score_deal
 
-WIN_SCORE = 12
 DEAL_POINTS = 120
 JACK_OF_CLUBS_POINTS = 2
 

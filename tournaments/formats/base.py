@@ -152,9 +152,13 @@ class TournamentFormat:
     def field_size(self) -> int:
         return self.tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING).count()
 
+    def entries(self):
+        """The event's entries: its pairs here, its players in an individual event."""
+        return self.tournament.entries
+
     def entry_rows(self):
-        """The event's entries (pairs here; players in an individual event) with who they are."""
-        return self.tournament.entries.select_related(*ENTRY_PLAYERS)
+        """The event's entries with who they are."""
+        return self.entries().select_related(*ENTRY_PLAYERS)
 
     def ranked_entries(self) -> list[Entry]:
         """Entries that belong in the table: the seeded field once started, else every approved one."""
@@ -215,7 +219,9 @@ class TournamentFormat:
     def _standings(self, rows: list[StandingRow], by_id: dict, tiebreaks: list[str]) -> Standings:
         final = self.tournament.status == TournamentStatus.FINISHED
         lines = [
-            StandingLine(row=row, entry=by_id[row.entry], prize=prize_of(self.tournament, row.place) * final)
+            StandingLine(
+                row=row, entry=by_id[row.entry], prize=prize_of(self.tournament, row.place) if final else ""
+            )
             for row in rows
         ]
         return Standings(lines=lines, tiebreaks=tiebreaks, final=final)

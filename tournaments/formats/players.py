@@ -18,10 +18,9 @@ from django.utils.translation import gettext as _
 from ..core.seating import IndividualRound, Table
 from ..core.standings import TableResult, individual_standings
 from ..core.tiebreaks import INDIVIDUAL_TIEBREAKS
-from ..models import EntryStatus, IndividualEntry, MatchStatus, Seat, SeatName, Tournament
+from ..models import ACTIVE_STATUSES, EntryStatus, IndividualEntry, MatchStatus, Seat, SeatName, Tournament
 from .base import RoundPlan, Standings, TournamentFormat, check_round_number, points_of
 
-ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
 TABLE_SEATS = (SeatName.NORTH, SeatName.SOUTH, SeatName.EAST, SeatName.WEST)
 
 
@@ -93,8 +92,11 @@ class IndividualFormat(TournamentFormat):
     def field_size(self) -> int:
         return self.tournament.individual_entries.filter(seed__gt=0).count()
 
+    def entries(self):
+        return self.tournament.individual_entries
+
     def entry_rows(self):
-        return self.tournament.individual_entries.select_related("player")
+        return self.entries().select_related("player")
 
     def check_start(self, entries: Sequence[IndividualEntry]) -> None:
         if len(entries) < 4:
@@ -111,7 +113,7 @@ class IndividualFormat(TournamentFormat):
         """Seat the next round: the format's seater over the players still playing."""
         check_round_number(number, self.round_count(0))
         seeded = self.field()
-        playing = [e for e in seeded if e.status in ACTIVE]
+        playing = [e for e in seeded if e.status in ACTIVE_STATUSES]
         if len(playing) < 4:
             raise ValidationError(_("At least four players must still be playing."))
         plan = self.seat(number, playing, seeded, individual_state(self.tournament))

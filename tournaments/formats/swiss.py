@@ -8,10 +8,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ..core.swiss import SwissEntry, pair_swiss_round
-from ..models import EntryStatus, Format, Match, MatchStatus
+from ..models import ACTIVE_STATUSES, Format, Match, MatchStatus
 from .base import Game, RoundPlan, TournamentFormat, check_round_number
-
-ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
 
 
 class Swiss(TournamentFormat):
@@ -26,7 +24,9 @@ class Swiss(TournamentFormat):
         """FIDE-style Swiss via ``core.swiss.pair_swiss_round``: withdrawn pairs are left out."""
         tournament = self.tournament
         check_round_number(number, self.round_count(0))
-        entries = list(tournament.entries.filter(status__in=ACTIVE, seed__gt=0).order_by("seed", "id"))
+        entries = list(
+            tournament.entries.filter(status__in=ACTIVE_STATUSES, seed__gt=0).order_by("seed", "id")
+        )
         if len(entries) < 2:
             raise ValidationError(_("At least two pairs must still be playing."))
         points, opponents, had_bye = self._results_by_entry()

@@ -5,7 +5,7 @@ migrations cite for ``new_pin``.
 """
 
 from .day import ActionKind, DaySettings, Notification, ScheduledAction
-from .entries import Entry, EntryStatus, IndividualEntry, Substitution
+from .entries import ACTIVE_STATUSES, Entry, EntryStatus, IndividualEntry, Substitution
 from .event import (
     BRACKET_FORMATS,
     INDIVIDUAL_FORMATS,
@@ -28,6 +28,7 @@ from .rounds import (
 )
 
 __all__ = [
+    "ACTIVE_STATUSES",
     "BRACKET_FORMATS",
     "INDIVIDUAL_FORMATS",
     "ActionKind",

@@ -25,6 +25,10 @@ class EntryStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
+ACTIVE_STATUSES = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
+"""An entry (a pair or a player) that is in the event: approved, or checked in at the venue."""
+
+
 class Entry(models.Model):
     """A fixed pair: two players who play every match of the event together."""
 
@@ -66,7 +70,7 @@ class Entry(models.Model):
 
     @property
     def active(self) -> bool:
-        return self.status in (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
+        return self.status in ACTIVE_STATUSES
 
 
 class IndividualEntry(models.Model):
@@ -103,7 +107,7 @@ class IndividualEntry(models.Model):
 
     @property
     def active(self) -> bool:
-        return self.status in ("approved", "checked_in")
+        return self.status in ACTIVE_STATUSES
 
 
 class Substitution(models.Model):

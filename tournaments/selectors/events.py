@@ -6,9 +6,19 @@ from django.db.models import Q
 
 from clubs.models import Club, Player
 
-from ..models import Entry, EntryStatus, IndividualEntry, Match, MatchStatus, Tournament, TournamentStatus
+from ..formats import format_of
+from ..formats.base import ENTRY_PLAYERS
+from ..models import (
+    ACTIVE_STATUSES,
+    Entry,
+    EntryStatus,
+    IndividualEntry,
+    Match,
+    MatchStatus,
+    Tournament,
+    TournamentStatus,
+)
 
-ENTRY_PLAYERS = ("player_a", "player_b")
 MATCH_RELATED = (
     "round",
     "tournament",
@@ -46,8 +56,7 @@ def players(*, tournament: Tournament) -> list[IndividualEntry]:
 
 def active_count(*, tournament: Tournament) -> int:
     """Pairs (or, in an individual event, players) approved or checked in."""
-    rows = tournament.individual_entries if tournament.is_individual else tournament.entries
-    return rows.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN)).count()
+    return format_of(tournament).entries().filter(status__in=ACTIVE_STATUSES).count()
 
 
 def is_registered(*, tournament: Tournament, player_id: int | None) -> bool:

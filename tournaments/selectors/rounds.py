@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, Q, QuerySet
 
 from .. import permissions
+from ..formats.players import TABLE_SEATS
 from ..models import Match, Round, Seat, SeatName, Substitution, Tournament
 from .events import MATCH_RELATED
 
-SEAT_ORDER = {SeatName.NORTH: 0, SeatName.SOUTH: 1, SeatName.EAST: 2, SeatName.WEST: 3}
+SEAT_ORDER = {seat: i for i, seat in enumerate(TABLE_SEATS)}
 
 
 def rounds_with_matches(*, tournament: Tournament) -> list[Round]:

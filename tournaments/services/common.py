@@ -20,11 +20,7 @@ from django.utils.translation import gettext as _
 from clubs.models import AuditEntry
 
 from .. import permissions
-from ..models import EntryStatus, Tournament
-
-WIN = 12
-"""A match is won at 12 eyes; a forfeit is 12:0."""
-ACTIVE = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
+from ..models import Tournament
 
 NOTIFY_ROUND_PAIRED = "tournaments.tasks.notify_round_paired"
 NOTIFY_RESULT_REPORTED = "tournaments.tasks.notify_result_reported"

@@ -16,13 +16,13 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from .. import permissions
-from ..models import Entry, EntryStatus, Match, MatchStatus, Round, RoundStatus, Tournament
+from ..formats import format_of
+from ..models import ACTIVE_STATUSES, EntryStatus, MatchStatus, Round, RoundStatus, Tournament
 from ..models import TournamentStatus as TS
 from .common import audit, lock_tournament, require_manager
 from .notices import notify, tell_organisers, users_of_side
 from .online import is_online, open_tables, pause_point
 from .plans import day_settings
-from .results import record_forfeit
 from .rounds import pair_next_round
 
 
@@ -119,10 +119,8 @@ def close_check_in(*, tournament_id: int) -> str:
     tournament = lock_tournament(tournament)
     if tournament.rounds.exists():  # round 1 was paired while we waited for the lock
         return "too late"
-    rows, action = tournament.entries, "entry.check_in_closed"
-    if tournament.is_individual:
-        rows, action = tournament.individual_entries, "individual.check_in_closed"
-    entries = rows.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
+    action = "individual.check_in_closed" if tournament.is_individual else "entry.check_in_closed"
+    entries = format_of(tournament).entries().filter(status__in=ACTIVE_STATUSES)
     if not entries.filter(status=EntryStatus.CHECKED_IN).exists():
         return "nobody checked in"
     late = list(entries.filter(status=EntryStatus.APPROVED).select_for_update())
@@ -158,10 +156,6 @@ def pair_next(*, tournament_id: int, after: int) -> str:
 
 
 # --- the organiser's one-click actions ------------------------------------------------------------
-
-
-def organiser_forfeit(*, actor, match: Match, loser: Entry) -> Match:
-    return record_forfeit(actor=actor, match=match, loser=loser)
 
 
 def organiser_pair_next(*, actor, tournament: Tournament) -> Round:

@@ -20,6 +20,7 @@ from clubs.models import ClubPlayer, Player
 
 from ..formats import format_of
 from ..models import (
+    ACTIVE_STATUSES,
     DaySettings,
     Entry,
     EntryStatus,
@@ -29,7 +30,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from .common import ACTIVE, audit, lock_entry, lock_tournament, require_manager, require_user
+from .common import audit, lock_entry, lock_tournament, require_manager, require_user
 from .paste import RosterNames, line_error, parse_pair_lines
 
 # --- the checks pairs and players share ----------------------------------------------------------
@@ -284,7 +285,7 @@ def approve_entry(*, actor, entry: Entry) -> Entry:
     require_manager(actor, tournament)
     if entry.status != EntryStatus.PENDING:
         return entry
-    refusal = full_refusal(tournament, tournament.entries.filter(status__in=ACTIVE).count())
+    refusal = full_refusal(tournament, tournament.entries.filter(status__in=ACTIVE_STATUSES).count())
     if refusal:
         raise ValidationError(refusal)
     before = entry_state(entry)

@@ -22,9 +22,9 @@ from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.models import Table, TableStatus
 
 from .. import permissions
-from ..core.eyes import InvalidScore, validate_final_score
+from ..core.eyes import WIN_SCORE, InvalidScore, validate_final_score
 from ..models import Match, MatchStatus
-from .common import WIN, audit, lock_tournament, require_user
+from .common import audit, lock_tournament, require_user
 from .progress import refresh_round
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
@@ -160,7 +160,7 @@ def save_table_result(match: Match, table: Table, home_seats: str) -> None:
     home_won = table.result["winner"] == home_seats
     forfeit = table.result.get("reason") in FORFEIT_REASONS
     if forfeit:
-        match.home_eyes, match.away_eyes = (WIN, 0) if home_won else (0, WIN)
+        match.home_eyes, match.away_eyes = (WIN_SCORE, 0) if home_won else (0, WIN_SCORE)
     else:
         away_seats = "EW" if home_seats == "NS" else "NS"
         score = table.result["score"]

@@ -21,12 +21,12 @@ from gameplay.models import Seating, Table, TableStatus
 from ..models import Match, MatchStatus, PlayMode, Round, Seat, Tournament
 from . import live
 from .common import audit, lock_tournament
+from .live import NS
 from .notices import notify, tell_organisers, users_of_side
 from .progress import mark_disputed
 from .results import record_no_show
 
 logger = logging.getLogger(__name__)
-NS, EW = (0, 2), (1, 3)  # partners sit opposite
 
 
 def pause_point(name: str) -> None:

@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from ..formats import format_of
 from ..models import (
+    ACTIVE_STATUSES,
     ActionKind,
     DaySettings,
-    EntryStatus,
     PlayMode,
     Round,
     RoundStatus,
@@ -131,13 +131,10 @@ def round_starts(tournament: Tournament, day: DaySettings) -> dict[int, datetime
     if not day.round_interval_minutes:
         return {1: day.first_round_at}
     fmt = format_of(tournament)
-    if fmt.plays_alone:
-        count = fmt.round_count(0)
+    if tournament.rounds.exists():
+        count = fmt.round_count(fmt.field_size())
     else:
-        field = tournament.entries.filter(status__in=(EntryStatus.APPROVED, EntryStatus.CHECKED_IN))
-        if tournament.rounds.exists():
-            field = tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING)
-        count = fmt.round_count(field.count())
+        count = fmt.round_count(fmt.entries().filter(status__in=ACTIVE_STATUSES).count())
     every = timedelta(minutes=day.round_interval_minutes)
     return {n: day.first_round_at + (n - 1) * every for n in range(1, count + 1)}
 

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..core.eyes import WIN_SCORE
 from ..core.knockout import series_outcome
 from ..formats import format_of
 from ..models import (
@@ -27,14 +28,14 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from .common import NOTIFY_TOURNAMENT_FINISHED, WIN, on_commit_task
+from .common import NOTIFY_TOURNAMENT_FINISHED, on_commit_task
 
 
 def set_forfeit(match: Match, *, loser: Entry, actor) -> None:
     """12:0 against ``loser``, confirmed by the organiser; a result it replaces is logged."""
     before = match.state()
     winner_is_home = match.away_id == loser.pk
-    match.home_eyes, match.away_eyes = (WIN, 0) if winner_is_home else (0, WIN)
+    match.home_eyes, match.away_eyes = (WIN_SCORE, 0) if winner_is_home else (0, WIN_SCORE)
     match.winner_id = match.home_id if winner_is_home else match.away_id
     match.forfeit = True
     match.status = MatchStatus.CONFIRMED

@@ -16,13 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import permissions
-from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet, validate_final_score
+from ..core.eyes import WIN_SCORE, DealSummary, InvalidScore, ScoringRules, score_sheet, validate_final_score
 from ..formats import format_of
 from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
 from .common import (
     NOTIFY_DISPUTE,
     NOTIFY_RESULT_REPORTED,
-    WIN,
     audit,
     lock_tournament,
     on_commit_task,
@@ -293,8 +292,8 @@ def record_forfeit(*, actor, match: Match, loser: Entry, reason: str = "", syste
     return correct_result(
         actor=actor,
         match=match,
-        home_eyes=WIN if winner_home else 0,
-        away_eyes=0 if winner_home else WIN,
+        home_eyes=WIN_SCORE if winner_home else 0,
+        away_eyes=0 if winner_home else WIN_SCORE,
         forfeit=True,
         reason=reason or _("forfeit or no-show"),
         system=system,

@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 
 from ..core.knockout import seed_by_rating
 from ..formats import RoundPlan, format_of, matchday_deadline
+from ..formats.players import TABLE_SEATS
 from ..models import (
+    ACTIVE_STATUSES,
     Entry,
     EntryStatus,
     IndividualEntry,
@@ -32,11 +34,9 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from .common import ACTIVE, NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
+from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .plans import plan_round_deadline
 from .progress import refresh_round, set_forfeit
-
-TABLE_SEATS = (SeatName.NORTH, SeatName.SOUTH, SeatName.EAST, SeatName.WEST)
 
 
 def last_round_if_complete(tournament: Tournament) -> Round | None:
@@ -59,8 +59,8 @@ def _start(tournament: Tournament) -> None:
     the entries that did not are out; seeds follow the event's seeding (no ratings are kept yet, so
     seeding by rating is a random draw, as the core's rule for unrated entries says)."""
     fmt = format_of(tournament)
-    rows = tournament.individual_entries if fmt.plays_alone else tournament.entries
-    entries = list(rows.filter(status__in=ACTIVE).order_by("seed", "id"))
+    rows = fmt.entries()
+    entries = list(rows.filter(status__in=ACTIVE_STATUSES).order_by("seed", "id"))
     if any(e.status == EntryStatus.CHECKED_IN for e in entries):
         absent = [e.pk for e in entries if e.status != EntryStatus.CHECKED_IN]
         rows.filter(pk__in=absent).update(status=EntryStatus.WITHDRAWN, withdrawn_after_round=0)
