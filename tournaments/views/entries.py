@@ -70,7 +70,7 @@ def _back(slug: str):
     return redirect("tournaments:entries", slug=slug)
 
 
-def _act(request, slug: str, service, entry, done_text) -> None:
+def _act(request, service, entry, done_text) -> None:
     """Call one entry service for the signed-in user; say what happened on the entries page."""
     try:
         done = service(actor=request.user, entry=entry)
@@ -106,7 +106,7 @@ def entry_action(request, slug, pk, action):
             return reinstated_text(done)
         return "" if action in ("up", "down") else _("%(pair)s: done.") % {"pair": entry.name}
 
-    _act(request, slug, service, entry, done_text)
+    _act(request, service, entry, done_text)
     return _back(slug)
 
 
@@ -133,7 +133,7 @@ def player_action(request, slug, pk, action):
     entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
     service, text = PLAYER_ACTIONS[action]
     was_withdrawn = entry.status == EntryStatus.WITHDRAWN
-    _act(request, slug, service, entry, lambda done: text(done, was_withdrawn))
+    _act(request, service, entry, lambda done: text(done, was_withdrawn))
     return _back(slug)
 
 
