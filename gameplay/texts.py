@@ -29,6 +29,7 @@ def table_texts() -> dict[str, str]:
         "reason_timeout": _("%(name)s ran out of time."),
         "reason_resign": _("%(name)s resigned."),
         "reason_forfeit": _("%(name)s forfeited."),
+        "cancelled": _("The organiser called this match off: its pairing was withdrawn or changed."),
         "eggs": _("Eggs: 60:60"),
         "spectating": _("You are watching."),
         "reconnecting": _("Connection lost, reconnecting…"),

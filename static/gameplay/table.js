@@ -175,7 +175,9 @@
     var box = $(".bt-result");
     if (table.status !== "finished" || !table.result) return;
     box.hidden = false;
-    var r = table.result, text = fmt(T.won, { pair: r.winner }) + " ";
+    var r = table.result, text;
+    if (r.reason === "cancelled") { box.querySelector(".bt-result-text").textContent = T.cancelled; return; }
+    text = fmt(T.won, { pair: r.winner }) + " ";
     if (r.reason === "eyes") text += T.reason_eyes;
     else text += fmt(T["reason_" + r.reason] || "", { name: r.seat ? seatName(r.seat) : "" });
     text += " (NS " + r.score.NS + " : EW " + r.score.EW + ")";

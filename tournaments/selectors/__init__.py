@@ -2,7 +2,8 @@
 
 - ``events``: a tournament, a club's events, entries and players; ``standings``: standings,
   crosstable, prize list, coming matchdays; ``brackets``: the bracket pages; ``rounds``: rounds,
-  matches, seats, a player's matches; ``exports``: the CSV/JSON rows; ``day``: the dashboard.
+  matches, seats, a player's matches; ``exports``: the CSV/JSON rows; ``day``: the dashboard;
+  ``pairings``: what unpairing or swapping in a round would touch.
 
 Each selector runs a fixed number of SQL queries whatever the number of entries (tested).
 """
@@ -20,10 +21,12 @@ from .events import (
     players,
     tournament_by_slug,
 )
+from .pairings import UnpairPreview, editable, numbered_tables, swap_choices, unpair_preview
 from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
 from .standings import coming_matchdays, crosstable, prize_list, standings, tiebreak_order
 
 __all__ = [
+    "UnpairPreview",
     "active_count",
     "bracket",
     "club_events",
@@ -31,11 +34,13 @@ __all__ = [
     "coming_matchdays",
     "crosstable",
     "double_elim_view",
+    "editable",
     "entries",
     "groups_view",
     "is_registered",
     "match_detail",
     "my_matches",
+    "numbered_tables",
     "open_matches",
     "partner_choices",
     "pending_entries",
@@ -45,6 +50,8 @@ __all__ = [
     "rounds_with_matches",
     "seated_round",
     "standings",
+    "swap_choices",
     "tiebreak_order",
     "tournament_by_slug",
+    "unpair_preview",
 ]

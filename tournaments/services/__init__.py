@@ -3,7 +3,8 @@
 - ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
   checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving
   and coming back;
-- ``rounds``: the field fixed and each next round drawn by the format; ``results``: reported,
+- ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
+  unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
 - ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``.
 - ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
@@ -24,6 +25,7 @@ from .entries import (
     substitute,
 )
 from .events import create_tournament, parse_rules, update_tournament
+from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
 from .players import (
     approve_player,
     check_in_player,
@@ -55,6 +57,7 @@ from .withdrawals import (
 
 __all__ = [
     "PIN_ATTEMPTS",
+    "PairingWarning",
     "BulkEntries",
     "WrongPin",
     "approve_entry",
@@ -85,7 +88,10 @@ __all__ = [
     "self_register",
     "self_register_player",
     "set_round_options",
+    "set_table_number",
     "substitute",
+    "swap_in_round",
+    "unpair_round",
     "update_tournament",
     "withdraw_entry",
     "withdraw_player",

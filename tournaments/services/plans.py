@@ -122,6 +122,24 @@ def unplan(key: str) -> None:
     )
 
 
+def unplan_round(tournament_id: int, number: int) -> None:
+    """Round ``number`` was unpaired: the plans its pairing wrote (an online round's start and
+    no-show check, its deadlines, the reminder a day before the deadline, pairing the round after
+    it) are cancelled, so none of them pairs it again or speaks of tables that are gone. The
+    reminder before a round's start follows the day settings' times and stays: it reminds the
+    players of whatever is paired by then (``day.remind`` reads the round when it runs)."""
+    kinds = (
+        ActionKind.START_ROUND,
+        ActionKind.NO_SHOW,
+        ActionKind.ROUND_DEADLINE,
+        ActionKind.MATCHDAY_DEADLINE,
+        ActionKind.PAIR_NEXT,
+    )
+    for kind in kinds:
+        unplan(plan_key(kind, tournament_id, number))
+    unplan(plan_key(ActionKind.REMIND, tournament_id, number, "deadline"))
+
+
 def round_starts(tournament: Tournament, day: DaySettings) -> dict[int, datetime]:
     """When each round is due to start: round 1 at the day settings' time, each later one
     ``round_interval_minutes`` after the one before (none when that is 0), for as many rounds as
