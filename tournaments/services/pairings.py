@@ -114,7 +114,7 @@ def unpair_round(*, actor, round: Round, discard: frozenset[int] | set[int] = fr
             ),
             key=f"unpaired:{m.pk}",
         )
-    unplan_round(tournament.pk, rnd.number)
+    unplan_round(tournament.pk, rnd.number, tag=f"unpaired-{rnd.pk}")
     partnerships = {e for m in matches for e in (m.home_id, m.away_id) if e and tournament.is_individual}
     Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
     if partnerships:  # an individual event's partnerships of this round (seed 0) go with their tables
