@@ -173,7 +173,8 @@ def _swap_pairs(tournament: Tournament, rnd: Round, first: int, second: int) -> 
             ).exists():
                 warnings.append(_("%(p)s already had a bye.") % {"p": _names([m.home_id])})
         elif _met_before(tournament, rnd, m.home_id, m.away_id) and m.game == 1:
-            warnings.append(_("%(p)s have played each other before.") % {"p": _names([m.home_id, m.away_id])})
+            names = {"a": _names([m.home_id]), "b": _names([m.away_id])}
+            warnings.append(_("%(a)s and %(b)s have played each other before.") % names)
         m.save(update_fields=["home", "away", "winner"])
     return matches, warnings
 
