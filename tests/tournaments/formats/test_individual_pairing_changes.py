@@ -126,3 +126,13 @@ def test_the_round_page_offers_the_players_to_swap(client, event, organiser):
     assert "Swap two players" in text
     out = Seat.objects.select_related("entry__player").get(round=rnd, seat=SeatName.BYE)
     assert f'<option value="{out.entry_id}">Bye · {out.entry.player.display_name}</option>' in text
+
+
+def test_a_table_renumbered_moves_its_players_seats_with_it(event, organiser):
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    first = rnd.matches.get(table=1)
+
+    services.set_table_number(actor=organiser, match=first, table=5)
+
+    assert set(Seat.objects.filter(match=first).values_list("table", flat=True)) == {5}
+    assert set(Seat.objects.filter(round=rnd, seat=SeatName.BYE).values_list("table", flat=True)) == {0}
