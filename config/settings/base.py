@@ -5,12 +5,14 @@ from pathlib import Path
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 if (BASE_DIR / ".env").exists():
     # A developer's local overrides; the real environment always wins.
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+# Local state (SQLite, collected static files, the embedded Redis); a second site runs from its own.
+VAR_DIR = Path(env("BILKA_VAR_DIR", default=str(BASE_DIR / "var")))
 
 SECRET_KEY = env("SECRET_KEY", default="dev-only-secret-key-not-for-production-use-0123456789abcdef")
 DEBUG = env.bool("DEBUG", default=False)
