@@ -2,7 +2,8 @@
 
 - ``events``: a tournament, a club's events, entries and players; ``standings``: standings,
   crosstable, prize list, coming matchdays; ``brackets``: the bracket pages; ``rounds``: rounds,
-  matches, seats, a player's matches; ``exports``: the CSV/JSON rows; ``day``: the dashboard.
+  matches, seats, a player's matches; ``listing``: every club's events for visitors; ``exports``:
+  the CSV/JSON rows; ``day``: the dashboard.
 
 Each selector runs a fixed number of SQL queries whatever the number of entries (tested).
 """
@@ -20,6 +21,7 @@ from .events import (
     players,
     tournament_by_slug,
 )
+from .listing import filter_cities, filter_clubs, home_tournaments, tournament_list
 from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
 from .standings import coming_matchdays, crosstable, prize_list, standings, tiebreak_order
 
@@ -32,7 +34,10 @@ __all__ = [
     "crosstable",
     "double_elim_view",
     "entries",
+    "filter_cities",
+    "filter_clubs",
     "groups_view",
+    "home_tournaments",
     "is_registered",
     "match_detail",
     "my_matches",
@@ -47,4 +52,5 @@ __all__ = [
     "standings",
     "tiebreak_order",
     "tournament_by_slug",
+    "tournament_list",
 ]
