@@ -1,4 +1,4 @@
-// The header menu on phones: one button folds the links away and opens them again.
+// The header menu on phones and tablets: one button folds the links away and opens them again.
 // Without this script (or on a wide screen, where CSS hides the button) every link simply shows.
 (function () {
   var header = document.querySelector(".site-header");
