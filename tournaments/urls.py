@@ -1,11 +1,12 @@
-"""Tournament pages: a club's list, and each tournament under /t/<slug>/."""
+"""Tournament pages: every club's events, a club's list, and each tournament under /t/<slug>/."""
 
 from django.urls import path, re_path
 
-from .views import day, entries, events, matches, rounds, standings
+from .views import day, entries, events, listing, matches, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
+    path("tournaments/", listing.tournament_list, name="list"),
     path("clubs/<slug:club_slug>/tournaments/", events.club_tournaments, name="club_list"),
     path("clubs/<slug:club_slug>/tournaments/new/", events.create, name="create"),
     path("t/<slug:slug>/", events.home, name="home"),

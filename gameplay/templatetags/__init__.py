@@ -1,0 +1,1 @@
+"""Template tags of the live tables, for pages of other apps."""
