@@ -318,6 +318,24 @@ class SubstituteForm(BilkaForm):
         self.fields["player_in"].queryset = players
 
 
+class PlayerSubstituteForm(BilkaForm):
+    """A substitute for a player of an individual event: a roster player not entered, or a new name."""
+
+    from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=99)
+    player = forms.ModelChoiceField(label=_("Roster player"), queryset=None, required=False)
+    name = forms.CharField(label=_("Or a new name"), max_length=120, required=False)
+
+    def __init__(self, *args, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+
+    def clean(self):
+        data = super().clean()
+        if data.get("player") and (data.get("name") or "").strip():
+            raise ValidationError(_("Choose a roster player or write a new name, not both."))
+        return data
+
+
 class FinalScoreForm(BilkaForm):
     home_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
     away_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)

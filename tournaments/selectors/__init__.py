@@ -18,6 +18,7 @@ from .events import (
     partner_choices,
     pending_entries,
     players,
+    substitute_choices,
     tournament_by_slug,
 )
 from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
@@ -45,6 +46,7 @@ __all__ = [
     "rounds_with_matches",
     "seated_round",
     "standings",
+    "substitute_choices",
     "tiebreak_order",
     "tournament_by_slug",
 ]

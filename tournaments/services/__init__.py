@@ -30,6 +30,7 @@ from .players import (
     register_player,
     register_players_bulk,
     self_register_player,
+    substitute_player,
 )
 from .results import (
     PIN_ATTEMPTS,
@@ -86,6 +87,7 @@ __all__ = [
     "self_register_player",
     "set_round_options",
     "substitute",
+    "substitute_player",
     "update_tournament",
     "withdraw_entry",
     "withdraw_player",
