@@ -212,6 +212,9 @@ def substitute_player(
         clean = " ".join((name or "").split())[:120]
         if not clean:
             raise ValidationError(_("Choose a roster player or write the substitute's name."))
+        for row in tournament.individual_entries.select_related("player"):  # a roster may hold namesakes
+            if " ".join(row.player.display_name.split()).casefold() == clean.casefold():
+                raise ValidationError(_substitute_refusal(tournament, entry, row.player))
         player, _new = RosterNames(tournament.club).find_or_add(
             actor=actor, number=1, name=clean, errors=errors
         )
