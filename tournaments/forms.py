@@ -2,6 +2,7 @@
 
 The rule fields are built from the engine's own rules definition (``gameplay.engine.rules``), so
 a parameter added there appears on the form with its default, and the engine parses the result.
+Just over 400 lines: the settings form holds every setting of every format, one page's inputs.
 """
 
 from __future__ import annotations
@@ -108,9 +109,12 @@ PLAIN_SETTINGS = (
     "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
     "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
     "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
-    "grand_final_reset", "group_count", "group_qualifiers",
+    "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
+
+
+SERIES_CHOICES = [(1, _("1 match")), (3, _("Best of 3")), (5, _("Best of 5"))]
 
 
 def count_field(label, low: int, high: int, initial: int, help_text="") -> forms.IntegerField:
@@ -159,12 +163,19 @@ class TournamentForm(BilkaForm):
     group_qualifiers = forms.IntegerField(
         label=_("Pairs through from each group"), min_value=1, max_value=8, initial=2, required=False
     )
-    best_of = forms.IntegerField(
-        label=_("Matches per knockout tie"),
-        min_value=1,
-        max_value=9,
+    best_of = forms.TypedChoiceField(
+        label=_("Matches per tie (knockout, double elimination, playoff)"),
+        choices=SERIES_CHOICES,
+        coerce=int,
         initial=1,
-        help_text=_("1: one match to 12 eyes. 3: best of three, and so on."),
+        help_text=_("Best of 3: the first pair to win two matches wins the tie. Set before the start."),
+    )
+    final_best_of = forms.TypedChoiceField(
+        label=_("Matches in the final"),
+        choices=[("", _("As the other ties")), *SERIES_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
     prizes = forms.CharField(
@@ -216,6 +227,7 @@ class TournamentForm(BilkaForm):
             "group_count",
             "group_qualifiers",
             "best_of",
+            "final_best_of",
             "play_mode",
         )
         return [self[n] for n in names]
@@ -304,6 +316,24 @@ class SubstituteForm(BilkaForm):
         self.fields["round"].queryset = rounds
         self.fields["player_out"].queryset = pair_players
         self.fields["player_in"].queryset = players
+
+
+class PlayerSubstituteForm(BilkaForm):
+    """A substitute for a player of an individual event: a roster player not entered, or a new name."""
+
+    from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=99)
+    player = forms.ModelChoiceField(label=_("Roster player"), queryset=None, required=False)
+    name = forms.CharField(label=_("Or a new name"), max_length=120, required=False)
+
+    def __init__(self, *args, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+
+    def clean(self):
+        data = super().clean()
+        if data.get("player") and (data.get("name") or "").strip():
+            raise ValidationError(_("Choose a roster player or write a new name, not both."))
+        return data
 
 
 class FinalScoreForm(BilkaForm):

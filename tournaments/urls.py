@@ -36,6 +36,7 @@ urlpatterns = [
     path("t/<slug:slug>/matches/<int:pk>/", matches.match, name="match"),
     path("t/<slug:slug>/players/bulk/", entries.players_bulk, name="players_bulk"),
     path("t/<slug:slug>/players/register/", entries.player_register, name="player_register"),
+    path("t/<slug:slug>/players/<int:pk>/substitute/", entries.player_substitute, name="player_substitute"),
     path(
         "t/<slug:slug>/players/<int:pk>/approve/",
         entries.player_action,

@@ -85,6 +85,16 @@ class IndividualEntry(models.Model):
     status = models.CharField(_("status"), max_length=12, default="approved")
     seed = models.PositiveIntegerField(_("seed"), default=0)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    substitute_for = models.ForeignKey(
+        "self",
+        verbose_name=_("substitute for"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="substitutes",
+    )
+    """A substitute: the player who left, whose seats he plays from ``from_round`` on."""
+    from_round = models.PositiveSmallIntegerField(_("plays from round"), null=True, blank=True)
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -20,6 +20,7 @@ from .events import (
     partner_choices,
     pending_entries,
     players,
+    substitute_choices,
     tournament_by_slug,
 )
 from .listing import filter_cities, filter_clubs, home_tournaments, tournament_list
@@ -56,6 +57,7 @@ __all__ = [
     "seated_round",
     "standings",
     "swap_choices",
+    "substitute_choices",
     "tiebreak_order",
     "tournament_by_slug",
     "unpair_preview",

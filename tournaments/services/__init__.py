@@ -32,6 +32,7 @@ from .players import (
     register_player,
     register_players_bulk,
     self_register_player,
+    substitute_player,
 )
 from .results import (
     PIN_ATTEMPTS,
@@ -92,6 +93,7 @@ __all__ = [
     "substitute",
     "swap_in_round",
     "unpair_round",
+    "substitute_player",
     "update_tournament",
     "withdraw_entry",
     "withdraw_player",

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Player
 
 from .. import permissions, selectors, services
-from ..forms import BulkEntriesForm, PlayersBulkForm, SelfRegisterForm, SubstituteForm
+from ..forms import BulkEntriesForm, PlayersBulkForm, PlayerSubstituteForm, SelfRegisterForm, SubstituteForm
 from ..models import Entry, EntryStatus, IndividualEntry, TournamentStatus
 from .common import (
     check_in_open,
@@ -46,8 +46,10 @@ def entries(request, slug):
         "check_in_open": can_manage and check_in_open(tournament),
     }
     if tournament.is_individual:
+        players = selectors.players(tournament=tournament)
         extra |= {
-            "players": selectors.players(tournament=tournament),
+            "players": players,
+            "replaced": {e.substitute_for_id for e in players if e.substitute_for_id},
             "bulk_form": PlayersBulkForm() if can_manage else None,
             "reinstatable": services.reinstatable_players(tournament) if can_manage else set(),
             "may_register": may_register,
@@ -237,6 +239,29 @@ def substitute(request, slug, pk):
         form,
         lambda form: services.substitute(actor=request.user, entry=entry, **form.cleaned_data),
         _("The substitution is recorded."),
+    ):
+        return _back(slug)
+    return page(request, tournament, "entries", "tournaments/substitute.html", entry=entry, form=form)
+
+
+@login_required
+@refusals
+def player_substitute(request, slug, pk):
+    """The organiser puts a substitute in for a player of an individual event who left."""
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
+    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    open_round = tournament.rounds.exclude(status="complete").order_by("number").first()
+    form = PlayerSubstituteForm(
+        request.POST or None,
+        initial={"from_round": open_round.number if open_round else tournament.rounds.count() + 1},
+        players=selectors.substitute_choices(tournament=tournament),
+    )
+    if saved(
+        request,
+        form,
+        lambda form: services.substitute_player(actor=request.user, entry=entry, **form.cleaned_data),
+        _("The substitute is in."),
     ):
         return _back(slug)
     return page(request, tournament, "entries", "tournaments/substitute.html", entry=entry, form=form)
