@@ -1,5 +1,6 @@
-"""Reads of the tournament day: the organiser's dashboard, the "now playing" board, and the later
-pairings a correction would leave standing. No writes."""
+"""Reads of the tournament day: the organiser's dashboard, the "now playing" board, players' asks
+to withdraw and what a withdrawal would do, and the later pairings a correction would leave
+standing. No writes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from gameplay.models import Table, TableStatus
 
 from ..models import (
     DaySettings,
+    Entry,
+    IndividualEntry,
     Match,
     MatchStatus,
     RequestStatus,
@@ -128,6 +131,40 @@ def withdrawal_requests(*, tournament: Tournament) -> list[WithdrawalRequest]:
             "entry__player_a", "entry__player_b", "individual_entry__player", "requested_by"
         )
     )
+
+
+def asked_to_withdraw(*, tournament: Tournament) -> set[int]:
+    """The pairs (in an individual event, the players) whose ask to withdraw waits for the organiser."""
+    field = "individual_entry_id" if tournament.is_individual else "entry_id"
+    rows = WithdrawalRequest.objects.filter(tournament=tournament, status=RequestStatus.PENDING)
+    return set(rows.values_list(field, flat=True))
+
+
+UNPLAYED = Q(status=MatchStatus.SCHEDULED, home_eyes__isnull=True)
+"""A match nobody has reported a result for: the only kind a withdrawal forfeits."""
+
+
+@dataclass
+class WithdrawalEffects:
+    """What withdrawing an entry does: the matches it loses by forfeit (nobody reported them yet),
+    and how many of its results stay as they were reported."""
+
+    forfeited: list[Match]
+    kept: int
+
+
+def withdrawal_effects(*, entry: Entry | IndividualEntry) -> WithdrawalEffects:
+    """For the confirm page: the same matches ``services.withdrawals`` would forfeit and keep."""
+    if isinstance(entry, IndividualEntry):
+        matches = Match.objects.filter(seats__entry=entry)
+    else:
+        matches = Match.objects.filter(Q(home=entry) | Q(away=entry))
+    matches = matches.filter(tournament_id=entry.tournament_id, bye=False)
+    unplayed = Q(status=MatchStatus.SCHEDULED, home_eyes__isnull=True)
+    forfeited = list(
+        matches.filter(unplayed).select_related(*MATCH_RELATED).order_by("round__number", "table")
+    )
+    return WithdrawalEffects(forfeited, matches.exclude(UNPLAYED).count())
 
 
 def later_pairings(*, match: Match) -> list[Match]:

@@ -20,12 +20,12 @@ from ..models import (
     EntryStatus,
     IndividualEntry,
     Match,
-    MatchStatus,
     Round,
     Seat,
     Tournament,
 )
 from ..models import TournamentStatus as TS
+from ..selectors.day import UNPLAYED
 from .common import audit, lock_entry, require_manager, require_user
 from .entries import (
     audit_entry,
@@ -76,7 +76,7 @@ def require_may_withdraw(actor, tournament: Tournament, *, own: bool) -> None:
 
 def unplayed(matches):
     """The matches of ``matches`` nobody has reported a result for: only these a withdrawal forfeits."""
-    return matches.filter(status=MatchStatus.SCHEDULED, home_eyes__isnull=True)
+    return matches.filter(UNPLAYED)
 
 
 def _refresh(touched: set[int], tournament: Tournament) -> None:
