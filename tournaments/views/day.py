@@ -29,7 +29,7 @@ from ..selectors import open_matches
 from ..services import online
 from ..services.day import organiser_pair_next
 from ..services.plans import day_settings
-from .common import error_text, page, refusals, require_manager, tournament_or_404
+from .common import error_text, page, refusals, require_manager, tournament_or_404, withdrawal_lines
 
 
 @login_required
@@ -141,12 +141,7 @@ def withdrawal_answer(request, slug, pk, answer):
         messages.info(request, _("This request has already been answered."))
         return redirect(back)
     if grant:
-        effects = day_selectors.withdrawal_effects(entry=ask.who)
-        lines = [
-            _("%(name)s leaves the tournament; later rounds leave it out.") % {"name": ask.who.name},
-            _("Matches not reported yet that it loses 0:12: %(n)d.") % {"n": len(effects.forfeited)},
-            _("Results already reported stay exactly as they are (%(n)d).") % {"n": effects.kept},
-        ]
+        lines = withdrawal_lines(ask.who)
         asked = ask_first(
             request,
             Question(

@@ -33,6 +33,7 @@ from .common import (
     require_manager,
     saved,
     tournament_or_404,
+    withdrawal_lines,
 )
 
 
@@ -95,19 +96,7 @@ def _withdraw_question(request, tournament, entry):
     )
     if not (permissions.can_manage(request.user, tournament) or own):
         raise PermissionDenied(_("Only the organiser or the entry itself can withdraw it."))
-    effects = day_selectors.withdrawal_effects(entry=entry)
-    lines = [
-        _("%(name)s leaves the tournament; later rounds will not pair it.") % {"name": entry.name}
-        if not isinstance(entry, IndividualEntry)
-        else _("%(name)s leaves the tournament; later rounds will not seat him.") % {"name": entry.name}
-    ]
-    for m in effects.forfeited:
-        lines.append(
-            _("Round %(round)s, table %(table)s (%(home)s — %(away)s), not played yet: lost 0:12.")
-            % {"round": m.round.number, "table": m.table, "home": m.home.name, "away": m.away.name}
-        )
-    if effects.kept:
-        lines.append(_("Results already reported stay exactly as they are (%(n)d).") % {"n": effects.kept})
+    lines = withdrawal_lines(entry)
     return Question(
         title=_("Withdraw %(name)s?") % {"name": entry.name},
         button=_("Withdraw"),

@@ -149,10 +149,7 @@ def no_show(request, slug, pk, entry):
             title=_("Record %(name)s as a no-show?") % {"name": name},
             button=_("Record the no-show"),
             back=back,
-            effects=[
-                _("His pair loses table %(table)d 0:12; his partner is scored a win, he a forfeit.")
-                % {"table": match.table}
-            ],
+            effects=[_("His pair loses the table 0:12; his partner is scored a win, he a forfeit.")],
         ),
     )
     if asked is not None:
