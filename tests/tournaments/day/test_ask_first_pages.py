@@ -129,9 +129,8 @@ def test_a_late_correction_lists_the_later_pairings_and_needs_a_reason(client, s
     play_round(services.pair_next_round(actor=organiser, tournament=swiss8), organiser)
     services.pair_next_round(actor=organiser, tournament=swiss8)
     m = Match.objects.get(tournament=swiss8, round__number=1, table=1)
-    later = Match.objects.filter(round__number=2, tournament=swiss8).filter(home=m.home) | Match.objects.filter(
-        round__number=2, tournament=swiss8, away=m.home
-    )
+    round2 = Match.objects.filter(round__number=2, tournament=swiss8)
+    later = round2.filter(home=m.home) | round2.filter(away=m.home)
     client.force_login(organiser)
     page = client.get(m.get_absolute_url()).content.decode()
     assert 'id="later-pairings"' in page and later.get().get_absolute_url() in page
