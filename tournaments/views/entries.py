@@ -24,6 +24,7 @@ from .. import permissions, selectors, services
 from ..forms import BulkEntriesForm, PlayersBulkForm, SelfRegisterForm, SubstituteForm
 from ..models import Entry, EntryStatus, IndividualEntry, TournamentStatus
 from ..selectors import day as day_selectors
+from ..services.withdrawals import require_may_withdraw
 from .common import (
     check_in_open,
     error_text,
@@ -110,7 +111,14 @@ def _ask_or_refuse(request, tournament, entry, action):
     if action == "withdraw":
         if request.method != "POST" and entry.status == EntryStatus.WITHDRAWN:
             return _back(tournament.slug)
-        return ask_first(request, _withdraw_question(request, tournament, entry))
+        question = _withdraw_question(request, tournament, entry)  # refuses those who may not
+        if request.method != "POST":
+            try:  # once round 1 is paired a player asks the organiser: say so before asking him
+                require_may_withdraw(request.user, tournament, own=True)
+            except ValidationError as e:
+                messages.error(request, error_text(e))
+                return _back(tournament.slug)
+        return ask_first(request, question)
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     return None

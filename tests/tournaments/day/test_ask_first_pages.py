@@ -71,7 +71,11 @@ def test_a_player_asks_the_organiser_from_the_entries_page(client, swiss8, organ
     assert "Asked the organiser to withdraw us" in response.content.decode()
     m.away.refresh_from_db()
     assert m.away.status == "approved"
-    # the old one-tap address refuses a player once round 1 is paired, and says what to do
+    # the withdraw address tells a player to ask instead of showing him a question
+    withdraw = reverse("tournaments:entry_action", args=[swiss8.slug, m.away.pk, "withdraw"])
+    response = client.get(withdraw, follow=True)
+    assert response.redirect_chain and "ask the organiser to withdraw you" in response.content.decode()
+    # and a post to it refuses him too, and says what to do
     response = client.post(
         reverse("tournaments:entry_action", args=[swiss8.slug, m.away.pk, "withdraw"]), follow=True
     )
