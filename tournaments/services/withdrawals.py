@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import permissions
@@ -20,9 +21,11 @@ from ..models import (
     EntryStatus,
     IndividualEntry,
     Match,
+    RequestStatus,
     Round,
     Seat,
     Tournament,
+    WithdrawalRequest,
 )
 from ..models import TournamentStatus as TS
 from ..selectors.day import UNPLAYED
@@ -48,6 +51,12 @@ def _withdraw(entry, tournament: Tournament, actor, forfeits) -> set[int]:
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_after_round = tournament.rounds.count()
     entry.save(update_fields=["status", "withdrawn_after_round"])
+    field = "individual_entry" if isinstance(entry, IndividualEntry) else "entry"
+    WithdrawalRequest.objects.filter(**{field: entry}, status=RequestStatus.PENDING).update(
+        status=RequestStatus.GRANTED,
+        decided_by=actor if actor is not None and actor.is_authenticated else None,
+        decided_at=timezone.now(),
+    )  # an ask still waiting is answered by the withdrawal itself
     touched = set()
     for match, loser in forfeits():
         set_forfeit(match, loser=loser, actor=actor)

@@ -198,3 +198,12 @@ def test_a_correction_in_the_last_round_needs_no_reason(swiss8, organiser):
     services.correct_result(actor=organiser, match=m, home_eyes=5, away_eyes=12)
     m.refresh_from_db()
     assert (m.home_eyes, m.away_eyes) == (5, 12)
+
+
+def test_withdrawing_a_pair_directly_answers_its_waiting_ask(swiss8, organiser):
+    _m, pair, user = _reported_win(swiss8, organiser)
+    ask = services.ask_to_withdraw(actor=user, entry=pair)
+    services.withdraw_entry(actor=organiser, entry=pair)
+    ask.refresh_from_db()
+    assert ask.status == RequestStatus.GRANTED
+    assert day_selectors.withdrawal_requests(tournament=swiss8) == []
