@@ -56,15 +56,27 @@ urlpatterns = [
         name="player_withdraw",
     ),
     path(
+        "t/<slug:slug>/players/<int:pk>/ask-withdraw/",
+        entries.player_action,
+        {"action": "ask-withdraw"},
+        name="player_ask_withdraw",
+    ),
+    path(
         "t/<slug:slug>/players/<int:pk>/reinstate/",
         entries.player_action,
         {"action": "reinstate"},
         name="player_reinstate",
     ),
-    path("t/<slug:slug>/matches/<int:pk>/no-show/", rounds.no_show, name="no_show"),
+    path("t/<slug:slug>/matches/<int:pk>/no-show/<int:entry>/", rounds.no_show, name="no_show"),
     path("me/matches/", matches.my_matches, name="my_matches"),
     path("t/<slug:slug>/day/", day.dashboard, name="dashboard"),
     path("t/<slug:slug>/day/act/", day.dashboard_action, name="dashboard_action"),
+    path(
+        "t/<slug:slug>/day/asks/<int:pk>/<str:answer>/",
+        day.withdrawal_answer,
+        name="withdrawal_answer",
+    ),
+    path("t/<slug:slug>/matches/<int:pk>/forfeit/<int:loser>/", matches.forfeit, name="forfeit"),
     path("t/<slug:slug>/live/", day.now_playing, name="now_playing"),
     path("me/notifications/", day.my_notifications, name="my_notifications"),
 ]

@@ -212,3 +212,7 @@ GAMEPLAY_SOCKET_DB_REUSE = True
 # Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);
 # 0 runs them in the server's thread pool.
 GAMEPLAY_MOVE_PROCESSES = env.int("GAMEPLAY_MOVE_PROCESSES", default=1)
+
+# --- Tournament day. A table without a result is shown as stuck on the organiser's dashboard (with
+# its forfeit buttons) only after its round's deadline, or this many minutes after the round started.
+TOURNAMENTS_STUCK_AFTER_MINUTES = env.int("TOURNAMENTS_STUCK_AFTER_MINUTES", default=45)

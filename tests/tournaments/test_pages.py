@@ -224,7 +224,9 @@ def test_organiser_pages_for_substitution_round_settings_and_forfeit(client, clu
     rnd.refresh_from_db()
     assert rnd.play_mode == "online" and rnd.deadline is not None
     match = rnd.matches.first()
-    client.post(match.get_absolute_url(), {"action": "forfeit", "loser": "away"})
+    forfeit_url = reverse("tournaments:forfeit", args=[t.slug, match.pk, match.away_id])
+    assert forfeit_url in client.get(match.get_absolute_url()).content.decode()
+    client.post(forfeit_url)
     match.refresh_from_db()
     assert match.forfeit and (match.home_eyes, match.away_eyes) == (12, 0)
     home = client.get(t.get_absolute_url()).content.decode()

@@ -2,7 +2,7 @@
 
 - ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
   checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving
-  and coming back;
+  and coming back; ``leaving``: a player's ask to withdraw once the event runs, and its answer;
 - ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
@@ -25,6 +25,7 @@ from .entries import (
     substitute,
 )
 from .events import create_tournament, parse_rules, update_tournament
+from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
 from .players import (
     approve_player,
@@ -61,8 +62,10 @@ __all__ = [
     "PairingWarning",
     "BulkEntries",
     "WrongPin",
+    "answer_withdrawal_request",
     "approve_entry",
     "approve_player",
+    "ask_to_withdraw",
     "auto_confirm_due",
     "check_in_closed",
     "check_in_entry",
@@ -75,6 +78,7 @@ __all__ = [
     "move_entry",
     "note_wrong_pin",
     "pair_next_round",
+    "pending_request",
     "parse_rules",
     "record_forfeit",
     "record_no_show",

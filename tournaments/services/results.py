@@ -235,14 +235,19 @@ def correct_result(
 ) -> Match:
     """The organiser sets any result; logged (who, when, before, after); standings follow on read.
 
-    ``system``: the tournament's own plan sets it (the automatic no-show, ``services.online``), with
-    no user to check; the log then names no actor and the match reads "confirmed automatically".
+    Once a later round is paired, the pairings were drawn on the old result, so changing it needs
+    a written ``reason`` (kept in the log; the match page lists those pairings). ``system``: the
+    tournament's own plan sets it (the automatic no-show, ``services.online``), with no user to
+    check; the log then names no actor and the match reads "confirmed automatically".
     """
     match, tournament = _match_for_update(match)
     if not system:
         require_manager(actor, tournament)
     if match.bye:
         raise ValidationError(_("A bye has no result to enter."))
+    reason = " ".join((reason or "").split())
+    later_paired = tournament.rounds.filter(number__gt=match.round.number).exists()
+    had_result = match.has_result
     before = match.state()
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
@@ -250,10 +255,17 @@ def correct_result(
         format_of(tournament).eliminates
         and old_winner is not None
         and match.winner_id != old_winner
-        and tournament.rounds.filter(number__gt=match.round.number).exists()
+        and later_paired
     ):
         raise ValidationError(
             _("The next knockout round is already paired; this correction would change who is in it.")
+        )
+    if later_paired and had_result and not reason and not system:
+        raise ValidationError(
+            _(
+                "Later rounds were already paired on this result. Write the reason for the"
+                " correction: it is kept with the match for the players to see."
+            )
         )
     now = timezone.now()
     if match.reported_at is None:

@@ -8,8 +8,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from clubs.confirm import Question, ask_first
 
 from .. import permissions, selectors, services
 from ..forms import RoundForm
@@ -143,25 +146,37 @@ def round_edit(request, slug, number):
 
 
 @login_required
-@require_POST
 @refusals
-def no_show(request, slug, pk):
-    """The organiser marks a player at a table of an individual event as not having come."""
+def no_show(request, slug, pk, entry):
+    """The organiser marks a player at a table of an individual event as not having come: asks
+    first (``clubs.confirm``), for it scores his partnership a 0:12 forfeit."""
     tournament = tournament_or_404(slug)
+    if not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
     match = get_object_or_404(Match.objects.select_related("round"), pk=pk, tournament=tournament)
     entry = get_object_or_404(
-        IndividualEntry.objects.select_related("player"), pk=request.POST.get("entry"), tournament=tournament
+        IndividualEntry.objects.select_related("player"), pk=entry, tournament=tournament
     )
+    back = reverse("tournaments:round", kwargs={"slug": slug, "number": match.round.number})
+    name = entry.player.display_name
+    asked = ask_first(
+        request,
+        Question(
+            title=_("Record %(name)s as a no-show?") % {"name": name},
+            button=_("Record the no-show"),
+            back=back,
+            effects=[_("His pair loses the table 0:12; his partner is scored a win, he a forfeit.")],
+        ),
+    )
+    if asked is not None:
+        return asked
     try:
         services.record_no_show(actor=request.user, match=match, entry=entry)
     except ValidationError as e:
         messages.error(request, error_text(e))
     else:
-        messages.success(
-            request,
-            _("%(name)s: no-show recorded, 12:0 to the other side.") % {"name": entry.player.display_name},
-        )
-    return redirect("tournaments:round", slug=slug, number=match.round.number)
+        messages.success(request, _("%(name)s: no-show recorded, 12:0 to the other side.") % {"name": name})
+    return redirect(back)
 
 
 def _number(value) -> int | None:
