@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_match_live_refusal'),
+        ('tournaments', '0011_individual_substitutes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
