@@ -311,13 +311,16 @@ class FinalScoreForm(BilkaForm):
     away_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
 
 
+PIN_LABEL = _("Your pair's PIN (on your half of the score sheet)")
+
+
 class PinForm(BilkaForm):
-    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
+    pin = forms.CharField(label=PIN_LABEL, max_length=8, required=False)
 
 
 class DisputeForm(BilkaForm):
     note = forms.CharField(label=_("What is wrong?"), max_length=500, required=False)
-    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
+    pin = forms.CharField(label=PIN_LABEL, max_length=8, required=False)
 
 
 class RoundForm(BilkaForm):

@@ -24,6 +24,7 @@ from .entries import (
     substitute,
 )
 from .events import create_tournament, parse_rules, update_tournament
+from .pins import PIN_ADDRESS_ALLOWANCE, PIN_SESSION_ALLOWANCE, PinSender, WrongPin, note_wrong_pin
 from .players import (
     approve_player,
     check_in_player,
@@ -32,14 +33,11 @@ from .players import (
     self_register_player,
 )
 from .results import (
-    PIN_ATTEMPTS,
-    WrongPin,
     auto_confirm_due,
     confirm_result,
     correct_result,
     dispute_result,
     enter_result,
-    note_wrong_pin,
     record_forfeit,
     record_no_show,
 )
@@ -54,7 +52,9 @@ from .withdrawals import (
 )
 
 __all__ = [
-    "PIN_ATTEMPTS",
+    "PIN_ADDRESS_ALLOWANCE",
+    "PIN_SESSION_ALLOWANCE",
+    "PinSender",
     "BulkEntries",
     "WrongPin",
     "approve_entry",

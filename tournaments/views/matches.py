@@ -75,9 +75,9 @@ def match(request, slug, pk):
                     messages.success(request, _("The score sheet is saved."))
                     return redirect(m.get_absolute_url())
             elif action == "confirm":
-                form = PinForm(request.POST)
-                form.is_valid()
-                services.confirm_result(actor=request.user, match=m, pin=form.cleaned_data.get("pin"))
+                services.confirm_result(
+                    actor=request.user, match=m, pin=request.POST.get("pin", ""), sender=_pin_sender(request)
+                )
                 messages.success(request, _("The result is confirmed. Thank you!"))
                 return redirect(m.get_absolute_url())
             elif action == "dispute":
@@ -87,7 +87,8 @@ def match(request, slug, pk):
                     actor=request.user,
                     match=m,
                     note=form.cleaned_data.get("note", ""),
-                    pin=form.cleaned_data.get("pin"),
+                    pin=request.POST.get("pin", ""),
+                    sender=_pin_sender(request),
                 )
                 messages.warning(request, _("The result is disputed. The organiser will settle it."))
                 return redirect(m.get_absolute_url())
@@ -111,8 +112,6 @@ def match(request, slug, pk):
                 messages.success(request, _("The forfeit is recorded (12:0)."))
                 return redirect(m.get_absolute_url())
         except ValidationError as e:
-            if isinstance(e, services.WrongPin):
-                services.note_wrong_pin(match=m)
             for text in e.messages:
                 messages.error(request, text)
         m = selectors.match_detail(tournament=tournament, pk=pk)
@@ -145,6 +144,16 @@ def match(request, slug, pk):
         dispute_form=DisputeForm(auto_id="dispute_%s"),
     )
     return render(request, "tournaments/match.html", shown)
+
+
+def _pin_sender(request) -> services.PinSender:
+    """Who types a PIN, for the counters of wrong PINs: the browser session (made now for a visitor
+    without one) and the client address."""
+    if not request.session.session_key:
+        request.session.save()
+    return services.PinSender(
+        session=request.session.session_key or "", address=request.META.get("REMOTE_ADDR", "")
+    )
 
 
 def _deal_rows(post, m: Match):
