@@ -306,9 +306,29 @@ class SubstituteForm(BilkaForm):
         self.fields["player_in"].queryset = players
 
 
+WHOLE_SCORES = _("Please give both scores as whole numbers.")
+
+
 class FinalScoreForm(BilkaForm):
-    home_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
-    away_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
+    """The final eyes of a match. The form only reads two whole numbers (the dashboard's words when
+    it cannot); what a score may be (0 to 12, one pair at 12) is the result service's check, so a
+    13 or a -1 posted past the browser's checks gets the same message on every result form."""
+
+    home_eyes = forms.CharField(label=_("Eyes"), required=False)
+    away_eyes = forms.CharField(label=_("Eyes"), required=False)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        try:
+            data["home_eyes"] = int((data.get("home_eyes") or "").strip())
+            data["away_eyes"] = int((data.get("away_eyes") or "").strip())
+        except ValueError:
+            raise ValidationError(WHOLE_SCORES) from None
+        return data
+
+    def problems(self) -> ValidationError:
+        """The form's errors as one refusal, for the page's messages."""
+        return ValidationError([text for errors in self.errors.values() for text in errors])
 
 
 PIN_LABEL = _("Your pair's PIN (on your half of the score sheet)")
@@ -357,6 +377,11 @@ def parse_deals(post) -> list[dict]:
             continue
         if jack not in ("1", "2"):
             errors.append(_("Deal %(n)d: say which pair held the jack of clubs.") % {"n": i})
+            continue
+        if every not in ("", "1", "2"):
+            errors.append(
+                _("Deal %(n)d: say which pair took every trick (1 or 2), or leave it empty.") % {"n": i}
+            )
             continue
         deals.append(
             {

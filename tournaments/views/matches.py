@@ -61,6 +61,7 @@ def match(request, slug, pk):
                         )
                     messages.success(request, _("The result is saved."))
                     return redirect(m.get_absolute_url())
+                raise score_form.problems()
             elif action in ("deals", "preview"):
                 deals = parse_deals(request.POST)
                 if action == "preview":
@@ -81,12 +82,10 @@ def match(request, slug, pk):
                 messages.success(request, _("The result is confirmed. Thank you!"))
                 return redirect(m.get_absolute_url())
             elif action == "dispute":
-                form = DisputeForm(request.POST)
-                form.is_valid()
                 services.dispute_result(
                     actor=request.user,
                     match=m,
-                    note=form.cleaned_data.get("note", ""),
+                    note=request.POST.get("note", ""),  # the service keeps its first 500 characters
                     pin=request.POST.get("pin", ""),
                     sender=_pin_sender(request),
                 )
