@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
@@ -60,6 +62,17 @@ def player_state(player: Player) -> dict:
         "user_id": player.user_id,
         "merged_into_id": player.merged_into_id,
     }
+
+
+LIST_NUMBER = re.compile(r"^\s*(?:№\s*)?\d{1,4}\s*(?:[.):\]]|[-–—])\s*")
+"""A number an organiser's list puts before a name: "1. ", "2) ", "3 - ", "№4: "."""
+
+
+def without_list_number(line: str) -> str:
+    """A pasted line without the number of a numbered list ("1. Марат Бектуров" → "Марат Бектуров");
+    a line that is only a number is left as it is."""
+    rest = LIST_NUMBER.sub("", line, count=1)
+    return rest if rest.strip() else line
 
 
 def clean_text(value: str, *, limit: int, required: bool, what: str) -> str:
