@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from .views import day, entries, events, matches, rounds, standings
+from .views import audit, day, entries, events, matches, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
@@ -59,6 +59,7 @@ urlpatterns = [
     path("t/<slug:slug>/matches/<int:pk>/no-show/", rounds.no_show, name="no_show"),
     path("me/matches/", matches.my_matches, name="my_matches"),
     path("t/<slug:slug>/day/", day.dashboard, name="dashboard"),
+    path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
     path("t/<slug:slug>/day/act/", day.dashboard_action, name="dashboard_action"),
     path("t/<slug:slug>/live/", day.now_playing, name="now_playing"),
     path("me/notifications/", day.my_notifications, name="my_notifications"),

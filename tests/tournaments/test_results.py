@@ -421,7 +421,7 @@ def test_notification_tasks_reach_the_right_players(table, organiser, club):
 def test_the_sheet_form_names_pairs_1_and_2_like_the_paper():
     from django.http import QueryDict
 
-    from tournaments.forms import parse_deals
+    from tournaments.result_forms import parse_deals
 
     post = QueryDict(mutable=True)
     post.update({"deal-1-home": "0", "deal-1-away": "120", "deal-1-jack": "2", "deal-1-all": "2"})

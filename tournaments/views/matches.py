@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 from .. import permissions, selectors, services
 from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
-from ..forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..models import Match, MatchStatus
+from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..services import live
 from .common import context, refusals, tournament_or_404
 
