@@ -121,6 +121,8 @@ class AuditLine:
     round_number: int | None
     changes: list[Change] = field(default_factory=list)
     reason: str = ""
+    event: str = ""
+    """The tournament a row belongs to (shown in a club's log, which holds several)."""
 
 
 def value_text(key: str, value) -> str:
@@ -165,12 +167,15 @@ def changes(before, after) -> list[Change]:
             h, a = state.pop("home_eyes", None), state.pop("away_eyes", None)
             state["score"] = None if h is None and a is None else f"{_num(h)}:{_num(a)}"
     rows = []
-    for key in [*before, *(k for k in after if k not in before)]:
+    keys = [*before, *(k for k in after if k not in before)]
+    for key in sorted(keys, key=lambda k: k != "score"):  # a result's score first
         label = FIELD_LABELS.get(key)
         if label is None:
             continue
         if key in before and key in after and before[key] == after[key]:
             continue
+        if key not in before and (after[key] in (None, "", False, []) or isinstance(after[key], dict)):
+            continue  # a new row's empty settings say nothing; nested ones could only say "changed"
         rows.append(
             Change(
                 str(label),
@@ -217,6 +222,7 @@ def describe(entry) -> AuditLine:
         round_number=entry.round_number,
         changes=changes(entry.before, entry.after),
         reason=reason,
+        event=str(entry.subject.get("event", "")) if isinstance(entry.subject, dict) else "",
     )
 
 

@@ -29,6 +29,16 @@ def test_club_managers_read_the_clubs_changes_in_their_language(club, owner, org
     assert "List of players pasted" in page and "repeated in the list" in page and "Janar" in page
     assert "Role changed" in page and "member</span> → <span class=\"audit-after\">organiser" in page
     assert "Tournament created" in page and "Кубок клуба" in page
+    t = club.tournaments.get()
+    tournament_services.update_tournament(actor=organiser, tournament=t, swiss_rounds=4)
+    a, b = (
+        services.add_player(actor=organiser, club=club, display_name=n).player for n in ("Арман", "Берик")
+    )
+    tournament_services.register_entry(actor=organiser, tournament=t, player_a=a, player_b=b)
+    page = _get(owner, url).content.decode()
+    assert "Tournament settings changed" in page and "5</span> → <span class=\"audit-after\">4" in page
+    assert "Pair entered</span> <span class=\"audit-subject\">· Арман &amp; Берик" in page
+    assert "organiser · Кубок клуба" in page, "a club's log says which tournament a change is in"
     for code in ("roster.bulk_add", "membership.set_role", "tournament.create"):
         assert code not in page
     ru = _get(organiser, url, "ru").content.decode()

@@ -74,6 +74,8 @@ def fill_audit_rows(apps, schema_editor):
             row.tournament_id, row.subject = e.tournament_id, {"kind": "entry", "name": row.object_repr}
         else:
             continue
+        event = Tournament.objects.filter(pk=row.tournament_id).values_list("name", flat=True).first()
+        row.subject = {**row.subject, "event": event or ""}
         row.save(update_fields=["tournament_id", "round_number", "subject", "reason"])
 
 
