@@ -195,6 +195,14 @@ def test_the_reporting_pair_cannot_confirm_with_its_own_pin(client, table):
     assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
 
 
+def test_a_pin_on_a_match_no_side_reported_says_why(table, organiser):
+    with pytest.raises(ValidationError, match="No result has been entered yet"):
+        services.confirm_result(actor=None, match=table, pin=table.home_pin)
+    services.enter_result(actor=organiser, match=table, home_eyes=12, away_eyes=3)
+    with pytest.raises(ValidationError, match="already confirmed"):
+        services.confirm_result(actor=None, match=table, pin=table.away_pin)
+
+
 def test_each_pair_has_its_own_pin_on_its_half_of_the_sheet(client, organiser, table):
     Match.objects.filter(pk=table.pk).update(home_pin="1357", away_pin="2468")
     client.force_login(organiser)

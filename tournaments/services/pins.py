@@ -84,6 +84,8 @@ def check_pin(match: Match, pin: str | None, sender: PinSender | None) -> None:
     if other is None:
         if match.status == MatchStatus.CONFIRMED:
             raise ValidationError(_("This result is already confirmed."))
+        if match.has_result:  # not reported by a side: no side's PIN answers for it
+            raise ValidationError(_("The organiser confirms this result."))
         raise ValidationError(_("No result has been entered yet."))
     if secrets.compare_digest(pin.encode(), match.pin_of(other).encode()):
         return
