@@ -69,6 +69,8 @@ def audit(*, actor, action: str, obj, tournament: Tournament, before=None, after
 def round_of(obj, after) -> int | None:
     """The round a change belongs to: a match's or a round's own, or the round an entry's change names."""
     if isinstance(obj, Match):
+        if Match.round.is_cached(obj):
+            return obj.round.number
         return Round.objects.filter(pk=obj.round_id).values_list("number", flat=True).first()
     if isinstance(obj, Round):
         return obj.number
