@@ -336,20 +336,6 @@ class PlayerSubstituteForm(BilkaForm):
         return data
 
 
-class FinalScoreForm(BilkaForm):
-    home_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
-    away_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
-
-
-class PinForm(BilkaForm):
-    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
-
-
-class DisputeForm(BilkaForm):
-    note = forms.CharField(label=_("What is wrong?"), max_length=500, required=False)
-    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
-
-
 class RoundForm(BilkaForm):
     deadline = forms.DateTimeField(
         label=_("Deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
@@ -358,45 +344,6 @@ class RoundForm(BilkaForm):
         label=_("Play"), required=False, choices=[("", _("As the tournament")), *PlayMode.choices]
     )
     best_of = forms.IntegerField(label=_("Matches per tie"), min_value=1, max_value=9, required=False)
-
-
-DEAL_ROWS = 16
-
-
-def parse_deals(post) -> list[dict]:
-    """The deal-by-deal sheet from the form's rows: home points, away points, jack of clubs, every trick.
-
-    Pairs are "1" (home) and "2" (away) in the form, as printed on the paper sheet.
-
-    Blank rows are skipped; a half-filled row is an error naming the deal.
-    """
-    deals, errors = [], []
-    for i in range(1, DEAL_ROWS + 1):
-        home, away = (post.get(f"deal-{i}-home") or "").strip(), (post.get(f"deal-{i}-away") or "").strip()
-        jack, every = post.get(f"deal-{i}-jack") or "", post.get(f"deal-{i}-all") or ""
-        if not home and not away:
-            continue
-        try:
-            home_points = int(home) if home else 120 - int(away)
-            away_points = int(away) if away else 120 - int(home)
-        except ValueError:
-            errors.append(_("Deal %(n)d: points are whole numbers.") % {"n": i})
-            continue
-        if jack not in ("1", "2"):
-            errors.append(_("Deal %(n)d: say which pair held the jack of clubs.") % {"n": i})
-            continue
-        deals.append(
-            {
-                "points": (home_points, away_points),
-                "jack_holder": int(jack) - 1,  # the sheet says pair 1 and 2; the core counts 0 and 1
-                "all_tricks": int(every) - 1 if every in ("1", "2") else None,
-            }
-        )
-    if errors:
-        raise ValidationError(errors)
-    if not deals:
-        raise ValidationError(_("Write at least one deal."))
-    return deals
 
 
 class DaySettingsForm(forms.ModelForm):

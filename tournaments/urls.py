@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from .views import day, entries, events, listing, matches, rounds, standings
+from .views import audit, day, entries, events, listing, matches, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
@@ -70,6 +70,7 @@ urlpatterns = [
     path("t/<slug:slug>/matches/<int:pk>/no-show/<int:entry>/", rounds.no_show, name="no_show"),
     path("me/matches/", matches.my_matches, name="my_matches"),
     path("t/<slug:slug>/day/", day.dashboard, name="dashboard"),
+    path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
     path("t/<slug:slug>/day/act/", day.dashboard_action, name="dashboard_action"),
     path(
         "t/<slug:slug>/day/asks/<int:pk>/<str:answer>/",

@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from .. import permissions, selectors, services
-from ..audit_labels import action_label
+from ..audit_labels import describe
 from ..confirm import Question, ask_first
 from ..forms import BulkPlayersForm, MergeForm, PlayerForm
 from ..models import ClubPlayer, Player, PlayerInvitation
@@ -30,7 +30,7 @@ def _roster_context(club, **extra):
         "club": club,
         "roster": entries,
         "members_off_roster": selectors.members_off_roster(club=club),
-        "history": [(e, action_label(e.action)) for e in selectors.club_audit(club=club)],
+        "history": [describe(e) for e in selectors.club_audit(club=club)],
         "add_form": PlayerForm(),
         "bulk_form": BulkPlayersForm(),
         **extra,

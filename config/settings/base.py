@@ -134,6 +134,21 @@ CHANNEL_LAYERS = {
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
+
+
+def redis_cache(url: str, prefix: str) -> dict:
+    """Django's cache in Redis, shared by every process of the site (counters of wrong PINs
+    must be seen by all web workers, not kept per process)."""
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+
+
+CACHES = redis_cache(REDIS_URL, "bilka")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -27,6 +27,7 @@ from .entries import (
 from .events import create_tournament, parse_rules, update_tournament
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
+from .pins import PIN_ADDRESS_ALLOWANCE, PIN_SESSION_ALLOWANCE, PinSender, WrongPin, note_wrong_pin
 from .players import (
     approve_player,
     check_in_player,
@@ -36,14 +37,11 @@ from .players import (
     substitute_player,
 )
 from .results import (
-    PIN_ATTEMPTS,
-    WrongPin,
     auto_confirm_due,
     confirm_result,
     correct_result,
     dispute_result,
     enter_result,
-    note_wrong_pin,
     record_forfeit,
     record_no_show,
 )
@@ -58,8 +56,10 @@ from .withdrawals import (
 )
 
 __all__ = [
-    "PIN_ATTEMPTS",
+    "PIN_ADDRESS_ALLOWANCE",
+    "PIN_SESSION_ALLOWANCE",
     "PairingWarning",
+    "PinSender",
     "BulkEntries",
     "WrongPin",
     "answer_withdrawal_request",

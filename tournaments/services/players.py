@@ -7,6 +7,8 @@ a running event may be replaced by a substitute, who plays his seats from a give
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -74,27 +76,50 @@ def register_player(*, actor, tournament: Tournament, player: Player) -> Individ
     return _add_player(actor, tournament, player)
 
 
+@dataclass
+class BulkPlayers:
+    entries: list[IndividualEntry]
+    skipped: list[str]
+    """A message for each line left out: a player repeated in the list, or already entered."""
+
+
 @transaction.atomic
-def register_players_bulk(*, actor, tournament: Tournament, text: str) -> list[IndividualEntry]:
-    """Paste one name a line. Roster names match in any alphabet; other names become roster players.
-    Any bad line refuses the whole paste."""
+def register_players_bulk(*, actor, tournament: Tournament, text: str) -> BulkPlayers:
+    """Paste one name a line (a list's numbers "1.", "2)", "3 -" are dropped). Roster names match in
+    any alphabet; other names become roster players. A player repeated in the list, or already
+    entered, is reported by line and the rest entered, as the roster's paste does; any other bad
+    line refuses the whole paste."""
     tournament = lock_tournament(tournament)
     require_manager(actor, tournament)
     require_individual(tournament)
     names = parse_name_lines(text)
     roster = RosterNames(tournament.club)
-    added, errors = [], []
+    result, errors = BulkPlayers([], []), []
+    first_line: dict[int, int] = {}
     for number, name in names:
         player, _new = roster.find_or_add(actor=actor, number=number, name=name, errors=errors)
         if player is None:
             continue
+        if player.pk in first_line:
+            result.skipped.append(
+                _("Line %(n)d: %(name)s is already on line %(first)d; entered once.")
+                % {"n": number, "name": player.display_name, "first": first_line[player.pk]}
+            )
+            continue
+        first_line[player.pk] = number
+        if tournament.individual_entries.filter(player=player).exclude(status=EntryStatus.WITHDRAWN).exists():
+            result.skipped.append(
+                _("Line %(n)d: %(name)s is already registered in this tournament.")
+                % {"n": number, "name": player.display_name}
+            )
+            continue
         try:
-            added.append(_add_player(actor, tournament, player))
+            result.entries.append(_add_player(actor, tournament, player))
         except ValidationError as error:
             errors.append(line_error(number, error))
     if errors:
         raise ValidationError(errors)
-    return added
+    return result
 
 
 @transaction.atomic

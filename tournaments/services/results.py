@@ -1,4 +1,4 @@
-"""Results: reported, confirmed (the other pair, the table's PIN, the organiser), disputed, corrected.
+"""Results: reported, confirmed (the other pair, its PIN, the organiser), disputed, corrected.
 
 One code path for every format: a match is always two partnerships, so an individual event's
 table is reported and settled exactly as a pairs match; a no-show there is a forfeit of the
@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,15 +27,8 @@ from .common import (
     require_manager,
     require_user,
 )
+from .pins import PinSender, check_pin
 from .progress import absent_side, mark_disputed, refresh_round
-
-PIN_ATTEMPTS = 10
-"""Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""
-
-
-class WrongPin(ValidationError):
-    """A wrong table PIN; the caller records the attempt (``note_wrong_pin``) outside the rolled-back
-    transaction."""
 
 
 def _match_for_update(match: Match) -> tuple[Match, Tournament]:
@@ -151,8 +143,11 @@ def enter_result(
     return match
 
 
-def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) -> str:
-    """How the actor may confirm or dispute: "organiser", "player" (the other pair) or "pin"."""
+def _may_answer(
+    actor, match: Match, tournament: Tournament, pin: str | None, sender: PinSender | None
+) -> str:
+    """How the actor may confirm or dispute: "organiser", "player" (the other pair) or "pin" (the
+    PIN of the side that did not report, printed on its own half of the score sheet)."""
     if actor is not None and actor.is_authenticated and permissions.can_manage(actor, tournament):
         return "organiser"
     side = permissions.side_of(actor, match)
@@ -160,24 +155,23 @@ def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) ->
         return "player"
     if side is not None:  # the reporting pair cannot confirm itself, PIN or not
         raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
-    if pin:
-        if match.pin_failures >= PIN_ATTEMPTS:
-            raise ValidationError(
-                _("Too many wrong PINs for this table. Ask the organiser to confirm the result.")
-            )
-        if pin.strip() == match.pin:
-            return "pin"
-        raise WrongPin(_("Wrong PIN. It is printed on this table's score sheet."))
-    raise PermissionDenied(
-        _("Only the other pair, the organiser or someone with the table's PIN can confirm.")
-    )
+    if not (pin or "").strip() and actor is not None and actor.is_authenticated:
+        raise PermissionDenied(
+            _("Only the other pair, the organiser or someone with the other pair's PIN can confirm.")
+        )
+    check_pin(match, pin, sender)  # a visitor without a PIN is asked for it
+    return "pin"
 
 
 @transaction.atomic
-def confirm_result(*, actor, match: Match, pin: str | None = None) -> Match:
-    """The opposing pair confirms (from a phone, or anyone with the PIN), or the organiser does."""
+def confirm_result(
+    *, actor, match: Match, pin: str | None = None, sender: PinSender | None = None
+) -> Match:
+    """The opposing pair confirms (from a phone, or anyone with its PIN), or the organiser does.
+
+    ``sender``: who typed the PIN, so that wrong PINs slow him down (``note_wrong_pin``)."""
     match, tournament = _match_for_update(match)
-    how = _may_answer(actor, match, tournament, pin)
+    how = _may_answer(actor, match, tournament, pin, sender)
     if match.status == MatchStatus.CONFIRMED:
         return match
     if match.status == MatchStatus.SCHEDULED or not match.has_result:  # a refused live result has none
@@ -203,10 +197,13 @@ def _confirm(match: Match, user, how: str) -> None:
 
 
 @transaction.atomic
-def dispute_result(*, actor, match: Match, note: str = "", pin: str | None = None) -> Match:
-    """The other pair says the reported score is wrong: the organiser settles it."""
+def dispute_result(
+    *, actor, match: Match, note: str = "", pin: str | None = None, sender: PinSender | None = None
+) -> Match:
+    """The other pair says the reported score is wrong (with its PIN, as for confirming): the
+    organiser settles it."""
     match, tournament = _match_for_update(match)
-    how = _may_answer(actor, match, tournament, pin)
+    how = _may_answer(actor, match, tournament, pin, sender)
     if match.status != MatchStatus.UNCONFIRMED:
         raise ValidationError(_("Only a result waiting for confirmation can be disputed."))
     mark_disputed(match, dispute_note=" ".join((note or "").split())[:500])
@@ -375,7 +372,3 @@ def record_no_show(
         system=system,
     )
 
-
-def note_wrong_pin(*, match: Match) -> None:
-    """Count a wrong PIN (its own transaction: the refused confirmation itself was rolled back)."""
-    Match.objects.filter(pk=match.pk).update(pin_failures=F("pin_failures") + 1)

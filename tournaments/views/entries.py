@@ -204,6 +204,8 @@ def _pasted(request, slug: str, form_class, register, done_text):
                 messages.error(request, text)
         else:
             messages.success(request, done_text(done))
+            for text in getattr(done, "skipped", []):  # lines left out, each with its reason
+                messages.warning(request, text)
     return _back(slug)
 
 
@@ -232,7 +234,7 @@ def players_bulk(request, slug):
         slug,
         PlayersBulkForm,
         services.register_players_bulk,
-        lambda added: _("%(n)d player(s) registered.") % {"n": len(added)},
+        lambda result: _("%(n)d player(s) registered.") % {"n": len(result.entries)},
     )
 
 

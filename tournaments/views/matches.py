@@ -17,8 +17,8 @@ from clubs.confirm import Question, ask_first
 
 from .. import permissions, selectors, services
 from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
-from ..forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..models import Entry, Match, MatchStatus
+from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..selectors import day as day_selectors
 from ..services import live
 from .common import context, error_text, refusals, require_manager, tournament_or_404
@@ -66,6 +66,7 @@ def match(request, slug, pk):
                         )
                     messages.success(request, _("The result is saved."))
                     return redirect(m.get_absolute_url())
+                raise score_form.problems()
             elif action in ("deals", "preview"):
                 deals = parse_deals(request.POST)
                 if action == "preview":
@@ -80,19 +81,18 @@ def match(request, slug, pk):
                     messages.success(request, _("The score sheet is saved."))
                     return redirect(m.get_absolute_url())
             elif action == "confirm":
-                form = PinForm(request.POST)
-                form.is_valid()
-                services.confirm_result(actor=request.user, match=m, pin=form.cleaned_data.get("pin"))
+                services.confirm_result(
+                    actor=request.user, match=m, pin=request.POST.get("pin", ""), sender=_pin_sender(request)
+                )
                 messages.success(request, _("The result is confirmed. Thank you!"))
                 return redirect(m.get_absolute_url())
             elif action == "dispute":
-                form = DisputeForm(request.POST)
-                form.is_valid()
                 services.dispute_result(
                     actor=request.user,
                     match=m,
-                    note=form.cleaned_data.get("note", ""),
-                    pin=form.cleaned_data.get("pin"),
+                    note=request.POST.get("note", ""),  # the service keeps its first 500 characters
+                    pin=request.POST.get("pin", ""),
+                    sender=_pin_sender(request),
                 )
                 messages.warning(request, _("The result is disputed. The organiser will settle it."))
                 return redirect(m.get_absolute_url())
@@ -107,8 +107,6 @@ def match(request, slug, pk):
                 messages.success(request, _("The live table's result is recorded."))
                 return redirect(m.get_absolute_url())
         except ValidationError as e:
-            if isinstance(e, services.WrongPin):
-                services.note_wrong_pin(match=m)
             for text in e.messages:
                 messages.error(request, text)
         m = selectors.match_detail(tournament=tournament, pk=pk)
@@ -142,6 +140,16 @@ def match(request, slug, pk):
         dispute_form=DisputeForm(auto_id="dispute_%s"),
     )
     return render(request, "tournaments/match.html", shown)
+
+
+def _pin_sender(request) -> services.PinSender:
+    """Who types a PIN, for the counters of wrong PINs: the browser session (made now for a visitor
+    without one) and the client address."""
+    if not request.session.session_key:
+        request.session.save()
+    return services.PinSender(
+        session=request.session.session_key or "", address=request.META.get("REMOTE_ADDR", "")
+    )
 
 
 def _deal_rows(post, m: Match):
