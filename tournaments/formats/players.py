@@ -139,4 +139,4 @@ class IndividualFormat(TournamentFormat):
             withdrawn=[e.pk for e in entries if e.status == EntryStatus.WITHDRAWN],
             tiebreaks=order,
         )
-        return self._standings(rows, by_id, [t.value for t in order])
+        return self._standings([(row, 0) for row in rows], by_id, [t.value for t in order])

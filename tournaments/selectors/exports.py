@@ -41,9 +41,12 @@ def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
     """Places (and, for groups, each pair's group line)."""
     if tournament.format == Format.DOUBLE_ELIM:
         view = double_elim_view(tournament=tournament)
-        for place, entry in view.places if view else []:
+        places = view.places if view else []
+        shared = {p for p, _e in places if sum(q == p for q, _e in places) > 1}
+        for place, entry in places:
             yield {
                 "place": place,
+                "shared": place in shared,
                 "pair": entry.name,
                 "entry_id": entry.pk,
                 "prize": prize_of(tournament, place),
