@@ -92,13 +92,13 @@ def points_of(tournament: Tournament) -> MatchPoints:
 
 
 def results_of(matches: Sequence[Match]) -> list[MatchResult]:
-    """The confirmed matches and byes as the pure standings read them."""
+    """The confirmed matches and byes as the pure standings read them (load them with their round)."""
     results = []
     for m in matches:
         if m.status != MatchStatus.CONFIRMED:
             continue
         if m.bye:
-            results.append(MatchResult(home=m.home_id, away=None, bye=True))
+            results.append(MatchResult(home=m.home_id, away=None, bye=True, round=m.round.number))
         else:
             results.append(
                 MatchResult(
@@ -110,6 +110,7 @@ def results_of(matches: Sequence[Match]) -> list[MatchResult]:
                     home_lucy=m.home_lucy,
                     away_lucy=m.away_lucy,
                     forfeit=m.forfeit,
+                    round=m.round.number,
                 )
             )
     return results
@@ -214,7 +215,9 @@ class TournamentFormat:
         by_id = {e.pk: e for e in field_entries}
         matches = [
             m
-            for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED)
+            for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED).select_related(
+                "round"
+            )
             if m.home_id in by_id and (m.away_id is None or m.away_id in by_id)
         ]
         order = self.tiebreak_order()

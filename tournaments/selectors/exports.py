@@ -17,7 +17,7 @@ PAIR_COLUMNS = (
 )  # fmt: skip
 PLAYER_COLUMNS = (
     "place", "shared", "player", "player_id", "match_points", "played", "wins", "losses", "byes", "forfeits",
-    "eyes_for", "eyes_against", "eye_difference", "buchholz", "withdrawn", "prize",
+    "eyes_for", "eyes_against", "eye_difference", "buchholz", "sonneborn_berger", "withdrawn", "prize",
 )  # fmt: skip
 WHO = {
     "pair": lambda entry: entry.name,

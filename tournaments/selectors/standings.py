@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy as _
+
 from ..core.tiebreaks import Tiebreak
 from ..formats import StandingLine, Standings, format_of
 from ..formats.round_robin import Fixture, RoundRobin
@@ -22,6 +24,39 @@ def standings(*, tournament: Tournament) -> Standings:
 def tiebreak_order(tournament: Tournament) -> list[Tiebreak]:
     """The tiebreaks as the event states them (its own order, or its format's default)."""
     return format_of(tournament).tiebreak_order()
+
+
+@dataclass(frozen=True)
+class Column:
+    """A figure of the standings table: the row's attribute, its short head and what it means."""
+
+    key: str
+    short: str
+    meaning: str
+
+
+FIXED_COLUMNS = (
+    Column("match_points", _("Pts"), _("Match points")),
+    Column("played", _("P"), _("Played")),
+    Column("eye_difference", "±", _("Eye difference")),
+)
+TIEBREAK_COLUMNS = {
+    Tiebreak.EYES_SCORED: Column("eyes_for", _("Eyes"), _("Eyes scored")),
+    Tiebreak.BUCHHOLZ: Column("buchholz", _("Bh"), _("Buchholz")),
+    Tiebreak.SONNEBORN_BERGER: Column("sonneborn_berger", _("SB"), _("Sonneborn-Berger")),
+    Tiebreak.LUCY: Column("lucy", _("L"), _("Lucy deals")),
+}
+"""The tiebreaks with a figure of their own (head-to-head has none; eye difference is "±")."""
+
+
+def standings_columns(*, tournament: Tournament) -> list[Column]:
+    """The columns of the standings table: points, played, eye difference, then a column for each
+    tiebreak the event states, in its order. A bracket event's places come from the bracket, so
+    it shows no tiebreak columns."""
+    fmt = format_of(tournament)
+    if fmt.places_from_bracket:
+        return list(FIXED_COLUMNS)
+    return [*FIXED_COLUMNS, *(TIEBREAK_COLUMNS[t] for t in fmt.tiebreak_order() if t in TIEBREAK_COLUMNS)]
 
 
 @dataclass
