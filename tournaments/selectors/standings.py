@@ -82,6 +82,54 @@ def crosstable(*, tournament: Tournament) -> Crosstable:
     return result
 
 
+@dataclass(frozen=True)
+class RoundCell:
+    """One pair's round in a Swiss crosstable: whom it met (the opponent's line number in the
+    table), where it sat ("NS": the pair listed first takes North-South, "EW") and the score."""
+
+    opponent: int | None = None
+    seat: str = ""
+    score: str = ""
+    won: bool | None = None
+    bye: bool = False
+
+
+@dataclass
+class RoundCrosstable:
+    rounds: list[int]
+    rows: list[tuple[int, StandingLine, list[RoundCell | None]]]
+
+
+def round_crosstable(*, tournament: Tournament) -> RoundCrosstable:
+    """A Swiss crosstable in standings order: for every round, the opponent (by his line number),
+    the seat and the score, as chess crosstables show it. Two queries beside the standings."""
+    table = standings(tournament=tournament)
+    number = {line.entry.pk: i for i, line in enumerate(table.lines, start=1)}
+    rounds = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    cells: dict[tuple[int, int], RoundCell] = {}
+    for m in Match.objects.filter(tournament=tournament).select_related("round").order_by("round__number"):
+        r = m.round.number
+        if m.bye:
+            cells[(m.home_id, r)] = RoundCell(bye=True)
+            continue
+        confirmed = m.status == MatchStatus.CONFIRMED
+        for me, other, seat, mine, theirs in (
+            (m.home_id, m.away_id, "NS", m.home_eyes, m.away_eyes),
+            (m.away_id, m.home_id, "EW", m.away_eyes, m.home_eyes),
+        ):
+            cells[(me, r)] = RoundCell(
+                opponent=number.get(other),
+                seat=seat,
+                score=f"{mine}:{theirs}" if confirmed else "",
+                won=(m.winner_id == me) if confirmed else None,
+            )
+    rows = [
+        (i, line, [cells.get((line.entry.pk, r)) for r in rounds])
+        for i, line in enumerate(table.lines, start=1)
+    ]
+    return RoundCrosstable(rounds=rounds, rows=rows)
+
+
 @dataclass
 class PrizeLine:
     place: int

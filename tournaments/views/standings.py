@@ -12,7 +12,7 @@ from ..formats import format_of
 from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
 from ..models import Format, Tournament
 from ..selectors import exports
-from ..selectors.standings import standings_columns
+from ..selectors.standings import round_crosstable, standings_columns
 from .common import page, tournament_or_404
 
 
@@ -54,9 +54,18 @@ def standings(request, slug):
 
 
 def crosstable(request, slug):
+    """The all-play-all grid of a round robin; for a Swiss, each pair's rounds (opponent, seat, score)."""
     tournament = tournament_or_404(slug)
     if "crosstable" not in format_of(tournament).pages:
         raise Http404
+    if tournament.format == Format.SWISS:
+        return page(
+            request,
+            tournament,
+            "crosstable",
+            "tournaments/crosstable_rounds.html",
+            grid=round_crosstable(tournament=tournament),
+        )
     return page(
         request,
         tournament,
