@@ -181,6 +181,10 @@ class TournamentFormat:
             qs = qs.filter(seed__gt=0)
         return list(qs.order_by("seed", "id"))
 
+    def rounds_notice(self) -> str:
+        """What the organiser should know about the number of rounds before the start ("" if nothing)."""
+        return ""
+
     def check_start(self, entries: Sequence[Any]) -> None:
         """Refuse a field that cannot start (called when round 1 is paired)."""
         if len(entries) < 2:
