@@ -106,3 +106,13 @@ def test_double_elimination_places_show_shared_ranges_agreeing_with_exports(clie
     ]  # fmt: skip
     prizes = selectors.prize_list(tournament=t)
     assert [p.winners[0].pk for p in prizes] == [r["entry_id"] for r in data["standings"][:3]]
+
+
+def test_a_running_knockout_says_its_table_is_by_points_until_the_champion_is_known(client, club, organiser):
+    t, _e = _knockout(club, organiser, 4)
+    play_round(services.pair_next_round(actor=organiser, tournament=t), organiser)
+    page = client.get(reverse("tournaments:standings", args=[t.slug])).content.decode()
+    assert "Until the champion is known" in page and "Places follow the bracket" not in page
+    _play_out(t, organiser)
+    page = client.get(reverse("tournaments:standings", args=[t.slug])).content.decode()
+    assert "Places follow the bracket" in page and "Until the champion is known" not in page
