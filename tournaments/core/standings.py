@@ -3,6 +3,9 @@
 Rules and decisions, with the rules they follow (each tiebreak's own in ``core.tiebreaks``):
 
 - **Match points** per result (``MatchPoints``: win 1, loss 0, bye 1 by default). No draws in Bilka.
+- **Byes in the tiebreaks**: one rule, FIDE's virtual opponent (``tiebreaks.VirtualOpponents``): a
+  bye is a win over an opponent who had the entry's points before that round and drew every later
+  round; an opponent's bye counts as a draw in his points. Results carry their round for this.
 - **Eyes** count played matches only; a bye's eyes do not count. Forfeits count as 12:0 unless
   ``MatchPoints.forfeit_eyes_count`` is off.
 - **Individual events**: each player scores what his pair scored, its win or loss and its eyes.
@@ -22,11 +25,14 @@ from tournaments.core.ids import EntryId
 from tournaments.core.seating import Pair, PlayerId, Table
 from tournaments.core.tiebreaks import (
     INDIVIDUAL_TIEBREAKS,
-    METRICS,
     ROUND_ROBIN_TIEBREAKS,
     SWISS_TIEBREAKS,
+    Buchholz,
+    SonnebornBerger,
     Tiebreak,
+    VirtualOpponents,
     rank,
+    shown,
 )
 
 __all__ = [
@@ -74,6 +80,8 @@ class MatchResult:
     away_lucy: int | None = None
     bye: bool = False
     forfeit: bool = False
+    round: int = 0
+    """The round number (from 1): a bye's virtual opponent starts with the pair's points before it."""
 
     def __post_init__(self) -> None:
         if self.bye:
@@ -111,6 +119,7 @@ class TableResult:
     ew_eyes: int = 0
     winner: Pair | None = None
     absent: frozenset[PlayerId] = frozenset()
+    round: int = 0
 
     def __post_init__(self) -> None:
         if not self.absent <= set(self.table.players):
@@ -140,17 +149,22 @@ class Tally:
     eyes_for: int = 0
     eyes_against: int = 0
     lucy: int = 0
-    dummy_opponents: int = 0
-    """Unplayed rounds scored against a dummy opponent with the entry's own points (Buchholz)."""
+    bye_rounds: list[int] = field(default_factory=list)
+    """The round of each bye, once per virtual opponent it stands for (two for a player's bye: a
+    table has two opponents); see ``tiebreaks.VirtualOpponents``."""
+    points_by_round: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    """Match points scored in each round (byes included), for the virtual opponents' start."""
     opponents: list[EntryId] = field(default_factory=list)
     beaten: list[EntryId] = field(default_factory=list)
     mutual: dict[EntryId, int] = field(default_factory=lambda: defaultdict(int))
     """Match points scored against each opponent met (head-to-head)."""
 
-    def bye(self, config: MatchPoints, *, dummies: int) -> None:
+    def bye(self, config: MatchPoints, *, round: int, opponents: int) -> None:
+        """A round sat out, scored ``config.bye``; it stands for ``opponents`` virtual opponents."""
         self.byes += 1
         self.match_points += config.bye
-        self.dummy_opponents += dummies
+        self.points_by_round[round] += config.bye
+        self.bye_rounds.extend([round] * opponents)
 
     def meet(self, opponents: Sequence[EntryId], eyes: tuple[int, int] | None) -> None:
         """A played (or forfeited) match against ``opponents``; ``eyes`` (for, against) when they count."""
@@ -160,18 +174,22 @@ class Tally:
             self.eyes_for += eyes[0]
             self.eyes_against += eyes[1]
 
-    def won(self, config: MatchPoints, beaten: Sequence[EntryId] = ()) -> None:
+    def won(self, config: MatchPoints, beaten: Sequence[EntryId] = (), *, round: int = 0) -> None:
         self.wins += 1
         self.match_points += config.win
+        self.points_by_round[round] += config.win
         self.beaten.extend(beaten)
         for o in beaten:
             self.mutual[o] += config.win
 
-    def lost(self, config: MatchPoints, *, forfeit: bool, winners: Sequence[EntryId] = ()) -> None:
+    def lost(
+        self, config: MatchPoints, *, forfeit: bool, winners: Sequence[EntryId] = (), round: int = 0
+    ) -> None:
         points = config.forfeit_loss if forfeit else config.loss
         self.losses += 1
         self.forfeits += forfeit
         self.match_points += points
+        self.points_by_round[round] += points
         for o in winners:
             self.mutual[o] += points
 
@@ -190,8 +208,9 @@ class StandingRow:
     byes: int
     eyes_for: int
     eyes_against: int
-    buchholz: int
-    sonneborn_berger: int
+    buchholz: int | float
+    """Whole, or a half where a virtual opponent drew (``tiebreaks.VirtualOpponents``)."""
+    sonneborn_berger: int | float
     lucy: int
     withdrawn: bool
     forfeits: int = 0
@@ -217,12 +236,17 @@ def _check_known(known: list[EntryId], what: str) -> dict[EntryId, Tally]:
 
 
 def _rows(
-    known: list[EntryId], tally: dict[EntryId, Tally], tiebreaks: Sequence[Tiebreak], withdrawn: Collection
+    known: list[EntryId],
+    tally: dict[EntryId, Tally],
+    tiebreaks: Sequence[Tiebreak],
+    withdrawn: Collection,
+    config: MatchPoints,
 ) -> list[StandingRow]:
-    buchholz = METRICS[Tiebreak.BUCHHOLZ].values(tally)
-    sonneborn = METRICS[Tiebreak.SONNEBORN_BERGER].values(tally)
+    virtual = VirtualOpponents(win=config.win, loss=config.loss, bye=config.bye)
+    buchholz = {e: shown(v) for e, v in Buchholz(virtual).values(tally).items()}
+    sonneborn = {e: shown(v) for e, v in SonnebornBerger(virtual).values(tally).items()}
     rows: list[StandingRow] = []
-    for block in rank(known, tally, tiebreaks):
+    for block in rank(known, tally, tiebreaks, virtual):
         place = len(rows) + 1
         for e in block:
             rows.append(
@@ -249,7 +273,9 @@ def compute_standings(
 ) -> list[StandingRow]:
     """Rank pairs (``entries``, in seeding order) by match points, then by ``tiebreaks`` in order.
 
-    Each of a pair's byes is one dummy opponent for Buchholz and Sonneborn-Berger.
+    Each of a pair's byes is one virtual opponent for Buchholz and Sonneborn-Berger
+    (``tiebreaks.VirtualOpponents``: FIDE's rule for unplayed rounds), so a bye is never worth
+    as much in the tiebreaks as a match won against a pair that went on scoring.
     """
     config = points or MatchPoints()
     known = list(entries)
@@ -259,7 +285,7 @@ def compute_standings(
             if e is not None and e not in tally:
                 raise ValueError(f"a result names entry {e}, which is not in this tournament")
         if r.bye or r.away is None:  # MatchResult allows no opponent only for a bye
-            tally[r.home].bye(config, dummies=1)
+            tally[r.home].bye(config, round=r.round, opponents=1)
             continue
         loser = r.away if r.winner == r.home else r.home
         winner = r.home if loser == r.away else r.away
@@ -270,15 +296,15 @@ def compute_standings(
         ):
             tally[side].meet([other], (eyes, other_eyes) if count_eyes else None)
             tally[side].lucy += lucy or 0
-        tally[winner].won(config, beaten=[loser])
-        tally[loser].lost(config, forfeit=r.forfeit, winners=[winner])
-    return _rows(known, tally, tiebreaks, withdrawn)
+        tally[winner].won(config, beaten=[loser], round=r.round)
+        tally[loser].lost(config, forfeit=r.forfeit, winners=[winner], round=r.round)
+    return _rows(known, tally, tiebreaks, withdrawn, config)
 
 
 def individual_standings(
     players: Sequence[PlayerId],
     results: Sequence[TableResult],
-    byes: Sequence[PlayerId] = (),
+    byes: Sequence[PlayerId | tuple[PlayerId, int]] = (),
     *,
     points: MatchPoints | None = None,
     withdrawn: Collection[PlayerId] = (),
@@ -288,12 +314,12 @@ def individual_standings(
     event states (eye difference, eyes scored, Buchholz by default).
 
     Each player scores what his pair scored. Buchholz counts both opponents of every table, and a
-    bye sat out (one entry of ``byes`` per bye) as two dummy opponents with the player's own
-    points; Sonneborn-Berger both opponents of every table won; head-to-head the tables where the
-    tied players sat opposite each other (a forfeited table is no encounter). At a table with
-    ``absent`` players the present ones win and each absentee takes ``forfeit_loss``; with
-    ``MatchPoints.forfeit_eyes_count`` that counts 12:0 for the winners and 0:12 for the absentee,
-    as for pairs; otherwise match points only. Lucy deals are not known per player (0).
+    bye sat out (one entry of ``byes`` per bye: the player, or (player, round)) as two virtual
+    opponents (``tiebreaks.VirtualOpponents``); Sonneborn-Berger both opponents of every table won;
+    head-to-head the tables where the tied players sat opposite each other (a forfeited table is no
+    encounter). At a table with ``absent`` players the present ones win and each absentee takes
+    ``forfeit_loss``; with ``MatchPoints.forfeit_eyes_count`` that counts 12:0 for the winners and
+    0:12 for the absentee, as for pairs; otherwise match points only. Lucy deals are not known per player (0).
     """
     config = points or MatchPoints()
     known = list(players)
@@ -304,8 +330,9 @@ def individual_standings(
             raise ValueError(f"a result names player {p}, who is not in this event")
         return tally[p]
 
-    for p in byes:
-        get(p).bye(config, dummies=2)
+    for b in byes:
+        p, rnd = b if isinstance(b, tuple) else (b, 0)
+        get(p).bye(config, round=rnd, opponents=2)
     for r in results:
         ns, ew = r.table.partnerships
         for side, others, mine, theirs in ((ns, ew, r.ns_eyes, r.ew_eyes), (ew, ns, r.ew_eyes, r.ns_eyes)):
@@ -316,13 +343,13 @@ def individual_standings(
                     eyes = (0, 12) if forfeited else (12, 0)
                     t.meet(others, eyes if config.forfeit_eyes_count else None)
                     if forfeited:
-                        t.lost(config, forfeit=True)
+                        t.lost(config, forfeit=True, round=r.round)
                     else:
-                        t.won(config)
+                        t.won(config, round=r.round)
                     continue
                 t.meet(others, (mine, theirs))
                 if (r.winner == "NS") == (side == ns):
-                    t.won(config, beaten=others)
+                    t.won(config, beaten=others, round=r.round)
                 else:
-                    t.lost(config, forfeit=False, winners=others)
-    return _rows(known, tally, tiebreaks, withdrawn)
+                    t.lost(config, forfeit=False, winners=others, round=r.round)
+    return _rows(known, tally, tiebreaks, withdrawn, config)

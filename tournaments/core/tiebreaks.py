@@ -3,12 +3,21 @@
 A tiebreak is "more is better". The standings (``core.standings``) tally every entry (a pair, or in
 an individual event a player) into one ``Tally``; ``rank`` orders the entries by match points, then
 by the event's tiebreaks in order. Entries equal on everything share a place, in seeding order.
+
+Byes follow one rule in every tiebreak that counts opponents (Buchholz, Sonneborn-Berger): FIDE's
+virtual opponent (``VirtualOpponents``). A bye is a match won against a virtual opponent who had
+the entry's own points before that round, lost that round and drew every later one; and where
+another entry's bye counts towards someone's tiebreak, it counts as a draw. So a bye late in the
+event is worth almost nothing in the tiebreaks, and never as much as a match won against a real
+pair that went on scoring.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
 from tournaments.core.ids import EntryId
@@ -56,9 +65,69 @@ INDIVIDUAL_TIEBREAKS: tuple[Tiebreak, ...] = (
 the strength of the opponents met."""
 
 Tallies = Mapping[EntryId, "Tally"]
+Value = int | Fraction
+"""A tiebreak's value: whole, or with a half where a virtual opponent drew."""
 
 
-def split(group: list[EntryId], value: Mapping[EntryId, int]) -> list[list[EntryId]]:
+def shown(value: Value) -> int | float:
+    """A value as the standings show and export it: 3, or 2.5."""
+    return int(value) if Fraction(value).denominator == 1 else float(value)
+
+
+@dataclass(frozen=True)
+class VirtualOpponents:
+    """FIDE's virtual opponent for a round without an opponent (FIDE Handbook C.07, tie-break
+    regulations, "unplayed games", as adopted at the 2009 Congress and in force until June 2023):
+
+    - for the entry itself, a bye counts as a match against a virtual opponent who had the entry's
+      own points at the start of that round, took the opposite result in that round (the entry
+      won its bye, so the virtual opponent lost) and drew every round after it:
+      ``S_von = S_before + (win + loss - bye) + draw * (last_round - round)``
+      (FIDE: ``Svon = SPR + (1 - SfPR) + 0.5 * (n - R)``);
+    - for the opponents of an entry that had a bye, that bye counts as a draw in the entry's
+      points.
+
+    Bilka has no draws; a draw here is worth half a win and half a loss, ``(win + loss) / 2``, as
+    in chess. FIDE's regulations from July 2023 (Article 16) replaced the virtual opponent by a
+    "dummy opponent" with the entry's own final points; that gave a pair whose only result is a
+    late bye the same Buchholz and Sonneborn-Berger as a pair that won a real match, which is why
+    Bilka keeps the virtual opponent. Rounds an entry was not in at all (before a late entry,
+    after a withdrawal) add nothing. Forfeits count as played matches against the real opponents.
+    """
+
+    win: int = 1
+    loss: int = 0
+    bye: int = 1
+
+    @property
+    def draw(self) -> Fraction:
+        return Fraction(self.win + self.loss, 2)
+
+    @staticmethod
+    def last_round(tallies: Tallies) -> int:
+        """The last round with a result: the "n completed rounds" of FIDE's formula."""
+        return max((r for t in tallies.values() for r in (*t.points_by_round, *t.bye_rounds)), default=0)
+
+    def scores(self, tally: Tally, last_round: int) -> list[Fraction]:
+        """The points of each of the entry's virtual opponents after ``last_round``."""
+        return [
+            sum((p for r, p in tally.points_by_round.items() if r < bye_round), Fraction(0))
+            + (self.win + self.loss - self.bye)
+            + self.draw * max(0, last_round - bye_round)
+            for bye_round in tally.bye_rounds
+        ]
+
+    def counted(self, tallies: Tallies) -> dict[EntryId, Fraction]:
+        """Each entry's points as its opponents' tiebreaks count them: each of its byes as a draw."""
+        return {e: t.match_points - t.byes * (self.bye - self.draw) for e, t in tallies.items()}
+
+    @property
+    def bye_is_win(self) -> bool:
+        """A bye scoring a win beats its virtual opponent (Sonneborn-Berger counts it)."""
+        return self.bye >= self.win
+
+
+def split(group: list[EntryId], value: Mapping[EntryId, Value]) -> list[list[EntryId]]:
     """Blocks of equal value, best (highest) first; each block keeps the group's order."""
     levels = sorted({value[e] for e in group}, reverse=True)
     return [[e for e in group if value[e] == level] for level in levels]
@@ -69,7 +138,7 @@ class Metric:
 
     tiebreak: ClassVar[Tiebreak]
 
-    def values(self, tallies: Tallies) -> dict[EntryId, int]:
+    def values(self, tallies: Tallies) -> Mapping[EntryId, Value]:
         raise NotImplementedError
 
     def split(self, group: list[EntryId], tallies: Tallies) -> list[list[EntryId]]:
@@ -100,31 +169,46 @@ class EyesScored(Metric):
 
 
 class Buchholz(Metric):
-    """FIDE C.07 §8.1: the sum of the match points of every opponent met.
+    """FIDE C.07 §8.1: the sum of the match points of every opponent met, each opponent's byes
+    counted as draws, and one virtual opponent per bye (``VirtualOpponents``): one for a pair's
+    bye, two for a player's (a table has two opponents).
 
-    A withdrawn opponent counts with the points he actually has (his unplayed rounds add nothing;
-    FIDE's "count as draws" has no meaning without draws). Each unplayed round is scored against
-    a dummy opponent with the entry's own match points (FIDE C.07 §16, 2023), so a bye neither
-    helps nor hurts: one dummy for a pair's bye, two for a player's (a table has two opponents).
-    A forfeit counts as a match against the real opponents.
+    A withdrawn opponent counts with the points he actually has (rounds after he left add
+    nothing). A forfeit counts as a match against the real opponents.
     """
 
     tiebreak = Tiebreak.BUCHHOLZ
 
-    def values(self, tallies: Tallies) -> dict[EntryId, int]:
-        mp = _match_points(tallies)
-        return {e: sum(mp[o] for o in t.opponents) + t.dummy_opponents * mp[e] for e, t in tallies.items()}
+    def __init__(self, virtual: VirtualOpponents | None = None) -> None:
+        self.virtual = virtual or VirtualOpponents()
+
+    def values(self, tallies: Tallies) -> dict[EntryId, Fraction]:
+        counted = self.virtual.counted(tallies)
+        n = self.virtual.last_round(tallies)
+        return {
+            e: sum((counted[o] for o in t.opponents), Fraction(0)) + sum(self.virtual.scores(t, n))
+            for e, t in tallies.items()
+        }
 
 
 class SonnebornBerger(Metric):
-    """FIDE C.07 §9.1 without draws: the sum of the match points of the opponents beaten; each
-    dummy opponent of an unplayed round adds the entry's own points (as for Buchholz)."""
+    """FIDE C.07 §9.1 without draws: the sum of the match points of the opponents beaten (their
+    byes counted as draws, as for Buchholz), and each virtual opponent a bye beat."""
 
     tiebreak = Tiebreak.SONNEBORN_BERGER
 
-    def values(self, tallies: Tallies) -> dict[EntryId, int]:
-        mp = _match_points(tallies)
-        return {e: sum(mp[o] for o in t.beaten) + t.dummy_opponents * mp[e] for e, t in tallies.items()}
+    def __init__(self, virtual: VirtualOpponents | None = None) -> None:
+        self.virtual = virtual or VirtualOpponents()
+
+    def values(self, tallies: Tallies) -> dict[EntryId, Fraction]:
+        counted = self.virtual.counted(tallies)
+        n = self.virtual.last_round(tallies)
+        beat_virtual = self.virtual.bye_is_win
+        return {
+            e: sum((counted[o] for o in t.beaten), Fraction(0))
+            + (sum(self.virtual.scores(t, n)) if beat_virtual else 0)
+            for e, t in tallies.items()
+        }
 
 
 class Lucy(Metric):
@@ -160,20 +244,34 @@ class HeadToHead(Metric):
         ]
 
 
-METRICS: dict[Tiebreak, Metric] = {
-    m.tiebreak: m
-    for m in (HeadToHead(), EyeDifference(), EyesScored(), Buchholz(), SonnebornBerger(), Lucy())
-}
+def metrics(virtual: VirtualOpponents | None = None) -> dict[Tiebreak, Metric]:
+    """One metric per tiebreak, the opponent-counting ones with the event's virtual opponents."""
+    return {
+        m.tiebreak: m
+        for m in (
+            HeadToHead(), EyeDifference(), EyesScored(), Buchholz(virtual), SonnebornBerger(virtual), Lucy()
+        )
+    }
 
 
-def rank(entries: list[EntryId], tallies: Tallies, tiebreaks: Sequence[Tiebreak]) -> list[list[EntryId]]:
+METRICS: dict[Tiebreak, Metric] = metrics()
+"""The metrics for the default points (win 1, loss 0, bye 1)."""
+
+
+def rank(
+    entries: list[EntryId],
+    tallies: Tallies,
+    tiebreaks: Sequence[Tiebreak],
+    virtual: VirtualOpponents | None = None,
+) -> list[list[EntryId]]:
     """The entries in blocks of equal standing, best first: by match points, then each tiebreak in
     turn within a block still tied. Each block keeps the seeding order of ``entries``."""
+    by_tiebreak = metrics(virtual)
 
     def order(group: list[EntryId], criteria: Sequence[Tiebreak]) -> list[list[EntryId]]:
         if len(group) == 1 or not criteria:
             return [group]
-        blocks = METRICS[criteria[0]].split(group, tallies)
+        blocks = by_tiebreak[criteria[0]].split(group, tallies)
         return [sub for block in blocks for sub in order(block, criteria[1:])]
 
     return [block for group in split(entries, _match_points(tallies)) for block in order(group, tiebreaks)]

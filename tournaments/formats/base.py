@@ -22,6 +22,7 @@ from ..core.seating import PlayerId, Table
 from ..core.standings import MatchPoints, MatchResult, StandingRow, compute_standings
 from ..core.tiebreaks import SWISS_TIEBREAKS, Tiebreak
 from ..models import Entry, EntryStatus, Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
+from .places import follow_places
 
 ENTRY_PLAYERS = ("player_a", "player_b")
 
@@ -59,6 +60,16 @@ class StandingLine:
     entry: Any
     """The pair (an ``Entry``), or in an individual event the player (an ``IndividualEntry``)."""
     prize: str = ""
+    last_place: int = 0
+    """The last place a shared place covers (8 for "5–8"), where the bracket decides the places."""
+
+    @property
+    def place_label(self) -> str:
+        """"3", "5–8" (a bracket's shared place) or "4=" (a tie on everything in a table)."""
+        place = self.row.place
+        if self.last_place > place:
+            return f"{place}\u2013{self.last_place}"
+        return f"{place}=" if self.row.shared else str(place)
 
 
 @dataclass
@@ -81,13 +92,13 @@ def points_of(tournament: Tournament) -> MatchPoints:
 
 
 def results_of(matches: Sequence[Match]) -> list[MatchResult]:
-    """The confirmed matches and byes as the pure standings read them."""
+    """The confirmed matches and byes as the pure standings read them (load them with their round)."""
     results = []
     for m in matches:
         if m.status != MatchStatus.CONFIRMED:
             continue
         if m.bye:
-            results.append(MatchResult(home=m.home_id, away=None, bye=True))
+            results.append(MatchResult(home=m.home_id, away=None, bye=True, round=m.round.number))
         else:
             results.append(
                 MatchResult(
@@ -99,6 +110,7 @@ def results_of(matches: Sequence[Match]) -> list[MatchResult]:
                     home_lucy=m.home_lucy,
                     away_lucy=m.away_lucy,
                     forfeit=m.forfeit,
+                    round=m.round.number,
                 )
             )
     return results
@@ -169,6 +181,10 @@ class TournamentFormat:
             qs = qs.filter(seed__gt=0)
         return list(qs.order_by("seed", "id"))
 
+    def rounds_notice(self) -> str:
+        """What the organiser should know about the number of rounds before the start ("" if nothing)."""
+        return ""
+
     def check_start(self, entries: Sequence[Any]) -> None:
         """Refuse a field that cannot start (called when round 1 is paired)."""
         if len(entries) < 2:
@@ -207,7 +223,9 @@ class TournamentFormat:
         by_id = {e.pk: e for e in field_entries}
         matches = [
             m
-            for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED)
+            for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED).select_related(
+                "round"
+            )
             if m.home_id in by_id and (m.away_id is None or m.away_id in by_id)
         ]
         order = self.tiebreak_order()
@@ -218,15 +236,26 @@ class TournamentFormat:
             tiebreaks=order,
             withdrawn=[e.pk for e in field_entries if e.status == EntryStatus.WITHDRAWN],
         )
-        return self._standings(rows, by_id, [t.value for t in order])
+        ranked = [(row, 0) for row in rows]
+        if self.places_from_bracket and len(field_entries) >= 2:
+            places = self.bracket_places(field_entries)
+            if places:  # the champion is known: the bracket decides, not the points
+                ranked = follow_places(rows, places)
+        return self._standings(ranked, by_id, [t.value for t in order])
 
-    def _standings(self, rows: list[StandingRow], by_id: dict, tiebreaks: list[str]) -> Standings:
+    def _standings(
+        self, ranked: list[tuple[StandingRow, int]], by_id: dict, tiebreaks: list[str]
+    ) -> Standings:
+        """Lines from (row, last place shared) pairs, the prizes by place once the event is finished."""
         final = self.tournament.status == TournamentStatus.FINISHED
         lines = [
             StandingLine(
-                row=row, entry=by_id[row.entry], prize=prize_of(self.tournament, row.place) if final else ""
+                row=row,
+                entry=by_id[row.entry],
+                prize=prize_of(self.tournament, row.place) if final else "",
+                last_place=last,
             )
-            for row in rows
+            for row, last in ranked
         ]
         return Standings(lines=lines, tiebreaks=tiebreaks, final=final)
 

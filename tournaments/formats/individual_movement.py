@@ -2,15 +2,49 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from ..core.movement import movement
-from ..core.seating import IndividualPlayer, Table, seat_swiss_round
-from ..models import Format
+from ..core.seating import IndividualPlayer, Table, full_cycle, seat_swiss_round
+from ..models import ACTIVE_STATUSES, Format, TournamentStatus
 from .base import RoundPlan
 from .players import IndividualFormat, seat_holders
 
 
 class IndividualMovement(IndividualFormat):
     code = Format.INDIVIDUAL_MOVEMENT
+
+    def rounds_notice(self) -> str:
+        """Before the start, what the set number of rounds does to the full cycle for the players
+        entered (n-1 rounds for even n, n for odd): the rounds left out, so that some players never
+        partner, or the rounds beyond it, which repeat partners. Empty when they match."""
+        t = self.tournament
+        if t.status != TournamentStatus.REGISTRATION:
+            return ""
+        players = t.individual_entries.filter(status__in=ACTIVE_STATUSES).count()
+        if players < 4:
+            return ""
+        full, rounds = full_cycle(players), t.swiss_rounds
+        values = {"players": players, "full": full, "rounds": rounds, "left": abs(full - rounds)}
+        if rounds < full:
+            return (
+                _(
+                    "The full movement for these players (%(players)d) takes %(full)d rounds, so that"
+                    " every two players partner once. This event is set to %(rounds)d rounds: %(left)d of"
+                    " the movement's rounds are left out, and some players will never partner. To play"
+                    " the whole movement, set the rounds to %(full)d in the settings."
+                )
+                % values
+            )
+        if rounds > full:
+            return (
+                _(
+                    "The full movement for these players (%(players)d) takes %(full)d rounds. This event"
+                    " is set to %(rounds)d rounds: in the %(left)d after the movement, partners repeat."
+                )
+                % values
+            )
+        return ""
 
     def seat(self, number, playing, seeded, state) -> RoundPlan:
         """The core ``movement`` of the starting field. Once a player has withdrawn (or a late player

@@ -30,7 +30,8 @@ class IndividualState:
 
     rounds: list[IndividualRound] = field(default_factory=list)
     results: list[TableResult] = field(default_factory=list)
-    byes: list[int] = field(default_factory=list)
+    byes: list[tuple[int, int]] = field(default_factory=list)
+    """(player, round) of every bye sat out."""
 
 
 def individual_state(tournament: Tournament) -> IndividualState:
@@ -61,7 +62,7 @@ def individual_state(tournament: Tournament) -> IndividualState:
                 continue
             absent = frozenset(s.entry_id for s in at.values() if s.absent) if match.forfeit else frozenset()
             if absent:
-                state.results.append(TableResult(table=table, absent=absent))
+                state.results.append(TableResult(table=table, absent=absent, round=number))
             else:
                 state.results.append(
                     TableResult(
@@ -69,10 +70,11 @@ def individual_state(tournament: Tournament) -> IndividualState:
                         ns_eyes=match.home_eyes,
                         ew_eyes=match.away_eyes,
                         winner="NS" if match.winner_id == match.home_id else "EW",
+                        round=number,
                     )
                 )
         state.rounds.append(IndividualRound(number=number, tables=tuple(tables), byes=tuple(byes[number])))
-        state.byes.extend(byes[number])
+        state.byes.extend((p, number) for p in byes[number])
     return state
 
 
@@ -148,9 +150,9 @@ class IndividualFormat(TournamentFormat):
         rows = individual_standings(
             [e.pk for e in entries],
             [r for r in state.results if all(p in by_id for p in r.table.players)],
-            [p for p in state.byes if p in by_id],
+            [(p, rnd) for p, rnd in state.byes if p in by_id],
             points=points_of(self.tournament),
             withdrawn=[e.pk for e in entries if e.status == EntryStatus.WITHDRAWN],
             tiebreaks=order,
         )
-        return self._standings(rows, by_id, [t.value for t in order])
+        return self._standings([(row, 0) for row in rows], by_id, [t.value for t in order])

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from ..core.knockout import Bracket, knockout_bracket
 from ..models import Entry, Format, Match
 from .base import Game, RoundPlan, TournamentFormat, check_round_number
+from .places import knockout_places
 from .series import tie_length, tie_winner
 
 
@@ -33,26 +34,9 @@ def knockout_state(tournament, field: Sequence[Entry], matches: Iterable[Match])
 
 
 def bracket_places(bracket: Bracket) -> list[tuple[int, int]]:
-    """Places from a knockout bracket: champion, final loser, then the third-place match (or both
-    losing semifinalists sharing third place when there is none)."""
-    places: list[tuple[int, int]] = []
-
-    def add(place: int, entry_id) -> None:
-        if entry_id is not None:
-            places.append((place, entry_id))
-
-    final = bracket.final
-    if final.winner is not None:
-        add(1, final.winner)
-        add(2, final.loser)
-        if bracket.third_place is not None:
-            if bracket.third_place.winner is not None:
-                add(3, bracket.third_place.winner)
-                add(4, bracket.third_place.loser)
-        elif len(bracket.rounds) >= 2:
-            for semi in bracket.rounds[-2]:
-                add(3, semi.loser)
-    return places
+    """Places from a knockout bracket (``places.knockout_places``): champion, final loser, the
+    third-place match, then by the round each pair went out in."""
+    return knockout_places(bracket)
 
 
 class SingleElimination(TournamentFormat):

@@ -16,6 +16,7 @@ class Swiss(TournamentFormat):
     code = Format.SWISS
     late_entries = True
     rounds_from_setting = True
+    pages = frozenset({"crosstable"})
 
     def round_count(self, field_size: int) -> int:
         return self.tournament.swiss_rounds

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from ..formats import format_of
 from ..formats.base import prize_of
 from ..formats.brackets import GROUP, PLAYOFF, ties_of
+from ..formats.places import place_labels
 from ..formats.series import tie_length
 from ..formats.single_elim import bracket_places
 from ..models import Entry, Match, MatchStatus, Tournament, TournamentStatus
@@ -76,6 +77,11 @@ class DoubleElimView:
     def final(self) -> BracketCell:
         """The match that decided the title: the reset when it was played."""
         return self.finals[-1]
+
+    @property
+    def labelled_places(self) -> list[tuple[str, Entry]]:
+        """The places as shown ("5–6" where pairs out in the same losers' round share one)."""
+        return list(zip(place_labels(self.places), (e for _p, e in self.places), strict=True))
 
 
 @dataclass

@@ -17,7 +17,7 @@ PAIR_COLUMNS = (
 )  # fmt: skip
 PLAYER_COLUMNS = (
     "place", "shared", "player", "player_id", "match_points", "played", "wins", "losses", "byes", "forfeits",
-    "eyes_for", "eyes_against", "eye_difference", "buchholz", "withdrawn", "prize",
+    "eyes_for", "eyes_against", "eye_difference", "buchholz", "sonneborn_berger", "withdrawn", "prize",
 )  # fmt: skip
 WHO = {
     "pair": lambda entry: entry.name,
@@ -41,9 +41,12 @@ def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
     """Places (and, for groups, each pair's group line)."""
     if tournament.format == Format.DOUBLE_ELIM:
         view = double_elim_view(tournament=tournament)
-        for place, entry in view.places if view else []:
+        places = view.places if view else []
+        shared = {p for p, _e in places if sum(q == p for q, _e in places) > 1}
+        for place, entry in places:
             yield {
                 "place": place,
+                "shared": place in shared,
                 "pair": entry.name,
                 "entry_id": entry.pk,
                 "prize": prize_of(tournament, place),

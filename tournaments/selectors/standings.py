@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy as _
+
 from ..core.tiebreaks import Tiebreak
 from ..formats import StandingLine, Standings, format_of
 from ..formats.round_robin import Fixture, RoundRobin
@@ -22,6 +24,39 @@ def standings(*, tournament: Tournament) -> Standings:
 def tiebreak_order(tournament: Tournament) -> list[Tiebreak]:
     """The tiebreaks as the event states them (its own order, or its format's default)."""
     return format_of(tournament).tiebreak_order()
+
+
+@dataclass(frozen=True)
+class Column:
+    """A figure of the standings table: the row's attribute, its short head and what it means."""
+
+    key: str
+    short: str
+    meaning: str
+
+
+FIXED_COLUMNS = (
+    Column("match_points", _("Pts"), _("Match points")),
+    Column("played", _("P"), _("Played")),
+    Column("eye_difference", "±", _("Eye difference")),
+)
+TIEBREAK_COLUMNS = {
+    Tiebreak.EYES_SCORED: Column("eyes_for", _("Eyes"), _("Eyes scored")),
+    Tiebreak.BUCHHOLZ: Column("buchholz", _("Bh"), _("Buchholz")),
+    Tiebreak.SONNEBORN_BERGER: Column("sonneborn_berger", _("SB"), _("Sonneborn-Berger")),
+    Tiebreak.LUCY: Column("lucy", _("L"), _("Lucy deals")),
+}
+"""The tiebreaks with a figure of their own (head-to-head has none; eye difference is "±")."""
+
+
+def standings_columns(*, tournament: Tournament) -> list[Column]:
+    """The columns of the standings table: points, played, eye difference, then a column for each
+    tiebreak the event states, in its order. A bracket event's places come from the bracket, so
+    it shows no tiebreak columns."""
+    fmt = format_of(tournament)
+    if fmt.places_from_bracket:
+        return list(FIXED_COLUMNS)
+    return [*FIXED_COLUMNS, *(TIEBREAK_COLUMNS[t] for t in fmt.tiebreak_order() if t in TIEBREAK_COLUMNS)]
 
 
 @dataclass
@@ -45,6 +80,54 @@ def crosstable(*, tournament: Tournament) -> Crosstable:
     for line in table.lines:
         result.rows.append((line, [cells.get((line.entry.pk, other.pk), []) for other in order]))
     return result
+
+
+@dataclass(frozen=True)
+class RoundCell:
+    """One pair's round in a Swiss crosstable: whom it met (the opponent's line number in the
+    table), where it sat ("NS": the pair listed first takes North-South, "EW") and the score."""
+
+    opponent: int | None = None
+    seat: str = ""
+    score: str = ""
+    won: bool | None = None
+    bye: bool = False
+
+
+@dataclass
+class RoundCrosstable:
+    rounds: list[int]
+    rows: list[tuple[int, StandingLine, list[RoundCell | None]]]
+
+
+def round_crosstable(*, tournament: Tournament) -> RoundCrosstable:
+    """A Swiss crosstable in standings order: for every round, the opponent (by his line number),
+    the seat and the score, as chess crosstables show it. Two queries beside the standings."""
+    table = standings(tournament=tournament)
+    number = {line.entry.pk: i for i, line in enumerate(table.lines, start=1)}
+    rounds = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    cells: dict[tuple[int, int], RoundCell] = {}
+    for m in Match.objects.filter(tournament=tournament).select_related("round").order_by("round__number"):
+        r = m.round.number
+        if m.bye:
+            cells[(m.home_id, r)] = RoundCell(bye=True)
+            continue
+        confirmed = m.status == MatchStatus.CONFIRMED
+        for me, other, seat, mine, theirs in (
+            (m.home_id, m.away_id, "NS", m.home_eyes, m.away_eyes),
+            (m.away_id, m.home_id, "EW", m.away_eyes, m.home_eyes),
+        ):
+            cells[(me, r)] = RoundCell(
+                opponent=number.get(other),
+                seat=seat,
+                score=f"{mine}:{theirs}" if confirmed else "",
+                won=(m.winner_id == me) if confirmed else None,
+            )
+    rows = [
+        (i, line, [cells.get((line.entry.pk, r)) for r in rounds])
+        for i, line in enumerate(table.lines, start=1)
+    ]
+    return RoundCrosstable(rounds=rounds, rows=rows)
 
 
 @dataclass

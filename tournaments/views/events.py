@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 
 from .. import permissions, selectors, services
+from ..formats import format_of
 from ..forms import TIEBREAK_LABELS, TournamentForm
 from ..models import MatchStatus, TournamentStatus
 from .common import context, refusals, require_manager, rules_display, saved, tournament_or_404
@@ -58,7 +59,14 @@ def edit(request, slug):
     if saved(request, form, write, _("Saved.")):
         return redirect(tournament)
     return render(
-        request, "tournaments/form.html", {"form": form, "club": tournament.club, "tournament": tournament}
+        request,
+        "tournaments/form.html",
+        {
+            "form": form,
+            "club": tournament.club,
+            "tournament": tournament,
+            "rounds_notice": format_of(tournament).rounds_notice(),
+        },
     )
 
 
@@ -82,6 +90,9 @@ def home(request, slug):
         rules=rules_display(tournament),
         tiebreaks=[TIEBREAK_LABELS.get(t, t) for t in selectors.tiebreak_order(tournament)],
         next_round_allowed=next_round_allowed,
+        rounds_notice=format_of(tournament).rounds_notice()
+        if permissions.can_manage(request.user, tournament)
+        else "",
         missing=rounds[-1].matches.exclude(status=MatchStatus.CONFIRMED).count()
         if rounds and not next_round_allowed and tournament.status != TournamentStatus.FINISHED
         else 0,

@@ -12,6 +12,7 @@ from ..formats import format_of
 from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
 from ..models import Format, Tournament
 from ..selectors import exports
+from ..selectors.standings import round_crosstable, standings_columns
 from .common import page, tournament_or_404
 
 
@@ -34,12 +35,18 @@ def standings(request, slug):
         return _bracket_page(request, tournament, "standings")
     table = selectors.standings(tournament=tournament)
     template = "tournaments/individual/standings.html" if shown == "players" else "tournaments/standings.html"
+    columns = standings_columns(tournament=tournament)
     return page(
         request,
         tournament,
         "standings",
         template,
         table=table,
+        columns=columns,
+        lines=[(line, [getattr(line.row, c.key) for c in columns]) for line in table.lines],
+        counts_byes=any(c.key in ("buchholz", "sonneborn_berger") for c in columns),
+        by_bracket=format_of(tournament).places_from_bracket,
+        bye_draw=(tournament.points_win + tournament.points_loss) / 2,
         tiebreak_labels=[TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
         tiebreak_help=[(TIEBREAK_LABELS[Tiebreak(t)], TIEBREAK_HELP[Tiebreak(t)]) for t in table.tiebreaks],
         prizes=selectors.prize_list(tournament=tournament),
@@ -47,9 +54,18 @@ def standings(request, slug):
 
 
 def crosstable(request, slug):
+    """The all-play-all grid of a round robin; for a Swiss, each pair's rounds (opponent, seat, score)."""
     tournament = tournament_or_404(slug)
     if "crosstable" not in format_of(tournament).pages:
         raise Http404
+    if tournament.format == Format.SWISS:
+        return page(
+            request,
+            tournament,
+            "crosstable",
+            "tournaments/crosstable_rounds.html",
+            grid=round_crosstable(tournament=tournament),
+        )
     return page(
         request,
         tournament,

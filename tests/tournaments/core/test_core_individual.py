@@ -247,18 +247,20 @@ def test_swiss_bye_goes_to_the_lowest_placed_without_a_bye() -> None:
 def test_each_player_scores_his_pairs_result_and_buchholz_counts_both_opponents() -> None:
     # round 1: 1+2 beat 3+4 12:7; 5 sits out. round 2: 1+3 beat 5+4 12:10; 2 sits out
     results = [
-        TableResult(Table(1, 2, 3, 4), ns_eyes=12, ew_eyes=7, winner="NS"),
-        TableResult(Table(1, 3, 5, 4), ns_eyes=12, ew_eyes=10, winner="NS"),
+        TableResult(Table(1, 2, 3, 4), ns_eyes=12, ew_eyes=7, winner="NS", round=1),
+        TableResult(Table(1, 3, 5, 4), ns_eyes=12, ew_eyes=10, winner="NS", round=2),
     ]
-    rows = {r.player: r for r in individual_standings([1, 2, 3, 4, 5], results, byes=[5, 2])}
+    byes = [(5, 1), (2, 2)]
+    rows = {r.player: r for r in individual_standings([1, 2, 3, 4, 5], results, byes=byes)}
     assert (rows[1].match_points, rows[1].eyes_for, rows[1].eyes_against) == (2, 24, 17)
     assert (rows[2].match_points, rows[2].byes, rows[2].eye_difference) == (2, 1, 5)
     assert (rows[4].match_points, rows[4].eyes_for, rows[4].eyes_against) == (0, 17, 24)
-    # 1 met 3 and 4, then 5 and 4: 1 + 0 + 1 + 0
-    assert rows[1].buchholz == 2
-    # 2 met 3 and 4 (1 + 0), and his bye counts as two dummy opponents with his own 2 points
-    assert rows[2].buchholz == 1 + 4
-    order = [r.player for r in individual_standings([1, 2, 3, 4, 5], results, byes=[5, 2])]
+    # 1 met 3 and 4, then 5 and 4: 1 + 0 + 0.5 + 0 (5's point is his bye, counted as a draw)
+    assert rows[1].buchholz == 1.5
+    # 2 met 3 and 4 (1 + 0); his bye in the last round is two virtual opponents with the point he
+    # had before it, who lost to him: 1 each
+    assert rows[2].buchholz == 1 + 2 * 1
+    order = [r.player for r in individual_standings([1, 2, 3, 4, 5], results, byes=byes)]
     assert order[:2] == [1, 2]  # equal points, 1 has the better eye difference (7 v 5)
 
 

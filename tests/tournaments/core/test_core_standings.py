@@ -71,18 +71,19 @@ def test_swiss_with_a_bye_and_a_withdrawal() -> None:
     # Round 1: 1 beats 4 12:7, 2 beats 5 12:9, 3 has the bye. Entry 5 then withdraws.
     # Round 2: 1 beats 2 12:10, 3 beats 4 12:3.
     results = [
-        won(1, 4, 7),
-        won(2, 5, 9),
-        MatchResult(home=3, away=None, bye=True),
-        won(1, 2, 10),
-        won(3, 4, 3),
+        won(1, 4, 7, round=1),
+        won(2, 5, 9, round=1),
+        MatchResult(home=3, away=None, bye=True, round=1),
+        won(1, 2, 10, round=2),
+        won(3, 4, 3, round=2),
     ]
     rows = compute_standings([1, 2, 3, 4, 5], results, tiebreaks=SWISS_TIEBREAKS, withdrawn={5})
     by_entry = {r.entry: r for r in rows}
-    assert [r.entry for r in rows] == [3, 1, 2, 4, 5]
-    # Buchholz: opponents' points; 3's bye is a dummy opponent with 3's own 2 points.
-    assert {e: r.buchholz for e, r in by_entry.items()} == {1: 1, 2: 2, 3: 2, 4: 4, 5: 1}
-    assert {e: r.sonneborn_berger for e, r in by_entry.items()} == {1: 1, 2: 0, 3: 2, 4: 0, 5: 0}
+    assert [r.entry for r in rows] == [1, 3, 2, 4, 5]
+    # Buchholz: opponents' points, an opponent's bye counted as a draw (3 counts 1.5 for 4); 3's
+    # bye is a virtual opponent with 0 points before round 1 who lost it and drew round 2: 0.5.
+    assert {e: r.buchholz for e, r in by_entry.items()} == {1: 1, 2: 2, 3: 0.5, 4: 3.5, 5: 1}
+    assert {e: r.sonneborn_berger for e, r in by_entry.items()} == {1: 1, 2: 0, 3: 0.5, 4: 0, 5: 0}
     # The bye's eyes do not count; it is not a played match.
     three = by_entry[3]
     assert (three.eyes_for, three.eyes_against, three.played, three.byes, three.match_points) == (
@@ -94,6 +95,38 @@ def test_swiss_with_a_bye_and_a_withdrawal() -> None:
     )
     assert by_entry[5].withdrawn and not by_entry[1].withdrawn
     assert (by_entry[5].match_points, by_entry[5].played) == (0, 1)
+
+
+def test_a_late_bye_counts_less_in_the_tiebreaks_than_a_real_win() -> None:
+    # Round 1: 1 beats 2, 3 beats 4. Pair 5 enters late and has the bye in round 2, where 2 beats 3
+    # and 1 beats 4. 2 and 5 have one point each: 2 from a real win over a pair with a point, 5
+    # from the bye alone, whose virtual opponent had 5's 0 points before it and lost it.
+    results = [
+        won(1, 2, 5, round=1),
+        won(3, 4, 5, round=1),
+        won(2, 3, 5, round=2),
+        won(1, 4, 5, round=2),
+        MatchResult(home=5, away=None, bye=True, round=2),
+    ]
+    rows = {r.entry: r for r in compute_standings([1, 2, 3, 4, 5], results, tiebreaks=SWISS_TIEBREAKS)}
+    assert (rows[5].match_points, rows[5].buchholz, rows[5].sonneborn_berger) == (1, 0, 0)
+    assert (rows[2].match_points, rows[2].buchholz, rows[2].sonneborn_berger) == (1, 3, 1)
+    assert rows[2].place < rows[5].place
+
+
+def test_an_early_bye_counts_as_a_virtual_opponent_who_draws_the_later_rounds() -> None:
+    # FIDE's formula: S_von = S_before + (1 - bye) + 0.5 * (n - R). A bye in round 1 of 3: 0 + 0 + 1.
+    results = [
+        MatchResult(home=1, away=None, bye=True, round=1),
+        won(2, 3, 0, round=1),
+        won(1, 2, 0, round=2),
+        won(3, 1, 0, round=3),
+    ]
+    rows = {r.entry: r for r in compute_standings([1, 2, 3], results, tiebreaks=SWISS_TIEBREAKS)}
+    # 1 met 2 (1 point) and 3 (1 point), and the virtual opponent (1): 3; beat 2 and the virtual one: 2
+    assert (rows[1].buchholz, rows[1].sonneborn_berger) == (3, 2)
+    # 2 and 3 met 1, whose bye counts as a draw: 2 - 0.5 = 1.5
+    assert rows[2].buchholz == 1.5 + 1 and rows[3].buchholz == 1 + 1.5
 
 
 def test_lucy_deals_break_a_tie_where_everything_else_is_level() -> None:
