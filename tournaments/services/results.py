@@ -29,6 +29,7 @@ from .common import (
     require_user,
 )
 from .progress import absent_side, mark_disputed, refresh_round
+from .score_words import score_error_text
 
 PIN_ATTEMPTS = 10
 """Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""
@@ -57,7 +58,7 @@ def _score(
             sheet = score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules))
         except InvalidScore as error:
             raise ValidationError(
-                _("This score sheet cannot be right: %(error)s") % {"error": error}
+                _("This score sheet cannot be right: %(error)s") % {"error": score_error_text(error)}
             ) from error
         if sheet.winner is None:
             raise ValidationError(
@@ -72,7 +73,9 @@ def _score(
     try:
         validate_final_score((home_eyes, away_eyes), forfeit=forfeit)
     except InvalidScore as error:
-        raise ValidationError(_("This score cannot be right: %(error)s") % {"error": error}) from error
+        raise ValidationError(
+            _("This score cannot be right: %(error)s") % {"error": score_error_text(error)}
+        ) from error
     return home_eyes, away_eyes, [], (None, None)
 
 

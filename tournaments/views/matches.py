@@ -16,6 +16,7 @@ from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
 from ..forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..models import Match, MatchStatus
 from ..services import live
+from ..services.score_words import score_error_text
 from .common import context, refusals, tournament_or_404
 
 
@@ -23,7 +24,7 @@ def _sheet_preview(tournament, deals):
     try:
         return score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules)), None
     except InvalidScore as error:
-        return None, str(error)
+        return None, score_error_text(error)
 
 
 @refusals
