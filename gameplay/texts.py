@@ -46,3 +46,22 @@ def lobby_texts() -> dict[str, str]:
         "playing": _("playing"),
         "none": _("No open tables yet. Open one!"),
     }
+
+
+def deal_outcome(code: str) -> str:
+    """How a deal ended (the record's `outcome`), in the reader's language."""
+    words = {
+        "win": _("win"),
+        "rout": _("rout"),
+        "lucy": _("Lucy"),
+        "eggs": _("eggs"),
+        "redeal": _("redeal"),
+        "unfinished": _("unfinished"),
+    }
+    return words.get(code, code)
+
+
+def suit_name(code: str) -> str:
+    """A suit letter of RULES.md (C, D, H, S) as the reader names the suit."""
+    words = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
+    return words.get(code, code)
