@@ -2,7 +2,7 @@
 
 The demo data (`seed_demo`, `seed_demo_tournaments`: a club, its players, a Swiss under way with
 results, a finished knockout, a league and an individual evening), plus what the demo lacks: a
-result reported and waiting for the other pair's PIN, a live table with bots under way and one
+result reported and waiting for the other pair's PIN, day plans done, a live table with bots under way and one
 finished, an invitation link, and a tournament still open for registration.
 """
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
 from clubs import services as club_services
 from clubs.models import Club, ClubPlayer, PlayerInvitation
@@ -20,7 +21,8 @@ from gameplay import services as table_services
 from gameplay.models import Table
 from tests.gameplay.tables.tables_helpers import play_random
 from tournaments import services
-from tournaments.models import Match, MatchStatus, Tournament
+from tournaments.models import ActionKind, Match, MatchStatus, Tournament
+from tournaments.services import plans, runner
 
 
 @dataclass
@@ -58,6 +60,7 @@ def build_scene() -> Scene:
         actor=_player_of(to_report, club, users["demo"]), match=to_report, home_eyes=12, away_eyes=7
     )
     users = {u.username: u for u in get_user_model().objects.all()}
+    _run_day_plans(swiss)
     mix = Tournament.objects.get(name="Белка-микс: индивидуальный турнир")
     fresh = services.create_tournament(
         actor=organiser, club=club, name="Весенний турнир", format="swiss", swiss_rounds=4,
@@ -100,3 +103,15 @@ def _player_of(match: Match, club: Club, owner):
     user = get_user_model().objects.create_user(username="erlan", email="erlan@bilka.local", password="x")
     club_services.claim_player(actor=user, token=invitation.token)
     return user
+
+
+def _run_day_plans(swiss: Tournament) -> None:
+    """Plans the beat found nothing to do for, as a real day leaves them on the dashboard: pairing
+    a round already paired, closing check-in after round 1, reminding players of an unpaired round."""
+    for kind, number in (
+        (ActionKind.PAIR_NEXT, 1),
+        (ActionKind.CLOSE_CHECK_IN, None),
+        (ActionKind.REMIND, 9),
+    ):
+        plans.plan(kind, tournament_id=swiss.pk, due_at=timezone.now(), round_number=number)
+        assert runner.run_plan(plans.plan_key(kind, swiss.pk, number))
