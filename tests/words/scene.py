@@ -21,7 +21,7 @@ from gameplay import services as table_services
 from gameplay.models import Table
 from tests.gameplay.tables.tables_helpers import play_random
 from tournaments import services
-from tournaments.models import ActionKind, Match, MatchStatus, Tournament
+from tournaments.models import ActionKind, IndividualEntry, Match, MatchStatus, Tournament
 from tournaments.services import plans, runner
 
 
@@ -41,6 +41,7 @@ class Scene:
     table: Table
     finished_table: Table
     invitation: PlayerInvitation
+    mix_match_entry: int = 0
     names: frozenset[str] = field(default=frozenset())
 
     def user(self, username: str | None):
@@ -84,6 +85,9 @@ def build_scene() -> Scene:
         finished_table=Table.objects.get(pk=finished.pk),
         invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
     )  # fmt: skip
+    scene.mix_match_entry = (
+        IndividualEntry.objects.filter(tournament=mix, player__in=_players_at(scene.mix_match)).first().pk
+    )
     scene.names = frozenset(
         {u.username for u in users.values()}
         | {t.slug for t in Tournament.objects.all()}
@@ -115,3 +119,8 @@ def _run_day_plans(swiss: Tournament) -> None:
     ):
         plans.plan(kind, tournament_id=swiss.pk, due_at=timezone.now(), round_number=number)
         assert runner.run_plan(plans.plan_key(kind, swiss.pk, number))
+
+
+def _players_at(match: Match) -> list:
+    """The four players at an individual event's table (its two partnerships)."""
+    return [match.home.player_a_id, match.home.player_b_id, match.away.player_a_id, match.away.player_b_id]
