@@ -1,1 +1,1 @@
-"""Template filters of the live tables."""
+"""Template tags of the live tables, for pages of other apps."""

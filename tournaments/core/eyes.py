@@ -26,7 +26,7 @@ class InvalidScore(ValueError):
     """A score or a deal the rules cannot produce; the message says which rule it breaks.
 
     ``code`` and ``params`` say the same for a reader in any language: the pages word it through
-    `tournaments.services.score_words` (the core itself speaks no language but the rules')."""
+    `tournaments.score_words` (the core itself speaks no language but the rules')."""
 
     def __init__(self, message: str, code: str = "", **params: object) -> None:
         super().__init__(message)

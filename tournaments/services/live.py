@@ -24,9 +24,9 @@ from gameplay.models import Table, TableStatus
 from .. import permissions
 from ..core.eyes import WIN_SCORE, InvalidScore, validate_final_score
 from ..models import Match, MatchStatus
+from ..score_words import score_error_text
 from .common import audit, lock_tournament, require_user
 from .progress import refresh_round
-from .score_words import score_error_text
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
 FORFEIT_REASONS = frozenset({"resign", "timeout"})

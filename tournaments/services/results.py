@@ -19,6 +19,7 @@ from .. import permissions
 from ..core.eyes import WIN_SCORE, DealSummary, InvalidScore, ScoringRules, score_sheet, validate_final_score
 from ..formats import format_of
 from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
+from ..score_words import score_error_text
 from .common import (
     NOTIFY_DISPUTE,
     NOTIFY_RESULT_REPORTED,
@@ -29,7 +30,6 @@ from .common import (
     require_user,
 )
 from .progress import absent_side, mark_disputed, refresh_round
-from .score_words import score_error_text
 
 PIN_ATTEMPTS = 10
 """Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""

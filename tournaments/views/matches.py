@@ -15,8 +15,8 @@ from .. import permissions, selectors, services
 from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
 from ..forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..models import Match, MatchStatus
+from ..score_words import score_error_text
 from ..services import live
-from ..services.score_words import score_error_text
 from .common import context, refusals, tournament_or_404
 
 

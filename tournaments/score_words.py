@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from ..core.eyes import InvalidScore
+from .core.eyes import InvalidScore
 
 
 def score_error_text(error: InvalidScore) -> str:
