@@ -164,9 +164,9 @@ class PlayerInvitationAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ("at", "actor", "action", "club", "object_repr")
+    list_display = ("at", "actor", "action", "club", "tournament_id", "round_number", "object_repr", "reason")
     list_filter = ("action", "club")
-    search_fields = ("object_repr", "actor__username", "action")
+    search_fields = ("object_repr", "actor__username", "action", "reason")
     list_select_related = ("actor", "club")
     date_hierarchy = "at"
 

@@ -226,6 +226,15 @@ class AuditEntry(models.Model):
     object_type = models.CharField(_("object type"), max_length=64)
     object_id = models.CharField(_("object id"), max_length=64, blank=True)
     object_repr = models.CharField(_("object"), max_length=200, blank=True)
+    """The object as ``str()`` gave it when written (in the actor's language): shown only for rows
+    written before ``subject`` existed."""
+    subject = models.JSONField(_("subject"), null=True, blank=True)
+    """What the row is about as codes and parameters (``{"kind": "match", "round": 2, "table": 3,
+    "home": "…", "away": "…"}``), worded in the reader's language when the log is read."""
+    tournament_id = models.PositiveIntegerField(_("tournament"), null=True, blank=True, db_index=True)
+    """The tournament the change belongs to (a plain id: the clubs never import the tournaments)."""
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
@@ -234,6 +243,7 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit entries")
         ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["tournament_id", "-at"], name="audit_tournament_at")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"

@@ -104,7 +104,37 @@ def owner_count(*, club_id: int) -> int:
 
 
 def club_audit(*, club: Club, limit: int = 20) -> list[AuditEntry]:
-    return list(AuditEntry.objects.filter(club=club).select_related("actor")[:limit])
+    return list(AuditEntry.objects.filter(club=club).select_related("actor", "actor__player")[:limit])
+
+
+def audit_log(
+    *, club: Club | None = None, tournament_id: int | None = None, kind: str = "", round_number=None
+):
+    """The audit rows of a club (every change in it, its tournaments' too) or of one tournament,
+    newest first, filtered by kind (an action code's first part) and round; a queryset to page."""
+    rows = AuditEntry.objects.select_related("actor", "actor__player")
+    if tournament_id is not None:
+        rows = rows.filter(tournament_id=tournament_id)
+    else:
+        rows = rows.filter(club=club)
+    if kind:
+        rows = rows.filter(action__startswith=f"{kind}.")
+    if round_number is not None:
+        rows = rows.filter(round_number=round_number)
+    return rows.order_by("-at", "-id")
+
+
+def audit_filters(
+    *, club: Club | None = None, tournament_id: int | None = None
+) -> tuple[list[str], list[int]]:
+    """The action codes and round numbers a log holds, for its filter's choices."""
+    if tournament_id is not None:
+        rows = AuditEntry.objects.filter(tournament_id=tournament_id)
+    else:
+        rows = AuditEntry.objects.filter(club=club)
+    codes = sorted(set(rows.values_list("action", flat=True)))
+    rounds = sorted(set(rows.exclude(round_number=None).values_list("round_number", flat=True)))
+    return codes, rounds
 
 
 def members_off_roster(*, club: Club) -> list[Membership]:

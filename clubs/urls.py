@@ -17,6 +17,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/members/add/", views.member_add, name="member_add"),
     path("clubs/<slug:slug>/members/<int:user_id>/role/", views.member_role, name="member_role"),
     path("clubs/<slug:slug>/members/<int:user_id>/remove/", views.member_remove, name="member_remove"),
+    path("clubs/<slug:slug>/audit/", views.club_audit, name="audit"),
     path("clubs/<slug:slug>/roster/", views.roster, name="roster"),
     path("clubs/<slug:slug>/roster/add/", views.roster_add, name="roster_add"),
     path("clubs/<slug:slug>/roster/bulk/", views.roster_bulk, name="roster_bulk"),

@@ -1,4 +1,11 @@
-"""The open-a-table form, built from the engine's rules definitions: every parameter with its default."""
+"""The open-a-table form, built from the engine's rules definitions: every parameter with its default,
+and the named presets (`engine.rules.PRESETS`) a table starts from.
+
+A preset is applied by the server, so it works without JavaScript: an option the player left as the
+form showed it takes the chosen preset's value; an option he changed keeps his value. The hidden
+`options_from` names the preset the shown options came from (the page's script sets it when it
+fills the options on a change of preset).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import rules as engine_rules
-from gameplay.engine.rules import Rules
+from gameplay.engine.rules import PRESETS, Rules
 from gameplay.models import Seating
 from gameplay.seat_words import seat_letter
 
@@ -55,6 +62,17 @@ CHOICE_TEXT: dict[str, Any] = {
     "last": _("the last trick may be looked at"), "none": _("no looking back"),
 }
 
+#: A name and the rules that make each preset different, as a player reads them.
+PRESET_TEXT: dict[str, tuple[Any, Any]] = {
+    "online": (_("Online platform"),
+               _("The defaults of the online platform: rout from 90, Lucy by all tricks, eggs double, "
+                 "the holder of the jack of clubs leads first.")),
+    "classic": (_("Classic rules"),
+                _("Rout from 91, Lucy by all 120 points, eggs plus four eyes, "
+                  "the player after the dealer leads first.")),
+}
+DEFAULT_PRESET = "online"
+
 
 def rule_fields() -> dict[str, forms.Field]:
     """One form field per rule parameter, its initial value the engine's default."""
@@ -62,12 +80,13 @@ def rule_fields() -> dict[str, forms.Field]:
     for p in engine_rules.parameters():
         label, help_text = RULE_TEXT.get(p.name, (p.name, ""))
         field: forms.Field
+        # Radio buttons, not a select: every option's words wrap and stay readable on a phone.
         if p.kind == "choice" and all(isinstance(v, int) for v in p.choices):
             field = forms.TypedChoiceField(choices=[(v, str(v)) for v in p.choices], coerce=int,
-                                           initial=p.default)
+                                           initial=p.default, widget=forms.RadioSelect)
         elif p.kind == "choice":
             field = forms.ChoiceField(choices=[(v, CHOICE_TEXT.get(str(v), v)) for v in p.choices],
-                                      initial=p.default)
+                                      initial=p.default, widget=forms.RadioSelect)
         elif p.kind == "range":
             field = forms.IntegerField(min_value=p.low, max_value=p.high, initial=p.default)
         else:
@@ -85,7 +104,15 @@ def _display_default(value: Any) -> Any:
     return CHOICE_TEXT.get(value, value) if isinstance(value, str) else value
 
 
+def preset_choices() -> list[tuple[str, str]]:
+    return [(name, str(PRESET_TEXT[name][0])) for name in PRESETS]
+
+
 class TableForm(forms.Form):
+    preset = forms.ChoiceField(label=_("Rules to start from"), choices=preset_choices, initial=DEFAULT_PRESET,
+                               required=False, widget=forms.RadioSelect)
+    options_from = forms.ChoiceField(choices=preset_choices, initial=DEFAULT_PRESET, required=False,
+                                     widget=forms.HiddenInput)
     seating = forms.ChoiceField(label=_("Seating"), choices=Seating.choices, initial=Seating.RANDOM)
     spectators_see_hands_delayed = forms.BooleanField(
         label=_("Spectators see all hands one deal later"), required=False)
@@ -102,5 +129,18 @@ class TableForm(forms.Form):
     def rule_bound_fields(self) -> list[Any]:
         return [self[name] for name in self.rule_names]
 
+    def preset_details(self) -> list[dict[str, Any]]:
+        """Each preset with its words and its options, for the page and its script."""
+        return [{"name": name, "label": PRESET_TEXT[name][0], "text": PRESET_TEXT[name][1],
+                 "rules": rules.to_json()} for name, rules in PRESETS.items()]
+
+    @property
+    def preset_rules(self) -> dict[str, dict[str, Any]]:
+        return {name: rules.to_json() for name, rules in PRESETS.items()}
+
     def rules(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[name] for name in self.rule_names}
+        """The table's rules: the chosen preset, with every option the player changed on top."""
+        chosen = PRESETS[self.cleaned_data.get("preset") or DEFAULT_PRESET].to_json()
+        shown = PRESETS[self.cleaned_data.get("options_from") or DEFAULT_PRESET].to_json()
+        return {name: chosen[name] if self.cleaned_data[name] == shown[name] else self.cleaned_data[name]
+                for name in self.rule_names}

@@ -60,6 +60,24 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
     return out
 
 
+def live_tables(limit: int = 5) -> list[dict[str, Any]]:
+    """Tables being played now, the latest started first: what a visitor can watch from the home page."""
+    tables = list(
+        Table.objects.filter(status=TableStatus.PLAYING)
+        .prefetch_related("seats")
+        .order_by("-started_at", "-id")[:limit]
+    )
+    return [
+        {
+            "id": t.pk,
+            "url": t.get_absolute_url(),
+            "players": [seat_name(s) for s in sorted(t.seats.all(), key=lambda s: s.seat)],
+            "bots": sum(1 for s in t.seats.all() if s.is_bot),
+        }
+        for t in tables
+    ]
+
+
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything one viewer needs to draw the table now, filtered for that viewer."""
     seats = seats_of(table)

@@ -22,13 +22,13 @@ def table_texts() -> dict[str, str]:
         "resign_confirm": _("Resign? Your pair loses the match."),
         "last_trick": _("Last trick, taken by %(name)s"),
         "no_last_trick": _("No trick has been taken in this deal yet."),
-        "deal_over": _("Deal over: NS %(ns)s, EW %(ew)s points. Eyes: NS +%(ens)s, EW +%(eew)s."),
         "redealt": _("Redeal asked by %(name)s."),
         "won": _("%(pair)s won the match."),
         "reason_eyes": _("12 eyes."),
         "reason_timeout": _("%(name)s ran out of time."),
         "reason_resign": _("%(name)s resigned."),
         "reason_forfeit": _("%(name)s forfeited."),
+        "cancelled": _("The organiser called this match off: its pairing was withdrawn or changed."),
         "eggs": _("Eggs: 60:60"),
         "spectating": _("You are watching."),
         "reconnecting": _("Connection lost, reconnecting…"),
@@ -37,6 +37,15 @@ def table_texts() -> dict[str, str]:
         "previous_hands": _("Hands of the last deal"),
         "eyes": _("%(n)s eyes"),
         "last_deal": _("last deal NS %(ns)s : EW %(ew)s"),
+        "deal_summary": _("Deal %(n)s is over"),
+        "outcome_rout": _("A rout."),
+        "outcome_lucy": _("Lucy: every trick (or every point) taken."),
+        "outcome_eggs": _("Eggs, 60:60: no eyes now, the next decided deal is worth more."),
+        "summary_points": _("Points: NS %(ns)s · EW %(ew)s"),
+        "summary_eyes": _("Eyes opened: NS +%(ns)s · EW +%(ew)s"),
+        "summary_score": _("Score: NS %(ns)s : EW %(ew)s"),
+        "suits_legend": _("The suit beside a player is his for the whole match: it is the trump of every "
+                          "deal in which he holds the jack of clubs. J♣ marks who holds it now."),
     }
 
 

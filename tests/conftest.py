@@ -1,5 +1,5 @@
-"""Fixtures every app's tests may use: a club with one user per role, a real Celery worker and a
-clean channel layer."""
+"""Fixtures every app's tests may use: a club with one user per role, a real Celery worker, a
+clean channel layer and cache keys of the test's own."""
 
 import os
 import socket
@@ -18,6 +18,7 @@ from django.conf import settings
 
 from clubs.models import Role
 from config.celery import app as celery_app
+from config.settings.base import redis_cache
 from tests.clubs.factories import ClubFactory, MembershipFactory, UserFactory
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +34,13 @@ def _database_url(db: dict) -> str:
     host = db.get("HOST") or "127.0.0.1"
     port = f":{db['PORT']}" if db.get("PORT") else ""
     return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_keys(settings):
+    """Each test counts in cache keys of its own (wrong PINs from the test client's one address
+    would otherwise add up across tests); never ``cache.clear()``, which empties the shared Redis db."""
+    settings.CACHES = redis_cache(settings.REDIS_URL, f"bilka-test-{uuid.uuid4().hex[:12]}")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from config.schedule import keep_plans_after_migrate
 
-        from . import broadcast, day_tasks, schedule, tasks  # noqa: F401 - signal receivers and tasks
+        from . import audit_words, broadcast, day_tasks, schedule, tasks  # noqa: F401 - signal receivers and tasks
         from .services import plans  # noqa: F401 - the day's plans follow rounds and day settings
 
         keep_plans_after_migrate(
@@ -18,3 +18,4 @@ class TournamentsConfig(AppConfig):
         )
         keep_plans_after_migrate(schedule.ensure_day_plan, dispatch_uid="bilka-tournaments-day-plan")
         broadcast.connect_table_events()
+        audit_words.register()  # the audit log words the tournaments' codes in the reader's language

@@ -2,6 +2,7 @@
 
 The rule fields are built from the engine's own rules definition (``gameplay.engine.rules``), so
 a parameter added there appears on the form with its default, and the engine parses the result.
+Just over 400 lines: the settings form holds every setting of every format, one page's inputs.
 """
 
 from __future__ import annotations
@@ -108,9 +109,12 @@ PLAIN_SETTINGS = (
     "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
     "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
     "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
-    "grand_final_reset", "group_count", "group_qualifiers",
+    "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
+
+
+SERIES_CHOICES = [(1, _("1 match")), (3, _("Best of 3")), (5, _("Best of 5"))]
 
 
 def count_field(label, low: int, high: int, initial: int, help_text="") -> forms.IntegerField:
@@ -159,12 +163,19 @@ class TournamentForm(BilkaForm):
     group_qualifiers = forms.IntegerField(
         label=_("Pairs through from each group"), min_value=1, max_value=8, initial=2, required=False
     )
-    best_of = forms.IntegerField(
-        label=_("Matches per knockout tie"),
-        min_value=1,
-        max_value=9,
+    best_of = forms.TypedChoiceField(
+        label=_("Matches per tie (knockout, double elimination, playoff)"),
+        choices=SERIES_CHOICES,
+        coerce=int,
         initial=1,
-        help_text=_("1: one match to 12 eyes. 3: best of three, and so on."),
+        help_text=_("Best of 3: the first pair to win two matches wins the tie. Set before the start."),
+    )
+    final_best_of = forms.TypedChoiceField(
+        label=_("Matches in the final"),
+        choices=[("", _("As the other ties")), *SERIES_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
     prizes = forms.CharField(
@@ -216,6 +227,7 @@ class TournamentForm(BilkaForm):
             "group_count",
             "group_qualifiers",
             "best_of",
+            "final_best_of",
             "play_mode",
         )
         return [self[n] for n in names]
@@ -306,18 +318,22 @@ class SubstituteForm(BilkaForm):
         self.fields["player_in"].queryset = players
 
 
-class FinalScoreForm(BilkaForm):
-    home_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
-    away_eyes = forms.IntegerField(label=_("Eyes"), min_value=0, max_value=12)
+class PlayerSubstituteForm(BilkaForm):
+    """A substitute for a player of an individual event: a roster player not entered, or a new name."""
 
+    from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=99)
+    player = forms.ModelChoiceField(label=_("Roster player"), queryset=None, required=False)
+    name = forms.CharField(label=_("Or a new name"), max_length=120, required=False)
 
-class PinForm(BilkaForm):
-    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
+    def __init__(self, *args, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
 
-
-class DisputeForm(BilkaForm):
-    note = forms.CharField(label=_("What is wrong?"), max_length=500, required=False)
-    pin = forms.CharField(label=_("Table PIN (on the score sheet)"), max_length=8, required=False)
+    def clean(self):
+        data = super().clean()
+        if data.get("player") and (data.get("name") or "").strip():
+            raise ValidationError(_("Choose a roster player or write a new name, not both."))
+        return data
 
 
 class RoundForm(BilkaForm):
@@ -328,45 +344,6 @@ class RoundForm(BilkaForm):
         label=_("Play"), required=False, choices=[("", _("As the tournament")), *PlayMode.choices]
     )
     best_of = forms.IntegerField(label=_("Matches per tie"), min_value=1, max_value=9, required=False)
-
-
-DEAL_ROWS = 16
-
-
-def parse_deals(post) -> list[dict]:
-    """The deal-by-deal sheet from the form's rows: home points, away points, jack of clubs, every trick.
-
-    Pairs are "1" (home) and "2" (away) in the form, as printed on the paper sheet.
-
-    Blank rows are skipped; a half-filled row is an error naming the deal.
-    """
-    deals, errors = [], []
-    for i in range(1, DEAL_ROWS + 1):
-        home, away = (post.get(f"deal-{i}-home") or "").strip(), (post.get(f"deal-{i}-away") or "").strip()
-        jack, every = post.get(f"deal-{i}-jack") or "", post.get(f"deal-{i}-all") or ""
-        if not home and not away:
-            continue
-        try:
-            home_points = int(home) if home else 120 - int(away)
-            away_points = int(away) if away else 120 - int(home)
-        except ValueError:
-            errors.append(_("Deal %(n)d: points are whole numbers.") % {"n": i})
-            continue
-        if jack not in ("1", "2"):
-            errors.append(_("Deal %(n)d: say which pair held the jack of clubs.") % {"n": i})
-            continue
-        deals.append(
-            {
-                "points": (home_points, away_points),
-                "jack_holder": int(jack) - 1,  # the sheet says pair 1 and 2; the core counts 0 and 1
-                "all_tricks": int(every) - 1 if every in ("1", "2") else None,
-            }
-        )
-    if errors:
-        raise ValidationError(errors)
-    if not deals:
-        raise ValidationError(_("Write at least one deal."))
-    return deals
 
 
 class DaySettingsForm(forms.ModelForm):

@@ -16,6 +16,7 @@ from .clubs import (
     set_member_role,
     update_club,
 )
+from .common import without_list_number
 from .invitations import INVITATION_DAYS, claim_player, invite_player
 from .merging import merge_players, players_merged
 from .players import ensure_player_for_user, update_player
@@ -51,4 +52,5 @@ __all__ = [
     "set_roster_active",
     "update_club",
     "update_player",
+    "without_list_number",
 ]

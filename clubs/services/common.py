@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from .. import permissions
-from ..models import AuditEntry, Club, Player
+from ..models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation
 
 
 def require_user(actor) -> None:
@@ -15,8 +17,13 @@ def require_user(actor) -> None:
         raise PermissionDenied
 
 
-def audit(*, actor, action: str, obj, club: Club | None = None, before=None, after=None) -> AuditEntry:
-    """The row that says who changed what, with the state before and after."""
+def audit(
+    *, actor, action: str, obj, club: Club | None = None, before=None, after=None, reason: str = ""
+) -> AuditEntry:
+    """The row that says who changed what, with the state before and after.
+
+    ``action`` is a code worded at read time (``clubs.audit_words``); what the row is about is kept
+    as codes and names (``subject_of``), never as text in the actor's language."""
     return AuditEntry.objects.create(
         actor=actor if actor is not None and actor.is_authenticated else None,
         action=action,
@@ -24,9 +31,26 @@ def audit(*, actor, action: str, obj, club: Club | None = None, before=None, aft
         object_type=obj._meta.label_lower if obj is not None else "",
         object_id=str(obj.pk) if obj is not None and obj.pk is not None else "",
         object_repr=str(obj)[:200] if obj is not None else "",
+        subject=subject_of(obj),
+        reason=" ".join((reason or "").split())[:300],
         before=before,
         after=after,
     )
+
+
+def subject_of(obj) -> dict | None:
+    """What a club's audit row is about, as a kind and a name (names read the same in any language)."""
+    if obj is None:
+        return None
+    if isinstance(obj, Membership):
+        return {"kind": "member", "name": obj.user.get_username()}
+    if isinstance(obj, (ClubPlayer, PlayerInvitation)):
+        return {"kind": "player", "name": obj.player.display_name}
+    if isinstance(obj, Player):
+        return {"kind": "player", "name": obj.display_name}
+    if isinstance(obj, Club):
+        return {"kind": "club", "name": obj.name}
+    return {"kind": "", "name": str(obj)[:200]}
 
 
 def player_state(player: Player) -> dict:
@@ -38,6 +62,17 @@ def player_state(player: Player) -> dict:
         "user_id": player.user_id,
         "merged_into_id": player.merged_into_id,
     }
+
+
+LIST_NUMBER = re.compile(r"^\s*(?:№\s*)?\d{1,4}\s*(?:[.):\]]|[-–—])\s*")
+"""A number an organiser's list puts before a name: "1. ", "2) ", "3 - ", "№4: "."""
+
+
+def without_list_number(line: str) -> str:
+    """A pasted line without the number of a numbered list ("1. Марат Бектуров" → "Марат Бектуров");
+    a line that is only a number is left as it is."""
+    rest = LIST_NUMBER.sub("", line, count=1)
+    return rest if rest.strip() else line
 
 
 def clean_text(value: str, *, limit: int, required: bool, what: str) -> str:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Club, ClubPlayer, Player
 from ..translit import search_key
-from .common import audit, clean_city, clean_name, player_state, require_roster_manager
+from .common import audit, clean_city, clean_name, player_state, require_roster_manager, without_list_number
 
 BULK_LIMIT = 300  # a village championship is dozens of players; thousands is a mistake
 
@@ -51,10 +51,11 @@ class BulkAddResult:
 
 
 def parse_player_lines(text: str) -> tuple[list[tuple[str, str]], int]:
-    """Split pasted text into (name, city) pairs: one per line, an optional ", city" after the name."""
+    """Split pasted text into (name, city) pairs: one per line, an optional ", city" after the name;
+    a numbered list's numbers ("1.", "2)", "3 -") are not part of the name."""
     rows, blanks = [], 0
     for raw in (text or "").splitlines():
-        line = " ".join(raw.split())
+        line = " ".join(without_list_number(raw).split())
         if not line:
             blanks += 1
             continue

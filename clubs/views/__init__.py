@@ -3,6 +3,7 @@
 One module per group of pages; ``clubs.urls`` names them from here.
 """
 
+from .audit import club_audit
 from .clubs import (
     club_create,
     club_edit,
@@ -29,6 +30,7 @@ from .roster import (
 __all__ = [
     "EVENTS_TEMPLATE",
     "claim",
+    "club_audit",
     "club_create",
     "club_detail",
     "club_edit",

@@ -8,10 +8,12 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import permissions, selectors, services
+from ..confirm import Question, ask_first
 from ..forms import AddMemberForm, ClubForm, RoleForm
 from ..models import Role
 from .common import club_for, club_or_404, refusal_as_message, save_form
@@ -51,9 +53,20 @@ def club_join(request, slug):
 
 
 @login_required
-@require_POST
 def club_leave(request, slug):
+    """Leave a club: asks first (``clubs.confirm``)."""
     club = club_or_404(slug)
+    asked = ask_first(
+        request,
+        Question(
+            title=_("Leave %(club)s?") % {"club": club.name},
+            button=_("Leave the club"),
+            back=club.get_absolute_url(),
+            effects=[_("Your role in the club ends; an owner can add you again.")],
+        ),
+    )
+    if asked is not None:
+        return asked
     with refusal_as_message(request):
         services.remove_member(actor=request.user, club=club, user=request.user)
         messages.success(request, _("You have left %(club)s.") % {"club": club.name})
@@ -109,9 +122,20 @@ def member_role(request, slug, user_id):
 
 
 @login_required
-@require_POST
 def member_remove(request, slug, user_id):
+    """An owner removes a member: asks first (``clubs.confirm``)."""
     club, user = _club_and_account(request, slug, user_id)
+    asked = ask_first(
+        request,
+        Question(
+            title=_("Remove %(user)s from the club?") % {"user": user.get_username()},
+            button=_("Remove"),
+            back=reverse("clubs:members", kwargs={"slug": club.slug}),
+            effects=[_("The account loses its role in the club; its player stays on the roster.")],
+        ),
+    )
+    if asked is not None:
+        return asked
     with refusal_as_message(request):
         services.remove_member(actor=request.user, club=club, user=user)
         messages.success(request, _("%(user)s removed from the club.") % {"user": user.get_username()})

@@ -13,6 +13,8 @@ from ..models import Player, Role
 from .common import club_or_404
 
 EVENTS_TEMPLATE = "tournaments/_club_events.html"
+HOME_TABLES_TEMPLATE = "gameplay/_home_tables.html"
+HOME_EVENTS_TEMPLATE = "tournaments/_home_events.html"
 
 
 def home(request):
@@ -23,6 +25,9 @@ def home(request):
         "my_memberships": selectors.clubs_of_user(user=request.user),
         # A fresh account's player is named after the username; ask for the real name.
         "ask_for_name": own is not None and own.display_name == request.user.get_username(),
+        # The apps above the clubs fill their own sections: tables to watch, tournaments to follow.
+        "tables_html": _fragment(request, HOME_TABLES_TEMPLATE, {}),
+        "events_html": _fragment(request, HOME_EVENTS_TEMPLATE, {}),
     }
     return render(request, "clubs/home.html", context)
 
@@ -31,13 +36,13 @@ def club_list(request):
     return render(request, "clubs/club_list.html", {"clubs": selectors.club_list()})
 
 
-def _events_html(request, club) -> str | None:
-    """The club's events section, when the tournaments app provides one (else a placeholder)."""
+def _fragment(request, name: str, context: dict) -> str | None:
+    """A section another app provides (the clubs import no other app), or None when it has none."""
     try:
-        template = get_template(EVENTS_TEMPLATE)
+        template = get_template(name)
     except TemplateDoesNotExist:
         return None
-    return template.render({"club": club}, request)
+    return template.render(context, request)
 
 
 def club_detail(request, slug):
@@ -52,7 +57,7 @@ def club_detail(request, slug):
         "can_manage_roster": permissions.can_manage_roster(request.user, club),
         "can_manage_members": permissions.can_manage_members(request.user, club),
         "can_edit": permissions.can_edit_club(request.user, club),
-        "events_html": _events_html(request, club),
+        "events_html": _fragment(request, EVENTS_TEMPLATE, {"club": club}),
     }
     return render(request, "clubs/club_detail.html", context)
 

@@ -6,6 +6,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +14,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from .. import permissions, selectors, services
-from ..audit_labels import action_label
+from ..audit_labels import describe
+from ..confirm import Question, ask_first
 from ..forms import BulkPlayersForm, MergeForm, PlayerForm
 from ..models import ClubPlayer, Player, PlayerInvitation
 from .common import club_for, refusal_as_message, save_form
@@ -28,7 +30,7 @@ def _roster_context(club, **extra):
         "club": club,
         "roster": entries,
         "members_off_roster": selectors.members_off_roster(club=club),
-        "history": [(e, action_label(e.action)) for e in selectors.club_audit(club=club)],
+        "history": [describe(e) for e in selectors.club_audit(club=club)],
         "add_form": PlayerForm(),
         "bulk_form": BulkPlayersForm(),
         **extra,
@@ -100,11 +102,31 @@ def invitation(request, slug, pk):
 
 
 @login_required
-@require_POST
 def roster_toggle(request, slug, entry_id):
+    """Take a player off the roster (``?off=1``: asks first, ``clubs.confirm``) or put him back (a POST)."""
     club = club_for(request, slug, permissions.can_manage_roster)
-    entry = get_object_or_404(ClubPlayer, pk=entry_id, club=club)
-    services.set_roster_active(actor=request.user, club=club, entry=entry, active=not entry.active)
+    entry = get_object_or_404(ClubPlayer.objects.select_related("player"), pk=entry_id, club=club)
+    off = request.GET.get("off") == "1"
+    if off:
+        name = entry.player.display_name
+        asked = ask_first(
+            request,
+            Question(
+                title=_("Take %(player)s off the roster?") % {"player": name},
+                button=_("Take off"),
+                back=reverse("clubs:roster", kwargs={"slug": club.slug}),
+                effects=[
+                    _("%(player)s is no longer offered when you register pairs and players.")
+                    % {"player": name},
+                    _("Nothing is deleted: results stay, and “Put back” brings the player back."),
+                ],
+            ),
+        )
+        if asked is not None:
+            return asked
+    elif request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    services.set_roster_active(actor=request.user, club=club, entry=entry, active=not off)
     return redirect("clubs:roster", slug=club.slug)
 
 

@@ -5,12 +5,14 @@ from pathlib import Path
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 if (BASE_DIR / ".env").exists():
     # A developer's local overrides; the real environment always wins.
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+# Local state (SQLite, collected static files, the embedded Redis); a second site runs from its own.
+VAR_DIR = Path(env("BILKA_VAR_DIR", default=str(BASE_DIR / "var")))
 
 SECRET_KEY = env("SECRET_KEY", default="dev-only-secret-key-not-for-production-use-0123456789abcdef")
 DEBUG = env.bool("DEBUG", default=False)
@@ -132,6 +134,21 @@ CHANNEL_LAYERS = {
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
+
+
+def redis_cache(url: str, prefix: str) -> dict:
+    """Django's cache in Redis, shared by every process of the site (counters of wrong PINs
+    must be seen by all web workers, not kept per process)."""
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+
+
+CACHES = redis_cache(REDIS_URL, "bilka")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -212,3 +229,7 @@ GAMEPLAY_SOCKET_DB_REUSE = True
 # Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);
 # 0 runs them in the server's thread pool.
 GAMEPLAY_MOVE_PROCESSES = env.int("GAMEPLAY_MOVE_PROCESSES", default=1)
+
+# --- Tournament day. A table without a result is shown as stuck on the organiser's dashboard (with
+# its forfeit buttons) only after its round's deadline, or this many minutes after the round started.
+TOURNAMENTS_STUCK_AFTER_MINUTES = env.int("TOURNAMENTS_STUCK_AFTER_MINUTES", default=45)

@@ -1,7 +1,7 @@
 """Production: everything from the environment, secure by default (passes `check --deploy`)."""
 
 from .base import *  # noqa: F401,F403
-from .base import CHANNEL_LAYERS, channel_layer_host, env
+from .base import CHANNEL_LAYERS, channel_layer_host, env, redis_cache
 
 DEBUG = False
 SECRET_KEY = env("SECRET_KEY")
@@ -16,6 +16,7 @@ REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [channel_layer_host(REDIS_URL)]
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
+CACHES = redis_cache(REDIS_URL, "bilka")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

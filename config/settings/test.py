@@ -4,7 +4,7 @@ import os
 import uuid
 
 from .base import *  # noqa: F401,F403
-from .base import CHANNEL_LAYERS, channel_layer_host, env
+from .base import CHANNEL_LAYERS, channel_layer_host, env, redis_cache
 
 # One id per test run, kept in the environment so that the processes a run starts (a Celery
 # worker, a spawned live server) read the same value. It keeps parallel runs that share a Redis
@@ -22,6 +22,7 @@ DATABASES = {"default": _db}
 REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/9")
 CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [channel_layer_host(REDIS_URL)]
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = env("CHANNELS_PREFIX", default=f"bilka-test-{RUN_ID}")
+CACHES = redis_cache(REDIS_URL, f"bilka-test-{RUN_ID}")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = f"bilka-test-{RUN_ID}"

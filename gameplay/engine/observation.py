@@ -21,7 +21,9 @@ class Observation:
 
     Public by the rules: whose suit is whose, the trump, and so who holds `JC` (the trump
     *is* the suit of the `JC` holder), the cards on the table, each seat's number of cards,
-    tricks taken, the score. Points are shown for finished deals only (`last_deal`).
+    tricks taken, the score. Points are shown for finished deals only: `last_deal` is the last
+    deal that ended (a redeal included), `last_played` the last one played to the end, with the
+    pair that was on duty in it and the score after it (the summary shown between deals).
     """
 
     seat: int | None
@@ -47,6 +49,7 @@ class Observation:
     winner: int | None
     end: tuple[str, int] | None
     deck: str
+    last_played: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, state: BaseMatchState, seat: int | None) -> Observation:
@@ -69,6 +72,12 @@ class Observation:
                 "eyes": d.eyes,
                 "redeal": d.redeal,
             }
+        played = [(i, d) for i, d in enumerate(state.deals) if d.outcome not in (None, "redeal")]
+        last_played = None
+        if played:
+            number, p = played[-1]
+            last_played = {"deal": number + 1, "outcome": p.outcome, "points": p.points, "eyes": p.eyes,
+                           "pair_on_duty": p.pair_on_duty, "score_after": p.score_after}
         return cls(
             seat=seat,
             phase=state.phase.name.lower(),
@@ -93,6 +102,7 @@ class Observation:
             winner=state.winner,
             end=state.end,
             deck=state.rules.deck,
+            last_played=last_played,
         )
 
     def visible_cards(self) -> set[int]:
@@ -145,6 +155,14 @@ class Observation:
             "winner": None if self.winner is None else PAIRS[self.winner],
             "end": None if self.end is None else {"reason": self.end[0], "seat": SEATS[self.end[1]]},
             "deck": self.deck,
+            "last_played": None if self.last_played is None else {
+                "deal": self.last_played["deal"],
+                "outcome": self.last_played["outcome"],
+                "points": dict(zip(PAIRS, self.last_played["points"], strict=True)),
+                "eyes": dict(zip(PAIRS, self.last_played["eyes"], strict=True)),
+                "on_duty": PAIRS[self.last_played["pair_on_duty"]],
+                "score": dict(zip(PAIRS, self.last_played["score_after"], strict=True)),
+            },
         }
 
 

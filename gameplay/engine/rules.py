@@ -143,3 +143,12 @@ def parameters() -> tuple[Parameter, ...]:
         else:
             out.append(Parameter(key, "bool", default))
     return tuple(out)
+
+
+#: Named sets of house rules a table starts from (RULES.md): the online platform's defaults of
+#: seed 000, which are `Rules()`, and the classic rules of seeds 001, 002 and 004 — rout from 91
+#: ("спас"), Lucy by all 120 points, eggs plus four, the first lead after the dealer.
+PRESETS: dict[str, Rules] = {
+    "online": Rules(),
+    "classic": Rules(rout_at=91, lucy_by="points", eggs="plus_four", first_lead="after_dealer"),
+}

@@ -6,7 +6,8 @@ appends numbered events, stores the record as it grows, and only on commit broad
 and queues the bot and clock tasks (`gameplay.scheduling`).
 
 One module per job, by what it changes: `seating` (open a table, sit, bots, start), `moves`,
-`clocks` (what the bot and clock tasks do), `ending`, `connections` (sockets and dead servers);
+`clocks` (what the bot and clock tasks do), `ending` (decided, resigned or called off),
+`connections` (sockets and dead servers);
 `changes` holds what they share (lock, events, clock, next task, refusals) and `state_cache` the
 states this process moved last. Callers use the names below: `from gameplay import services`.
 """
@@ -16,7 +17,7 @@ from gameplay.selectors import load_state
 from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
 from gameplay.services.clocks import bot_move, clock_expired
 from gameplay.services.connections import connection_changed, reap_dead_servers
-from gameplay.services.ending import resign
+from gameplay.services.ending import cancel, resign
 from gameplay.services.moves import parse_action, play, public_action
 from gameplay.services.seating import create_table, fill_with_bots, play_now, seat_for, sit, validate_rules
 
@@ -26,6 +27,7 @@ __all__ = [
     "RulesError",
     "TableError",
     "bot_move",
+    "cancel",
     "clock_expired",
     "connection_changed",
     "create_table",

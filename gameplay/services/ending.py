@@ -52,3 +52,28 @@ def resign(*, table_id: int, seat: int) -> Outcome:
     state.end_match("resign", seat)
     event = finish_locked(table, state, seat_rows(table), "resign", {"seat": SEATS[seat]})
     return Outcome(ok=True, event_number=event.number)
+
+
+@transaction.atomic
+def cancel(*, table_id: int) -> Outcome:
+    """The match at the table is called off (its tournament pairing was withdrawn or changed): the
+    table closes with no winner, the players are told, and nothing is scored. A table already
+    over is left as it is."""
+    table = lock_table(table_id)
+    if table.status == TableStatus.FINISHED:
+        return Outcome(ok=False, message=_("The match at this table is over."), code="finished")
+    state = load_state(table) if table.status == TableStatus.PLAYING else None
+    ns, ew = state.capped_score if state is not None else (0, 0)
+    score = {"NS": ns, "EW": ew}
+    table.status = TableStatus.FINISHED
+    table.finished_at = timezone.now()
+    table.move_deadline = None
+    table.result = {"winner": None, "reason": "cancelled", "seat": None, "score": score}
+    seats = seat_rows(table)
+    event = append_event(table, "cancelled", state, {"result": table.result}, seats)
+    for s in seats:
+        if s.user_id:
+            notify_user(s.user_id, {"type": "table.finished", "table": table.pk, "result": table.result,
+                                    "url": table.get_absolute_url()})
+    transaction.on_commit(broadcast.lobby_changed, robust=True)
+    return Outcome(ok=True, event_number=event.number)

@@ -82,7 +82,8 @@
       if (me && seat === me) meta.push(T.you);
       else if (me && SEATS.indexOf(seat) % 2 === SEATS.indexOf(me) % 2) meta.push(T.partner);
       if (row && row.bot) meta.push(T.bot);
-      if (view && view.suits) meta.push(SUIT[view.suits[seat]]);
+      // the seat's own suit, in words too (the legend under the table says what it means)
+      if (view && view.suits) meta.push(SUIT[view.suits[seat]] + "\u00a0" + T["suit_" + view.suits[seat]]);
       box.appendChild(el("div", "bt-meta", meta.join(" · ")));
       if (view && view.hand_sizes && seat !== me) box.appendChild(el("div", "bt-count", fmt(T.cards, { n: view.hand_sizes[seat] })));
       if (row && !row.connected && row.grace_left != null && table.status === "playing") {
@@ -140,13 +141,46 @@
     deal.textContent = view ? fmt(T.deal, { n: view.deal }) + lastLine + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
   }
 
+  function drawLegend() {
+    var legend = $(".bt-legend");
+    legend.hidden = !(view && view.suits && table.status === "playing");
+    legend.textContent = T.suits_legend;
+  }
+
+  /* Between deals: what the deal just played gave, beside the new deal's first question (the redeal
+   * decision or the first lead), which it never holds up; gone with the new deal's first card. */
+  function drawBetween() {
+    var box = $(".bt-between");
+    var lp = view && view.last_played, ld = view && view.last_deal;
+    var fresh = !!view && table.status === "playing" && !view.trick.cards.length &&
+      (view.tricks_taken.NS + view.tricks_taken.EW) === 0;
+    var redealt = !!ld && ld.outcome === "redeal" && ld.redeal;
+    box.hidden = !(fresh && (lp || redealt));
+    if (box.hidden) { box.innerHTML = ""; return; }
+    box.innerHTML = "";
+    if (lp) {
+      box.appendChild(el("h3", "bt-between-title", fmt(T.deal_summary, { n: lp.deal })));
+      if (T["outcome_" + lp.outcome]) box.appendChild(el("p", "bt-between-outcome", T["outcome_" + lp.outcome]));
+      var list = el("ul", "bt-between-lines");
+      list.appendChild(el("li", "bt-sum-points", fmt(T.summary_points, { ns: lp.points.NS, ew: lp.points.EW })));
+      list.appendChild(el("li", "bt-sum-duty", fmt(T.on_duty, { pair: lp.on_duty })));
+      list.appendChild(el("li", "bt-sum-eyes", fmt(T.summary_eyes, { ns: lp.eyes.NS, ew: lp.eyes.EW })));
+      list.appendChild(el("li", "bt-sum-score", fmt(T.summary_score, { ns: lp.score.NS, ew: lp.score.EW })));
+      box.appendChild(list);
+    }
+    if (redealt) box.appendChild(el("p", "bt-redealt", fmt(T.redealt, { name: seatName(ld.redeal) })));
+  }
+
   function drawStatus() {
     var st = $(".bt-status"), decide = $(".bt-decide"), resign = $(".bt-resign"), lastBtn = $(".bt-last-btn");
     var playing = table.status === "playing";
     decide.hidden = !(view && view.can_redeal && playing);
     resign.hidden = !(me && playing);
     lastBtn.hidden = !(view && view.review_tricks === "last" && playing);
-    if (!playing || !view) { st.textContent = table.status === "open" ? "" : ""; return; }
+    var tools = $(".bt-tools");
+    tools.hidden = resign.hidden && lastBtn.hidden;
+    st.hidden = !playing;  // a finished or open table leaves no empty line
+    if (!playing || !view) { st.textContent = ""; return; }
     var myTurn = view.to_move === me && !!me;
     if (view.phase === "redeal" && !view.to_move) st.textContent = T.deciding;
     else if (myTurn && view.can_redeal) st.textContent = T.you_decide;
@@ -175,7 +209,9 @@
     var box = $(".bt-result");
     if (table.status !== "finished" || !table.result) return;
     box.hidden = false;
-    var r = table.result, text = fmt(T.won, { pair: r.winner }) + " ";
+    var r = table.result, text;
+    if (r.reason === "cancelled") { box.querySelector(".bt-result-text").textContent = T.cancelled; return; }
+    text = fmt(T.won, { pair: r.winner }) + " ";
     if (r.reason === "eyes") text += T.reason_eyes;
     else text += fmt(T["reason_" + r.reason] || "", { name: r.seat ? seatName(r.seat) : "" });
     text += " (NS " + r.score.NS + " : EW " + r.score.EW + ")";
@@ -186,7 +222,7 @@
     root.classList.toggle("bt-spectator", !me);
     drawScore(); drawInfo(); drawSeats();
     if (!flashTimer) drawTrick(view && view.trick.cards, view && view.trick.leader);
-    drawHand(); drawStatus(); drawResult();
+    drawLegend(); drawBetween(); drawHand(); drawStatus(); drawResult();
     if (table.deadline_in != null) deadlineAt = performance.now() + table.deadline_in * 1000; else deadlineAt = null;
     tick();
   }
@@ -244,7 +280,6 @@
         return;
       }
       if (f.trick) flashTrick(f.trick);
-      if (f.deal_end) showDealEnd(f.deal_end, f);
       render();
     } else if (f.type === "presence") {
       table = f.table; drawSeats(); drawStatus(); tick();
@@ -267,12 +302,6 @@
       flashTimer = null; box.classList.remove("bt-taken");
       drawTrick(view && view.trick.cards, view && view.trick.leader);
     }, 1200);
-  }
-
-  function showDealEnd(d, f) {
-    if (d.outcome === "redeal") { showMessage(fmt(T.redealt, { name: seatName(f.seat) }), true); return; }
-    if (!d.points) return;
-    showMessage(fmt(T.deal_over, { ns: d.points.NS, ew: d.points.EW, ens: d.eyes.NS, eew: d.eyes.EW }), true);
   }
 
   $(".bt-decide").addEventListener("click", function (e) {

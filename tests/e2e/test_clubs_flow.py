@@ -103,7 +103,7 @@ def test_screenshots_of_the_demo_site(live_server, chromium_path, screenshots_di
             _no_horizontal_scroll(page)
             page.screenshot(path=screenshots_dir / "bulk-result.png", full_page=True)
             page.goto(f"{live_server.url}/")
-            page.locator("summary").click()
+            page.locator("header .menu-toggle").click()
             page.screenshot(path=screenshots_dir / "menu-open.png")
             page.select_option("#lang-select", "kk")
             page.locator(".lang-form button").click()

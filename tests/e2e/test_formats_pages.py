@@ -110,10 +110,12 @@ def test_format_pages_on_a_phone(live_server, chromium_path, screenshots_dir):
                 page.screenshot(path=screenshots_dir / f"formats-{name}.png", full_page=True)
                 if "bracket" not in path:
                     _no_horizontal_scroll(page)
-            # the organiser marks a no-show at table 1 from the phone: 12:0, the badge shows
+            # the organiser marks a no-show at table 1 from the phone (after the question): 12:0, a badge
             page.goto(f"{base}/t/{ind.slug}/rounds/3/")
             first_table = page.locator(".seated-table").first
-            first_table.locator("form.row-form button").click()
+            first_table.locator("details.no-show summary").click()
+            first_table.locator("details.no-show a[data-confirm]").first.click()
+            page.locator("dialog[open] button.button-danger").click()
             page.wait_for_load_state()
             assert page.locator(".seated-table").first.locator(".eyes").first.inner_text().strip() in (
                 "12",

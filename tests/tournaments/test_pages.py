@@ -73,13 +73,13 @@ def test_public_pages_and_private_ones(client, club, organiser):
             assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
         else:
             assert response.status_code == 200, url
-    pins = list(t.matches.values_list("pin", flat=True))
+    pins = [pin for pair in t.matches.values_list("home_pin", "away_pin") for pin in pair]
     page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
     assert not any(f">{pin}<" in page for pin in pins)
     for match in t.matches.all():
         page = client.get(match.get_absolute_url()).content.decode()
-        assert f">{match.pin}<" not in page, (
-            "a table's PIN is printed on its sheet, never shown to the public"
+        assert f">{match.home_pin}<" not in page and f">{match.away_pin}<" not in page, (
+            "a pair's PIN is printed on its half of the sheet, never shown to the public"
         )
 
 
@@ -224,7 +224,9 @@ def test_organiser_pages_for_substitution_round_settings_and_forfeit(client, clu
     rnd.refresh_from_db()
     assert rnd.play_mode == "online" and rnd.deadline is not None
     match = rnd.matches.first()
-    client.post(match.get_absolute_url(), {"action": "forfeit", "loser": "away"})
+    forfeit_url = reverse("tournaments:forfeit", args=[t.slug, match.pk, match.away_id])
+    assert forfeit_url in client.get(match.get_absolute_url()).content.decode()
+    client.post(forfeit_url)
     match.refresh_from_db()
     assert match.forfeit and (match.home_eyes, match.away_eyes) == (12, 0)
     home = client.get(t.get_absolute_url()).content.decode()

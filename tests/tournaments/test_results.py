@@ -5,8 +5,10 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from clubs.models import AuditEntry
 from tests.clubs.factories import PASSWORD, UserFactory
@@ -57,7 +59,9 @@ def test_player_enters_and_the_other_pair_confirms(table):
     with pytest.raises(PermissionDenied, match="other pair confirms"):
         services.confirm_result(actor=_user(table.home.player_b.user.username), match=table)
     with pytest.raises(PermissionDenied, match="other pair confirms"):  # not even with the PIN
-        services.confirm_result(actor=_user(table.home.player_b.user.username), match=table, pin=table.pin)
+        services.confirm_result(
+            actor=_user(table.home.player_b.user.username), match=table, pin=table.away_pin
+        )
     other = _user(table.away.player_a.user.username)
     services.confirm_result(actor=other, match=table)
     table.refresh_from_db()
@@ -154,20 +158,61 @@ def test_deal_sheet_through_the_page_with_preview(client, table):
     assert (match.home_eyes, match.away_eyes) == (12, 0) and match.status == MatchStatus.UNCONFIRMED
 
 
+def _wrong(*pins):
+    return next(p for p in ("0000", "1111", "2222") if p not in pins)
+
+
 def test_pin_confirms_for_a_player_without_an_account(client, table):
     services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
     response = client.post(
         table.get_absolute_url(),
-        {"action": "confirm", "pin": "0000" if table.pin != "0000" else "1111"},
+        {"action": "confirm", "pin": _wrong(table.home_pin, table.away_pin)},
         follow=True,
     )
     assert "Wrong PIN" in response.content.decode()
     assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
-    response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.pin}, follow=True)
+    response = client.post(
+        table.get_absolute_url(), {"action": "confirm", "pin": table.away_pin}, follow=True
+    )
     match = Match.objects.get(pk=table.pk)
     assert (
         match.status == MatchStatus.CONFIRMED and match.confirmed_how == "pin" and match.confirmed_by is None
     )
+
+
+def test_the_reporting_pair_cannot_confirm_with_its_own_pin(client, table):
+    """Pair 1 reports from a phone; on another phone (no account) it types the PIN of its own half:
+    refused, and the page says whose PIN confirms. Pair 2's PIN confirms."""
+    reporter = _user("asel") if table.home.player_a.user.username == "asel" else _user("ivan")
+    services.enter_result(actor=reporter, match=table, home_eyes=12, away_eyes=9)
+    assert table.home_pin != table.away_pin or Match.objects.filter(pk=table.pk).update(away_pin="9999")
+    table.refresh_from_db()
+    url = table.get_absolute_url()
+    response = client.post(url, {"action": "confirm", "pin": table.home_pin}, follow=True)
+    assert "PIN of the pair that reported the result" in response.content.decode()
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
+    client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.away_pin})
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
+
+
+def test_a_pin_on_a_match_no_side_reported_says_why(table, organiser):
+    with pytest.raises(ValidationError, match="No result has been entered yet"):
+        services.confirm_result(actor=None, match=table, pin=table.home_pin)
+    services.enter_result(actor=organiser, match=table, home_eyes=12, away_eyes=3)
+    with pytest.raises(ValidationError, match="already confirmed"):
+        services.confirm_result(actor=None, match=table, pin=table.away_pin)
+
+
+def test_each_pair_has_its_own_pin_on_its_half_of_the_sheet(client, organiser, table):
+    Match.objects.filter(pk=table.pk).update(home_pin="1357", away_pin="2468")
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:print_sheets", args=[table.tournament.slug, 1])).content.decode()
+    home, away = escape(table.home.name), escape(table.away.name)
+    sheet = next(s for s in page.split('<article class="sheet">') if home in s and away in s)
+    halves = sheet.split('class="sheet-half"')
+    assert len(halves) == 3
+    assert "1357" in halves[1] and home in halves[1] and "2468" not in halves[1] and away not in halves[1]
+    assert "2468" in halves[2] and away in halves[2] and "1357" not in halves[2]
 
 
 def test_dispute_goes_to_the_organiser_who_corrects(table, organiser):
@@ -318,15 +363,36 @@ def test_my_matches_lists_and_links_to_confirm(client, table):
     assert table.round.__class__.objects.get(pk=table.round_id).status == RoundStatus.PLAYING
 
 
-def test_wrong_pins_are_counted_and_lock_the_pin(client, table):
+def test_wrong_pins_slow_down_the_sender_not_the_match(client, table):
+    """A guesser who used up his session's allowance is told to wait, even with the right PIN;
+    another phone at the same venue (same address, another session) still confirms."""
     services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
-    wrong = "0000" if table.pin != "0000" else "1111"
-    for _ in range(services.PIN_ATTEMPTS):
-        client.post(table.get_absolute_url(), {"action": "confirm", "pin": wrong})
-    assert Match.objects.get(pk=table.pk).pin_failures == services.PIN_ATTEMPTS
-    response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.pin}, follow=True)
-    assert "Too many wrong PINs" in response.content.decode()
+    wrong = _wrong(table.home_pin, table.away_pin)
+    for _ in range(services.PIN_SESSION_ALLOWANCE):
+        response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": wrong}, follow=True)
+        assert "Wrong PIN" in response.content.decode()
+    url = table.get_absolute_url()
+    response = client.post(url, {"action": "confirm", "pin": table.away_pin}, follow=True)
+    assert "Too many wrong PINs from this phone" in response.content.decode()
     assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
+    other_phone = Client()
+    other_phone.post(table.get_absolute_url(), {"action": "confirm", "pin": table.away_pin})
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
+
+
+def test_wrong_pins_from_one_address_are_slowed_with_a_higher_allowance(table):
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    wrong = _wrong(table.home_pin, table.away_pin)
+    for n in range(services.PIN_ADDRESS_ALLOWANCE):
+        sender = services.PinSender(session=f"phone-{n}", address="203.0.113.7")
+        with pytest.raises(services.WrongPin):
+            services.confirm_result(actor=None, match=table, pin=wrong, sender=sender)
+    fresh = services.PinSender(session="a-new-phone", address="203.0.113.7")
+    with pytest.raises(ValidationError, match="Too many wrong PINs"):
+        services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=fresh)
+    elsewhere = services.PinSender(session="a-new-phone", address="198.51.100.1")
+    services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=elsewhere)
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
 
 
 def test_manual_seeding_order_decides_the_knockout_byes(club, organiser, client):
@@ -363,7 +429,7 @@ def test_notification_tasks_reach_the_right_players(table, organiser, club):
 def test_the_sheet_form_names_pairs_1_and_2_like_the_paper():
     from django.http import QueryDict
 
-    from tournaments.forms import parse_deals
+    from tournaments.result_forms import parse_deals
 
     post = QueryDict(mutable=True)
     post.update({"deal-1-home": "0", "deal-1-away": "120", "deal-1-jack": "2", "deal-1-all": "2"})

@@ -24,3 +24,26 @@ def test_seed_demo_tournaments_is_idempotent():
     mix = Tournament.objects.get(name="Белка-микс: индивидуальный турнир")
     assert mix.rounds.count() == 3 and mix.individual_entries.count() == 13
     assert len(individual_standings_view(tournament=mix).lines) == 13
+
+
+def test_the_demo_accounts_have_notices_and_a_table_is_being_played_mid_deal(client):
+    from gameplay.models import Table, TableStatus
+    from gameplay.selectors import load_state
+    from tournaments.models import Notification
+
+    call_command("seed_demo")
+    call_command("seed_demo_tournaments")
+    for username in ("demo", "organiser", "asel", "oleh"):
+        assert Notification.objects.filter(user__username=username).exists(), username
+    live = Table.objects.get(status=TableStatus.PLAYING)
+    oleh = live.seats.get(is_bot=False)
+    assert oleh.user.username == "oleh" and live.seats.filter(is_bot=True).count() == 3
+    state = load_state(live)
+    assert state.to_move == oleh.seat and 1 <= sum(state.tricks_taken) < 8  # mid-deal, Oleh to play
+
+    counts = (Notification.objects.count(), Table.objects.count())
+    call_command("seed_demo_tournaments")
+    assert (Notification.objects.count(), Table.objects.count()) == counts  # safe to repeat
+
+    assert client.get(f"/tables/{live.pk}/").status_code == 200  # a visitor watches it
+    assert f'href="/tables/{live.pk}/"' in client.get("/").content.decode()

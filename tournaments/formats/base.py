@@ -183,6 +183,10 @@ class TournamentFormat:
         """The games of round ``number``; raises ValidationError when it cannot be drawn."""
         raise NotImplementedError
 
+    def tie_best_of(self, match: Match) -> int:
+        """How many games the tie ``match`` belongs to is played over (``plays_series`` formats)."""
+        return 1
+
     def finished(self, rounds: Sequence[Any]) -> bool:
         """Every round is complete and there are as many as the format plays."""
         return (

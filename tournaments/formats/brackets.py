@@ -2,35 +2,55 @@
 
 Like the knockout, nothing of the bracket is stored but who played whom and who won: each
 ``Match`` carries its place in the core's bracket (``bracket``, ``stage``, ``slot``) and the core
-rebuilds the bracket from the confirmed winners. One match per tie (no best-of series), and a
-withdrawn pair loses its later matches by forfeit as they come up, so the bracket goes on.
+rebuilds the bracket from the confirmed winners. A tie may be a best-of-N series (``series``): its
+games share the place and the round, and its winner is the series'. A withdrawn pair loses its
+later matches by forfeit as they come up (a forfeit ends a series), so the bracket goes on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from ..models import Match, MatchStatus, TournamentStatus
+from ..models import Match, TournamentStatus
 from .base import Game, RoundPlan, TournamentFormat
+from .series import tie_winner
 
 GROUP = "group"
 PLAYOFF = "playoff"
 
 
-def winners_of(matches: Sequence[Match], brackets: Sequence[str]) -> dict[tuple[str, int, int], int]:
-    """The confirmed winners keyed (bracket, stage, slot), as the core's bracket keys count them."""
-    return {
-        (m.bracket, m.stage, m.slot): m.winner_id
-        for m in matches
-        if m.bracket in brackets and not m.bye and m.status == MatchStatus.CONFIRMED and m.winner_id
-    }
+TieKey = tuple[str, int, int]
+
+
+def ties_of(matches: Sequence[Match], brackets: Sequence[str]) -> dict[TieKey, list[Match]]:
+    """The games of each tie keyed (bracket, stage, slot), as the core's bracket keys count them,
+    in playing order."""
+    ties: dict[TieKey, list[Match]] = defaultdict(list)
+    for m in sorted(matches, key=lambda m: m.game):
+        if m.bracket in brackets and not m.bye:
+            ties[(m.bracket, m.stage, m.slot)].append(m)
+    return ties
+
+
+def winners_of(
+    matches: Sequence[Match], brackets: Sequence[str], length: Callable[[Match], int] = lambda m: 1
+) -> dict[TieKey, int]:
+    """The winners of the decided ties keyed (bracket, stage, slot); ``length`` gives a tie's games."""
+    winners = {}
+    for key, tie in ties_of(matches, brackets).items():
+        winner = tie_winner(tie, length(tie[0]))
+        if winner is not None:
+            winners[key] = winner
+    return winners
 
 
 class BracketFormat(TournamentFormat):
     eliminates = True
+    plays_series = True
     places_from_bracket = True
     standings_page = "bracket"
     pages = frozenset({"bracket"})

@@ -13,6 +13,7 @@ from ..core.double_elim import DoubleElimBracket, double_elim_bracket
 from ..models import Entry, Format, Match
 from .base import Game
 from .brackets import BracketFormat, winners_of
+from .series import tie_length
 
 
 class DoubleElimination(BracketFormat):
@@ -21,9 +22,12 @@ class DoubleElimination(BracketFormat):
     def state(self, field: Sequence[Entry], matches: Sequence[Match]) -> DoubleElimBracket:
         return double_elim_bracket(
             [e.pk for e in field],
-            winners_of(matches, ("winners", "losers", "final")),
+            winners_of(matches, ("winners", "losers", "final"), self.tie_best_of),
             grand_final_reset=self.tournament.grand_final_reset,
         )
+
+    def tie_best_of(self, match: Match) -> int:
+        return tie_length(self.tournament, match.round.best_of, final=match.bracket == "final")
 
     def champion(self) -> int | None:
         field = self.field()

@@ -3,7 +3,8 @@
 The seeded field is dealt into ``group_count`` groups by the snake; round r plays round r of
 every group's Berger table; then the top ``group_qualifiers`` of each group go into the knockout
 playoff, seeded so that group winners meet late (``core.groups.playoff_seeding``), with the
-tournament's third-place option.
+tournament's third-place option. Group matches are single matches; playoff ties may be best-of-N
+series, the playoff final over the final's length (``final_best_of``).
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.groups import group_schedules, group_standings, playoff_bracket, snake_groups
-from ..core.knockout import Bracket
+from ..core.knockout import Bracket, bracket_size
 from ..core.standings import StandingRow
 from ..core.tiebreaks import ROUND_ROBIN_TIEBREAKS, Tiebreak
 from ..models import Entry, EntryStatus, Format, Match, MatchStatus
 from .base import Game, points_of, results_of
 from .brackets import GROUP, PLAYOFF, BracketFormat, winners_of
+from .series import tie_length
 from .single_elim import bracket_places
 
 
@@ -62,7 +64,15 @@ class GroupsThenPlayoff(BracketFormat):
         playoff = None
         if complete:
             orders = [[row.entry for row in table if row.entry not in withdrawn] for table in tables]
-            winners = {(stage, slot): w for (_b, stage, slot), w in winners_of(matches, (PLAYOFF,)).items()}
+            through = sum(min(len(order), tournament.group_qualifiers) for order in orders)
+            final_stage = (bracket_size(through).bit_length() - 1) if through >= 2 else 0
+
+            def length(m: Match) -> int:
+                return tie_length(tournament, m.round.best_of, final=(m.stage, m.slot) == (final_stage, 0))
+
+            winners = {
+                (stage, slot): w for (_b, stage, slot), w in winners_of(matches, (PLAYOFF,), length).items()
+            }
             try:
                 playoff = playoff_bracket(
                     orders, tournament.group_qualifiers, winners, third_place=tournament.third_place
@@ -70,6 +80,15 @@ class GroupsThenPlayoff(BracketFormat):
             except ValueError as error:
                 return GroupsState(groups, tables, group_rounds, complete, None, str(error))
         return GroupsState(groups, tables, group_rounds, complete, playoff)
+
+    def tie_best_of(self, match: Match) -> int:
+        """Group matches are single; a playoff tie is the event's length, the final the final's."""
+        if match.bracket != PLAYOFF:
+            return 1
+        state = self.state(self.field(), self.all_matches())
+        final_stage = len(state.playoff.rounds) if state.playoff is not None else 0
+        final = (match.stage, match.slot) == (final_stage, 0)
+        return tie_length(self.tournament, match.round.best_of, final=final)
 
     def champion(self) -> int | None:
         field = self.field()

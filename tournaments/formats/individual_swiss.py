@@ -8,7 +8,7 @@ from ..core.seating import IndividualPlayer, seat_swiss_round
 from ..core.standings import individual_standings
 from ..models import Format
 from .base import RoundPlan, points_of
-from .players import IndividualFormat
+from .players import IndividualFormat, seat_holders
 
 
 class IndividualSwiss(IndividualFormat):
@@ -16,12 +16,17 @@ class IndividualSwiss(IndividualFormat):
     late_entries = True
 
     def seat(self, number, playing, seeded, state) -> RoundPlan:
-        """The seater (``core.seating.seat_swiss_round``) given each player's score so far."""
+        """The seater (``core.seating.seat_swiss_round``) given each player's score so far; a substitute
+        is seated by the score of the seat he holds (his own and the player's he replaced)."""
         scores: dict[int, int] = defaultdict(int)
         rows = individual_standings(
             [e.pk for e in seeded], state.results, state.byes, points=points_of(self.tournament)
         )
         scores.update({r.player: r.match_points for r in rows})
-        players = [IndividualPlayer(id=e.pk, score=scores[e.pk], seed=e.seed) for e in playing]
+        holders = seat_holders(seeded)
+        players = [
+            IndividualPlayer(id=e.pk, score=sum(scores[p] for p in holders[e.pk]), seed=e.seed)
+            for e in playing
+        ]
         rnd = seat_swiss_round(players, state.rounds, number=number)
         return RoundPlan(tables=list(rnd.tables), byes=list(rnd.byes))

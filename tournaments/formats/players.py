@@ -76,6 +76,20 @@ def individual_state(tournament: Tournament) -> IndividualState:
     return state
 
 
+def seat_holders(seeded: Sequence[IndividualEntry]) -> dict[int, list[int]]:
+    """For each player, the players whose seats he holds: himself, then, for a substitute, the player
+    he came in for (and the one before, if that one was a substitute too)."""
+    came_in_for = {e.pk: e.substitute_for_id for e in seeded}
+    holders: dict[int, list[int]] = {}
+    for e in seeded:
+        chain, current = [e.pk], came_in_for.get(e.pk)
+        while current is not None and current not in chain:
+            chain.append(current)
+            current = came_in_for.get(current)
+        holders[e.pk] = chain
+    return holders
+
+
 class IndividualFormat(TournamentFormat):
     """Both individual formats play ``swiss_rounds`` rounds (the organiser sets how many; a full
     movement needs n-1 for an even field, n for an odd one, to partner everyone once)."""
@@ -96,7 +110,7 @@ class IndividualFormat(TournamentFormat):
         return self.tournament.individual_entries
 
     def entry_rows(self):
-        return self.entries().select_related("player")
+        return self.entries().select_related("player", "substitute_for__player")
 
     def check_start(self, entries: Sequence[IndividualEntry]) -> None:
         if len(entries) < 4:

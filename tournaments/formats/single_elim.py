@@ -8,9 +8,10 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from ..core.knockout import Bracket, knockout_bracket, series_outcome
-from ..models import Entry, Format, Match, MatchStatus
+from ..core.knockout import Bracket, knockout_bracket
+from ..models import Entry, Format, Match
 from .base import Game, RoundPlan, TournamentFormat, check_round_number
+from .series import tie_length, tie_winner
 
 
 def knockout_state(tournament, field: Sequence[Entry], matches: Iterable[Match]):
@@ -20,13 +21,13 @@ def knockout_state(tournament, field: Sequence[Entry], matches: Iterable[Match])
         if not m.bye:
             games[(m.round.number, m.slot)].append(m)
     winners = {}
+    last = max(1, (len(field) - 1).bit_length())
     for key, tie in games.items():
         tie.sort(key=lambda g: g.game)
-        best_of = tie[0].round.best_of or tournament.best_of
-        played = [(g.home_eyes, g.away_eyes) for g in tie if g.status == MatchStatus.CONFIRMED]
-        outcome = series_outcome(played, best_of)
-        if outcome.winner is not None:
-            winners[key] = tie[0].home_id if outcome.winner == "top" else tie[0].away_id
+        best_of = tie_length(tournament, tie[0].round.best_of, final=key == (last, 0))
+        winner = tie_winner(tie, best_of)
+        if winner is not None:
+            winners[key] = winner
     bracket = knockout_bracket([e.pk for e in field], winners, third_place=tournament.third_place)
     return bracket, games
 
@@ -91,6 +92,10 @@ class SingleElimination(TournamentFormat):
             table += 1
             plan.games.append(Game(km.top, km.bottom, table=table, slot=km.slot))
         return plan
+
+    def tie_best_of(self, match: Match) -> int:
+        final = match.slot == 0 and match.round.number == self.round_count(self.field_size())
+        return tie_length(self.tournament, match.round.best_of, final=final)
 
     def bracket_places(self, field):
         return bracket_places(self.state(field)[0])

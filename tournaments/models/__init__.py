@@ -5,7 +5,15 @@ migrations cite for ``new_pin``.
 """
 
 from .day import ActionKind, DaySettings, Notification, ScheduledAction
-from .entries import ACTIVE_STATUSES, Entry, EntryStatus, IndividualEntry, Substitution
+from .entries import (
+    ACTIVE_STATUSES,
+    Entry,
+    EntryStatus,
+    IndividualEntry,
+    RequestStatus,
+    Substitution,
+    WithdrawalRequest,
+)
 from .event import (
     BRACKET_FORMATS,
     INDIVIDUAL_FORMATS,
@@ -42,6 +50,7 @@ __all__ = [
     "MatchStatus",
     "Notification",
     "PlayMode",
+    "RequestStatus",
     "ResultCorrection",
     "Round",
     "RoundStatus",
@@ -52,5 +61,6 @@ __all__ = [
     "Substitution",
     "Tournament",
     "TournamentStatus",
+    "WithdrawalRequest",
     "new_pin",
 ]

@@ -85,6 +85,16 @@ class IndividualEntry(models.Model):
     status = models.CharField(_("status"), max_length=12, default="approved")
     seed = models.PositiveIntegerField(_("seed"), default=0)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    substitute_for = models.ForeignKey(
+        "self",
+        verbose_name=_("substitute for"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="substitutes",
+    )
+    """A substitute: the player who left, whose seats he plays from ``from_round`` on."""
+    from_round = models.PositiveSmallIntegerField(_("plays from round"), null=True, blank=True)
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -131,3 +141,53 @@ class Substitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} r{self.round_id}: {self.player_out_id} → {self.player_in_id}"
+
+
+class RequestStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for the organiser")
+    GRANTED = "granted", _("Granted")
+    DECLINED = "declined", _("Declined")
+
+
+class WithdrawalRequest(models.Model):
+    """A player's ask to leave an event whose round 1 is paired: only the organiser withdraws then.
+
+    One tap of a player once withdrew his pair mid-event and forfeited his partner's matches; now
+    the organiser sees the ask on the dashboard and grants (the entry is withdrawn) or declines it.
+    ``entry`` names a fixed pair, ``individual_entry`` a player of an individual event.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="withdrawal_requests")
+    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    individual_entry = models.ForeignKey(
+        IndividualEntry, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=RequestStatus.choices, default=RequestStatus.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("withdrawal request")
+        verbose_name_plural = _("withdrawal requests")
+        ordering = ["requested_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(entry__isnull=False) & Q(individual_entry__isnull=True))
+                | (Q(entry__isnull=True) & Q(individual_entry__isnull=False)),
+                name="withdrawal_request_one_entry",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.who} ({self.status})"
+
+    @property
+    def who(self):
+        """The pair or the player who asks to leave."""
+        return self.entry or self.individual_entry

@@ -75,6 +75,12 @@ class Tournament(models.Model):
         default=1,
         help_text=_("1: one match to 12 eyes. 3: best of three, and so on."),
     )
+    final_best_of = models.PositiveSmallIntegerField(
+        _("matches in the final"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: as many as the other ties."),
+    )
     play_mode = models.CharField(_("play"), max_length=8, choices=PlayMode.choices, default=PlayMode.PHYSICAL)
     grand_final_reset = models.BooleanField(
         _("grand final reset"),
@@ -119,6 +125,11 @@ class Tournament(models.Model):
     @property
     def is_knockout(self) -> bool:
         return self.format == Format.SINGLE_ELIM
+
+    @property
+    def plays_ties(self) -> bool:
+        """A bracket format, whose ties may be best-of-N series (``best_of``, ``final_best_of``)."""
+        return self.format == Format.SINGLE_ELIM or self.format in BRACKET_FORMATS
 
     @property
     def is_individual(self) -> bool:

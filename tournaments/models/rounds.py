@@ -102,8 +102,11 @@ class Match(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=MatchStatus.choices, default=MatchStatus.SCHEDULED
     )
-    pin = models.CharField(_("PIN"), max_length=8, default=new_pin)
-    pin_failures = models.PositiveSmallIntegerField(default=0)
+    home_pin = models.CharField(_("PIN of pair 1"), max_length=8, default=new_pin)
+    away_pin = models.CharField(_("PIN of pair 2"), max_length=8, default=new_pin)
+    """Each side's own PIN, printed on its half of the score sheet: the side that did not report
+    confirms (or disputes) with its PIN, so a side holding only its own half cannot confirm itself.
+    Wrong PINs slow down whoever sends them (``services.results``); they never lock the match."""
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -151,6 +154,10 @@ class Match(models.Model):
     def group_letter(self) -> str:
         """Groups then playoff: the group of a group match (slot 0 = A)."""
         return chr(ord("A") + self.slot) if self.bracket == "group" else ""
+
+    def pin_of(self, side: str) -> str:
+        """The PIN of ``side`` ("home" or "away")."""
+        return self.home_pin if side == "home" else self.away_pin
 
     def state(self) -> dict:
         """What a correction log keeps of a result."""

@@ -2,7 +2,9 @@
 
 - ``events``: a tournament, a club's events, entries and players; ``standings``: standings,
   crosstable, prize list, coming matchdays; ``brackets``: the bracket pages; ``rounds``: rounds,
-  matches, seats, a player's matches; ``exports``: the CSV/JSON rows; ``day``: the dashboard.
+  matches, seats, a player's matches; ``listing``: every club's events for visitors; ``exports``:
+  the CSV/JSON rows; ``day``: the dashboard; ``pairings``: what unpairing or swapping in a round
+  would touch.
 
 Each selector runs a fixed number of SQL queries whatever the number of entries (tested).
 """
@@ -18,12 +20,16 @@ from .events import (
     partner_choices,
     pending_entries,
     players,
+    substitute_choices,
     tournament_by_slug,
 )
+from .listing import filter_cities, filter_clubs, home_tournaments, tournament_list
+from .pairings import UnpairPreview, editable, numbered_tables, swap_choices, unpair_preview
 from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
 from .standings import coming_matchdays, crosstable, prize_list, standings, tiebreak_order
 
 __all__ = [
+    "UnpairPreview",
     "active_count",
     "bracket",
     "club_events",
@@ -31,11 +37,16 @@ __all__ = [
     "coming_matchdays",
     "crosstable",
     "double_elim_view",
+    "editable",
     "entries",
+    "filter_cities",
+    "filter_clubs",
     "groups_view",
+    "home_tournaments",
     "is_registered",
     "match_detail",
     "my_matches",
+    "numbered_tables",
     "open_matches",
     "partner_choices",
     "pending_entries",
@@ -45,6 +56,10 @@ __all__ = [
     "rounds_with_matches",
     "seated_round",
     "standings",
+    "swap_choices",
+    "substitute_choices",
     "tiebreak_order",
     "tournament_by_slug",
+    "unpair_preview",
+    "tournament_list",
 ]

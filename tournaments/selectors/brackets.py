@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 from ..formats import format_of
 from ..formats.base import prize_of
-from ..formats.brackets import GROUP, PLAYOFF
+from ..formats.brackets import GROUP, PLAYOFF, ties_of
+from ..formats.series import tie_length
 from ..formats.single_elim import bracket_places
 from ..models import Entry, Match, MatchStatus, Tournament, TournamentStatus
 from .standings import StandingLine
@@ -30,6 +31,21 @@ class BracketCell:
     games: list[Match]
     top_wins: int = 0
     bottom_wins: int = 0
+    best_of: int = 1
+    """A best-of-N series shows its score in games won, then each game's eyes (top first)."""
+
+    @property
+    def series(self) -> bool:
+        return self.best_of > 1
+
+    @property
+    def won_score(self) -> str:
+        """The series score as its winner says it ("2–1"), lost_score as the loser does ("1–2")."""
+        return f"{max(self.top_wins, self.bottom_wins)}–{min(self.top_wins, self.bottom_wins)}"
+
+    @property
+    def lost_score(self) -> str:
+        return f"{min(self.top_wins, self.bottom_wins)}–{max(self.top_wins, self.bottom_wins)}"
 
 
 @dataclass
@@ -45,6 +61,7 @@ class BracketView:
     third_place: BracketCell | None
     champion: Entry | None
     places: list[tuple[int, Entry, str]]
+    final: BracketCell | None = None
 
 
 @dataclass
@@ -54,6 +71,11 @@ class DoubleElimView:
     finals: list[BracketCell]
     champion: Entry | None
     places: list[tuple[int, Entry]]
+
+    @property
+    def final(self) -> BracketCell:
+        """The match that decided the title: the reset when it was played."""
+        return self.finals[-1]
 
 
 @dataclass
@@ -72,6 +94,10 @@ class GroupsView:
     champion: Entry | None
     places: list[tuple[int, Entry]]
 
+    @property
+    def final(self) -> BracketCell | None:
+        return self.playoff[-1].cells[0] if self.playoff else None
+
 
 def round_title(number: int, total: int) -> str:
     left = total - number
@@ -84,23 +110,42 @@ def round_title(number: int, total: int) -> str:
     return _("Round of %(n)d") % {"n": 2 ** (left + 1)}
 
 
-def _cell(by_id, km, tie: list[Match]) -> BracketCell:
-    return BracketCell(
+def _cell(by_id, km, tie: list[Match], best_of: int = 1) -> BracketCell:
+    """One tie of the bracket; its series score counts the confirmed games each side won."""
+    games = sorted(tie, key=lambda g: g.game)
+    cell = BracketCell(
         round=km.round,
         slot=km.slot,
         top=by_id.get(km.top),
         bottom=by_id.get(km.bottom),
         winner=by_id.get(km.winner),
         bye=km.bye,
-        games=tie,
+        games=games,
+        best_of=games[0].round.best_of or best_of if games else best_of,
     )
+    for g in games:
+        if g.status == MatchStatus.CONFIRMED:
+            cell.top_wins += g.winner_id == km.top
+            cell.bottom_wins += g.winner_id == km.bottom
+    return cell
 
 
-def _columns(by_id, rounds, tie_of, title) -> list[BracketColumn]:
+def _columns(by_id, rounds, tie_of, title, length=lambda km: 1) -> list[BracketColumn]:
     return [
-        BracketColumn(number=i + 1, title=title(i + 1), cells=[_cell(by_id, km, tie_of(km)) for km in r])
+        BracketColumn(
+            number=i + 1, title=title(i + 1), cells=[_cell(by_id, km, tie_of(km), length(km)) for km in r]
+        )
         for i, r in enumerate(rounds)
     ]
+
+
+def _lengths(tournament: Tournament, final_round: int):
+    """A tie's length as the event sets it: the final's for (``final_round``, slot 0)."""
+
+    def length(km) -> int:
+        return tie_length(tournament, None, final=(km.round, km.slot) == (final_round, 0))
+
+    return length
 
 
 def bracket(*, tournament: Tournament) -> BracketView | None:
@@ -114,23 +159,21 @@ def bracket(*, tournament: Tournament) -> BracketView | None:
     total = len(core.rounds)
 
     def tie_of(km) -> list[Match]:
-        return sorted(games.get((km.round, km.slot), []), key=lambda g: g.game)
+        return games.get((km.round, km.slot), [])
 
-    def cell(km) -> BracketCell:
-        c = _cell(by_id, km, tie_of(km))
-        for g in c.games:
-            if g.status == MatchStatus.CONFIRMED:
-                c.top_wins += g.winner_id == km.top
-                c.bottom_wins += g.winner_id == km.bottom
-        return c
-
-    columns = [
-        BracketColumn(number=i + 1, title=round_title(i + 1, total), cells=[cell(km) for km in r])
-        for i, r in enumerate(core.rounds)
-    ]
-    third = cell(core.third_place) if core.third_place is not None else None
+    length = _lengths(tournament, total)
+    columns = _columns(by_id, core.rounds, tie_of, lambda n: round_title(n, total), length)
+    third = None
+    if core.third_place is not None:
+        third = _cell(by_id, core.third_place, tie_of(core.third_place), length(core.third_place))
     places = [(place, by_id[e], prize_of(tournament, place)) for place, e in bracket_places(core)]
-    return BracketView(columns=columns, third_place=third, champion=by_id.get(core.champion), places=places)
+    return BracketView(
+        columns=columns,
+        third_place=third,
+        champion=by_id.get(core.champion),
+        places=places,
+        final=columns[-1].cells[0],
+    )
 
 
 def _load(tournament: Tournament):
@@ -151,14 +194,18 @@ def double_elim_view(*, tournament: Tournament) -> DoubleElimView | None:
     if tournament.status == TournamentStatus.REGISTRATION or len(field) < 2:
         return None
     state = fmt.state(field, matches)
-    games = {(m.bracket, m.stage, m.slot): m for m in matches if not m.bye}
+    games = ties_of(matches, ("winners", "losers", "final"))
 
     def tie_in(bracket_name: str):
         def tie_of(km) -> list[Match]:
-            key = (bracket_name, km.round, km.slot)
-            return [games[key]] if key in games else []
+            return games.get((bracket_name, km.round, km.slot), [])
 
         return tie_of
+
+    def length(km) -> int:
+        return tie_length(tournament, None, final=False)
+
+    final_length = tie_length(tournament, None, final=True)
 
     total = len(state.winners_rounds)
     winners = _columns(
@@ -166,6 +213,7 @@ def double_elim_view(*, tournament: Tournament) -> DoubleElimView | None:
         state.winners_rounds,
         tie_in("winners"),
         lambda n: round_title(n, total) if n < total else _("Winners' final"),
+        length,
     )
     losers = _columns(
         by_id,
@@ -174,10 +222,11 @@ def double_elim_view(*, tournament: Tournament) -> DoubleElimView | None:
         lambda n: (
             _("Losers' final") if n == len(state.losers_rounds) else _("Losers' round %(n)d") % {"n": n}
         ),
+        length,
     )
-    finals = [_cell(by_id, state.grand_final, tie_in("final")(state.grand_final))]
+    finals = [_cell(by_id, state.grand_final, tie_in("final")(state.grand_final), final_length)]
     if state.reset is not None:
-        finals.append(_cell(by_id, state.reset, tie_in("final")(state.reset)))
+        finals.append(_cell(by_id, state.reset, tie_in("final")(state.reset), final_length))
     places = [(p, by_id[e]) for p, e in fmt.places_of(state)]
     return DoubleElimView(winners, losers, finals, by_id.get(state.champion), places)
 
@@ -204,15 +253,17 @@ def groups_view(*, tournament: Tournament) -> GroupsView | None:
     champion = None
     places: list[tuple[int, Entry]] = []
     if state.playoff is not None:
-        games = {(m.stage, m.slot): m for m in matches if m.bracket == PLAYOFF and not m.bye}
+        games = ties_of(matches, (PLAYOFF,))
 
         def tie_of(km) -> list[Match]:
-            return [games[(km.round, km.slot)]] if (km.round, km.slot) in games else []
+            return games.get((PLAYOFF, km.round, km.slot), [])
 
         total = len(state.playoff.rounds)
-        playoff = _columns(by_id, state.playoff.rounds, tie_of, lambda n: round_title(n, total))
+        length = _lengths(tournament, total)
+        playoff = _columns(by_id, state.playoff.rounds, tie_of, lambda n: round_title(n, total), length)
         if state.playoff.third_place is not None:
-            third = _cell(by_id, state.playoff.third_place, tie_of(state.playoff.third_place))
+            km = state.playoff.third_place
+            third = _cell(by_id, km, tie_of(km), length(km))
         champion = by_id.get(state.playoff.champion)
         places = [(p, by_id[e]) for p, e in bracket_places(state.playoff)]
     return GroupsView(groups, tournament.group_qualifiers, playoff, third, champion, places)

@@ -1,15 +1,32 @@
-"""Reads of the tournament day: the organiser's dashboard and the "now playing" board. No writes."""
+"""Reads of the tournament day: the organiser's dashboard, the "now playing" board, players' asks
+to withdraw and what a withdrawal would do, and the later pairings a correction would leave
+standing. No writes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from gameplay.models import Table, TableStatus
 
-from ..models import Match, MatchStatus, Round, RoundStatus, ScheduledAction, Tournament
+from ..models import (
+    DaySettings,
+    Entry,
+    IndividualEntry,
+    Match,
+    MatchStatus,
+    RequestStatus,
+    Round,
+    RoundStatus,
+    ScheduledAction,
+    Seat,
+    Tournament,
+    WithdrawalRequest,
+)
 from .events import MATCH_RELATED
 
 
@@ -69,9 +86,24 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
     return board
 
 
-def stuck_matches(*, tournament: Tournament) -> list[Match]:
-    """Matches of rounds in play with no result yet: overdue, or online without a table."""
-    now = timezone.now()
+def round_started(rnd: Round, day: DaySettings | None) -> datetime:
+    """When a round began: when it was paired, or its start time in the day settings if later
+    (round 1 at "first round starts", each later one "later rounds start every N minutes" on)."""
+    started = rnd.created_at
+    if day is not None and day.first_round_at:
+        if rnd.number == 1 or day.round_interval_minutes:
+            planned = day.first_round_at + (rnd.number - 1) * timedelta(minutes=day.round_interval_minutes)
+            started = max(started, planned)
+    return started
+
+
+def stuck_matches(*, tournament: Tournament, now: datetime | None = None) -> list[Match]:
+    """Tables of rounds in play with no result yet that should have one by now: past the round's
+    deadline, or ``TOURNAMENTS_STUCK_AFTER_MINUTES`` after the round started. Right after pairing
+    every table is still playing, and listing them all with forfeit buttons invited a wrong tap."""
+    now = now or timezone.now()
+    after = timedelta(minutes=settings.TOURNAMENTS_STUCK_AFTER_MINUTES)
+    day = DaySettings.objects.filter(tournament_id=tournament.pk).first()
     rows = (
         Match.objects.filter(
             tournament=tournament,
@@ -82,7 +114,71 @@ def stuck_matches(*, tournament: Tournament) -> list[Match]:
         .select_related(*MATCH_RELATED)
         .order_by("round__number", "table")
     )
-    return [m for m in rows if m.live_table is None or (m.round.deadline and m.round.deadline < now)]
+    stuck, started = [], {}
+    for m in rows:
+        if m.round_id not in started:
+            started[m.round_id] = round_started(m.round, day)
+        deadline = m.round.deadline
+        if (deadline is not None and deadline < now) or started[m.round_id] + after < now:
+            stuck.append(m)
+    return stuck
+
+
+def withdrawal_requests(*, tournament: Tournament) -> list[WithdrawalRequest]:
+    """Players' asks to withdraw still waiting for the organiser, oldest first."""
+    return list(
+        WithdrawalRequest.objects.filter(tournament=tournament, status=RequestStatus.PENDING).select_related(
+            "entry__player_a", "entry__player_b", "individual_entry__player", "requested_by"
+        )
+    )
+
+
+def asked_to_withdraw(*, tournament: Tournament) -> set[int]:
+    """The pairs (in an individual event, the players) whose ask to withdraw waits for the organiser."""
+    field = "individual_entry_id" if tournament.is_individual else "entry_id"
+    rows = WithdrawalRequest.objects.filter(tournament=tournament, status=RequestStatus.PENDING)
+    return set(rows.values_list(field, flat=True))
+
+
+UNPLAYED = Q(status=MatchStatus.SCHEDULED, home_eyes__isnull=True)
+"""A match nobody has reported a result for: the only kind a withdrawal forfeits."""
+
+
+@dataclass
+class WithdrawalEffects:
+    """What withdrawing an entry does: the matches it loses by forfeit (nobody reported them yet),
+    and how many of its results stay as they were reported."""
+
+    forfeited: list[Match]
+    kept: int
+
+
+def withdrawal_effects(*, entry: Entry | IndividualEntry) -> WithdrawalEffects:
+    """For the confirm page: the same matches ``services.withdrawals`` would forfeit and keep."""
+    if isinstance(entry, IndividualEntry):
+        matches = Match.objects.filter(seats__entry=entry)
+    else:
+        matches = Match.objects.filter(Q(home=entry) | Q(away=entry))
+    matches = matches.filter(tournament_id=entry.tournament_id, bye=False)
+    unplayed = Q(status=MatchStatus.SCHEDULED, home_eyes__isnull=True)
+    forfeited = list(
+        matches.filter(unplayed).select_related(*MATCH_RELATED).order_by("round__number", "table")
+    )
+    return WithdrawalEffects(forfeited, matches.exclude(UNPLAYED).count())
+
+
+def later_pairings(*, match: Match) -> list[Match]:
+    """The matches of later rounds that involve a pair (in an individual event, a player) of
+    ``match``: drawn while its old result stood, they stay as they are when it is corrected."""
+    later = Match.objects.filter(tournament_id=match.tournament_id, round__number__gt=match.round.number)
+    players = list(Seat.objects.filter(match=match).values_list("entry_id", flat=True))
+    if players:
+        later = later.filter(seats__entry_id__in=players)
+    else:
+        later = later.filter(
+            Q(home_id__in=(match.home_id, match.away_id)) | Q(away_id__in=(match.home_id, match.away_id))
+        )
+    return list(later.select_related(*MATCH_RELATED).distinct().order_by("round__number", "table", "game"))
 
 
 def disputes(*, tournament: Tournament) -> list[Match]:

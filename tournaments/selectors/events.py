@@ -51,7 +51,11 @@ def entries(*, tournament: Tournament) -> list[Entry]:
 
 
 def players(*, tournament: Tournament) -> list[IndividualEntry]:
-    return list(tournament.individual_entries.select_related("player").order_by("seed", "id"))
+    return list(
+        tournament.individual_entries.select_related("player", "substitute_for__player").order_by(
+            "seed", "id"
+        )
+    )
 
 
 def active_count(*, tournament: Tournament) -> int:
@@ -80,6 +84,12 @@ def partner_choices(*, tournament: Tournament, exclude: int | None):
         .distinct()
         .order_by("display_name")
     )
+
+
+def substitute_choices(*, tournament: Tournament):
+    """Roster players who may come in as a substitute in an individual event: those not entered."""
+    entered = tournament.individual_entries.values("player_id")
+    return partner_choices(tournament=tournament, exclude=None).exclude(pk__in=entered)
 
 
 def pending_entries(*, tournament: Tournament) -> list[Entry]:

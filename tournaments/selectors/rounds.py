@@ -80,7 +80,7 @@ def my_matches(*, user) -> list[Match]:
     )
     return list(
         Match.objects.filter(mine | sub_q)
-        .select_related("tournament", *MATCH_RELATED)
+        .select_related("tournament__club", *MATCH_RELATED)
         .prefetch_related("home__substitutions", "away__substitutions")
         .order_by("-tournament__starts_on", "tournament_id", "round__number", "game")
     )

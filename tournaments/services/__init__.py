@@ -2,8 +2,9 @@
 
 - ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
   checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving
-  and coming back;
-- ``rounds``: the field fixed and each next round drawn by the format; ``results``: reported,
+  and coming back; ``leaving``: a player's ask to withdraw once the event runs, and its answer;
+- ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
+  unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
 - ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``.
 - ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
@@ -24,22 +25,23 @@ from .entries import (
     substitute,
 )
 from .events import create_tournament, parse_rules, update_tournament
+from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
+from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
+from .pins import PIN_ADDRESS_ALLOWANCE, PIN_SESSION_ALLOWANCE, PinSender, WrongPin, note_wrong_pin
 from .players import (
     approve_player,
     check_in_player,
     register_player,
     register_players_bulk,
     self_register_player,
+    substitute_player,
 )
 from .results import (
-    PIN_ATTEMPTS,
-    WrongPin,
     auto_confirm_due,
     confirm_result,
     correct_result,
     dispute_result,
     enter_result,
-    note_wrong_pin,
     record_forfeit,
     record_no_show,
 )
@@ -54,11 +56,16 @@ from .withdrawals import (
 )
 
 __all__ = [
-    "PIN_ATTEMPTS",
+    "PIN_ADDRESS_ALLOWANCE",
+    "PIN_SESSION_ALLOWANCE",
+    "PairingWarning",
+    "PinSender",
     "BulkEntries",
     "WrongPin",
+    "answer_withdrawal_request",
     "approve_entry",
     "approve_player",
+    "ask_to_withdraw",
     "auto_confirm_due",
     "check_in_closed",
     "check_in_entry",
@@ -71,6 +78,7 @@ __all__ = [
     "move_entry",
     "note_wrong_pin",
     "pair_next_round",
+    "pending_request",
     "parse_rules",
     "record_forfeit",
     "record_no_show",
@@ -85,7 +93,11 @@ __all__ = [
     "self_register",
     "self_register_player",
     "set_round_options",
+    "set_table_number",
     "substitute",
+    "swap_in_round",
+    "unpair_round",
+    "substitute_player",
     "update_tournament",
     "withdraw_entry",
     "withdraw_player",

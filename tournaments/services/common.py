@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubs.models import AuditEntry
 
 from .. import permissions
-from ..models import Tournament
+from ..models import Match, ResultCorrection, Round, Tournament
 
 NOTIFY_ROUND_PAIRED = "tournaments.tasks.notify_round_paired"
 NOTIFY_RESULT_REPORTED = "tournaments.tasks.notify_result_reported"
@@ -42,17 +42,66 @@ def require_manager(actor, tournament: Tournament) -> None:
         raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
 
 
-def audit(*, actor, action: str, obj, tournament: Tournament, before=None, after=None) -> None:
+def audit(*, actor, action: str, obj, tournament: Tournament, before=None, after=None, reason=None) -> None:
+    """The audit row of a change in ``tournament``: its round (for the log's filter), what it is
+    about as codes and names (worded in the reader's language when read), and the reason given.
+
+    A correction's reason lives on its ``ResultCorrection``; when the caller passes none, the row
+    takes the reason of the correction just written for the same match."""
+    if reason is None:
+        reason = correction_reason(action, obj)
     AuditEntry.objects.create(
         actor=actor if actor is not None and actor.is_authenticated else None,
         action=action,
         club=tournament.club,
+        tournament_id=tournament.pk,
+        round_number=round_of(obj, after),
         object_type=obj._meta.label_lower,
         object_id=str(obj.pk),
         object_repr=str(obj)[:200],
+        subject={**subject_of(obj), "event": tournament.name},  # the club's log names the tournament
+        reason=" ".join((reason or "").split())[:300],
         before=before,
         after=after,
     )
+
+
+def round_of(obj, after) -> int | None:
+    """The round a change belongs to: a match's or a round's own, or the round an entry's change names."""
+    if isinstance(obj, Match):
+        if Match.round.is_cached(obj):
+            return obj.round.number
+        return Round.objects.filter(pk=obj.round_id).values_list("number", flat=True).first()
+    if isinstance(obj, Round):
+        return obj.number
+    if isinstance(after, dict) and isinstance(after.get("round"), int):
+        return after["round"]
+    return None
+
+
+def subject_of(obj) -> dict:
+    """What a tournament's audit row is about: a match by round, table and pairs; else a name."""
+    if isinstance(obj, Match):
+        return {
+            "kind": "match",
+            "round": round_of(obj, None),
+            "table": obj.table,
+            "game": obj.game,
+            "home": obj.home.name if obj.home_id else "",
+            "away": obj.away.name if obj.away_id else "",
+        }
+    if isinstance(obj, Round):
+        return {"kind": "round", "round": obj.number}
+    if isinstance(obj, Tournament):
+        return {"kind": "tournament", "name": obj.name}
+    return {"kind": "entry", "name": str(obj)[:200]}
+
+
+def correction_reason(action: str, obj) -> str:
+    if action != "match.correct" or not isinstance(obj, Match):
+        return ""
+    latest = ResultCorrection.objects.filter(match=obj).order_by("-id").first()
+    return latest.reason if latest is not None else ""
 
 
 def queue_options() -> dict:

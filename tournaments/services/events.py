@@ -17,6 +17,7 @@ from gameplay.engine import Rules, RulesError
 from .. import permissions
 from ..core.tiebreaks import Tiebreak
 from ..formats import default_tiebreaks, format_of
+from ..formats.series import SERIES_LENGTHS
 from ..models import Format, PlayMode, Seeding, Tournament, TournamentStatus
 from .common import audit, lock_tournament, require_manager, require_user
 from .progress import maybe_finish
@@ -36,6 +37,7 @@ EDITABLE_FIELDS = (
     "seeding",
     "third_place",
     "best_of",
+    "final_best_of",
     "play_mode",
     "prizes",
     "points_win",
@@ -58,8 +60,11 @@ FORMAT_FIELDS = frozenset(
         "grand_final_reset",
         "group_count",
         "group_qualifiers",
+        "best_of",
+        "final_best_of",
     }
 )
+SERIES_FIELDS = frozenset({"best_of", "final_best_of"})
 
 
 def _unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
@@ -116,11 +121,12 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
                 _("%(field)s must be at least %(low)d.")
                 % {"field": Tournament._meta.get_field(key).verbose_name, "low": low}
             )
-    best_of = clean.get("best_of", current.best_of if current else 1)
-    if fmt in (Format.DOUBLE_ELIM, Format.GROUPS_PLAYOFF) and best_of > 1:
-        raise ValidationError(
-            _("Double elimination and groups then playoff play one match per tie; set matches per tie to 1.")
-        )
+    for key in ("best_of", "final_best_of"):
+        if clean.get(key) is not None and clean[key] not in SERIES_LENGTHS:
+            raise ValidationError(
+                _("%(field)s: a tie is played over 1, 3 or 5 matches, an odd number so that it always ends.")
+                % {"field": Tournament._meta.get_field(key).verbose_name}
+            )
     if clean.get("entry_cap") is not None and clean["entry_cap"] < 2:
         raise ValidationError(_("A tournament needs room for at least two pairs."))
     if clean.get("ends_on") and clean.get("starts_on") and clean["ends_on"] < clean["starts_on"]:
@@ -173,8 +179,12 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
     clean = clean_settings(values, current=tournament)
     if tournament.status != TournamentStatus.REGISTRATION:
         changed = {k for k in FORMAT_FIELDS if k in clean and clean[k] != getattr(tournament, k)}
-        if changed:
+        if changed - SERIES_FIELDS:
             raise ValidationError(_("The format and seeding cannot change once the first round is paired."))
+        if changed:
+            raise ValidationError(
+                _("How many matches a tie is played over cannot change once the first round is paired.")
+            )
     paired = tournament.rounds.count()
     if format_of(tournament).rounds_from_setting and clean.get("swiss_rounds", paired) < paired:
         raise ValidationError(

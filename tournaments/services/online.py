@@ -97,6 +97,21 @@ def open_tables(*, round_id: int) -> int:
     return opened
 
 
+def close_tables(*, matches: list[Match]) -> int:
+    """The pairing these matches' live tables were opened for was withdrawn or changed: each table
+    is called off through gameplay (its players are told there; nothing is scored) and the match
+    forgets it, so a table finishing later writes no result. Returns how many were called off."""
+    closed = 0
+    for match in matches:
+        if match.live_table is None:
+            continue
+        if Table.objects.filter(pk=match.live_table).exists():
+            closed += int(tables.cancel(table_id=match.live_table).ok)
+        Match.objects.filter(pk=match.pk).update(live_table=None)
+        match.live_table = None
+    return closed
+
+
 def record_table_result(*, table_id: int) -> str:
     """A finished live table gives its match's result (the match this plan opened the table for).
 

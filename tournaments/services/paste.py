@@ -1,4 +1,7 @@
-"""Lists pasted by an organiser: "Name A & Name B" pairs or one name a line, matched to the club's roster."""
+"""Lists pasted by an organiser: "Name A & Name B" pairs or one name a line, matched to the club's roster.
+
+A numbered list keeps the names without their numbers ("1. Марат Бектуров", "2) Иван", "3 - Олег").
+"""
 
 from __future__ import annotations
 
@@ -16,10 +19,11 @@ PAIR_SEPARATORS = re.compile(r"\s*(?:&|\+|/|;|\s[иіі]\s|\sжәне\s|\sand\s)
 
 
 def parse_pair_lines(text: str) -> list[tuple[int, str, str]]:
-    """Pasted lines "Name A & Name B" → (line number, name A, name B); raises for a line without two names."""
+    """Pasted lines "Name A & Name B" → (line number, name A, name B); raises for a line without two
+    names."""
     pairs, errors = [], []
     for number, raw in enumerate((text or "").splitlines(), start=1):
-        line = " ".join(raw.split())
+        line = " ".join(club_services.without_list_number(raw).split())
         if not line:
             continue
         parts = [p.strip(" ,") for p in PAIR_SEPARATORS.split(line) if p.strip(" ,")]
@@ -39,7 +43,8 @@ def parse_pair_lines(text: str) -> list[tuple[int, str, str]]:
 
 def parse_name_lines(text: str) -> list[tuple[int, str]]:
     """Pasted lines of one name each → (line number, name); raises when there is none."""
-    names = [(n, " ".join(raw.split())[:120]) for n, raw in enumerate((text or "").splitlines(), 1)]
+    lines = enumerate((text or "").splitlines(), 1)
+    names = [(n, " ".join(club_services.without_list_number(raw).split())[:120]) for n, raw in lines]
     names = [(n, name) for n, name in names if name]
     if not names:
         raise ValidationError(_("Paste at least one name, one per line."))

@@ -11,7 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Concat
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -120,6 +121,34 @@ def unplan(key: str) -> None:
     ScheduledAction.objects.filter(key=key, done_at__isnull=True).update(
         done_at=timezone.now(), outcome="cancelled"
     )
+
+
+def unplan_round(tournament_id: int, number: int, *, tag: str) -> None:
+    """Round ``number`` was unpaired: the plans its pairing wrote (an online round's start and
+    no-show check, its deadlines, the reminder a day before the deadline, pairing the round after
+    it) are cancelled, and so is pairing it after the round before when that has not run yet, so
+    none of them pairs it again or speaks of tables that are gone. They are kept under a key of
+    their own (``tag`` names the unpairing), so a new pairing of the round plans afresh. Round 1's
+    start that the day settings' time already ran stays done: planned anew, it would pair the
+    round at once. The reminder before a round's start follows the day settings and stays: it
+    reminds the players of whatever is paired by then (``day.remind`` reads the round when it
+    runs)."""
+    kinds = (
+        ActionKind.START_ROUND,
+        ActionKind.NO_SHOW,
+        ActionKind.ROUND_DEADLINE,
+        ActionKind.MATCHDAY_DEADLINE,
+        ActionKind.PAIR_NEXT,
+    )
+    keys = [plan_key(kind, tournament_id, number) for kind in kinds]
+    keys.append(plan_key(ActionKind.REMIND, tournament_id, number, "deadline"))
+    rows = ScheduledAction.objects.filter(key__in=keys)
+    scheduled = DaySettings.objects.filter(tournament_id=tournament_id, first_round_at__isnull=False)
+    if number == 1 and scheduled.exists():
+        rows = rows.exclude(kind=ActionKind.START_ROUND, done_at__isnull=False)
+    rows.filter(done_at__isnull=True).update(done_at=timezone.now(), outcome="cancelled: unpaired")
+    rows.update(key=Concat(F("key"), Value(f":{tag}")))
+    unplan(plan_key(ActionKind.PAIR_NEXT, tournament_id, number - 1))  # it would pair the round again
 
 
 def round_starts(tournament: Tournament, day: DaySettings) -> dict[int, datetime]:

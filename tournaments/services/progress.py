@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..core.eyes import WIN_SCORE
-from ..core.knockout import series_outcome
 from ..formats import format_of
+from ..formats.brackets import GROUP
+from ..formats.series import tie_outcome
 from ..models import (
     Entry,
     EntryStatus,
@@ -71,30 +72,33 @@ def next_game(rnd: Round, first: Match, *, slot: int) -> Match:
         home_id=first.home_id,
         away_id=first.away_id,
         slot=slot,
+        bracket=first.bracket,
+        stage=first.stage,
         game=first.game + 1,
     )
 
 
 def _settle_series(rnd: Round, tournament: Tournament, slot: int | None) -> None:
-    """Knockout ties of best-of-N: add the next game of an undecided tie (a withdrawn pair forfeits
-    it at once), and drop the unplayed games of a tie a correction decided early."""
-    best_of = rnd.best_of or tournament.best_of
-    ties: dict[int, list[Match]] = defaultdict(list)
-    qs = rnd.matches.filter(bye=False)
+    """Best-of-N ties: add the next game of an undecided tie once its last game is confirmed (a
+    withdrawn pair forfeits it at once, and so the series), and drop the unplayed games of a tie a
+    correction or a forfeit decided early. Group matches are never series."""
+    fmt = format_of(tournament)
+    ties: dict[tuple[str, int, int], list[Match]] = defaultdict(list)
+    qs = rnd.matches.filter(bye=False).exclude(bracket=GROUP).select_related("round")
     for m in qs if slot is None else qs.filter(slot=slot):
-        ties[m.slot].append(m)
-    for tie_slot, tie in ties.items():
+        ties[(m.bracket, m.stage, m.slot)].append(m)
+    for tie in ties.values():
         tie.sort(key=lambda g: g.game)
-        confirmed = [(g.home_eyes, g.away_eyes) for g in tie if g.status == MatchStatus.CONFIRMED]
+        best_of = fmt.tie_best_of(tie[0])
         try:
-            outcome = series_outcome(confirmed, best_of)
+            outcome = tie_outcome(tie, best_of)
         except ValueError as error:  # a correction that would decide the tie before a played match
             raise ValidationError(
                 _("This would decide the tie before its last match, which was already played: %(error)s")
                 % {"error": error}
             ) from error
-        while outcome.winner is None and len(confirmed) == len(tie):
-            game = next_game(rnd, tie[-1], slot=tie_slot)
+        while outcome.winner is None and all(g.status == MatchStatus.CONFIRMED for g in tie):
+            game = next_game(rnd, tie[-1], slot=tie[-1].slot)
             tie.append(game)
             quitter = Entry.objects.filter(
                 pk__in=(game.home_id, game.away_id), status=EntryStatus.WITHDRAWN
@@ -102,8 +106,7 @@ def _settle_series(rnd: Round, tournament: Tournament, slot: int | None) -> None
             if quitter is None:
                 break
             set_forfeit(game, loser=quitter, actor=None)
-            confirmed.append((game.home_eyes, game.away_eyes))
-            outcome = series_outcome(confirmed, best_of)
+            outcome = tie_outcome(tie, best_of)
         if outcome.winner is not None:
             for g in list(tie):  # a correction may decide a tie early: drop its unplayed games
                 if g.status == MatchStatus.SCHEDULED:

@@ -1,4 +1,4 @@
-"""Results: reported, confirmed (the other pair, the table's PIN, the organiser), disputed, corrected.
+"""Results: reported, confirmed (the other pair, its PIN, the organiser), disputed, corrected.
 
 One code path for every format: a match is always two partnerships, so an individual event's
 table is reported and settled exactly as a pairs match; a no-show there is a forfeit of the
@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,15 +28,8 @@ from .common import (
     require_manager,
     require_user,
 )
+from .pins import PinSender, check_pin
 from .progress import absent_side, mark_disputed, refresh_round
-
-PIN_ATTEMPTS = 10
-"""Wrong PINs allowed per match before only a player's account or the organiser can confirm it."""
-
-
-class WrongPin(ValidationError):
-    """A wrong table PIN; the caller records the attempt (``note_wrong_pin``) outside the rolled-back
-    transaction."""
 
 
 def _match_for_update(match: Match) -> tuple[Match, Tournament]:
@@ -154,8 +146,11 @@ def enter_result(
     return match
 
 
-def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) -> str:
-    """How the actor may confirm or dispute: "organiser", "player" (the other pair) or "pin"."""
+def _may_answer(
+    actor, match: Match, tournament: Tournament, pin: str | None, sender: PinSender | None
+) -> str:
+    """How the actor may confirm or dispute: "organiser", "player" (the other pair) or "pin" (the
+    PIN of the side that did not report, printed on its own half of the score sheet)."""
     if actor is not None and actor.is_authenticated and permissions.can_manage(actor, tournament):
         return "organiser"
     side = permissions.side_of(actor, match)
@@ -163,24 +158,23 @@ def _may_answer(actor, match: Match, tournament: Tournament, pin: str | None) ->
         return "player"
     if side is not None:  # the reporting pair cannot confirm itself, PIN or not
         raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
-    if pin:
-        if match.pin_failures >= PIN_ATTEMPTS:
-            raise ValidationError(
-                _("Too many wrong PINs for this table. Ask the organiser to confirm the result.")
-            )
-        if pin.strip() == match.pin:
-            return "pin"
-        raise WrongPin(_("Wrong PIN. It is printed on this table's score sheet."))
-    raise PermissionDenied(
-        _("Only the other pair, the organiser or someone with the table's PIN can confirm.")
-    )
+    if not (pin or "").strip() and actor is not None and actor.is_authenticated:
+        raise PermissionDenied(
+            _("Only the other pair, the organiser or someone with the other pair's PIN can confirm.")
+        )
+    check_pin(match, pin, sender)  # a visitor without a PIN is asked for it
+    return "pin"
 
 
 @transaction.atomic
-def confirm_result(*, actor, match: Match, pin: str | None = None) -> Match:
-    """The opposing pair confirms (from a phone, or anyone with the PIN), or the organiser does."""
+def confirm_result(
+    *, actor, match: Match, pin: str | None = None, sender: PinSender | None = None
+) -> Match:
+    """The opposing pair confirms (from a phone, or anyone with its PIN), or the organiser does.
+
+    ``sender``: who typed the PIN, so that wrong PINs slow him down (``note_wrong_pin``)."""
     match, tournament = _match_for_update(match)
-    how = _may_answer(actor, match, tournament, pin)
+    how = _may_answer(actor, match, tournament, pin, sender)
     if match.status == MatchStatus.CONFIRMED:
         return match
     if match.status == MatchStatus.SCHEDULED or not match.has_result:  # a refused live result has none
@@ -206,10 +200,13 @@ def _confirm(match: Match, user, how: str) -> None:
 
 
 @transaction.atomic
-def dispute_result(*, actor, match: Match, note: str = "", pin: str | None = None) -> Match:
-    """The other pair says the reported score is wrong: the organiser settles it."""
+def dispute_result(
+    *, actor, match: Match, note: str = "", pin: str | None = None, sender: PinSender | None = None
+) -> Match:
+    """The other pair says the reported score is wrong (with its PIN, as for confirming): the
+    organiser settles it."""
     match, tournament = _match_for_update(match)
-    how = _may_answer(actor, match, tournament, pin)
+    how = _may_answer(actor, match, tournament, pin, sender)
     if match.status != MatchStatus.UNCONFIRMED:
         raise ValidationError(_("Only a result waiting for confirmation can be disputed."))
     mark_disputed(match, dispute_note=" ".join((note or "").split())[:500])
@@ -238,14 +235,19 @@ def correct_result(
 ) -> Match:
     """The organiser sets any result; logged (who, when, before, after); standings follow on read.
 
-    ``system``: the tournament's own plan sets it (the automatic no-show, ``services.online``), with
-    no user to check; the log then names no actor and the match reads "confirmed automatically".
+    Once a later round is paired, the pairings were drawn on the old result, so changing it needs
+    a written ``reason`` (kept in the log; the match page lists those pairings). ``system``: the
+    tournament's own plan sets it (the automatic no-show, ``services.online``), with no user to
+    check; the log then names no actor and the match reads "confirmed automatically".
     """
     match, tournament = _match_for_update(match)
     if not system:
         require_manager(actor, tournament)
     if match.bye:
         raise ValidationError(_("A bye has no result to enter."))
+    reason = " ".join((reason or "").split())
+    later_paired = tournament.rounds.filter(number__gt=match.round.number).exists()
+    had_result = match.has_result
     before = match.state()
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
@@ -253,10 +255,17 @@ def correct_result(
         format_of(tournament).eliminates
         and old_winner is not None
         and match.winner_id != old_winner
-        and tournament.rounds.filter(number__gt=match.round.number).exists()
+        and later_paired
     ):
         raise ValidationError(
             _("The next knockout round is already paired; this correction would change who is in it.")
+        )
+    if later_paired and had_result and not reason and not system:
+        raise ValidationError(
+            _(
+                "Later rounds were already paired on this result. Write the reason for the"
+                " correction: it is kept with the match for the players to see."
+            )
         )
     now = timezone.now()
     if match.reported_at is None:
@@ -366,7 +375,3 @@ def record_no_show(
         system=system,
     )
 
-
-def note_wrong_pin(*, match: Match) -> None:
-    """Count a wrong PIN (its own transaction: the refused confirmation itself was rolled back)."""
-    Match.objects.filter(pk=match.pk).update(pin_failures=F("pin_failures") + 1)

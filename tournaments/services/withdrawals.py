@@ -1,8 +1,10 @@
-"""Leaving and coming back: a pair or a player withdrawn (open matches forfeited), or reinstated.
+"""Leaving and coming back: a pair or a player withdrawn (unplayed matches forfeited), or reinstated.
 
-For pairs and players alike: played results stay, the unplayed matches still open are lost by
-forfeit so the round can finish, and later rounds leave the entry out. Until round 1 is paired the
-organiser may bring a withdrawn entry back (approved, or checked in once check-in has closed).
+For pairs and players alike: results already reported, confirmed or disputed stay exactly as they
+are, whoever withdraws; only matches nobody has reported yet are lost by forfeit so the round can
+finish, and later rounds leave the entry out. Once round 1 is paired only the organiser withdraws
+(a player asks, ``services.leaving``). Until round 1 is paired the organiser may bring a withdrawn
+entry back (approved, or checked in once check-in has closed).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import permissions
@@ -18,12 +21,14 @@ from ..models import (
     EntryStatus,
     IndividualEntry,
     Match,
-    MatchStatus,
+    RequestStatus,
     Round,
     Seat,
     Tournament,
+    WithdrawalRequest,
 )
 from ..models import TournamentStatus as TS
+from ..selectors.day import UNPLAYED
 from .common import audit, lock_entry, require_manager, require_user
 from .entries import (
     audit_entry,
@@ -46,11 +51,41 @@ def _withdraw(entry, tournament: Tournament, actor, forfeits) -> set[int]:
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_after_round = tournament.rounds.count()
     entry.save(update_fields=["status", "withdrawn_after_round"])
+    field = "individual_entry" if isinstance(entry, IndividualEntry) else "entry"
+    WithdrawalRequest.objects.filter(**{field: entry}, status=RequestStatus.PENDING).update(
+        status=RequestStatus.GRANTED,
+        decided_by=actor if actor is not None and actor.is_authenticated else None,
+        decided_at=timezone.now(),
+    )  # an ask still waiting is answered by the withdrawal itself
     touched = set()
     for match, loser in forfeits():
         set_forfeit(match, loser=loser, actor=actor)
         touched.add(match.round_id)
     return touched
+
+
+def require_may_withdraw(actor, tournament: Tournament, *, own: bool) -> None:
+    """The organiser withdraws at any time; a player his own entry only until round 1 is paired.
+
+    After that a withdrawal forfeits his and his partner's unplayed matches and changes the next
+    pairings, so a player asks the organiser instead (``services.leaving.ask_to_withdraw``).
+    """
+    if permissions.can_manage(actor, tournament):
+        return
+    if not own:
+        raise PermissionDenied(_("Only the organiser or the entry itself can withdraw it."))
+    if tournament.status != TS.REGISTRATION:
+        raise ValidationError(
+            _(
+                "The tournament is under way, so only the organiser can withdraw you:"
+                " ask the organiser to withdraw you from the entries page."
+            )
+        )
+
+
+def unplayed(matches):
+    """The matches of ``matches`` nobody has reported a result for: only these a withdrawal forfeits."""
+    return matches.filter(UNPLAYED)
 
 
 def _refresh(touched: set[int], tournament: Tournament) -> None:
@@ -60,23 +95,22 @@ def _refresh(touched: set[int], tournament: Tournament) -> None:
 
 @transaction.atomic
 def withdraw_entry(*, actor, entry: Entry) -> Entry:
-    """The pair leaves. Its played results stay; its unplayed matches this round are lost by
-    forfeit (12:0) so the round can finish; later rounds do not pair it."""
+    """The pair leaves. Every result already reported (waiting, disputed or confirmed) stays as it
+    is; its unplayed matches are lost by forfeit (12:0) so the round can finish; later rounds do
+    not pair it. A player withdraws his own pair only until round 1 is paired."""
     entry, tournament = entry_for_update(entry)
     require_user(actor)
     own = permissions.player_id_of(actor) in (entry.player_a_id, entry.player_b_id)
-    if not (permissions.can_manage(actor, tournament) or own):
-        raise PermissionDenied(_("Only the organiser or the pair itself can withdraw it."))
+    require_may_withdraw(actor, tournament, own=own)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
     before = entry_state(entry)
 
     def forfeits():
-        open_matches = Match.objects.select_for_update().filter(
-            Q(home=entry) | Q(away=entry),
-            tournament=tournament,
-            bye=False,
-            status__in=(MatchStatus.SCHEDULED, MatchStatus.UNCONFIRMED, MatchStatus.DISPUTED),
+        open_matches = unplayed(
+            Match.objects.select_for_update().filter(
+                Q(home=entry) | Q(away=entry), tournament=tournament, bye=False
+            )
         )
         return [(match, entry) for match in open_matches]
 
@@ -88,21 +122,18 @@ def withdraw_entry(*, actor, entry: Entry) -> Entry:
 
 @transaction.atomic
 def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
-    """The player leaves: later rounds do not seat him; a table of his still open is a no-show
-    (his partner and their opponents are scored a win, he a forfeit); played results stay."""
+    """The player leaves: later rounds do not seat him; a table of his nobody has reported yet is
+    a no-show (his partner and their opponents are scored a win, he a forfeit); every result
+    already reported stays as it is. He withdraws himself only until round 1 is seated."""
     require_user(actor)
     entry, tournament = lock_entry(entry)
-    own = permissions.player_id_of(actor) == entry.player_id
-    if not (permissions.can_manage(actor, tournament) or own):
-        raise PermissionDenied(_("Only the organiser or the player himself can withdraw him."))
+    require_may_withdraw(actor, tournament, own=permissions.player_id_of(actor) == entry.player_id)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
 
     def forfeits():
-        open_seats = (
-            Seat.objects.select_related("match")
-            .filter(entry=entry, match__isnull=False)
-            .exclude(match__status=MatchStatus.CONFIRMED)
+        open_seats = Seat.objects.select_related("match").filter(
+            entry=entry, match__in=unplayed(Match.objects.filter(tournament=tournament, bye=False))
         )
         for seat in open_seats:
             match = Match.objects.select_for_update(of=("self",)).get(pk=seat.match_id)

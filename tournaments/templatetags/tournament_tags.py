@@ -1,4 +1,4 @@
-"""Template tags other apps' pages use to show tournaments (the club page's events section)."""
+"""Template tags other apps' pages use to show tournaments (the club page's events, the home page)."""
 
 from django import template
 from django.utils.translation import gettext_lazy as _
@@ -33,3 +33,9 @@ def outcome_label(outcome: str) -> str:
 def live_refusal(refusal) -> str:
     """Why a live table's result was not taken (``Match.live_refusal``), in the reader's language."""
     return refusal_text(refusal)
+
+
+@register.simple_tag
+def home_tournaments(limit: int = 5):
+    """{"live": [...], "open": [...]} for the site's home page: events under way, and those to enter."""
+    return selectors.home_tournaments(limit=limit)

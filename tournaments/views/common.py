@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 from .. import permissions, selectors
 from ..forms import CHOICE_LABELS, RULE_LABELS
-from ..models import EntryStatus, Tournament, TournamentStatus
+from ..models import EntryStatus, IndividualEntry, Tournament, TournamentStatus
+from ..selectors import day as day_selectors
 from ..services import check_in_closed
 
 
@@ -99,3 +100,21 @@ def reinstated_text(entry) -> str:
     if entry.status == EntryStatus.CHECKED_IN:
         return _("%(name)s is back in the tournament, checked in.") % {"name": entry.name}
     return _("%(name)s is back in the tournament.") % {"name": entry.name}
+
+
+def withdrawal_lines(entry) -> list[str]:
+    """What withdrawing ``entry`` (a pair or a player) does, one line each, for its confirm page:
+    the same matches the service forfeits, and how many reported results stay."""
+    effects = day_selectors.withdrawal_effects(entry=entry)
+    if isinstance(entry, IndividualEntry):
+        lines = [_("%(name)s leaves the tournament; later rounds will not seat him.") % {"name": entry.name}]
+    else:
+        lines = [_("%(name)s leaves the tournament; later rounds will not pair it.") % {"name": entry.name}]
+    for m in effects.forfeited:
+        lines.append(
+            _("Round %(round)s, table %(table)s (%(home)s — %(away)s), not played yet: lost 0:12.")
+            % {"round": m.round.number, "table": m.table, "home": m.home.name, "away": m.away.name}
+        )
+    if effects.kept:
+        lines.append(_("Results already reported stay exactly as they are (%(n)d).") % {"n": effects.kept})
+    return lines

@@ -1,7 +1,9 @@
 """The organiser's dashboard of a tournament day and the spectators' "now playing" board.
 
 Every button posts to ``dashboard_action``, which calls one service (the same ones the other
-pages use) with the signed-in user as actor, so permissions are checked in one place.
+pages use) with the signed-in user as actor, so permissions are checked in one place. What cannot
+be undone asks first (``clubs.confirm``): a forfeit (``matches.forfeit``) and granting a player's
+ask to withdraw (``withdrawal_answer``).
 """
 
 from __future__ import annotations
@@ -10,21 +12,24 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.confirm import Question, ask_first
+
 from .. import services
 from ..forms import DaySettingsForm
-from ..models import Entry, Match, Notification
+from ..models import Match, Notification, RequestStatus, WithdrawalRequest
 from ..selectors import day as day_selectors
 from ..selectors import open_matches
 from ..services import online
 from ..services.day import organiser_pair_next
 from ..services.plans import day_settings
-from .common import error_text, page, refusals, require_manager, tournament_or_404
+from .common import error_text, page, refusals, require_manager, tournament_or_404, withdrawal_lines
 
 
 @login_required
@@ -63,6 +68,7 @@ def dashboard(request, slug):
         next_number=(last.number + 1) if last else 1,
         stuck=day_selectors.stuck_matches(tournament=tournament),
         disputes=day_selectors.disputes(tournament=tournament),
+        asks=day_selectors.withdrawal_requests(tournament=tournament),
         waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
         board=day_selectors.live_tables(tournament=tournament),
         plans=day_selectors.plans(tournament=tournament),
@@ -88,21 +94,16 @@ def dashboard_action(request, slug):
             with transaction.atomic():
                 opened = online.open_tables(round_id=rnd.pk)
             messages.success(request, _("%(n)d live table(s) opened.") % {"n": opened})
-        elif action in ("forfeit", "correct"):
+        elif action == "correct":
             match = get_object_or_404(Match, tournament=tournament, pk=request.POST.get("match"))
-            if action == "forfeit":
-                loser = get_object_or_404(Entry, tournament=tournament, pk=request.POST.get("loser"))
-                services.record_forfeit(actor=request.user, match=match, loser=loser)
-                messages.success(request, _("Forfeit recorded."))
-            else:
-                services.correct_result(
-                    actor=request.user,
-                    match=match,
-                    home_eyes=_int(request.POST.get("home_eyes")),
-                    away_eyes=_int(request.POST.get("away_eyes")),
-                    reason=request.POST.get("reason", "")[:300],
-                )
-                messages.success(request, _("Result saved."))
+            services.correct_result(
+                actor=request.user,
+                match=match,
+                home_eyes=_int(request.POST.get("home_eyes")),
+                away_eyes=_int(request.POST.get("away_eyes")),
+                reason=request.POST.get("reason", "")[:300],
+            )
+            messages.success(request, _("Result saved."))
         elif action == "settings":
             form = DaySettingsForm(request.POST, instance=day_settings(tournament))
             if not form.is_valid():
@@ -122,3 +123,43 @@ def _int(value) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         raise ValidationError(_("Please give both scores as whole numbers.")) from None
+
+
+@login_required
+@refusals
+def withdrawal_answer(request, slug, pk, answer):
+    """The organiser grants a player's ask to withdraw (asks first: it forfeits unplayed matches)
+    or declines it (posts at once: nothing changes in the event)."""
+    if answer not in ("grant", "decline"):
+        raise Http404
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
+    ask = get_object_or_404(WithdrawalRequest, pk=pk, tournament=tournament)
+    back = reverse("tournaments:dashboard", kwargs={"slug": slug})
+    grant = answer == "grant"
+    if ask.status != RequestStatus.PENDING and request.method != "POST":
+        messages.info(request, _("This request has already been answered."))
+        return redirect(back)
+    if grant:
+        lines = withdrawal_lines(ask.who)
+        asked = ask_first(
+            request,
+            Question(
+                title=_("Withdraw %(name)s, as asked?") % {"name": ask.who.name},
+                button=_("Withdraw"),
+                back=back,
+                effects=lines,
+            ),
+        )
+        if asked is not None:
+            return asked
+    elif request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    try:
+        services.answer_withdrawal_request(actor=request.user, ask=ask, grant=grant)
+    except ValidationError as error:
+        messages.error(request, error_text(error))
+    else:
+        done = _("%(name)s is withdrawn.") if grant else _("The request of %(name)s is declined.")
+        messages.success(request, done % {"name": ask.who.name})
+    return redirect(back)

@@ -2,23 +2,29 @@
 
 One entries page for both kinds of event; every action posts to a view that calls one service
 (the same for a pair and a player where the step is the same) and comes back to the page.
+Withdrawing asks first (``clubs.confirm``: a GET shows what it does, the POST does it); once
+round 1 is paired a player asks the organiser to withdraw him instead.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.confirm import Question, ask_first
 from clubs.models import Player
 
 from .. import permissions, selectors, services
-from ..forms import BulkEntriesForm, PlayersBulkForm, SelfRegisterForm, SubstituteForm
+from ..forms import BulkEntriesForm, PlayersBulkForm, PlayerSubstituteForm, SelfRegisterForm, SubstituteForm
 from ..models import Entry, EntryStatus, IndividualEntry, TournamentStatus
+from ..selectors import day as day_selectors
+from ..services.withdrawals import require_may_withdraw
 from .common import (
     check_in_open,
     error_text,
@@ -28,6 +34,7 @@ from .common import (
     require_manager,
     saved,
     tournament_or_404,
+    withdrawal_lines,
 )
 
 
@@ -44,10 +51,13 @@ def entries(request, slug):
     extra = {
         "my_player_id": my_pid,
         "check_in_open": can_manage and check_in_open(tournament),
+        "asked": day_selectors.asked_to_withdraw(tournament=tournament) if my_pid else set(),
     }
     if tournament.is_individual:
+        players = selectors.players(tournament=tournament)
         extra |= {
-            "players": selectors.players(tournament=tournament),
+            "players": players,
+            "replaced": {e.substitute_for_id for e in players if e.substitute_for_id},
             "bulk_form": PlayersBulkForm() if can_manage else None,
             "reinstatable": services.reinstatable_players(tournament) if can_manage else set(),
             "may_register": may_register,
@@ -82,28 +92,71 @@ def _act(request, service, entry, done_text) -> None:
             messages.success(request, text)
 
 
+def _withdraw_question(request, tournament, entry):
+    """The confirm page of a withdrawal, or a refusal before it is shown (the service checks again)."""
+    own = permissions.player_id_of(request.user) in (
+        (entry.player_id,) if isinstance(entry, IndividualEntry) else (entry.player_a_id, entry.player_b_id)
+    )
+    if not (permissions.can_manage(request.user, tournament) or own):
+        raise PermissionDenied(_("Only the organiser or the entry itself can withdraw it."))
+    lines = withdrawal_lines(entry)
+    return Question(
+        title=_("Withdraw %(name)s?") % {"name": entry.name},
+        button=_("Withdraw"),
+        back=reverse("tournaments:entries", kwargs={"slug": tournament.slug}),
+        effects=lines,
+    )
+
+
+def _ask_or_refuse(request, tournament, entry, action):
+    """Withdrawing asks first (a GET is its confirm page); every other action only posts."""
+    if action == "withdraw":
+        if request.method != "POST" and entry.status == EntryStatus.WITHDRAWN:
+            return _back(tournament.slug)
+        question = _withdraw_question(request, tournament, entry)  # refuses those who may not
+        if request.method != "POST":
+            try:  # once round 1 is paired a player asks the organiser: say so before asking him
+                require_may_withdraw(request.user, tournament, own=True)
+            except ValidationError as e:
+                messages.error(request, error_text(e))
+                return _back(tournament.slug)
+        return ask_first(request, question)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    return None
+
+
+def _asked_text(ask) -> str:
+    return _("Your request is sent: the organiser will withdraw you or tell you why not.")
+
+
 @login_required
-@require_POST
 @refusals
 def entry_action(request, slug, pk, action):
-    """A pair: approve, check in, withdraw, reinstate, or move up or down the seeding."""
+    """A pair: approve, check in, withdraw (asks first), ask to withdraw, reinstate, move in the seeding."""
     tournament = tournament_or_404(slug)
     entry = get_object_or_404(Entry, pk=pk, tournament=tournament)
     service = {
         "approve": services.approve_entry,
         "check-in": services.check_in_entry,
         "withdraw": services.withdraw_entry,
+        "ask-withdraw": services.ask_to_withdraw,
         "reinstate": services.reinstate_entry,
         "up": lambda **kw: services.move_entry(up=True, **kw),
         "down": lambda **kw: services.move_entry(up=False, **kw),
     }.get(action)
     if service is None:
         raise Http404
+    asked = _ask_or_refuse(request, tournament, entry, action)
+    if asked is not None:
+        return asked
     was_withdrawn = entry.status == EntryStatus.WITHDRAWN
 
     def done_text(done) -> str:
         if action == "reinstate" and was_withdrawn:
             return reinstated_text(done)
+        if action == "ask-withdraw":
+            return _asked_text(done)
         return "" if action in ("up", "down") else _("%(pair)s: done.") % {"pair": entry.name}
 
     _act(request, service, entry, done_text)
@@ -120,18 +173,21 @@ PLAYER_ACTIONS = {
         services.withdraw_player,
         lambda e, was: _("%(name)s has withdrawn.") % {"name": e.player.display_name},
     ),
+    "ask-withdraw": (services.ask_to_withdraw, lambda e, was: _asked_text(e)),
     "reinstate": (services.reinstate_player, lambda e, was: reinstated_text(e) if was else ""),
 }
 
 
 @login_required
-@require_POST
 @refusals
 def player_action(request, slug, pk, action):
-    """A player of an individual event: approve, check in, withdraw, reinstate."""
+    """A player of an individual event: approve, check in, withdraw (asks first), ask to leave, reinstate."""
     tournament = tournament_or_404(slug)
     entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
     service, text = PLAYER_ACTIONS[action]
+    asked = _ask_or_refuse(request, tournament, entry, action)
+    if asked is not None:
+        return asked
     was_withdrawn = entry.status == EntryStatus.WITHDRAWN
     _act(request, service, entry, lambda done: text(done, was_withdrawn))
     return _back(slug)
@@ -148,6 +204,8 @@ def _pasted(request, slug: str, form_class, register, done_text):
                 messages.error(request, text)
         else:
             messages.success(request, done_text(done))
+            for text in getattr(done, "skipped", []):  # lines left out, each with its reason
+                messages.warning(request, text)
     return _back(slug)
 
 
@@ -176,7 +234,7 @@ def players_bulk(request, slug):
         slug,
         PlayersBulkForm,
         services.register_players_bulk,
-        lambda added: _("%(n)d player(s) registered.") % {"n": len(added)},
+        lambda result: _("%(n)d player(s) registered.") % {"n": len(result.entries)},
     )
 
 
@@ -237,6 +295,29 @@ def substitute(request, slug, pk):
         form,
         lambda form: services.substitute(actor=request.user, entry=entry, **form.cleaned_data),
         _("The substitution is recorded."),
+    ):
+        return _back(slug)
+    return page(request, tournament, "entries", "tournaments/substitute.html", entry=entry, form=form)
+
+
+@login_required
+@refusals
+def player_substitute(request, slug, pk):
+    """The organiser puts a substitute in for a player of an individual event who left."""
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
+    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    open_round = tournament.rounds.exclude(status="complete").order_by("number").first()
+    form = PlayerSubstituteForm(
+        request.POST or None,
+        initial={"from_round": open_round.number if open_round else tournament.rounds.count() + 1},
+        players=selectors.substitute_choices(tournament=tournament),
+    )
+    if saved(
+        request,
+        form,
+        lambda form: services.substitute_player(actor=request.user, entry=entry, **form.cleaned_data),
+        _("The substitute is in."),
     ):
         return _back(slug)
     return page(request, tournament, "entries", "tournaments/substitute.html", entry=entry, form=form)

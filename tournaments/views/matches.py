@@ -1,4 +1,5 @@
-"""A match's page (enter, confirm, dispute, correct, a live table's result, forfeit); a player's matches."""
+"""A match's page (enter, confirm, dispute, correct, a live table's result), a forfeit (asks first);
+a player's matches. A correction after later rounds were paired lists those pairings."""
 
 from __future__ import annotations
 
@@ -7,17 +8,21 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+
+from clubs.confirm import Question, ask_first
 
 from .. import permissions, selectors, services
 from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
-from ..forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
-from ..models import Match, MatchStatus
+from ..models import Entry, Match, MatchStatus
+from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..score_words import score_error_text
+from ..selectors import day as day_selectors
 from ..services import live
-from .common import context, refusals, tournament_or_404
+from .common import context, error_text, refusals, require_manager, tournament_or_404
 
 
 def _sheet_preview(tournament, deals):
@@ -62,6 +67,7 @@ def match(request, slug, pk):
                         )
                     messages.success(request, _("The result is saved."))
                     return redirect(m.get_absolute_url())
+                raise score_form.problems()
             elif action in ("deals", "preview"):
                 deals = parse_deals(request.POST)
                 if action == "preview":
@@ -76,19 +82,18 @@ def match(request, slug, pk):
                     messages.success(request, _("The score sheet is saved."))
                     return redirect(m.get_absolute_url())
             elif action == "confirm":
-                form = PinForm(request.POST)
-                form.is_valid()
-                services.confirm_result(actor=request.user, match=m, pin=form.cleaned_data.get("pin"))
+                services.confirm_result(
+                    actor=request.user, match=m, pin=request.POST.get("pin", ""), sender=_pin_sender(request)
+                )
                 messages.success(request, _("The result is confirmed. Thank you!"))
                 return redirect(m.get_absolute_url())
             elif action == "dispute":
-                form = DisputeForm(request.POST)
-                form.is_valid()
                 services.dispute_result(
                     actor=request.user,
                     match=m,
-                    note=form.cleaned_data.get("note", ""),
-                    pin=form.cleaned_data.get("pin"),
+                    note=request.POST.get("note", ""),  # the service keeps its first 500 characters
+                    pin=request.POST.get("pin", ""),
+                    sender=_pin_sender(request),
                 )
                 messages.warning(request, _("The result is disputed. The organiser will settle it."))
                 return redirect(m.get_absolute_url())
@@ -102,18 +107,7 @@ def match(request, slug, pk):
                 live.import_live_result(actor=request.user, match=m, table_id=table_id)
                 messages.success(request, _("The live table's result is recorded."))
                 return redirect(m.get_absolute_url())
-            elif action == "forfeit":
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                loser = m.home if request.POST.get("loser") == "home" else m.away
-                services.record_forfeit(
-                    actor=request.user, match=m, loser=loser, reason=request.POST.get("reason", "")
-                )
-                messages.success(request, _("The forfeit is recorded (12:0)."))
-                return redirect(m.get_absolute_url())
         except ValidationError as e:
-            if isinstance(e, services.WrongPin):
-                services.note_wrong_pin(match=m)
             for text in e.messages:
                 messages.error(request, text)
         m = selectors.match_detail(tournament=tournament, pk=pk)
@@ -135,6 +129,7 @@ def match(request, slug, pk):
         side=side,
         may_enter=may_enter,
         may_correct=can_manage and m.has_result and not m.bye,
+        later=day_selectors.later_pairings(match=m) if can_manage and m.has_result else [],
         online=m.round.effective_play_mode == "online" and not m.bye,
         may_answer=may_answer,
         needs_pin=may_answer and not can_manage and side is None,
@@ -146,6 +141,16 @@ def match(request, slug, pk):
         dispute_form=DisputeForm(auto_id="dispute_%s"),
     )
     return render(request, "tournaments/match.html", shown)
+
+
+def _pin_sender(request) -> services.PinSender:
+    """Who types a PIN, for the counters of wrong PINs: the browser session (made now for a visitor
+    without one) and the client address."""
+    if not request.session.session_key:
+        request.session.save()
+    return services.PinSender(
+        session=request.session.session_key or "", address=request.META.get("REMOTE_ADDR", "")
+    )
 
 
 def _deal_rows(post, m: Match):
@@ -188,3 +193,45 @@ def my_matches(request):
         "tournaments/my_matches.html",
         {"matches": matches, "player_id": pid, "login_url": reverse("account_login")},
     )
+
+
+@login_required
+@refusals
+def forfeit(request, slug, pk, loser):
+    """The organiser records a forfeit or a no-show (12:0 to the other pair), asking first: from
+    the dashboard's "Needs you" and the match page. "Cancel" goes back to where it was asked."""
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
+    m = get_object_or_404(Match.objects.select_related("round", "home", "away"), pk=pk, tournament=tournament)
+    if loser not in (m.home_id, m.away_id):
+        raise Http404
+    losing = get_object_or_404(Entry, pk=loser)
+    winning = m.away if loser == m.home_id else m.home
+    back = request.GET.get("back", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts=None):
+        back = m.get_absolute_url()
+    effects = [
+        _("%(loser)s lose this match 0:12 and %(winner)s win it.")
+        % {"loser": losing.name, "winner": winning.name}
+    ]
+    if m.has_result:
+        effects.append(
+            _("It replaces the result %(home)d:%(away)d (the correction is logged).")
+            % {"home": m.home_eyes, "away": m.away_eyes}
+        )
+    question = Question(
+        title=_("Record a forfeit by %(name)s?") % {"name": losing.name},
+        button=_("Record the forfeit"),
+        back=back,
+        effects=effects,
+    )
+    asked = ask_first(request, question)
+    if asked is not None:
+        return asked
+    try:
+        services.record_forfeit(actor=request.user, match=m, loser=losing)
+    except ValidationError as e:
+        messages.error(request, error_text(e))
+    else:
+        messages.success(request, _("The forfeit is recorded (12:0)."))
+    return redirect(back)

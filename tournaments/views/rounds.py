@@ -1,4 +1,5 @@
-"""Round pages: a round's pairings (or seated tables), its options, pairing the next, print views, results."""
+"""Round pages: a round's pairings (or seated tables), its options, pairing the next, print views, results;
+the pairing changed by hand (a swap, a table number) and the last round unpaired after a confirm page."""
 
 from __future__ import annotations
 
@@ -7,13 +8,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from clubs.confirm import Question, ask_first
 
 from .. import permissions, selectors, services
 from ..forms import RoundForm
 from ..models import IndividualEntry, Match, Round, Tournament
-from .common import error_text, page, refusals, rules_display, tournament_or_404
+from .common import error_text, page, refusals, require_manager, rules_display, tournament_or_404
 
 
 def _round(tournament: Tournament, number: int):
@@ -26,15 +30,29 @@ def _round(tournament: Tournament, number: int):
         raise Http404 from None
 
 
+def _pairing_tools(request, tournament: Tournament, rnd: Round, rounds: list[Round]) -> dict:
+    """The organiser's pairing controls of a round: swap, table numbers, unpair (the last round)."""
+    if not permissions.can_manage(request.user, tournament) or not selectors.editable(rnd):
+        return {}
+    return {
+        "pairing_editable": True,
+        "swap_choices": selectors.swap_choices(rnd),
+        "table_matches": selectors.numbered_tables(rnd),
+        "is_last_round": rounds[-1].number == rnd.number,
+    }
+
+
 def round_view(request, slug, number):
     tournament = tournament_or_404(slug)
     rounds = list(tournament.rounds.order_by("number"))
     if tournament.is_individual:
         seated = _round(tournament, number)
+        tools = _pairing_tools(request, tournament, seated.round, rounds)
         template, extra = "tournaments/individual/round.html", {"seated": seated, "round": seated.round}
-        return page(request, tournament, "rounds", template, rounds=rounds, **extra)
+        return page(request, tournament, "rounds", template, rounds=rounds, **extra, **tools)
     rnd = _round(tournament, number)
     round_form = None
+    tools = _pairing_tools(request, tournament, rnd, rounds)
     if permissions.can_manage(request.user, tournament):
         round_form = RoundForm(
             initial={"deadline": rnd.deadline, "play_mode": rnd.play_mode, "best_of": rnd.best_of}
@@ -47,6 +65,7 @@ def round_view(request, slug, number):
         round=rnd,
         rounds=rounds,
         round_form=round_form,
+        **tools,
     )
 
 
@@ -127,22 +146,123 @@ def round_edit(request, slug, number):
 
 
 @login_required
-@require_POST
 @refusals
-def no_show(request, slug, pk):
-    """The organiser marks a player at a table of an individual event as not having come."""
+def no_show(request, slug, pk, entry):
+    """The organiser marks a player at a table of an individual event as not having come: asks
+    first (``clubs.confirm``), for it scores his partnership a 0:12 forfeit."""
     tournament = tournament_or_404(slug)
+    if not permissions.can_manage(request.user, tournament):
+        raise PermissionDenied(_("Only the club's owners and organisers run its tournaments."))
     match = get_object_or_404(Match.objects.select_related("round"), pk=pk, tournament=tournament)
     entry = get_object_or_404(
-        IndividualEntry.objects.select_related("player"), pk=request.POST.get("entry"), tournament=tournament
+        IndividualEntry.objects.select_related("player"), pk=entry, tournament=tournament
     )
+    back = reverse("tournaments:round", kwargs={"slug": slug, "number": match.round.number})
+    name = entry.player.display_name
+    asked = ask_first(
+        request,
+        Question(
+            title=_("Record %(name)s as a no-show?") % {"name": name},
+            button=_("Record the no-show"),
+            back=back,
+            effects=[_("His pair loses the table 0:12; his partner is scored a win, he a forfeit.")],
+        ),
+    )
+    if asked is not None:
+        return asked
     try:
         services.record_no_show(actor=request.user, match=match, entry=entry)
     except ValidationError as e:
         messages.error(request, error_text(e))
     else:
-        messages.success(
+        messages.success(request, _("%(name)s: no-show recorded, 12:0 to the other side.") % {"name": name})
+    return redirect(back)
+
+
+def _number(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@login_required
+@refusals
+def unpair(request, slug, number):
+    """The confirm page of unpairing the last round: GET lists what goes (tables, results reported
+    but unconfirmed, live tables), POST does it. No JavaScript needed."""
+    tournament = tournament_or_404(slug)
+    require_manager(request, tournament)
+    try:
+        preview = selectors.unpair_preview(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        raise Http404 from None
+    if request.method == "POST":
+        discard = {n for n in map(_number, request.POST.getlist("discard")) if n is not None}
+        try:
+            services.unpair_round(actor=request.user, round=preview.round, discard=discard)
+        except ValidationError as e:
+            messages.error(request, error_text(e))
+            return redirect("tournaments:unpair", slug=slug, number=number)
+        done = _("Round %(n)d is unpaired; its players are told. Pair it again when ready.")
+        messages.success(request, done % {"n": number})
+        if number > 1:
+            return redirect("tournaments:round", slug=slug, number=number - 1)
+        return redirect(tournament)
+    rounds = list(tournament.rounds.order_by("number"))
+    return page(request, tournament, "rounds", "tournaments/unpair.html", preview=preview, rounds=rounds)
+
+
+@login_required
+@require_POST
+@refusals
+def swap(request, slug, number):
+    """Two pairs (players in an individual event) change places; a rematch asks to be accepted."""
+    tournament = tournament_or_404(slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    first, second = _number(request.POST.get("first")), _number(request.POST.get("second"))
+    back = redirect("tournaments:round", slug=slug, number=number)
+    if first is None or second is None:
+        messages.error(request, _("Choose the two to swap."))
+        return back
+    try:
+        accept = request.POST.get("accept") == "1"
+        services.swap_in_round(actor=request.user, round=rnd, first=first, second=second, accept=accept)
+    except services.PairingWarning as warning:
+        names = dict(selectors.swap_choices(rnd))
+        return page(
             request,
-            _("%(name)s: no-show recorded, 12:0 to the other side.") % {"name": entry.player.display_name},
+            tournament,
+            "rounds",
+            "tournaments/pairing_warning.html",
+            round=rnd,
+            warnings=warning.messages,
+            first=first,
+            second=second,
+            first_name=names.get(first, ""),
+            second_name=names.get(second, ""),
         )
-    return redirect("tournaments:round", slug=slug, number=match.round.number)
+    except ValidationError as e:
+        messages.error(request, error_text(e))
+        return back
+    messages.success(request, _("Swapped. The players concerned are told where they play now."))
+    return back
+
+
+@login_required
+@require_POST
+@refusals
+def table_number(request, slug, number):
+    tournament = tournament_or_404(slug)
+    rnd = get_object_or_404(tournament.rounds, number=number)
+    match = get_object_or_404(Match, pk=_number(request.POST.get("match")) or 0, round=rnd)
+    table = _number(request.POST.get("table"))
+    try:
+        if table is None:
+            raise ValidationError(_("A table number is a whole number from 1 to 999."))
+        services.set_table_number(actor=request.user, match=match, table=table)
+    except ValidationError as e:
+        messages.error(request, error_text(e))
+    else:
+        messages.success(request, _("Table number saved. The players concerned are told."))
+    return redirect("tournaments:round", slug=slug, number=number)

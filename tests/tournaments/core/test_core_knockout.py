@@ -129,3 +129,11 @@ def test_a_level_even_series_goes_to_eye_difference_then_a_decider() -> None:
 def test_series_refuses_a_match_without_winner() -> None:
     with pytest.raises(ValueError, match="no winner"):
         series_outcome([(12, 12)], 1)
+
+
+def test_a_forfeit_ends_the_series_for_the_other_side() -> None:
+    done = series_outcome([(12, 5), (0, 12)], 3, forfeits=[False, True])
+    assert (done.top_wins, done.bottom_wins, done.winner) == (1, 1, "bottom")
+    assert series_outcome([(12, 0)], 5, forfeits=[True]).winner == "top"
+    with pytest.raises(ValueError, match="after the series was forfeited"):
+        series_outcome([(0, 12), (12, 3)], 3, forfeits=[True, False])

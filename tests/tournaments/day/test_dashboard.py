@@ -1,5 +1,7 @@
 """The organiser's dashboard: who may see it, and its one-click actions going through the services."""
 
+from html import escape
+
 import pytest
 from django.urls import reverse
 
@@ -66,11 +68,17 @@ def test_the_dashboard_lists_disputes_and_the_organiser_settles_them(client, swi
     assert m.corrections.count() == 1
 
 
-def test_a_forfeit_in_one_click(client, swiss8, organiser):
+def test_a_forfeit_asks_first_then_is_recorded(client, swiss8, organiser):
     rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
     m = rnd.matches.get(table=2)
     client.login(username="organiser", password=PASSWORD)
-    client.post(_url(swiss8, "dashboard_action"), {"action": "forfeit", "match": m.pk, "loser": m.away_id})
+    url = reverse("tournaments:forfeit", args=[swiss8.slug, m.pk, m.away_id]) + "?back=" + _url(swiss8)
+    page = client.get(url).content.decode()
+    assert f"Record a forfeit by {escape(m.away.name)}?" in page and f'action="{url}"' in page
+    m.refresh_from_db()
+    assert m.status == MatchStatus.SCHEDULED  # the question changed nothing
+    response = client.post(url)
+    assert response["Location"] == _url(swiss8)
     m.refresh_from_db()
     assert m.forfeit and (m.home_eyes, m.away_eyes) == (12, 0) and m.status == MatchStatus.CONFIRMED
 

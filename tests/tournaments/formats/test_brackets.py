@@ -221,11 +221,3 @@ def test_a_playoff_that_cannot_be_drawn_is_refused_with_a_message(client, club, 
         services.pair_next_round(actor=organiser, tournament=t)
     client.force_login(organiser)
     assert client.get(reverse("tournaments:bracket", args=[t.slug])).status_code == 200
-
-
-def test_best_of_series_are_refused_for_bracket_formats(club, organiser):
-    with pytest.raises(ValidationError, match="one match per tie"):
-        _create(club, organiser, "double_elim", best_of=3)
-    t = _create(club, organiser, "groups_playoff")
-    with pytest.raises(ValidationError, match="one match per tie"):
-        services.update_tournament(actor=organiser, tournament=t, best_of=3)

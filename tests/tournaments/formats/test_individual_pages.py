@@ -60,9 +60,14 @@ def test_pages_through_a_whole_event(client, event, organiser):
     page = client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
     assert "NS" in page and "Sitting out (bye)" in page and "No-show" in page
     sheets = client.get(reverse("tournaments:print_sheets", args=[t.slug, 1])).content.decode()
-    assert "1 (NS)" in sheets and "2 (EW)" in sheets and rnd.matches.first().pin in sheets
+    first = rnd.matches.first()
+    assert "1 (NS)" in sheets and "2 (EW)" in sheets
+    assert first.home_pin in sheets and first.away_pin in sheets
     seat = Seat.objects.filter(round=rnd, seat=SeatName.WEST).first()
-    client.post(reverse("tournaments:no_show", args=[t.slug, seat.match_id]), {"entry": seat.entry_id})
+    no_show = reverse("tournaments:no_show", args=[t.slug, seat.match_id, seat.entry_id])
+    assert "no-show?" in client.get(no_show).content.decode()  # asks first
+    assert not Match.objects.get(pk=seat.match_id).forfeit
+    client.post(no_show)
     assert Match.objects.get(pk=seat.match_id).forfeit
     quitter = Seat.objects.filter(round=rnd, seat=SeatName.NORTH).exclude(match=seat.match_id).first().entry
     client.post(reverse("tournaments:player_withdraw", args=[t.slug, quitter.pk]))
@@ -110,7 +115,7 @@ def test_refusals(client, event, member, organiser):
     for url, data in (
         (reverse("tournaments:players_bulk", args=[t.slug]), {"text": "Кто-то"}),
         (reverse("tournaments:player_withdraw", args=[t.slug, entry.pk]), {}),
-        (reverse("tournaments:no_show", args=[t.slug, match.pk]), {"entry": entry.pk}),
+        (reverse("tournaments:no_show", args=[t.slug, match.pk, entry.pk]), {}),
     ):
         response = client.post(url, data)
         assert response.status_code == 302 and "login" in response["Location"]
@@ -118,7 +123,7 @@ def test_refusals(client, event, member, organiser):
     for url, data in (
         (reverse("tournaments:players_bulk", args=[t.slug]), {"text": "Кто-то"}),
         (reverse("tournaments:player_withdraw", args=[t.slug, entry.pk]), {}),
-        (reverse("tournaments:no_show", args=[t.slug, match.pk]), {"entry": entry.pk}),
+        (reverse("tournaments:no_show", args=[t.slug, match.pk, entry.pk]), {}),
         (reverse("tournaments:pair_next", args=[t.slug]), {}),
     ):
         response = client.post(url, data)

@@ -1,8 +1,10 @@
 """Demo tournaments for the Uspenka club made by `seed_demo`: a Swiss under way, a finished cup, a league,
-an individual evening (new partner every round).
+an individual evening (new partner every round); the reminders their rounds send; a live table to watch.
 
-Idempotent: a tournament that already exists (by name, in the club) is left as it is. Every change
-goes through the services, as an organiser's evening would, with fixed random draws and scores.
+Idempotent: a tournament that already exists (by name, in the club) is left as it is, a reminder is
+sent once (its key), and a new live table is opened only when none of the demo's is still playing.
+Every change goes through the services, as an organiser's evening would, with fixed random draws
+and scores.
 """
 
 import datetime
@@ -13,8 +15,15 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.models import Club
+from gameplay import services as tables
+from gameplay.engine.bot import choose_action
+from gameplay.models import Table, TableStatus
 from tournaments import services
-from tournaments.models import Match, MatchStatus, Tournament
+from tournaments.models import Match, MatchStatus, Notification, Tournament, TournamentStatus
+from tournaments.services.day import remind
+
+LIVE_TABLE_PLAYER = "oleh"
+"""The demo account seated with three bots at the live table (log in as him to play on)."""
 
 PAIRS = """Нұрлан Ахметов & Жанар Сәрсенова
 Әсел Жұмабаева & Олег Ткаченко
@@ -43,7 +52,13 @@ class Command(BaseCommand):
         made += self._cup(club, organiser, today)
         made += self._league(club, organiser, today)
         made += self._individual(club, organiser, today)
-        self.stdout.write(self.style.SUCCESS(f"Demo tournaments ready ({made} new this run)."))
+        sent = self._reminders(club)
+        live = self._live_table()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo tournaments ready ({made} new this run, {sent} reminders); live table {live}."
+            )
+        )
 
     def _new(self, club, organiser, name, **settings):
         if Tournament.objects.filter(club=club, name=name).exists():
@@ -132,3 +147,46 @@ class Command(BaseCommand):
             rnd = services.pair_next_round(actor=organiser, tournament=t)
             self._play(t, organiser, rnd, rng, leave_open=1 if number == 3 else 0)
         return 1
+
+    def _reminders(self, club) -> int:
+        """The notices the day plans send before a round and a matchday's deadline, so the demo
+        accounts playing in the rounds under way find them in the menu (each sent once, by key)."""
+        before = Notification.objects.count()
+        for t in Tournament.objects.filter(club=club, status=TournamentStatus.RUNNING):
+            rnd = t.rounds.order_by("-number").first()
+            if rnd is None:
+                continue
+            remind(round_id=rnd.pk)
+            if rnd.deadline is not None:
+                remind(round_id=rnd.pk, deadline=True)
+        return Notification.objects.count() - before
+
+    @transaction.atomic
+    def _live_table(self) -> str:
+        """A table a visitor can watch: Oleh and three bots, a few tricks into the first deal, Oleh to play.
+
+        Oleh's move clock is an hour (the longest the rules allow); when it runs out the table ends
+        and the next run of this command (every `bin/site` start) opens a new one."""
+        player = get_user_model().objects.filter(username=LIVE_TABLE_PLAYER).first()
+        if player is None:
+            return "skipped (no demo account)"
+        playing = Table.objects.filter(status=TableStatus.PLAYING, seats__user=player).first()
+        if playing is not None:
+            return f"#{playing.pk} still playing"
+        table = tables.play_now(user=player, rules={"move_seconds": 3600})
+        seat = table.seats.get(user=player).seat
+        rng = random.Random(2026)  # noqa: S311 - demo play
+        for _ in range(200):  # a few tricks are far fewer moves; the bound only guards the loop
+            table.refresh_from_db()
+            state = tables.load_state(table)
+            if state is None or state.to_move is None:
+                break
+            if state.to_move == seat and sum(state.tricks_taken) >= 3:
+                break
+            if state.to_move == seat:
+                action = tables.public_action(choose_action(state.observation(seat), rng))
+                tables.play(table_id=table.pk, seat=seat, action=action, expected_event=table.event_seq)
+            else:
+                tables.bot_move(table_id=table.pk, expected_event=table.event_seq, rng=rng)
+        self.stdout.write(f"  live table #{table.pk}")
+        return f"#{table.pk} opened"

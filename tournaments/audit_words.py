@@ -1,0 +1,127 @@
+"""Words for the audit codes the tournaments write: actions, what a row is about, fields and values.
+
+Registered into ``clubs.audit_labels`` when the app starts (``apps.TournamentsConfig.ready``), so
+that a club's log and a tournament's log word every row the same way, in the reader's language.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs import audit_labels
+
+from .forms import TIEBREAK_LABELS
+from .models import EntryStatus, Format, MatchStatus, PlayMode, Seeding, Tournament, TournamentStatus
+from .services import live
+
+ACTIONS = {
+    "tournament.create": gettext_lazy("Tournament created"),
+    "tournament.update": gettext_lazy("Tournament settings changed"),
+    "entry.create": gettext_lazy("Pair entered"),
+    "entry.bulk_create": gettext_lazy("List of pairs pasted"),
+    "entry.approve": gettext_lazy("Pair approved"),
+    "entry.check_in": gettext_lazy("Pair checked in"),
+    "entry.check_in_closed": gettext_lazy("Pair withdrawn: not checked in when check-in closed"),
+    "entry.withdraw": gettext_lazy("Pair withdrawn"),
+    "entry.reinstate": gettext_lazy("Pair back in the tournament"),
+    "entry.move": gettext_lazy("Pair's place in the list changed"),
+    "entry.substitute": gettext_lazy("Substitute put in"),
+    "individual.enter": gettext_lazy("Player entered"),
+    "individual.approve": gettext_lazy("Player approved"),
+    "individual.check_in": gettext_lazy("Player checked in"),
+    "individual.check_in_closed": gettext_lazy("Player withdrawn: not checked in when check-in closed"),
+    "individual.withdraw": gettext_lazy("Player withdrawn"),
+    "individual.reinstate": gettext_lazy("Player back in the tournament"),
+    "round.pair": gettext_lazy("Round paired"),
+    "round.update": gettext_lazy("Round settings changed"),
+    "match.report": gettext_lazy("Result reported"),
+    "match.confirm": gettext_lazy("Result confirmed"),
+    "match.auto_confirm": gettext_lazy("Result confirmed automatically"),
+    "match.dispute": gettext_lazy("Result disputed"),
+    "match.correct": gettext_lazy("Result corrected"),
+    "match.live_result": gettext_lazy("Result taken from a live table"),
+    "match.live_result_refused": gettext_lazy("Live table's result not taken"),
+}
+
+KINDS = {
+    "tournament": gettext_lazy("Settings"),
+    "entry": gettext_lazy("Pairs"),
+    "individual": gettext_lazy("Players"),
+    "round": gettext_lazy("Rounds"),
+    "match": gettext_lazy("Results"),
+}
+
+NOT_SETTINGS = ("club", "slug", "created_by", "created_at", "id")
+
+FIELDS = {
+    "score": gettext_lazy("score"),
+    "status": gettext_lazy("status"),
+    "forfeit": gettext_lazy("forfeit or no-show"),
+    "how": gettext_lazy("confirmed"),
+    "note": gettext_lazy("what is wrong"),
+    "table": gettext_lazy("live table"),
+    "seed": gettext_lazy("place in the list"),
+    "late": gettext_lazy("late entry"),
+    "after_round": gettext_lazy("withdrawn after round"),
+    "deadline": gettext_lazy("deadline"),
+    "play_mode": gettext_lazy("play"),
+    "best_of": gettext_lazy("matches per tie"),
+    "round": gettext_lazy("round"),
+    "entries": gettext_lazy("pairs"),
+    "new_players": gettext_lazy("new players on the roster"),
+    **{
+        f.name: f.verbose_name
+        for f in Tournament._meta.get_fields()
+        if getattr(f, "verbose_name", None) and f.name not in NOT_SETTINGS
+    },
+}
+
+VALUES = {
+    "status": {
+        **dict(MatchStatus.choices),
+        **dict(EntryStatus.choices),
+        **dict(TournamentStatus.choices),
+    },
+    "how": {
+        "player": gettext_lazy("by the other pair"),
+        "pin": gettext_lazy("with the other pair's PIN"),
+        "organiser": gettext_lazy("by the organiser"),
+        "auto": gettext_lazy("automatically"),
+    },
+    "play_mode": {**dict(PlayMode.choices), "": gettext_lazy("as the tournament")},
+    "format": dict(Format.choices),
+    "seeding": dict(Seeding.choices),
+    "tiebreaks": {str(k): v for k, v in TIEBREAK_LABELS.items()},
+}
+
+
+def match_subject(subject: dict) -> str:
+    """A match by its round, table and pairs, in the reader's language."""
+    where = _("Round %(round)s, table %(table)s") % {
+        "round": subject.get("round") or "?",
+        "table": subject.get("table", "?"),
+    }
+    if (subject.get("game") or 1) > 1:
+        where += ", " + _("match %(n)d") % {"n": subject["game"]}
+    pairs = " — ".join(name for name in (subject.get("home"), subject.get("away")) if name)
+    return f"{where}: {pairs}" if pairs else where
+
+
+def round_subject(subject: dict) -> str:
+    return _("Round %(n)s") % {"n": subject.get("round") or "?"}
+
+
+def live_refusal(after: dict) -> str:
+    return live.refusal_text(after) if after.get("code") else ""
+
+
+def register() -> None:
+    audit_labels.register(
+        actions=ACTIONS,
+        kinds=KINDS,
+        fields=FIELDS,
+        values=VALUES,
+        reasons={"match.live_result_refused": live_refusal},
+        subjects={"match": match_subject, "round": round_subject},
+    )
