@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from gameplay.seat_words import pair_name, seat_letter
 
 
 def table_texts() -> dict[str, str]:
@@ -46,6 +49,11 @@ def table_texts() -> dict[str, str]:
         "summary_score": _("Score: NS %(ns)s : EW %(ew)s"),
         "suits_legend": _("The suit beside a player is his for the whole match: it is the trump of every "
                           "deal in which he holds the jack of clubs. J♣ marks who holds it now."),
+        # seats, pairs and the jack's mark as the reader writes them (gameplay.seat_words)
+        **{f"seat_{s}": seat_letter(s) for s in "NESW"},
+        "pair_NS": pair_name("NS"),
+        "pair_EW": pair_name("EW"),
+        "jack_short": pgettext("jack of clubs, short", "J♣"),
     }
 
 
