@@ -12,7 +12,16 @@ from django.utils.translation import gettext_lazy
 from clubs import audit_labels
 
 from .forms import TIEBREAK_LABELS
-from .models import EntryStatus, Format, MatchStatus, PlayMode, Seeding, Tournament, TournamentStatus
+from .models import (
+    EntryStatus,
+    Format,
+    MatchStatus,
+    PlayMode,
+    RequestStatus,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
 from .services import live
 
 ACTIONS = {
@@ -27,14 +36,20 @@ ACTIONS = {
     "entry.reinstate": gettext_lazy("Pair back in the tournament"),
     "entry.move": gettext_lazy("Pair's place in the list changed"),
     "entry.substitute": gettext_lazy("Substitute put in"),
+    "entry.ask_withdraw": gettext_lazy("A player asked the organiser to withdraw"),
+    "entry.answer_withdraw": gettext_lazy("The organiser answered a request to withdraw"),
     "individual.enter": gettext_lazy("Player entered"),
     "individual.approve": gettext_lazy("Player approved"),
     "individual.check_in": gettext_lazy("Player checked in"),
     "individual.check_in_closed": gettext_lazy("Player withdrawn: not checked in when check-in closed"),
     "individual.withdraw": gettext_lazy("Player withdrawn"),
     "individual.reinstate": gettext_lazy("Player back in the tournament"),
+    "individual.substitute": gettext_lazy("Substitute put in for a player"),
     "round.pair": gettext_lazy("Round paired"),
     "round.update": gettext_lazy("Round settings changed"),
+    "round.unpair": gettext_lazy("Round unpaired"),
+    "round.swap": gettext_lazy("Pairing changed by hand: two swapped places"),
+    "round.table_number": gettext_lazy("Table number changed"),
     "match.report": gettext_lazy("Result reported"),
     "match.confirm": gettext_lazy("Result confirmed"),
     "match.auto_confirm": gettext_lazy("Result confirmed automatically"),
@@ -64,6 +79,7 @@ FIELDS = {
     "seed": gettext_lazy("place in the list"),
     "late": gettext_lazy("late entry"),
     "after_round": gettext_lazy("withdrawn after round"),
+    "from_round": gettext_lazy("plays from round"),
     "deadline": gettext_lazy("deadline"),
     "play_mode": gettext_lazy("play"),
     "best_of": gettext_lazy("matches per tie"),
@@ -79,6 +95,7 @@ FIELDS = {
 
 VALUES = {
     "status": {
+        **dict(RequestStatus.choices),
         **dict(MatchStatus.choices),
         **dict(EntryStatus.choices),
         **dict(TournamentStatus.choices),
