@@ -54,6 +54,7 @@ def table_texts() -> dict[str, str]:
         "pair_NS": pair_name("NS"),
         "pair_EW": pair_name("EW"),
         "jack_short": pgettext("jack of clubs, short", "J♣"),
+        "bot_named": pgettext("bot at a seat", "Bot %(seat)s"),
     }
 
 

@@ -25,11 +25,13 @@
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
   function seatName(s) {
     var row = (table.seats || []).filter(function (x) { return x.seat === s; })[0];
-    return row ? row.name + " (" + seatWord(s) + ")" : seatWord(s);
+    return row ? nameOf(row) + " (" + seatWord(s) + ")" : seatWord(s);
   }
   // Seats and pairs keep their codes (N, NS) in frames; the page writes them in the reader's language.
   function seatWord(s) { return T["seat_" + s] || s; }
   function pairWord(p) { return T["pair_" + p] || p; }
+  // A bot is named in the reader's language whatever language the frame was built in.
+  function nameOf(row) { return row.bot && T.bot_named ? fmt(T.bot_named, { seat: seatWord(row.seat) }) : row.name; }
   function cardEl(code, tag) {
     var e = el(tag || "span", "bt-card" + ((code[1] === "H" || code[1] === "D") ? " bt-red" : ""));
     e.dataset.card = code;
@@ -79,7 +81,7 @@
       var row = (table.seats || []).filter(function (x) { return x.seat === seat; })[0];
       box.innerHTML = "";
       box.dataset.seat = seat;
-      var name = el("div", "bt-name", (row ? row.name : "—"));
+      var name = el("div", "bt-name", (row ? nameOf(row) : "—"));
       name.dataset.jack = T.jack_short || "J\u2663";
       box.appendChild(name);
       var meta = [seatWord(seat)];
