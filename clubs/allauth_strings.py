@@ -8,6 +8,18 @@ LOCALE_PATHS) cover Kazakh as well. The msgids must stay identical to allauth's.
 from django.utils.translation import gettext_noop, ngettext_lazy, pgettext_lazy
 
 ALLAUTH_STRINGS = (
+    # The e-mail addresses page (account/email.html) and Django's own check of an address.
+    gettext_noop("Add Email Address"),
+    gettext_noop("Add Email"),
+    gettext_noop("Email Addresses"),
+    gettext_noop("Do you really want to remove the selected email address?"),
+    gettext_noop("Make Primary"),
+    gettext_noop("Re-send Verification"),
+    gettext_noop("The following email addresses are associated with your account:"),
+    gettext_noop("Primary"),
+    gettext_noop("Unverified"),
+    gettext_noop("Verified"),
+    gettext_noop("Enter a valid email address."),
     gettext_noop("Username"),
     gettext_noop("Username or email"),
     gettext_noop("Password"),

@@ -13,16 +13,25 @@ from dataclasses import fields
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import rules as engine_rules
 from gameplay.engine.rules import PRESETS, Rules
 from gameplay.models import Seating
+from gameplay.seat_words import seat_letter
+
+
+def clockwise() -> str:
+    """The direction of play, its seats in the reader's letters."""
+    return gettext("Clockwise: %(order)s.") % {"order": " → ".join(seat_letter(s) for s in "NESW")}
+
 
 #: A label and a one-line explanation for each parameter of RULES.md (the engine owns the values).
 RULE_TEXT: dict[str, tuple[Any, Any]] = {
     "deck": (_("Deck"), _("32 cards (7 to ace), 36 (6 to ace), 32 without sevens, or 28 (8 to ace).")),
-    "direction": (_("Direction of play"), _("Clockwise: N → E → S → W.")),
+    "direction": (_("Direction of play"), lazy(clockwise, str)()),
     "first_lead": (_("First lead"), _("The holder of the jack of clubs, or the player after the dealer.")),
     "ace_discard_ban": (_("No discarding an ace of a suit not yet led"),
         _("A player who cannot follow may not throw away such an ace.")),

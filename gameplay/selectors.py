@@ -9,6 +9,7 @@ from gameplay.engine import MatchState, read_record
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for, table_meta, view_of
+from gameplay.seat_words import bot_name
 
 #: A client that missed more events than this gets a fresh snapshot instead of the events.
 CATCH_UP_LIMIT = 50
@@ -20,6 +21,13 @@ def load_state(table: Table) -> MatchState | None:
     if not table.record:
         return None
     return read_record(table.record, rng=_sysrand)
+
+
+def seat_name(seat: Seat | None) -> str | None:
+    """Who sits there as the reader should read it: a bot is named in the reader's language."""
+    if seat is None:
+        return None
+    return bot_name(seat.seat) if seat.is_bot else seat.name
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -41,7 +49,7 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
             "status": t.status,
             "url": t.get_absolute_url(),
             "seats": [
-                {"seat": SEATS[n], "name": seats[n].name if n in seats else None,
+                {"seat": SEATS[n], "name": seat_name(seats.get(n)),
                  "bot": seats[n].is_bot if n in seats else False}
                 for n in range(4)
             ],
@@ -63,7 +71,7 @@ def live_tables(limit: int = 5) -> list[dict[str, Any]]:
         {
             "id": t.pk,
             "url": t.get_absolute_url(),
-            "players": [s.name for s in sorted(t.seats.all(), key=lambda s: s.seat)],
+            "players": [seat_name(s) for s in sorted(t.seats.all(), key=lambda s: s.seat)],
             "bots": sum(1 for s in t.seats.all() if s.is_bot),
         }
         for t in tables

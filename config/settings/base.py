@@ -195,6 +195,8 @@ LANGUAGES = [
     ("en", "English"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One way of writing dates and times per language, 24-hour clock everywhere (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env("TIME_ZONE", default="Asia/Almaty")
 USE_I18N = True
 USE_TZ = True

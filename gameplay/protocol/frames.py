@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
 from gameplay.engine.match import MatchState
+from gameplay.seat_words import bot_name
 
 SPECTATOR = None
 
@@ -80,7 +81,7 @@ def seats_meta(table: Any, seats: list[Any]) -> list[dict[str, Any]]:
             used += (now - s.disconnected_at).total_seconds()
         out.append({
             "seat": SEATS[s.seat],
-            "name": s.name,
+            "name": bot_name(s.seat) if s.is_bot else s.name,
             "bot": s.is_bot,
             "connected": s.connected,
             "grace_left": max(0, round(total - used)) if not s.is_bot else None,

@@ -25,8 +25,13 @@
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
   function seatName(s) {
     var row = (table.seats || []).filter(function (x) { return x.seat === s; })[0];
-    return row ? row.name + " (" + s + ")" : s;
+    return row ? nameOf(row) + " (" + seatWord(s) + ")" : seatWord(s);
   }
+  // Seats and pairs keep their codes (N, NS) in frames; the page writes them in the reader's language.
+  function seatWord(s) { return T["seat_" + s] || s; }
+  function pairWord(p) { return T["pair_" + p] || p; }
+  // A bot is named in the reader's language whatever language the frame was built in.
+  function nameOf(row) { return row.bot && T.bot_named ? fmt(T.bot_named, { seat: seatWord(row.seat) }) : row.name; }
   function cardEl(code, tag) {
     var e = el(tag || "span", "bt-card" + ((code[1] === "H" || code[1] === "D") ? " bt-red" : ""));
     e.dataset.card = code;
@@ -64,7 +69,7 @@
       var s = Math.min(12, score[pair] || 0);
       box.querySelector(".bt-sixes").innerHTML = six(Math.min(6, s), pair === "EW") + six(Math.max(0, s - 6), pair === "EW");
       box.querySelector(".bt-eyes").textContent = s;
-      box.setAttribute("aria-label", pair + ": " + fmt(T.eyes, { n: s }));
+      box.setAttribute("aria-label", pairWord(pair) + ": " + fmt(T.eyes, { n: s }));
       box.classList.toggle("bt-mine", !!me && pair.indexOf(me) >= 0);
     });
   }
@@ -76,9 +81,10 @@
       var row = (table.seats || []).filter(function (x) { return x.seat === seat; })[0];
       box.innerHTML = "";
       box.dataset.seat = seat;
-      var name = el("div", "bt-name", (row ? row.name : "—"));
+      var name = el("div", "bt-name", (row ? nameOf(row) : "—"));
+      name.dataset.jack = T.jack_short || "J\u2663";
       box.appendChild(name);
-      var meta = [seat];
+      var meta = [seatWord(seat)];
       if (me && seat === me) meta.push(T.you);
       else if (me && SEATS.indexOf(seat) % 2 === SEATS.indexOf(me) % 2) meta.push(T.partner);
       if (row && row.bot) meta.push(T.bot);
@@ -135,7 +141,7 @@
       trump.appendChild(el("span", "bt-trump-suit" + ((view.trump === "H" || view.trump === "D") ? " bt-red" : ""), SUIT[view.trump]));
       trump.title = T["suit_" + view.trump];
     } else trump.textContent = "";
-    duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: view.on_duty }) : "";
+    duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: pairWord(view.on_duty) }) : "";
     var ld = view && view.last_deal;
     var lastLine = ld && ld.points ? " \u00b7 " + fmt(T.last_deal, { ns: ld.points.NS, ew: ld.points.EW }) : "";
     deal.textContent = view ? fmt(T.deal, { n: view.deal }) + lastLine + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
@@ -163,7 +169,7 @@
       if (T["outcome_" + lp.outcome]) box.appendChild(el("p", "bt-between-outcome", T["outcome_" + lp.outcome]));
       var list = el("ul", "bt-between-lines");
       list.appendChild(el("li", "bt-sum-points", fmt(T.summary_points, { ns: lp.points.NS, ew: lp.points.EW })));
-      list.appendChild(el("li", "bt-sum-duty", fmt(T.on_duty, { pair: lp.on_duty })));
+      list.appendChild(el("li", "bt-sum-duty", fmt(T.on_duty, { pair: pairWord(lp.on_duty) })));
       list.appendChild(el("li", "bt-sum-eyes", fmt(T.summary_eyes, { ns: lp.eyes.NS, ew: lp.eyes.EW })));
       list.appendChild(el("li", "bt-sum-score", fmt(T.summary_score, { ns: lp.score.NS, ew: lp.score.EW })));
       box.appendChild(list);
@@ -211,7 +217,7 @@
     box.hidden = false;
     var r = table.result, text;
     if (r.reason === "cancelled") { box.querySelector(".bt-result-text").textContent = T.cancelled; return; }
-    text = fmt(T.won, { pair: r.winner }) + " ";
+    text = fmt(T.won, { pair: pairWord(r.winner) }) + " ";
     if (r.reason === "eyes") text += T.reason_eyes;
     else text += fmt(T["reason_" + r.reason] || "", { name: r.seat ? seatName(r.seat) : "" });
     text += " (NS " + r.score.NS + " : EW " + r.score.EW + ")";

@@ -90,7 +90,7 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
     assert state.phase.name == "REDEAL"
     asker = state.to_move
     number, last = [(i + 1, d) for i, d in enumerate(state.deals) if d.outcome not in (None, "redeal")][-1]
-    pair = "NS" if last.pair_on_duty == 0 else "EW"
+    pair = "С–Ю" if last.pair_on_duty == 0 else "В–З"  # NS and EW as a Russian reader writes them
 
     client = Client()
     client.force_login(users[asker])
@@ -110,17 +110,18 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
             expect(page.locator(".bt-clock")).to_have_text(re.compile(r"\d"))
             expect(summary).to_contain_text(f"Раздача {number} окончена")
             expect(summary.locator(".bt-sum-points")).to_have_text(
-                f"Очки: NS {last.points[0]} · EW {last.points[1]}")
+                f"Очки: С–Ю {last.points[0]} · В–З {last.points[1]}")
             expect(summary.locator(".bt-sum-duty")).to_have_text(f"На обязанности: {pair}")
             expect(summary.locator(".bt-sum-eyes")).to_have_text(
-                f"Открыто глаз: NS +{last.eyes[0]} · EW +{last.eyes[1]}")
+                f"Открыто глаз: С–Ю +{last.eyes[0]} · В–З +{last.eyes[1]}")
             expect(summary.locator(".bt-sum-score")).to_have_text(
-                f"Счёт: NS {last.score_after[0]} : EW {last.score_after[1]}")
+                f"Счёт: С–Ю {last.score_after[0]} : В–З {last.score_after[1]}")
             # each seat's suit in words, and what it means, on a phone (not only on hover)
             suit = {"C": "трефы", "D": "бубны", "H": "черви", "S": "пики"}
             for seat in range(4):
                 meta = page.locator(f'.bt-seat[data-seat="{SEATS[seat]}"] .bt-meta')
                 expect(meta).to_contain_text(suit["CDHS"[state.suit_of_seat[seat]]])
+                expect(meta).to_contain_text("СВЮЗ"[seat])  # the seat's letter in Russian, not N/E/S/W
             expect(page.locator(".bt-legend")).to_be_visible()
             expect(page.locator(".bt-legend")).to_contain_text("валет треф")
             page.screenshot(path=screenshots_dir / "table-between-deals.png", full_page=True)

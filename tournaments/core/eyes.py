@@ -23,7 +23,15 @@ Outcome = Literal["win", "rout", "eggs", "lucy"]
 
 
 class InvalidScore(ValueError):
-    """A score or a deal the rules cannot produce; the message says which rule it breaks."""
+    """A score or a deal the rules cannot produce; the message says which rule it breaks.
+
+    ``code`` and ``params`` say the same for a reader in any language: the pages word it through
+    `tournaments.score_words` (the core itself speaks no language but the rules')."""
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class EyeRules(Protocol):
@@ -65,7 +73,10 @@ class ScoringRules:
             value = getattr(self, key)
             # True == 1 in Python: compare types too, so a JSON true is never a rout_at.
             if not any(value == a and type(value) is type(a) for a in allowed):
-                raise InvalidScore(f"rule {key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+                raise InvalidScore(
+                    f"rule {key} must be one of {', '.join(map(str, allowed))}, not {value!r}",
+                    "rule", rule=key, value=value,
+                )
 
     @classmethod
     def from_rules(cls, rules: Mapping[str, object]) -> ScoringRules:
@@ -133,23 +144,29 @@ def check_deal(deal: DealSummary) -> None:
     a, b = deal.points
     for p in (a, b):
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= DEAL_POINTS:
-            raise InvalidScore(f"points run from 0 to 120, not {p!r}")
+            raise InvalidScore(f"points run from 0 to 120, not {p!r}", "points_range", points=p)
     if a + b != DEAL_POINTS:
-        raise InvalidScore(f"the points of a deal add up to 120, not {a} + {b} = {a + b}")
+        raise InvalidScore(
+            f"the points of a deal add up to 120, not {a} + {b} = {a + b}", "points_sum", a=a, b=b, sum=a + b
+        )
     for p in (a, b):
         if p not in POSSIBLE_POINTS:
-            raise InvalidScore(f"no set of cards is worth {p} points")
+            raise InvalidScore(f"no set of cards is worth {p} points", "points_impossible", points=p)
     if deal.jack_holder not in (0, 1):
-        raise InvalidScore(f"the jack of clubs is held by pair 0 or 1, not {deal.jack_holder!r}")
+        raise InvalidScore(
+            f"the jack of clubs is held by pair 0 or 1, not {deal.jack_holder!r}", "jack_pair"
+        )
     if deal.points[deal.jack_holder] < JACK_OF_CLUBS_POINTS:
-        raise InvalidScore("the pair holding the jack of clubs always takes at least its 2 points")
+        raise InvalidScore(
+            "the pair holding the jack of clubs always takes at least its 2 points", "jack_points"
+        )
     if deal.all_tricks is not None:
         if deal.all_tricks not in (0, 1):
-            raise InvalidScore(f"every trick is taken by pair 0 or 1, not {deal.all_tricks!r}")
+            raise InvalidScore(f"every trick is taken by pair 0 or 1, not {deal.all_tricks!r}", "all_pair")
         if deal.all_tricks != deal.jack_holder:
-            raise InvalidScore("only the pair holding the jack of clubs can take every trick")
+            raise InvalidScore("only the pair holding the jack of clubs can take every trick", "all_jack")
         if deal.points[deal.all_tricks] != DEAL_POINTS:
-            raise InvalidScore("a pair that took every trick took all 120 points")
+            raise InvalidScore("a pair that took every trick took all 120 points", "all_points")
 
 
 def deal_eyes(
@@ -207,11 +224,14 @@ def score_sheet(deals: Sequence[DealSummary], rules: EyeRules | None = None) -> 
     winner: int | None = None
     for number, deal in enumerate(deals, start=1):
         if winner is not None:
-            raise InvalidScore(f"deal {number} was written after the match was won in deal {number - 1}")
+            raise InvalidScore(
+                f"deal {number} was written after the match was won in deal {number - 1}",
+                "after_win", deal=number, won=number - 1,
+            )
         try:
             check_deal(deal)
         except InvalidScore as error:
-            raise InvalidScore(f"deal {number}: {error}") from error
+            raise InvalidScore(f"deal {number}: {error}", error.code, deal=number, **error.params) from error
         result = deal_eyes(table, deal.points, deal.all_tricks, deal.jack_holder, eggs, number == 1, score)
         eggs_before = eggs
         eggs = 0 if result.decided else eggs + 1
@@ -235,11 +255,13 @@ def validate_final_score(eyes: tuple[int, int], *, forfeit: bool = False) -> int
     a, b = eyes
     for e in (a, b):
         if isinstance(e, bool) or not isinstance(e, int) or not 0 <= e <= WIN_SCORE:
-            raise InvalidScore(f"eyes run from 0 to 12, not {e!r}")
+            raise InvalidScore(f"eyes run from 0 to 12, not {e!r}", "eyes_range", eyes=e)
     if a == b == WIN_SCORE:
-        raise InvalidScore("both pairs cannot have 12 eyes: the match ends when the first one gets there")
+        raise InvalidScore(
+            "both pairs cannot have 12 eyes: the match ends when the first one gets there", "both_twelve"
+        )
     if WIN_SCORE not in (a, b):
-        raise InvalidScore(f"a finished match has a pair at 12 eyes, not {a}:{b}")
+        raise InvalidScore(f"a finished match has a pair at 12 eyes, not {a}:{b}", "no_twelve", a=a, b=b)
     if forfeit and min(a, b) != 0:
-        raise InvalidScore(f"a forfeit is scored 12:0, not {a}:{b}")
+        raise InvalidScore(f"a forfeit is scored 12:0, not {a}:{b}", "forfeit", a=a, b=b)
     return 0 if a == WIN_SCORE else 1

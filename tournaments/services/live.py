@@ -24,6 +24,7 @@ from gameplay.models import Table, TableStatus
 from .. import permissions
 from ..core.eyes import WIN_SCORE, InvalidScore, validate_final_score
 from ..models import Match, MatchStatus
+from ..score_words import score_error_text
 from .common import audit, lock_tournament, require_user
 from .progress import refresh_round
 
@@ -149,7 +150,7 @@ def checked_table(match: Match, table_id: int, tournament) -> tuple[Table, str]:
         try:
             validate_final_score((score["NS"], score["EW"]))
         except InvalidScore as error:
-            raise _refuse("bad_score", error=str(error)) from error
+            raise _refuse("bad_score", error=score_error_text(error)) from error
     return table, home_seats
 
 

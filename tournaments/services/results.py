@@ -18,6 +18,7 @@ from .. import permissions
 from ..core.eyes import WIN_SCORE, DealSummary, InvalidScore, ScoringRules, score_sheet, validate_final_score
 from ..formats import format_of
 from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
+from ..score_words import score_error_text
 from .common import (
     NOTIFY_DISPUTE,
     NOTIFY_RESULT_REPORTED,
@@ -49,7 +50,7 @@ def _score(
             sheet = score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules))
         except InvalidScore as error:
             raise ValidationError(
-                _("This score sheet cannot be right: %(error)s") % {"error": error}
+                _("This score sheet cannot be right: %(error)s") % {"error": score_error_text(error)}
             ) from error
         if sheet.winner is None:
             raise ValidationError(
@@ -64,7 +65,9 @@ def _score(
     try:
         validate_final_score((home_eyes, away_eyes), forfeit=forfeit)
     except InvalidScore as error:
-        raise ValidationError(_("This score cannot be right: %(error)s") % {"error": error}) from error
+        raise ValidationError(
+            _("This score cannot be right: %(error)s") % {"error": score_error_text(error)}
+        ) from error
     return home_eyes, away_eyes, [], (None, None)
 
 

@@ -19,6 +19,7 @@ from .. import permissions, selectors, services
 from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
 from ..models import Entry, Match, MatchStatus
 from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
+from ..score_words import score_error_text
 from ..selectors import day as day_selectors
 from ..services import live
 from .common import context, error_text, refusals, require_manager, tournament_or_404
@@ -28,7 +29,7 @@ def _sheet_preview(tournament, deals):
     try:
         return score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules)), None
     except InvalidScore as error:
-        return None, str(error)
+        return None, score_error_text(error)
 
 
 @refusals

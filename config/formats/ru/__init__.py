@@ -1,0 +1,1 @@
+"""Formats for Russian pages."""

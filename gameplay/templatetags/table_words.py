@@ -1,0 +1,32 @@
+"""Filters that word the table in the reader's language: `{{ s.seat|seat }}`, `{{ "NS"|pair }}`,
+`{{ deal.outcome|outcome }}`, `{{ deal.trump|suit }}` (gameplay.seat_words, gameplay.texts)."""
+
+from django import template
+
+from gameplay import seat_words
+from gameplay.texts import deal_outcome, suit_name
+
+register = template.Library()
+
+
+@register.filter
+def seat(value):
+    """A seat letter (or number, or a pair code such as a replay's winner) in the reader's language."""
+    if value in (None, ""):
+        return ""
+    return seat_words.seat_letter(value) if isinstance(value, int) else seat_words.seat_or_pair(value)
+
+
+@register.filter
+def pair(value):
+    return "" if value in (None, "") else seat_words.pair_name(value)
+
+
+@register.filter
+def outcome(value):
+    return deal_outcome(str(value))
+
+
+@register.filter
+def suit(value):
+    return suit_name(str(value))

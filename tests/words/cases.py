@@ -1,0 +1,531 @@
+"""The table of page cases: every page a user can open, as whom, and with what a bad POST sends.
+
+One `Case` is one request (a GET, or a POST followed to the page it lands on, so refusals and
+outcome messages are read too). Every URL pattern of the site needs at least one case here or a
+line in `SKIPPED`; a new page without either fails `test_every_page_has_a_case`. Cases run in this
+order on one site, so those that change things come after those that read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import NoReverseMatch, reverse
+
+from .scene import Scene
+
+#: Patterns no reader sees as a page: the admin (Django's own words), machine answers, websockets,
+#: the language switch itself (it only redirects), and allauth flows this site does not turn on.
+SKIPPED = {
+    "admin:*": "the admin site is Django's own, for staff",
+    "gameplay:state_json": "JSON for the table script",
+    "gameplay:record_json": "JSON game record",
+    "tournaments:export": "CSV/JSON files",
+    "health": "a machine check",
+    "set_language": "redirects only",
+    "account_reauthenticate": "no reauthentication flow is used",
+    "account_request_reauthentication_code": "login by code is off",
+    "account_confirm_reauthentication_code": "login by code is off",
+    "account_confirm_login_code": "login by code is off",
+    "account_inactive": "accounts are never deactivated by the site",
+    "account_set_password": "every account has a password",
+}
+
+#: Pages other work adds to the site at the same time: their cases run once the page exists
+#: (a case naming a page that neither exists nor is listed here is a mistake and fails).
+LATER = {
+    "clubs:audit",
+    "tournaments:audit",
+    "tournaments:list",
+    "tournaments:player_ask_withdraw",
+    "tournaments:withdrawal_answer",
+    "tournaments:forfeit",
+    "tournaments:unpair",
+    "tournaments:swap",
+    "tournaments:table_number",
+    "tournaments:player_substitute",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One request: the URL pattern's name, who asks (a demo username or None), where, and a POST."""
+
+    name: str
+    who: str | None
+    path: Callable[[Scene], str]
+    post: Callable[[Scene], dict[str, Any]] | None = None
+    label: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.name}{' (' + self.label + ')' if self.label else ''} as {self.who or 'a visitor'}"
+
+
+def reverse_any(name: str, *arg_lists: list) -> str:
+    """The first of ``arg_lists`` that ``name`` takes (a page whose address gains a part later)."""
+    for args in arg_lists:
+        try:
+            return reverse(name, args=args)
+        except NoReverseMatch:
+            continue
+    raise NoReverseMatch(f"{name} takes none of {arg_lists}")
+
+
+def url(name: str, *args: Callable[[Scene], Any]) -> Callable[[Scene], str]:
+    return lambda s: reverse(name, args=[a(s) for a in args])
+
+
+def slug(attr: str) -> Callable[[Scene], str]:
+    return lambda s: getattr(s, attr).slug
+
+
+def match_url(attr: str) -> Callable[[Scene], str]:
+    return lambda s: getattr(s, attr).get_absolute_url()
+
+
+def club(s: Scene) -> str:
+    return s.club.slug
+
+
+def first_round(attr: str) -> Callable[[Scene], int]:
+    return lambda s: 1
+
+
+def final_score(home, away) -> Callable[[Scene], dict]:
+    return lambda s: {"action": "final", "final-home_eyes": home, "final-away_eyes": away}
+
+
+def deal_sheet(s: Scene) -> dict:
+    """A deal sheet no game can give: 70 + 40 points, and a deal written after the match was won."""
+    return {"action": "deals", "deal-1-home": "70", "deal-1-away": "40", "deal-1-jack": "1"}
+
+
+def user_id(username: str) -> Callable[[Scene], int]:
+    return lambda s: s.users[username].pk
+
+
+def player_id(username: str) -> Callable[[Scene], int]:
+    return lambda s: s.users[username].player.pk
+
+
+def roster_entry(s: Scene) -> int:
+    return s.club.roster.filter(player__user__isnull=True).order_by("pk").first().pk
+
+
+def unclaimed_player(s: Scene) -> int:
+    return s.invitation.player_id
+
+
+def entry_of(attr: str) -> Callable[[Scene], int]:
+    return lambda s: getattr(s, attr).entries.order_by("pk").first().pk
+
+
+def no_show_url(s: Scene) -> str:
+    entry = s.mix_match_entry
+    return reverse_any(
+        "tournaments:no_show", [s.mix.slug, s.mix_match.pk, entry], [s.mix.slug, s.mix_match.pk]
+    )
+
+
+def mix_entry_of(username: str) -> Callable[[Scene], int]:
+    return lambda s: s.mix.individual_entries.get(player__user=s.users[username]).pk
+
+
+def mix_entry(s: Scene) -> int:
+    return s.mix.individual_entries.order_by("pk").first().pk
+
+
+CASES: list[Case] = [
+    # --- public pages
+    Case("clubs:home", None, url("clubs:home")),
+    Case("clubs:home", "asel", url("clubs:home")),
+    Case("clubs:club_list", None, url("clubs:club_list")),
+    Case("clubs:club_detail", None, url("clubs:club_detail", club)),
+    Case("clubs:player_search", None, lambda s: reverse("clubs:player_search") + "?q=Ерлан"),
+    Case("clubs:player_detail", None, url("clubs:player_detail", player_id("asel"))),
+    Case("tournaments:club_list", None, url("tournaments:club_list", club)),
+    Case("tournaments:home", None, url("tournaments:home", slug("swiss"))),
+    Case("tournaments:home", None, url("tournaments:home", slug("cup")), label="knockout"),
+    Case("tournaments:home", None, url("tournaments:home", slug("mix")), label="individual"),
+    Case("tournaments:home", "asel", url("tournaments:home", slug("fresh")), label="open for entries"),
+    Case("tournaments:entries", None, url("tournaments:entries", slug("swiss"))),
+    Case("tournaments:entries", None, url("tournaments:entries", slug("mix")), label="individual"),
+    Case("tournaments:round", None, url("tournaments:round", slug("swiss"), first_round("swiss"))),
+    Case(
+        "tournaments:round",
+        None,
+        url("tournaments:round", slug("mix"), first_round("mix")),
+        label="individual",
+    ),
+    Case(
+        "tournaments:print_pairings", None, url("tournaments:print_pairings", slug("swiss"), first_round(""))
+    ),
+    Case(
+        "tournaments:print_sheets",
+        "organiser",
+        url("tournaments:print_sheets", slug("swiss"), first_round("")),
+    ),
+    Case(
+        "tournaments:print_sheets",
+        "organiser",
+        url("tournaments:print_sheets", slug("mix"), first_round("")),
+        label="individual",
+    ),
+    Case("tournaments:results", None, url("tournaments:results", slug("swiss"))),
+    Case("tournaments:standings", None, url("tournaments:standings", slug("swiss"))),
+    Case("tournaments:standings", None, url("tournaments:standings", slug("cup")), label="knockout"),
+    Case("tournaments:standings", None, url("tournaments:standings", slug("mix")), label="individual"),
+    Case("tournaments:crosstable", None, url("tournaments:crosstable", slug("league"))),
+    Case("tournaments:bracket", None, url("tournaments:bracket", slug("cup"))),
+    Case("tournaments:match", None, match_url("confirmed_match")),
+    Case("tournaments:match", None, match_url("reported_match"), label="waiting for a PIN"),
+    Case("tournaments:match", None, match_url("mix_match"), label="individual"),
+    Case("tournaments:now_playing", None, url("tournaments:now_playing", slug("swiss"))),
+    Case("gameplay:lobby", None, url("gameplay:lobby")),
+    Case("gameplay:create", None, url("gameplay:create")),
+    Case("gameplay:table", None, lambda s: s.table.get_absolute_url(), label="bots playing, watched"),
+    Case("gameplay:table", "asel", lambda s: s.table.get_absolute_url(), label="bots playing, seated"),
+    Case("gameplay:table", None, lambda s: s.finished_table.get_absolute_url(), label="finished"),
+    Case("gameplay:replay", None, url("gameplay:replay", lambda s: s.finished_table.pk)),
+    # --- accounts
+    Case("account_login", None, url("account_login")),
+    Case(
+        "account_login",
+        None,
+        url("account_login"),
+        post=lambda s: {"login": "asel", "password": "wrong"},
+        label="wrong password",
+    ),
+    Case("account_signup", None, url("account_signup")),
+    Case(
+        "account_signup",
+        None,
+        url("account_signup"),
+        post=lambda s: {"email": "x", "username": "asel", "password1": "1", "password2": "2"},
+        label="bad",
+    ),
+    Case("account_reset_password", None, url("account_reset_password")),
+    Case("account_reset_password_done", None, url("account_reset_password_done")),
+    Case(
+        "account_reset_password_from_key",
+        None,
+        lambda s: reverse("account_reset_password_from_key", kwargs={"uidb36": "2", "key": "bad-key"}),
+    ),
+    Case("account_reset_password_from_key_done", None, url("account_reset_password_from_key_done")),
+    Case("account_email_verification_sent", None, url("account_email_verification_sent")),
+    Case("account_confirm_email", None, lambda s: reverse("account_confirm_email", args=["bad-key"])),
+    Case("account_logout", "asel", url("account_logout")),
+    Case("account_change_password", "asel", url("account_change_password")),
+    Case("account_email", "asel", url("account_email")),
+    # --- a player's pages
+    Case("clubs:my_profile", "asel", url("clubs:my_profile")),
+    Case("clubs:player_edit", "asel", url("clubs:player_edit", player_id("asel"))),
+    Case("clubs:claim", "ivan", lambda s: reverse("clubs:claim", args=[s.invitation.token])),
+    Case("tournaments:my_matches", "asel", url("tournaments:my_matches")),
+    Case("tournaments:my_notifications", "asel", url("tournaments:my_notifications")),
+    Case("tournaments:match", "asel", match_url("reported_match"), label="own report"),
+    Case(
+        "tournaments:match",
+        None,
+        match_url("reported_match"),
+        post=lambda s: {"action": "confirm", "pin": "0000"},
+        label="wrong PIN",
+    ),
+    Case("tournaments:match", "organiser", match_url("open_match"), post=final_score(13, 7), label="13 eyes"),
+    Case(
+        "tournaments:match", "organiser", match_url("open_match"), post=final_score(-1, 12), label="-1 eyes"
+    ),
+    Case(
+        "tournaments:match", "organiser", match_url("open_match"), post=final_score("abc", 12), label="text"
+    ),
+    Case(
+        "tournaments:match", "organiser", match_url("open_match"), post=final_score(7, 9), label="no winner"
+    ),
+    Case("tournaments:match", "organiser", match_url("open_match"), post=deal_sheet, label="bad deal sheet"),
+    Case(
+        "tournaments:match",
+        "organiser",
+        match_url("open_match"),
+        post=lambda s: {**deal_sheet(s), "action": "preview"},
+        label="bad deal sheet preview",
+    ),
+    Case(
+        "tournaments:match",
+        "organiser",
+        match_url("open_match"),
+        post=lambda s: {"action": "deals", "deal-1-home": "x", "deal-2-home": "60", "deal-2-away": "60"},
+        label="half-written deal sheet",
+    ),
+    # --- the organiser's pages
+    Case("tournaments:create", "organiser", url("tournaments:create", club)),
+    Case(
+        "tournaments:create",
+        "organiser",
+        url("tournaments:create", club),
+        post=lambda s: {"name": "", "format": "swiss"},
+        label="empty form",
+    ),
+    Case("tournaments:edit", "organiser", url("tournaments:edit", slug("swiss"))),
+    Case("tournaments:edit", "organiser", url("tournaments:edit", slug("fresh")), label="not started"),
+    Case("tournaments:entries", "organiser", url("tournaments:entries", slug("fresh")), label="organiser"),
+    Case(
+        "tournaments:entries",
+        "organiser",
+        url("tournaments:entries", slug("mix")),
+        label="organiser, individual",
+    ),
+    Case("tournaments:dashboard", "organiser", url("tournaments:dashboard", slug("swiss"))),
+    Case("tournaments:dashboard", "organiser", url("tournaments:dashboard", slug("mix")), label="individual"),
+    Case(
+        "tournaments:round",
+        "organiser",
+        url("tournaments:round", slug("swiss"), lambda s: 3),
+        label="organiser",
+    ),
+    Case(
+        "tournaments:round",
+        "organiser",
+        url("tournaments:round", slug("mix"), lambda s: 3),
+        label="organiser, individual",
+    ),
+    Case("tournaments:match", "organiser", match_url("confirmed_match"), label="organiser"),
+    Case(
+        "tournaments:dashboard_action",
+        "organiser",
+        url("tournaments:dashboard_action", slug("swiss")),
+        post=lambda s: {"action": "pair_next"},
+        label="round not over",
+    ),
+    Case(
+        "tournaments:dashboard_action",
+        "organiser",
+        url("tournaments:dashboard_action", slug("swiss")),
+        post=lambda s: {
+            "action": "correct",
+            "match": s.confirmed_match.pk,
+            "home_eyes": "13",
+            "away_eyes": "2",
+        },
+        label="13 eyes",
+    ),
+    Case(
+        "tournaments:dashboard_action",
+        "organiser",
+        url("tournaments:dashboard_action", slug("swiss")),
+        post=lambda s: {
+            "action": "correct",
+            "match": s.confirmed_match.pk,
+            "home_eyes": "x",
+            "away_eyes": "2",
+        },
+        label="text",
+    ),
+    Case(
+        "tournaments:dashboard_action",
+        "organiser",
+        url("tournaments:dashboard_action", slug("swiss")),
+        post=lambda s: {"action": "settings", "check_in_closes_at": "tomorrow"},
+        label="bad settings",
+    ),
+    Case(
+        "tournaments:pair_next",
+        "organiser",
+        url("tournaments:pair_next", slug("swiss")),
+        post=lambda s: {},
+        label="round not over",
+    ),
+    Case(
+        "tournaments:round_edit",
+        "organiser",
+        url("tournaments:round_edit", slug("swiss"), lambda s: 3),
+        post=lambda s: {"deadline": "soon", "play_mode": "online"},
+        label="bad deadline",
+    ),
+    Case(
+        "tournaments:entries_bulk",
+        "organiser",
+        url("tournaments:entries_bulk", slug("fresh")),
+        post=lambda s: {
+            "text": "Ерлан Қасымов & Айгерім Бекова\nГалина Шевченко & Мирослава Коваленко\nОдин"
+        },
+    ),
+    Case(
+        "tournaments:players_bulk",
+        "organiser",
+        url("tournaments:players_bulk", slug("mix")),
+        post=lambda s: {"text": "Марат Исаев\nМарат Исаев"},
+        label="already entered",
+    ),
+    Case(
+        "tournaments:self_register",
+        "asel",
+        url("tournaments:self_register", slug("fresh")),
+        post=lambda s: {"partner": ""},
+        label="no partner",
+    ),
+    Case(
+        "tournaments:player_register",
+        "asel",
+        url("tournaments:player_register", slug("mix")),
+        post=lambda s: {},
+        label="event under way",
+    ),
+    Case(
+        "tournaments:substitute", "organiser", url("tournaments:substitute", slug("swiss"), entry_of("swiss"))
+    ),
+    Case(
+        "tournaments:entry_action",
+        "organiser",
+        url("tournaments:entry_action", slug("swiss"), entry_of("swiss"), lambda s: "reinstate"),
+        post=lambda s: {},
+        label="refused",
+    ),
+    Case(
+        "tournaments:player_approve",
+        "organiser",
+        url("tournaments:player_approve", slug("mix"), mix_entry),
+        post=lambda s: {},
+    ),
+    Case(
+        "tournaments:player_check_in",
+        "organiser",
+        url("tournaments:player_check_in", slug("mix"), mix_entry),
+        post=lambda s: {},
+    ),
+    Case(
+        "tournaments:player_reinstate",
+        "organiser",
+        url("tournaments:player_reinstate", slug("mix"), mix_entry),
+        post=lambda s: {},
+        label="refused",
+    ),
+    # --- the club manager's pages
+    Case("clubs:club_create", "demo", url("clubs:club_create")),
+    Case("clubs:club_create", "demo", url("clubs:club_create"), post=lambda s: {"name": ""}, label="empty"),
+    Case("clubs:club_edit", "demo", url("clubs:club_edit", club)),
+    Case("clubs:members", "demo", url("clubs:members", club)),
+    Case("clubs:member_add", "demo", url("clubs:member_add", club), post=lambda s: {"username": "nobody"}),
+    Case(
+        "clubs:member_role",
+        "demo",
+        url("clubs:member_role", club, user_id("asel")),
+        post=lambda s: {"role": "king"},
+        label="no such role",
+    ),
+    Case("clubs:roster", "organiser", url("clubs:roster", club)),
+    Case("clubs:roster_add", "organiser", url("clubs:roster_add", club), post=lambda s: {"display_name": ""}),
+    Case("clubs:roster_bulk", "organiser", url("clubs:roster_bulk", club)),
+    Case(
+        "clubs:roster_bulk",
+        "organiser",
+        url("clubs:roster_bulk", club),
+        post=lambda s: {"text": "Ерлан Қасымов, Успенка\nНовый Игрок, Успенка\nНовый Игрок, Успенка"},
+        label="duplicates",
+    ),
+    Case(
+        "clubs:roster_add_member",
+        "demo",
+        url("clubs:roster_add_member", club, player_id("asel")),
+        post=lambda s: {},
+        label="already on the roster",
+    ),
+    Case("clubs:roster_merge", "organiser", url("clubs:roster_merge", club)),
+    Case(
+        "clubs:roster_merge",
+        "organiser",
+        url("clubs:roster_merge", club),
+        post=lambda s: {"source": player_id("asel")(s), "target": player_id("oleh")(s)},
+        label="two accounts",
+    ),
+    Case(
+        "clubs:roster_invite",
+        "organiser",
+        url("clubs:roster_invite", club, unclaimed_player),
+        post=lambda s: {},
+    ),
+    Case("clubs:invitation", "organiser", url("clubs:invitation", club, lambda s: s.invitation.pk)),
+    Case(
+        "clubs:roster_toggle", "organiser", url("clubs:roster_toggle", club, roster_entry), post=lambda s: {}
+    ),
+    # --- live tables: changes
+    Case("gameplay:invite", None, lambda s: reverse("gameplay:invite", args=[s.table.pk, "bad-token"])),
+    Case(
+        "gameplay:sit",
+        None,
+        url("gameplay:sit", lambda s: s.table.pk),
+        post=lambda s: {},
+        label="table started",
+    ),
+    Case(
+        "gameplay:bots",
+        "asel",
+        url("gameplay:bots", lambda s: s.table.pk),
+        post=lambda s: {},
+        label="table started",
+    ),
+    Case("gameplay:create", None, url("gameplay:create"), post=lambda s: {"seating": "куда-то"}, label="bad"),
+    Case("gameplay:play_now", None, url("gameplay:play_now"), post=lambda s: {}),
+    # --- pages added alongside (LATER): audit logs, the tournaments list, asking first, pairing edits
+    Case("clubs:audit", "demo", url("clubs:audit", club)),
+    Case("tournaments:audit", "organiser", url("tournaments:audit", slug("swiss"))),
+    Case("tournaments:list", None, url("tournaments:list")),
+    Case(
+        "tournaments:forfeit",
+        "organiser",
+        lambda s: reverse("tournaments:forfeit", args=[s.swiss.slug, s.open_match.pk, s.open_match.home_id]),
+    ),
+    Case("tournaments:unpair", "organiser", url("tournaments:unpair", slug("swiss"), lambda s: 3)),
+    Case(
+        "tournaments:swap",
+        "organiser",
+        url("tournaments:swap", slug("swiss"), lambda s: 3),
+        post=lambda s: {"first": "", "second": "x"},
+        label="nothing chosen",
+    ),
+    Case(
+        "tournaments:table_number",
+        "organiser",
+        url("tournaments:table_number", slug("swiss"), lambda s: 3),
+        post=lambda s: {"match": s.open_match.pk, "table": "-4"},
+        label="bad number",
+    ),
+    Case(
+        "tournaments:player_substitute",
+        "organiser",
+        url("tournaments:player_substitute", slug("mix"), mix_entry),
+    ),
+    Case(
+        "tournaments:player_ask_withdraw",
+        "asel",
+        url("tournaments:player_ask_withdraw", slug("mix"), mix_entry_of("asel")),
+        post=lambda s: {},
+    ),
+    Case(
+        "tournaments:withdrawal_answer",
+        "organiser",
+        lambda s: reverse("tournaments:withdrawal_answer", args=[s.mix.slug, 0, "grant"]),
+        post=lambda s: {},
+        label="no such request",
+    ),
+    # --- leaving and joining last: they change who may see what
+    Case("clubs:club_join", "ivan", url("clubs:club_join", club), post=lambda s: {}),
+    Case(
+        "clubs:club_leave", "demo", url("clubs:club_leave", club), post=lambda s: {}, label="the last owner"
+    ),
+    Case("clubs:member_remove", "demo", url("clubs:member_remove", club, user_id("oleh")), post=lambda s: {}),
+    Case(
+        "tournaments:no_show",
+        "organiser",
+        no_show_url,
+        post=lambda s: {"entry": mix_entry(s)},
+    ),
+    Case(
+        "tournaments:player_withdraw",
+        "organiser",
+        url("tournaments:player_withdraw", slug("mix"), mix_entry),
+        post=lambda s: {},
+    ),
+]

@@ -1,0 +1,126 @@
+"""The realistic site every page of the words test is rendered against.
+
+The demo data (`seed_demo`, `seed_demo_tournaments`: a club, its players, a Swiss under way with
+results, a finished knockout, a league and an individual evening), plus what the demo lacks: a
+result reported and waiting for the other pair's PIN, day plans done, a live table with bots under way and one
+finished, an invitation link, and a tournament still open for registration.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.utils import timezone
+
+from clubs import services as club_services
+from clubs.models import Club, ClubPlayer, PlayerInvitation
+from gameplay import services as table_services
+from gameplay.models import Table
+from tests.gameplay.tables.tables_helpers import play_random
+from tournaments import services
+from tournaments.models import ActionKind, IndividualEntry, Match, MatchStatus, Tournament
+from tournaments.services import plans, runner
+
+
+@dataclass
+class Scene:
+    club: Club
+    swiss: Tournament
+    cup: Tournament
+    league: Tournament
+    mix: Tournament
+    fresh: Tournament
+    users: dict
+    open_match: Match
+    reported_match: Match
+    confirmed_match: Match
+    mix_match: Match
+    table: Table
+    finished_table: Table
+    invitation: PlayerInvitation
+    mix_match_entry: int = 0
+    names: frozenset[str] = field(default=frozenset())
+
+    def user(self, username: str | None):
+        return None if username is None else self.users[username]
+
+
+def build_scene() -> Scene:
+    call_command("seed_demo", verbosity=0)
+    call_command("seed_demo_tournaments", verbosity=0)
+    users = {u.username: u for u in get_user_model().objects.all()}
+    organiser = users["organiser"]
+    club = Club.objects.get(name="Успенка")
+    swiss = Tournament.objects.get(name="Чемпионат Успенки 2026")
+    scheduled = list(swiss.matches.filter(status=MatchStatus.SCHEDULED, bye=False).order_by("table"))
+    open_match, to_report = scheduled[0], scheduled[-1]
+    services.enter_result(
+        actor=_player_of(to_report, club, users["demo"]), match=to_report, home_eyes=12, away_eyes=7
+    )
+    users = {u.username: u for u in get_user_model().objects.all()}
+    _run_day_plans(swiss)
+    mix = Tournament.objects.get(name="Белка-микс: индивидуальный турнир")
+    fresh = services.create_tournament(
+        actor=organiser, club=club, name="Весенний турнир", format="swiss", swiss_rounds=4,
+        self_registration=True, venue="Дом культуры, Успенка",
+    )  # fmt: skip
+    services.register_entries_bulk(
+        actor=organiser, tournament=fresh, text="Галина Шевченко & Мирослава Коваленко"
+    )
+    table = table_services.play_now(user=users["asel"])
+    finished = table_services.play_now(user=users["oleh"])
+    play_random(finished.pk, random.Random(5), 12)
+    table_services.resign(table_id=finished.pk, seat=2)
+    cp = ClubPlayer.objects.filter(club=club, player__user__isnull=True).order_by("pk").first()
+    club_services.invite_player(actor=users["demo"], club=club, player=cp.player)
+    scene = Scene(
+        club=club, swiss=swiss, league=Tournament.objects.get(name="Пятничная лига"),
+        cup=Tournament.objects.get(name="Осенний кубок Успенки"), mix=mix, fresh=fresh, users=users,
+        open_match=open_match, reported_match=Match.objects.get(pk=to_report.pk),
+        confirmed_match=swiss.matches.filter(status=MatchStatus.CONFIRMED, bye=False).first(),
+        mix_match=mix.matches.filter(bye=False).first(), table=table,
+        finished_table=Table.objects.get(pk=finished.pk),
+        invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
+    )  # fmt: skip
+    scene.mix_match_entry = (
+        IndividualEntry.objects.filter(tournament=mix, player__in=_players_at(scene.mix_match)).first().pk
+    )
+    scene.names = frozenset(
+        {u.username for u in users.values()}
+        | {t.slug for t in Tournament.objects.all()}
+        | {c.slug for c in Club.objects.all()}
+    )
+    return scene
+
+
+def _player_of(match: Match, club: Club, owner):
+    """A user who plays in the match's home pair: the player claims his profile with a link if he
+    has no account yet, as a villager would."""
+    for player in (match.home.player_a, match.home.player_b):
+        if player.user_id:
+            return player.user
+    player = match.home.player_a
+    invitation = club_services.invite_player(actor=owner, club=club, player=player)
+    user = get_user_model().objects.create_user(username="erlan", email="erlan@bilka.local", password="x")
+    club_services.claim_player(actor=user, token=invitation.token)
+    return user
+
+
+def _run_day_plans(swiss: Tournament) -> None:
+    """Plans the beat found nothing to do for, as a real day leaves them on the dashboard: pairing
+    a round already paired, closing check-in after round 1, reminding players of an unpaired round."""
+    for kind, number in (
+        (ActionKind.PAIR_NEXT, 1),
+        (ActionKind.CLOSE_CHECK_IN, None),
+        (ActionKind.REMIND, 9),
+    ):
+        plans.plan(kind, tournament_id=swiss.pk, due_at=timezone.now(), round_number=number)
+        assert runner.run_plan(plans.plan_key(kind, swiss.pk, number))
+
+
+def _players_at(match: Match) -> list:
+    """The four players at an individual event's table (its two partnerships)."""
+    return [match.home.player_a_id, match.home.player_b_id, match.away.player_a_id, match.away.player_b_id]
