@@ -124,11 +124,20 @@ def count_field(label, low: int, high: int, initial: int, help_text="") -> forms
     )
 
 
+ISO_DAY = "%Y-%m-%d"
+ISO_MINUTE = "%Y-%m-%dT%H:%M"
+"""What `<input type="date">` and `type="datetime-local"` read and send, in every language."""
+
+
 class TournamentForm(BilkaForm):
     name = forms.CharField(label=_("Tournament name"), max_length=140)
-    starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    # A date input only takes the ISO form, whatever the page's language: in a localised form it
+    # came back empty, and saving the settings then failed with "required".
+    starts_on = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DAY)
+    )
     ends_on = forms.DateField(
-        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DAY)
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     online = forms.BooleanField(label=_("Online event"), required=False)
@@ -338,7 +347,9 @@ class PlayerSubstituteForm(BilkaForm):
 
 class RoundForm(BilkaForm):
     deadline = forms.DateTimeField(
-        label=_("Deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        label=_("Deadline"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=ISO_MINUTE),
     )
     play_mode = forms.ChoiceField(
         label=_("Play"), required=False, choices=[("", _("As the tournament")), *PlayMode.choices]
@@ -359,9 +370,9 @@ class DaySettingsForm(forms.ModelForm):
             "round_minutes",
         ]
         widgets = {
-            "first_round_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+            "first_round_at": forms.DateTimeInput(attrs={"type": "datetime-local"}, format=ISO_MINUTE),
             "check_in_closes_at": forms.DateTimeInput(
-                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+                attrs={"type": "datetime-local"}, format=ISO_MINUTE
             ),
         }
 

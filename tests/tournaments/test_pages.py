@@ -281,3 +281,15 @@ def test_a_pair_withdraws_itself_and_an_overdue_round_is_flagged(client, club, o
     assert (
         "deadline has passed" in client.get(reverse("tournaments:round", args=[t.slug, 1])).content.decode()
     )
+
+
+@pytest.mark.parametrize("language", ["ru", "kk", "uk", "en"])
+def test_the_settings_page_shows_the_events_days_in_every_language(client, club, organiser, language):
+    """A date input reads only 2026-10-02; a localised "02.10.2026" showed an empty field, and
+    saving the settings then failed with "required"."""
+    t = _tournament(club, organiser, ends_on=datetime.date(2026, 10, 4))
+    client.login(username="organiser", password=PASSWORD)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournaments:edit", args=[t.slug])).content.decode()
+    assert 'name="starts_on" value="2026-10-02"' in page
+    assert 'name="ends_on" value="2026-10-04"' in page
