@@ -164,7 +164,10 @@ def test_bulk_paste_registers_pairs_and_reports_bad_lines(client, club, organise
     )
     page = response.content.decode()
     assert "Line 2" in page and "already registered" in page
-    assert t.entries.count() == 2  # nothing saved half-way
+    assert t.entries.count() == 3  # the line with a pair's player already in is left out, the rest entered
+    response = client.post(url, {"text": "Нурлан Ахметов & \nОлег Ткаченко & Новый Игрок"}, follow=True)
+    assert "Line 1" in response.content.decode()
+    assert t.entries.count() == 3  # a line that is not a pair refuses the whole paste
 
 
 def test_export_json_and_csv(client, club, organiser):

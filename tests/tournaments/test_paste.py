@@ -56,6 +56,18 @@ def test_a_repeated_line_is_reported_and_the_rest_entered(client, club, organise
     assert f"Line 4: {already.display_name} is already registered in this tournament." in body
 
 
+def test_a_repeated_pair_line_is_reported_and_the_rest_entered(club, organiser):
+    t = services.create_tournament(actor=organiser, club=club, name="Пары дважды", format="swiss")
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(organiser)
+    text = "1. Марат Бектуров & Иван\n2. Олег & Жанар\n3. Марат Бектуров & Асель"
+    response = page.post(reverse("tournaments:entries_bulk", args=[t.slug]), {"text": text}, follow=True)
+    body = response.content.decode()
+    assert sorted(e.name for e in t.entries.all()) == ["Марат Бектуров & Иван", "Олег & Жанар"]
+    assert "2 pair(s) registered" in body
+    assert "Line 3: Марат Бектуров is already registered in this tournament (pair Марат Бектуров &amp; Иван)." in body
+
+
 def test_a_repeated_roster_player_in_another_alphabet_is_reported(club, organiser, event):
     club_services.add_player(actor=organiser, club=club, display_name="Нұрлан Ахметов")
     result = services.register_players_bulk(

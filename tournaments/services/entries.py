@@ -8,7 +8,7 @@ own steps (a partner, seeding by hand, substitutes) and the players' own are bes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -199,12 +199,16 @@ def register_entry(*, actor, tournament: Tournament, player_a: Player, player_b:
 class BulkEntries:
     entries: list[Entry]
     new_players: list[Player]
+    skipped: list[str] = field(default_factory=list)
+    """A message for each line left out: a player repeated in the list, or already entered."""
 
 
 @transaction.atomic
 def register_entries_bulk(*, actor, tournament: Tournament, text: str) -> BulkEntries:
     """Paste "Name A & Name B" lines. Names on the club's roster are matched in any alphabet;
-    other names become new roster players. Any bad line refuses the whole paste."""
+    other names become new roster players. A line with a player already entered (earlier in the list,
+    or before) is reported by line and the rest entered, as the roster's paste does; any other bad
+    line refuses the whole paste."""
     tournament = lock_tournament(tournament)
     require_manager(actor, tournament)
     lines = parse_pair_lines(text)
@@ -222,6 +226,10 @@ def register_entries_bulk(*, actor, tournament: Tournament, text: str) -> BulkEn
                 result.new_players.append(player)
             players.append(player)
         if len(players) < 2:
+            continue
+        repeated = [refusal for refusal in (taken_refusal(p, taken) for p in players) if refusal]
+        if repeated:
+            result.skipped.append(line_error(number, ValidationError(repeated)))
             continue
         try:
             late = _check_can_enter(tournament, players[0], players[1], taken=taken)
