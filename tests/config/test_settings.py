@@ -15,7 +15,10 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY", "ALLOWED_HOSTS"}}
+    # DJANGO_ALLOW_ASYNC_UNSAFE is the browser tests' switch (tests/e2e/conftest.py), set in this process
+    # when they are collected with the rest; a production process never has it.
+    own = {"DATABASE_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in own}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=REPO_ROOT,
