@@ -354,7 +354,7 @@ class RoundForm(BilkaForm):
     play_mode = forms.ChoiceField(
         label=_("Play"), required=False, choices=[("", _("As the tournament")), *PlayMode.choices]
     )
-    best_of = forms.IntegerField(label=_("Matches per tie"), min_value=1, max_value=9, required=False)
+    best_of = forms.IntegerField(label=_("Matches per tie"), min_value=1, max_value=5, required=False)
 
 
 class DaySettingsForm(forms.ModelForm):

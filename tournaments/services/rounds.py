@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from ..core.knockout import seed_by_rating
 from ..formats import RoundPlan, format_of, matchday_deadline
 from ..formats.players import TABLE_SEATS
+from ..formats.series import SERIES_LENGTHS
 from ..models import (
     ACTIVE_STATUSES,
     Entry,
@@ -206,8 +207,10 @@ def set_round_options(
     old_deadline = rnd.deadline
     rnd.deadline, rnd.play_mode = deadline, play_mode
     if best_of is not None:
-        if best_of < 1:
-            raise ValidationError(_("A tie has at least one match."))
+        if best_of not in SERIES_LENGTHS:  # an even length could end level and never be decided
+            raise ValidationError(
+                _("A tie is played over 1, 3 or 5 matches, an odd number so that it always ends.")
+            )
         rnd.best_of = best_of
     rnd.save()
     if deadline != old_deadline:  # the same instant given in another time zone is no change

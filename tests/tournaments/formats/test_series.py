@@ -65,6 +65,19 @@ def test_series_lengths_are_odd_and_fixed_at_the_start(club, organiser):
     assert t.final_best_of == 5
 
 
+def test_a_rounds_own_series_length_is_odd_too(club, organiser):
+    t = _create(club, organiser, "single_elim")
+    register_pairs(t, organiser, 4)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    with pytest.raises(ValidationError, match="1, 3 or 5 matches"):  # a 1–1 tie would never end
+        services.set_round_options(actor=organiser, round=rnd, deadline=None, best_of=2)
+    rnd.refresh_from_db()
+    assert rnd.best_of is None
+    services.set_round_options(actor=organiser, round=rnd, deadline=None, best_of=3)
+    rnd.refresh_from_db()
+    assert rnd.best_of == 3
+
+
 def test_double_elimination_plays_best_of_three_ties_and_a_best_of_five_final(club, organiser, client):
     t = _create(club, organiser, "double_elim", best_of=3, final_best_of=5, grand_final_reset=False)
     entries = register_pairs(t, organiser, 4)
