@@ -5,12 +5,16 @@ results are confirmed through the service in this process and by the organiser f
 browser on the dashboard. The spectator's page is never reloaded (a marker on ``window`` stays).
 """
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from clubs.models import ClubPlayer, Membership, Role
 from tests.clubs.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
+from tournaments.models import Round
 
 from .conftest import CHROMIUM_ARGS, PHONE
 from .test_tables_play import asgi_server  # noqa: F401 - the Daphne fixture
@@ -68,9 +72,12 @@ def test_standings_change_live_for_a_spectator(asgi_server, chromium_path, scree
         admin.fill("input[name=password]", PASSWORD)
         admin.locator("form.auth-form button[type=submit]").click()
         admin.wait_for_url(f"{base}/")
+        # a table is "stuck" (with forfeit buttons) only once its round's deadline has passed
+        Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(minutes=1))
         admin.goto(f"{base}/t/{t.slug}/day/")
         stuck = admin.locator(f"[data-match='{second.pk}']")
-        stuck.locator("button", has_text=f"{second.home.short_name} forfeits").click()
+        stuck.locator("a[data-confirm]", has_text=f"{second.home.short_name} forfeits").click()
+        admin.locator("dialog[open] button.button-danger").click()  # the forfeit asks first
         admin.wait_for_url(f"{base}/t/{t.slug}/day/")
 
         expect(_points(page, second.away)).to_have_text("1", timeout=10_000)
