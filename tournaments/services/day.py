@@ -51,9 +51,10 @@ def start_round(*, tournament_id: int, number: int, actor=None) -> str:
 
 
 def remind(*, round_id: int, deadline: bool = False) -> str:
-    """Tell the players of the round's unplayed matches that it starts soon, or (``deadline``, a
-    day before a matchday's deadline) that their match must be played by then. The two are
-    separate notices (their own keys): a league round can have both."""
+    """Tell the players of the round's unplayed matches that it starts soon (and those with a bye
+    that they sit it out), or (``deadline``, a day before a matchday's deadline) that their match
+    must be played by then. The two are separate notices (their own keys): a league round can
+    have both."""
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None:
         return "gone"
@@ -80,6 +81,17 @@ def remind(*, round_id: int, deadline: bool = False) -> str:
                 key=f"remind:{match.pk}:deadline" if deadline else f"remind:{match.pk}",
             )
             sent += 1
+    if not deadline:  # a pair (or player) sitting the round out is told so, and need not come
+        for match in rnd.matches.filter(bye=True):
+            values = {"t": rnd.tournament.name, "r": rnd.number}
+
+            def bye_text(values=values) -> str:
+                return _("%(t)s, round %(r)d starts soon: you have a bye this round.") % values
+
+            for user in users_of_side(match, "home"):
+                notify(user, kind="tournament.reminder", text=bye_text, url=match.get_absolute_url(),
+                       key=f"remind:{match.pk}")  # fmt: skip
+                sent += 1
     return f"sent {sent}"
 
 

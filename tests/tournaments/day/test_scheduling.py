@@ -118,6 +118,20 @@ def test_reminders_reach_each_player_once_on_the_site_and_by_mail(swiss8, organi
     assert Notification.objects.filter(kind="tournament.reminder").count() == 16
 
 
+def test_the_pair_with_a_bye_is_told_it_sits_the_round_out(club, organiser):
+    from .conftest import swiss_with_accounts
+
+    t = swiss_with_accounts(club, organiser, 5)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    bye = rnd.matches.get(bye=True)
+    day.remind(round_id=rnd.pk)
+    day.remind(round_id=rnd.pk)
+    for player in (bye.home.player_a, bye.home.player_b):
+        notes = Notification.objects.filter(user=player.user, kind="tournament.reminder")
+        assert [n.text for n in notes] == [f"{t.name}, round 1 starts soon: you have a bye this round."]
+    assert Notification.objects.filter(kind="tournament.reminder").count() == 10  # 2 tables + the bye
+
+
 def test_reminder_mail_is_sent_on_commit(swiss8, organiser, django_capture_on_commit_callbacks):
     rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
     from django.contrib.auth import get_user_model
