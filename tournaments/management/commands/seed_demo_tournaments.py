@@ -70,9 +70,14 @@ class Command(BaseCommand):
         return tournament
 
     def _play(self, tournament, organiser, rnd, rng, *, leave_open: int = 0):
-        """Enter results for the round's open matches; the last ``leave_open`` stay unplayed."""
-        open_matches = list(
-            Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED).order_by("table", "game")
+        """Enter results for the round's open matches; ``leave_open`` stay unplayed: those with the
+        most demo accounts at them, so those accounts get the round's reminders whatever the draw
+        (which can differ with the database's ids)."""
+        open_matches = sorted(
+            Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED)
+            .select_related("home__player_a", "home__player_b", "away__player_a", "away__player_b")
+            .order_by("table", "game"),
+            key=_accounts_at,
         )
         for match in open_matches[: len(open_matches) - leave_open]:
             loser = rng.randint(0, 11)
@@ -190,3 +195,9 @@ class Command(BaseCommand):
                 tables.bot_move(table_id=table.pk, expected_event=table.event_seq, rng=rng)
         self.stdout.write(f"  live table #{table.pk}")
         return f"#{table.pk} opened"
+
+
+def _accounts_at(match: Match) -> int:
+    """How many players with an account sit at the match."""
+    entries = (match.home, match.away)
+    return sum(1 for e in entries if e for p in (e.player_a, e.player_b) if p is not None and p.user_id)
