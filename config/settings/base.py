@@ -18,6 +18,10 @@ SECRET_KEY = env("SECRET_KEY", default="dev-only-secret-key-not-for-production-u
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# The only pages whose scripts may open a websocket, each as scheme://host[:port]: scheme and port
+# count (config/asgi.py), so a page served by anything else on the same host is refused. Each
+# settings module fills it for its own servers; a missing Origin header is always refused.
+BILKA_WS_ORIGINS: list[str] = env.list("BILKA_WS_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "daphne",

@@ -6,6 +6,13 @@ from .base import CHANNEL_LAYERS, channel_layer_host, env, redis_cache
 DEBUG = False
 SECRET_KEY = env("SECRET_KEY")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+# Websockets only from the site's own https pages: BILKA_WS_ORIGINS, else CSRF_TRUSTED_ORIGINS,
+# else https:// and each plain name of ALLOWED_HOSTS (no wildcard ones).
+BILKA_WS_ORIGINS = env.list(
+    "BILKA_WS_ORIGINS",
+    default=env.list("CSRF_TRUSTED_ORIGINS", default=[])
+    or [f"https://{host}" for host in ALLOWED_HOSTS if host and not host.startswith(".") and "*" not in host],
+)
 
 # No silent embedded fallbacks in production: a missing DATABASE_URL is an error, not a SQLite file.
 DATABASES = {"default": env.db("DATABASE_URL")}

@@ -39,6 +39,10 @@ DEBUG = False
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
+# The socket tests speak as pages of http://127.0.0.1:8000; a live server started for browser
+# tests passes its own origin (tests/e2e/test_tables_play.py).
+BILKA_WS_ORIGINS = env.list("BILKA_WS_ORIGINS", default=["http://127.0.0.1:8000", "http://localhost:8000"])
+
 # Live tables: bots move without a pause.
 GAMEPLAY_BOT_PAUSE = 0.0
 # Moves run in the server's thread pool; tests/gameplay/tables/test_tables_move_pool.py turns the

@@ -44,6 +44,7 @@ def asgi_server(django_db_setup):
         "DATABASE_URL": _database_url(settings.DATABASES["default"]),
         "REDIS_URL": settings.REDIS_URL,
         "BILKA_RUN_ID": settings.RUN_ID,
+        "BILKA_WS_ORIGINS": f"http://127.0.0.1:{port}",
         "PYTHONUNBUFFERED": "1",
     }
     log = Path(REPO_ROOT / "var" / f"daphne-e2e-{port}.log")

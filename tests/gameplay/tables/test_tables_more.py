@@ -124,7 +124,7 @@ def test_record_and_replay_are_published_when_the_match_is_over(table4):
 async def test_the_lobby_lists_tables_live():
     from channels.db import database_sync_to_async
 
-    s = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1")])
+    s = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1:8000")])
     assert (await s.connect())[0]
     first = await s.receive_json_from(timeout=5)
     assert first == {"type": "lobby", "tables": []}

@@ -165,14 +165,36 @@ async def test_a_finished_table_refuses_moves():
     await s.disconnect()
 
 
-async def test_a_foreign_origin_is_refused():
+@pytest.mark.parametrize("origin", [
+    b"https://127.0.0.1:8000",  # the site's host and port, another scheme
+    b"http://127.0.0.1:9999",  # another server on the site's host
+    b"http://127.0.0.1",  # the site's host, the default port
+    b"https://evil.example",
+    b"http://127.0.0.1.evil.example:8000",
+    b"null",
+    None,  # no Origin header at all
+])
+async def test_a_socket_from_anything_but_the_sites_own_origin_is_refused_and_cannot_move(origin):
     table_id, cookies, _ = await four_people_table()
-    s = sock(table_id, cookies[0], origin=(b"origin", b"https://evil.example"))
+    state = await database_sync_to_async(_state)(table_id)
+    s = sock(table_id, cookies[state.to_move], origin=(b"origin", origin) if origin else None)
     connected, _ = await s.connect()
     assert not connected
-    s = sock(table_id, cookies[0], origin=None)
-    connected, _ = await s.connect()
-    assert not connected
+    await s.disconnect()
+    after = await database_sync_to_async(_state)(table_id)
+    assert len(after.deals[-1].plays) == len(state.deals[-1].plays)
+
+
+async def test_a_socket_from_the_sites_own_origin_plays():
+    table_id, cookies, _ = await four_people_table()
+    state = await database_sync_to_async(_state)(table_id)
+    s = sock(table_id, cookies[state.to_move], origin=(b"origin", b"http://127.0.0.1:8000"))
+    assert (await s.connect())[0]
+    await drain(s)
+    await s.send_json_to({"type": "move", "action": legal_strings(state)[0], "n": 5, "id": "own"})
+    frames = await drain(s, timeout=1)
+    assert {"type": "ack", "id": "own", "n": 6, "duplicate": False} in frames
+    await s.disconnect()
 
 
 async def test_an_unknown_table_is_refused():
