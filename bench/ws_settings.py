@@ -33,6 +33,7 @@ else:
     }
 GAMEPLAY_QUEUE_TASKS = os.environ.get("BENCH_TASKS", "1") != "0"
 GAMEPLAY_BOT_PAUSE = 0.0
+GAMEPLAY_BOT_PAUSE_SPREAD = 0.0
 GAMEPLAY_CLOCK_SCALE = float(os.environ.get("BENCH_CLOCK_SCALE", "1"))  # --move-seconds
 WHITENOISE_USE_FINDERS = True
 LOGGING = {

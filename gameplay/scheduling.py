@@ -4,9 +4,15 @@ The tasks are queued by their registered names (`gameplay.tasks`), so this modul
 services call, never imports the tasks that call the services. `GAMEPLAY_QUEUE_TASKS = False`
 lets a test drive bots and clocks by hand (the tasks are plain services); the bot pause and the
 clock scale are settings, never the rules object.
+
+A bot's pause is the only timing anyone sees of a bot's hand, so it is drawn here, where nothing
+of the hand is known: not the number of legal cards, not whether the card is forced. The spread
+also covers the bot's own thinking, which does depend on the hand.
 """
 
 from __future__ import annotations
+
+import random
 
 from celery import signature
 from django.conf import settings
@@ -19,10 +25,21 @@ def _enabled() -> bool:
     return bool(getattr(settings, "GAMEPLAY_QUEUE_TASKS", True))
 
 
+#: Where bot pauses are drawn from; a test may put a seeded `random.Random` here.
+pause_rng: random.Random = random.SystemRandom()
+
+
+def bot_pause() -> float:
+    """Seconds before a bot's move: one draw from the same range for every move of every bot."""
+    shortest = float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.5))
+    spread = float(getattr(settings, "GAMEPLAY_BOT_PAUSE_SPREAD", 0.8))
+    return max(0.0, shortest + spread * pause_rng.random())
+
+
 def queue_bot_move(table_id: int, expected_event: int) -> None:
     if not _enabled():
         return
-    pause = float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.8))
+    pause = bot_pause()
     signature(BOT_MOVE_TASK).apply_async((table_id, expected_event), countdown=pause if pause > 0 else None)
 
 

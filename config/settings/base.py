@@ -221,8 +221,11 @@ LOGGING = {
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
 
-# --- Live tables (gameplay). The pause makes a bot's move feel human; tests set it to 0.
-GAMEPLAY_BOT_PAUSE = env.float("GAMEPLAY_BOT_PAUSE", default=0.8)
+# --- Live tables (gameplay). The pause makes a bot's move feel human; tests set it to 0. Each
+# pause is drawn anew between GAMEPLAY_BOT_PAUSE and that plus GAMEPLAY_BOT_PAUSE_SPREAD seconds,
+# the same whatever the bot holds (gameplay/scheduling.py): a forced card must not come faster.
+GAMEPLAY_BOT_PAUSE = env.float("GAMEPLAY_BOT_PAUSE", default=0.5)
+GAMEPLAY_BOT_PAUSE_SPREAD = env.float("GAMEPLAY_BOT_PAUSE_SPREAD", default=0.8)
 # Seconds a player may be disconnected in one match before his move clock runs on.
 GAMEPLAY_GRACE_SECONDS = env.int("GAMEPLAY_GRACE_SECONDS", default=120)
 # Real seconds per rules second of the move clock; only tests change it (never the rules object).

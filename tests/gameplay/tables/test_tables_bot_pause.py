@@ -1,0 +1,99 @@
+"""A bot's pause before its move tells nothing of its hand: a forced card waits as long as a free choice.
+
+The bot moves are queued through the real path (a move commits, the next bot's task is published
+to the real broker) and the delay each task was published with is read off Celery's own
+`before_task_publish` signal.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+import pytest
+from celery.signals import before_task_publish
+from tables_helpers import legal_strings
+
+from config.celery import app as celery_app
+from gameplay import scheduling, services
+from gameplay.engine import Phase
+from gameplay.models import Table
+from gameplay.scheduling import BOT_MOVE_TASK
+
+SEED = 20261201
+
+
+@pytest.fixture
+def published_bot_delays(settings, monkeypatch):
+    """Every bot task published from here on, as the seconds it is to wait."""
+    settings.GAMEPLAY_QUEUE_TASKS = True
+    settings.GAMEPLAY_BOT_PAUSE = 0.4
+    settings.GAMEPLAY_BOT_PAUSE_SPREAD = 1.2
+    delays: list[float | None] = []
+
+    def record(sender=None, headers=None, **_):
+        if sender != BOT_MOVE_TASK:
+            return
+        eta = (headers or {}).get("eta")
+        delays.append(None if eta is None else (datetime.fromisoformat(eta) - datetime.now().astimezone())
+                      .total_seconds())
+
+    before_task_publish.connect(record, weak=False)
+    try:
+        yield delays
+    finally:
+        before_task_publish.disconnect(record)
+        celery_app.control.purge()  # nobody runs these tasks; drop them from this run's queue
+
+
+def _expected_pause() -> float:
+    scheduling.pause_rng = random.Random(SEED)
+    expected = scheduling.bot_pause()
+    scheduling.pause_rng = random.Random(SEED)  # the move that follows draws the same number
+    return expected
+
+
+def test_a_forced_card_and_a_free_choice_wait_the_same_drawn_pause(
+    db, published_bot_delays, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(scheduling, "pause_rng", random.Random(SEED))
+    table = services.play_now(session_key="p" * 32)
+    rng = random.Random(3)
+    seen: dict[bool, list[float]] = {True: [], False: []}  # forced card? -> delays
+    for _ in range(400):
+        table = Table.objects.get(pk=table.pk)
+        if table.status != "playing" or (seen[True] and seen[False] and len(seen[True]) >= 3):
+            break
+        state = services.load_state(table)
+        expected = _expected_pause()
+        before = len(published_bot_delays)
+        with django_capture_on_commit_callbacks(execute=True):
+            if state.to_move == 2:
+                assert services.play(table_id=table.pk, seat=2, action=rng.choice(legal_strings(state)),
+                                     expected_event=table.event_seq).ok
+            else:
+                assert services.bot_move(table_id=table.pk, expected_event=table.event_seq, rng=rng) == "moved"
+        after = services.load_state(Table.objects.get(pk=table.pk))
+        if after.to_move in (None, 2):
+            assert len(published_bot_delays) == before  # a person's turn: his clock, no bot task
+            continue
+        assert len(published_bot_delays) == before + 1
+        delay = published_bot_delays[-1]
+        assert delay is not None, "a bot move was queued without its pause"
+        assert delay == pytest.approx(expected, abs=0.15)
+        if after.phase == Phase.PLAY:
+            seen[len(after.legal_actions()) == 1].append(delay)
+    assert len(seen[True]) >= 3 and seen[False], seen
+    assert min(seen[True]) == pytest.approx(min(seen[False]), abs=0.15)
+
+
+def test_bot_pauses_are_drawn_over_the_whole_range_from_one_distribution(settings, monkeypatch):
+    settings.GAMEPLAY_BOT_PAUSE = 0.4
+    settings.GAMEPLAY_BOT_PAUSE_SPREAD = 1.2
+    monkeypatch.setattr(scheduling, "pause_rng", random.Random(SEED))
+    pauses = [scheduling.bot_pause() for _ in range(2000)]
+    assert all(0.4 <= p <= 1.6 for p in pauses)
+    assert min(pauses) < 0.5 and max(pauses) > 1.5  # not one fixed pause a forced card could beat
+    monkeypatch.setattr(scheduling, "pause_rng", random.Random(SEED))
+    assert [scheduling.bot_pause() for _ in range(2000)] == pauses  # nothing but the rng goes in
+
