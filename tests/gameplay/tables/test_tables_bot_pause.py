@@ -72,7 +72,8 @@ def test_a_forced_card_and_a_free_choice_wait_the_same_drawn_pause(
                 assert services.play(table_id=table.pk, seat=2, action=rng.choice(legal_strings(state)),
                                      expected_event=table.event_seq).ok
             else:
-                assert services.bot_move(table_id=table.pk, expected_event=table.event_seq, rng=rng) == "moved"
+                moved = services.bot_move(table_id=table.pk, expected_event=table.event_seq, rng=rng)
+                assert moved == "moved"
         after = services.load_state(Table.objects.get(pk=table.pk))
         if after.to_move in (None, 2):
             assert len(published_bot_delays) == before  # a person's turn: his clock, no bot task
