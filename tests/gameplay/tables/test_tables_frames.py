@@ -152,6 +152,14 @@ async def test_a_move_without_its_event_number_is_refused(table4, people, n):
     await s.disconnect()
 
 
+@pytest.mark.parametrize("n", [None, "5", True], ids=["missing", "text", "bool"])
+def test_the_move_service_refuses_a_move_without_its_event_number(table4, n):
+    mover, seq, action = _to_move(table4.pk)
+    outcome = services.play(table_id=table4.pk, seat=mover, action=action, expected_event=n)
+    assert not outcome.ok and outcome.code == "invalid"
+    assert _to_move(table4.pk)[1] == seq
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
