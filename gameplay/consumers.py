@@ -26,6 +26,7 @@ from gameplay import broadcast, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
+from gameplay.protocol.inbound import UNREADABLE, read_frame
 from gameplay.selectors import catch_up, lobby_tables
 
 
@@ -82,6 +83,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Whatever ends this socket (its close, a crash, the server cancelling it), it lets go of
+        its seat: otherwise the seat shows "connected" and spends no grace until its server dies."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._let_go()
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         found, seat = await self._identify()
@@ -112,13 +121,26 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return True, services.seat_for(table, user=user, session_key=_session_key(self.scope))
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._let_go()
+
+    async def _let_go(self) -> None:
+        """Leave the group and drop this socket's row, once."""
+        group, self.group = self.group, None
+        if group is not None:
             if self.seat is not None:
                 presence.socket_closed(self.channel_name)
                 await database_sync_to_async(services.connection_changed)(
                     table_id=self.table_id, seat=self.seat, delta=-1, channel_name=self.channel_name
                 )
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        content = read_frame(text_data)
+        if content is UNREADABLE:
+            await self._refuse(None, gettext_noop("This message cannot be read."))
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -162,8 +184,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                                code="forbidden")
             return
         expected = content.get("n")
-        if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
-            expected = -1
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            # without it a move made against an older picture of the table would not be caught
+            await self._refuse(move_id, gettext_noop("A move carries the number of the last event seen."))
+            return
         outcome = await self._play(content.get("action"), expected, move_id)
         if outcome.ok:
             await self.send_json({"type": "ack", "id": move_id, "n": outcome.event_number,
@@ -172,9 +196,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "id": move_id, "code": outcome.code,
                                   "message": outcome.message})
             if outcome.code == "stale":
-                await self._resync(expected if isinstance(expected, int) else -1)
+                await self._resync(expected)
 
-    async def _play(self, action: Any, expected: int | None, move_id: str | None) -> services.Outcome:
+    async def _play(self, action: Any, expected: int, move_id: str | None) -> services.Outcome:
         kwargs = {"table_id": self.table_id, "seat": self.seat, "action": action, "expected_event": expected,
                   "client_move_id": move_id}
         if move_pool.enabled():

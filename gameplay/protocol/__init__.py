@@ -3,9 +3,12 @@
 Client -> server:
   {"type": "sync", "last": N}        after connecting and on any gap; N = -1 for a fresh snapshot
   {"type": "move", "action": "JC" | "redeal" | "pass", "n": N, "id": "<client move id>"}
-                                     N: the last event number seen; a resend keeps its id
+                                     N: the last event number seen (required: a move without it
+                                     is refused as `invalid`); a resend keeps its id
   {"type": "resign"}                 (the page asks for a confirmation first)
   {"type": "ping"}
+A frame that cannot be read (binary, not JSON, nested: `inbound.read_frame`) is refused as
+`invalid`; the socket stays open.
 
 Server -> client:
   {"type": "snapshot", "n": N, "you": {"seat": "S" | null}, "table": META, "view": VIEW | null}

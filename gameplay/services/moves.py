@@ -62,14 +62,14 @@ def play(
     table_id: int,
     seat: int,
     action: Any,
-    expected_event: int | None,
+    expected_event: int,
     client_move_id: str | None = None,
 ) -> Outcome:
     """Play a card (`"JC"`) or decide a redeal (`"redeal"`, `"pass"`) for `seat` at a table.
 
     `expected_event` is the number of the last event the player saw: a move made against an
-    older picture of the table is refused. A repeated `client_move_id` returns the first outcome
-    and applies nothing.
+    older picture of the table is refused, and so is one without that number. A repeated
+    `client_move_id` returns the first outcome and applies nothing.
     """
     try:
         with transaction.atomic():
@@ -87,10 +87,6 @@ def play(
                 if duplicate is not None:
                     return duplicate
                 raise
-            if expected_event is None:
-                duplicate = _receipt(table, seat, client_move_id)
-                if duplicate is not None:
-                    return duplicate
             code = parse_action(action)
             event = apply_locked(table, state, seat, code, move_id=client_move_id or "")
             keep_on_commit(table, state)
@@ -102,12 +98,14 @@ def play(
                        code="stale")
 
 
-def _check_move(table: Table, seat: Any, expected_event: int | None) -> None:
+def _check_move(table: Table, seat: Any, expected_event: Any) -> None:
+    if isinstance(expected_event, bool) or not isinstance(expected_event, int):
+        raise TableError(_("A move carries the number of the last event seen."), "invalid")
     if table.status == TableStatus.FINISHED:
         raise TableError(_("The match at this table is over."), "finished")
     if table.status != TableStatus.PLAYING:
         raise TableError(_("The match has not started yet."), "not_started")
-    if expected_event is not None and expected_event != table.event_seq:
+    if expected_event != table.event_seq:
         raise TableError(_("The table has moved on; here is the current position."), "stale")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
         raise TableError(_("You are not seated at this table."), "forbidden")

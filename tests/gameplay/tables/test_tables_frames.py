@@ -1,0 +1,227 @@
+"""Frames a table socket cannot read, sockets that end without a goodbye, and moves without their
+event number: through the real ASGI app, the real Redis layer and PostgreSQL, and a real Daphne
+process that is killed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import websockets
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+from django_celery_beat.models import PeriodicTask
+from tables_helpers import legal_strings
+
+from config.asgi import application
+from config.schedule import DEAD_SERVERS_TASK_NAME
+from gameplay import servers, services
+from gameplay.models import Seat, SeatConnection, Table
+from gameplay.tasks import reap_dead_servers_task
+from tests.conftest import REPO_ROOT, _database_url
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+UNREADABLE_RU = "Это сообщение не удалось прочитать."
+
+
+def _cookie_for(user, lang: str = "ru") -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}; django_language={lang}".encode()
+
+
+def sock(table_id: int, cookie: bytes) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", cookie)])
+
+
+async def drain(s: WebsocketCommunicator, timeout: float = 0.3) -> list[dict]:
+    frames = []
+    while not await s.receive_nothing(timeout=timeout):
+        frames.append(await s.receive_json_from())
+    return frames
+
+
+async def answer(s: WebsocketCommunicator) -> dict:
+    """The first frame that is not a presence frame."""
+    while True:
+        frame = await s.receive_json_from(timeout=5)
+        if frame["type"] != "presence":
+            return frame
+
+
+def _seat(table_id: int, seat: int) -> Seat:
+    return Seat.objects.get(table_id=table_id, seat=seat)
+
+
+def _rows(table_id: int, seat: int) -> int:
+    return SeatConnection.objects.filter(seat__table_id=table_id, seat__seat=seat).count()
+
+
+UNREADABLE_FRAMES = {
+    "broken json": {"text": '{"type": "move", "action": "JC", "n": 5'},
+    "not json at all": {"text": "hello"},
+    "empty text": {"text": ""},
+    "binary": {"bytes": b"\x00\x01\x02"},
+    "binary json": {"bytes": b'{"type": "ping"}'},
+    "deeply nested arrays": {"text": "[" * 100_000 + "]" * 100_000},
+    "nested in a move": {"text": '{"type": "move", "action": ' + "[" * 900 + "]" * 900 + ', "n": 5}'},
+    "a number too long to read": {"text": '{"type": "sync", "last": ' + "9" * 5000 + "}"},
+}
+
+
+@pytest.mark.parametrize("frame", list(UNREADABLE_FRAMES.values()), ids=list(UNREADABLE_FRAMES))
+async def test_a_frame_that_cannot_be_read_is_refused_and_the_socket_lives_on(table4, people, frame):
+    north = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[0]))
+    assert (await north.connect())[0]
+    await drain(north)
+
+    await north.send_input({"type": "websocket.receive", **frame})
+    refused = await answer(north)
+    assert refused == {"type": "refused", "id": None, "code": "invalid", "message": UNREADABLE_RU}
+
+    # the same socket still plays: it answers, and the seat is still connected with its one row
+    await north.send_json_to({"type": "ping"})
+    assert await answer(north) == {"type": "pong"}
+    assert (await database_sync_to_async(_seat)(table4.pk, 0)).connected
+    assert await database_sync_to_async(_rows)(table4.pk, 0) == 1
+
+    await north.disconnect()
+    n = await database_sync_to_async(_seat)(table4.pk, 0)
+    assert not n.connected and n.disconnected_at is not None
+    assert await database_sync_to_async(_rows)(table4.pk, 0) == 0
+
+
+async def test_a_socket_the_server_cancels_lets_go_of_its_seat(table4, people):
+    """Daphne cancels a socket's application that does not end in time after its client left: its
+    disconnect never runs, yet the seat must turn disconnected and start spending its grace."""
+    north = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[0]))
+    east = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[1]))
+    assert (await north.connect())[0] and (await east.connect())[0]
+    await drain(east)
+    assert await database_sync_to_async(_rows)(table4.pk, 0) == 1
+
+    north.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await north.future
+
+    n = await database_sync_to_async(_seat)(table4.pk, 0)
+    assert not n.connected and n.disconnected_at is not None
+    assert await database_sync_to_async(_rows)(table4.pk, 0) == 0
+    seats = {s["seat"]: s for f in await drain(east) if f["type"] == "presence" for s in f["table"]["seats"]}
+    assert seats["N"]["connected"] is False
+    await east.disconnect()
+
+
+def _to_move(table_id: int) -> tuple[int, int, str]:
+    table = Table.objects.get(pk=table_id)
+    state = services.load_state(table)
+    return state.to_move, table.event_seq, legal_strings(state)[0]
+
+
+@pytest.mark.parametrize("n", [None, "5", True, 5.0], ids=["missing", "text", "bool", "float"])
+async def test_a_move_without_its_event_number_is_refused(table4, people, n):
+    mover, seq, action = await database_sync_to_async(_to_move)(table4.pk)
+    s = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[mover]))
+    assert (await s.connect())[0]
+    await drain(s)
+
+    move = {"type": "move", "action": action, "id": "no-n"}
+    if n is not None:
+        move["n"] = n
+    await s.send_json_to(move)
+    refused = await answer(s)
+    assert refused["type"] == "refused" and refused["code"] == "invalid" and refused["id"] == "no-n"
+    assert refused["message"] == "Ход должен нести номер последнего увиденного события."
+    assert (await database_sync_to_async(_to_move)(table4.pk))[1] == seq  # nothing was played
+
+    await s.send_json_to({**move, "n": seq})  # the same move with its number is played
+    ack = await answer(s)
+    assert ack["type"] == "ack" and ack["n"] == seq + 1
+    await s.disconnect()
+
+
+@pytest.mark.parametrize("n", [None, "5", True], ids=["missing", "text", "bool"])
+def test_the_move_service_refuses_a_move_without_its_event_number(table4, n):
+    mover, seq, action = _to_move(table4.pk)
+    outcome = services.play(table_id=table4.pk, seat=mover, action=action, expected_event=n)
+    assert not outcome.ok and outcome.code == "invalid"
+    assert _to_move(table4.pk)[1] == seq
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def daphne_process(django_db_setup):
+    """A Daphne server process on a free port, on the test database; killed by the test or here."""
+    port = _free_port()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
+           "DATABASE_URL": _database_url(settings.DATABASES["default"]), "REDIS_URL": settings.REDIS_URL,
+           "BILKA_RUN_ID": settings.RUN_ID, "PYTHONUNBUFFERED": "1"}
+    log = Path(REPO_ROOT / "var" / f"daphne-frames-{port}.log")
+    log.parent.mkdir(exist_ok=True)
+    with log.open("w") as out:
+        process = subprocess.Popen(  # noqa: S603 - fixed command line
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"daphne did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+    try:
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+async def test_a_killed_server_process_lets_go_of_its_seats_within_a_minute(table4, people, daphne_process):
+    """Up to a heartbeat TTL (30 s) and a beat period (15 s): about 45 s of waiting at most."""
+    process, port = daphne_process
+    cookie = (await database_sync_to_async(_cookie_for)(people[0])).decode()
+    headers = {"Origin": "http://127.0.0.1:8000", "Cookie": cookie}
+    url = f"ws://127.0.0.1:{port}/ws/table/{table4.pk}/"
+    async with websockets.connect(url, additional_headers=headers) as ws:
+        await ws.send('{"type": "sync", "last": -1')  # a broken frame is answered, the socket lives on
+        assert '"invalid"' in await asyncio.wait_for(ws.recv(), 10)
+        row = await database_sync_to_async(SeatConnection.objects.get)(seat__table_id=table4.pk, seat__seat=0)
+        assert row.server_id != servers.SERVER_ID  # recorded by the Daphne process
+        os.kill(process.pid, signal.SIGKILL)  # no disconnect runs anywhere
+        killed = time.monotonic()
+        process.wait()
+
+    plan = await database_sync_to_async(PeriodicTask.objects.select_related("interval").get)(
+        name=DEAD_SERVERS_TASK_NAME)
+    assert plan.enabled and plan.interval.period == "seconds"
+    every = plan.interval.every
+    rds = redis.Redis.from_url(settings.REDIS_URL)
+    assert 0 < rds.ttl(servers.server_key(row.server_id)) <= servers.HEARTBEAT_TTL
+    rds.close()
+    # the beat runs the reaper every `every` seconds: the rows must be gone by the run after a minute
+    while await database_sync_to_async(_rows)(table4.pk, 0):
+        assert time.monotonic() - killed < 60 - every, "the dead server's socket outlived a minute"
+        await asyncio.sleep(every)
+        await database_sync_to_async(reap_dead_servers_task)()
+    n = await database_sync_to_async(_seat)(table4.pk, 0)
+    assert not n.connected and n.disconnected_at is not None
