@@ -1,5 +1,6 @@
 """Settings shared by every environment; everything that differs comes from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -31,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "allauth",
     "allauth.account",
+    "axes",
     "channels",
     "django_celery_beat",
     "django_htmx",
@@ -53,6 +55,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -168,6 +172,7 @@ WORKER_CONN_MAX_AGE = 300
 # --- Accounts (django-allauth).
 AUTH_USER_MODEL = "clubs.User"
 AUTHENTICATION_BACKENDS = [
+    "clubs.auth_backends.SignInGuardBackend",  # first: a locked pair never reaches a password check
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -181,6 +186,20 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_ON_GET = False
+# Wrong passwords are slowed by django-axes per (account, address) pair, never per account alone:
+# a stranger failing on a finalist's name locks only himself out, and the lock lifts by itself
+# after the cool-off (no admin needed on a tournament day). Typing more during the lock does not
+# extend it. allauth's own per-account limit would let that stranger lock the finalist out
+# everywhere, so only its per-address limit is kept, wide enough for a hall behind one address.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=10)
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "clubs.views.lockout.attempt_name"
+AXES_LOCKOUT_CALLABLE = "clubs.views.lockout.locked_out"
+AXES_HTTP_RESPONSE_CODE = 429
+ACCOUNT_RATE_LIMITS = {"login_failed": "30/m/ip"}  # a whole hall shares one address
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Bilka <noreply@bilka.local>")
