@@ -200,6 +200,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_USERNAME_CALLABLE = "clubs.views.lockout.attempt_name"
 AXES_LOCKOUT_CALLABLE = "clubs.views.lockout.locked_out"
+AXES_CLIENT_IP_CALLABLE = "clubs.views.lockout.client_address"
+# Proxies in front of the site that append to X-Forwarded-For (prod.py: one); 0 trusts REMOTE_ADDR.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_HTTP_RESPONSE_CODE = 429
 ACCOUNT_RATE_LIMITS = {"login_failed": "30/m/ip"}  # a whole hall shares one address
 LOGIN_REDIRECT_URL = "/"

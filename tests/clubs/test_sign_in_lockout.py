@@ -93,3 +93,18 @@ def test_email_and_username_count_as_one_account(client, finalist):
     guess(client, "finalist", home, times=3)
     guess(client, "Finalist@Example.com", home, times=2)
     assert sign_in(client, "finalist", PASSWORD, home).status_code == 429
+
+
+def test_behind_the_proxy_each_client_address_counts_apart(client, finalist, settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    proxy, elsewhere, home = next(_addresses), next(_addresses), next(_addresses)
+
+    def through_proxy(password, client_at):
+        return client.post(reverse("account_login"), {"login": "finalist", "password": password},
+                           REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=f"10.9.9.9, {client_at}",
+                           HTTP_ACCEPT_LANGUAGE="en")
+
+    for n in range(6):
+        through_proxy(f"wrong-{n}", elsewhere)
+    assert through_proxy(PASSWORD, elsewhere).status_code == 429
+    assert through_proxy(PASSWORD, home).status_code == 302
