@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role
+from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role, User
 from .translit import search_key
 
 SEARCH_LIMIT = 50
@@ -148,3 +148,15 @@ def members_off_roster(*, club: Club) -> list[Membership]:
         .select_related("user", "user__player")
         .order_by("user__player__display_name")
     )
+
+
+def sign_in_key(login: str) -> str:
+    """The one name a sign-in attempt counts against, whether typed as username or email.
+
+    Typing the email and then the username must not double the attempts a guesser gets, so
+    both resolve to the account's username; a name with no account counts as typed.
+    """
+    typed = (login or "").strip()
+    lookup = Q(email__iexact=typed) if "@" in typed else Q(username__iexact=typed)
+    usernames = list(User.objects.filter(lookup).values_list("username", flat=True)[:2])
+    return (usernames[0] if len(usernames) == 1 else typed).casefold()

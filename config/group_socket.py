@@ -2,8 +2,10 @@
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from clubs.session_sockets import ClosesOnSignOut
 
-class OneWayGroupConsumer(AsyncJsonWebsocketConsumer):
+
+class OneWayGroupConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     """Joins one channel-layer group, leaves it on close, ignores what the client sends.
 
     A subclass decides in ``connect`` which group the socket hears (or refuses it), calls
@@ -17,9 +19,11 @@ class OneWayGroupConsumer(AsyncJsonWebsocketConsumer):
         """Hear ``group`` from now on and complete the handshake."""
         self.group = group
         await self.channel_layer.group_add(group, self.channel_name)
+        await self.join_session()  # signing out closes the socket
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_session()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from clubs.session_sockets import ClosesOnSignOut
 from gameplay import broadcast, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
@@ -68,7 +69,7 @@ def _language(scope: dict[str, Any]) -> str | None:
     return lang
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
     group: str | None = None
@@ -102,6 +103,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             move_pool.pool()  # started with the first player's socket, before the first move
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_session()
         await self.accept()
         if seat is not None:
             # the heartbeat key is in Redis before the row: a live server is never reaped
@@ -124,7 +126,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._let_go()
 
     async def _let_go(self) -> None:
-        """Leave the group and drop this socket's row, once."""
+        """Leave the groups and drop this socket's row, once."""
+        await self.leave_session()
         group, self.group = self.group, None
         if group is not None:
             if self.seat is not None:
@@ -256,15 +259,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends."""
 
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.join_session()
         await self.accept()
         await self.send_json({"type": "lobby", "tables": await database_sync_to_async(lobby_tables)()})
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_session()
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -1,5 +1,6 @@
 """Settings shared by every environment; everything that differs comes from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -35,6 +36,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "allauth",
     "allauth.account",
+    "axes",
+    "csp",
     "channels",
     "django_celery_beat",
     "django_htmx",
@@ -46,6 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -57,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -172,6 +178,7 @@ WORKER_CONN_MAX_AGE = 300
 # --- Accounts (django-allauth).
 AUTH_USER_MODEL = "clubs.User"
 AUTHENTICATION_BACKENDS = [
+    "clubs.auth_backends.SignInGuardBackend",  # first: a locked pair never reaches a password check
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -185,6 +192,23 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_ON_GET = False
+# Wrong passwords are slowed by django-axes per (account, address) pair, never per account alone:
+# a stranger failing on a finalist's name locks only himself out, and the lock lifts by itself
+# after the cool-off (no admin needed on a tournament day). Typing more during the lock does not
+# extend it. allauth's own per-account limit would let that stranger lock the finalist out
+# everywhere, so only its per-address limit is kept, wide enough for a hall behind one address.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=10)
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "clubs.views.lockout.attempt_name"
+AXES_LOCKOUT_CALLABLE = "clubs.views.lockout.locked_out"
+AXES_CLIENT_IP_CALLABLE = "clubs.views.lockout.client_address"
+# Proxies in front of the site that append to X-Forwarded-For (prod.py: one); 0 trusts REMOTE_ADDR.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_HTTP_RESPONSE_CODE = 429
+ACCOUNT_RATE_LIMITS = {"login_failed": "30/m/ip"}  # a whole hall shares one address
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Bilka <noreply@bilka.local>")
@@ -204,6 +228,25 @@ FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env("TIME_ZONE", default="Asia/Almaty")
 USE_I18N = True
 USE_TZ = True
+
+# --- Content-Security-Policy (django-csp): scripts and styles only from the site's own files, so a
+# name or a chat line that slipped past escaping could never run. No template has inline script or
+# event handlers (data blocks are json_script, not executed); `request.csp_nonce` is there for one
+# that must. 'self' covers the site's own websockets (ws:/wss: of the same host).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

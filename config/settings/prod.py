@@ -26,6 +26,9 @@ CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
 CACHES = redis_cache(REDIS_URL, "bilka")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The site sits behind one proxy (it sets X-Forwarded-Proto above): sign-in limits count the client's
+# address from X-Forwarded-For, not the proxy's (clubs/views/lockout.py).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 # Load balancers and monitors probe /health/ over plain HTTP inside the network.
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]

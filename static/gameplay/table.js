@@ -344,7 +344,7 @@
       setTimeout(connect, backoff); backoff = Math.min(8000, backoff * 2);
     };
   }
-  root.insertAdjacentHTML("afterbegin", '<svg width="0" height="0" style="position:absolute"><defs><pattern id="bt-back" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#1f6f4a"/><path d="M0 6L6 0" stroke="#7fbf9b" stroke-width="1.2"/></pattern></defs></svg>');
+  root.insertAdjacentHTML("afterbegin", '<svg class="bt-defs" width="0" height="0" aria-hidden="true"><defs><pattern id="bt-back" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#1f6f4a"/><path d="M0 6L6 0" stroke="#7fbf9b" stroke-width="1.2"/></pattern></defs></svg>');
   render();
   connect();
   window.bilkaTable = { get n() { return n; }, get view() { return view; } };

@@ -38,7 +38,7 @@ def test_the_active_tab_scrolls_into_view_on_a_phone(live_server, chromium_path,
         try:
             page.goto(f"{live_server.url}/t/pyatnichnaya-liga/live/")
             expect(page.locator(".tabs [aria-current=page]")).to_be_visible()
-            page.wait_for_function("document.querySelector('.tabs').scrollLeft > 0")
+            page.wait_for_function("() => document.querySelector('.tabs').scrollLeft > 0")
             assert _inside(page, ".tabs [aria-current=page]", ".tabs")
             page.screenshot(path=screenshots_dir / "tabs-360.png")
             page.goto(f"{live_server.url}/t/pyatnichnaya-liga/")  # the first tab needs no scrolling
@@ -63,8 +63,8 @@ def test_the_bracket_hints_it_scrolls_and_leads_to_the_final(live_server, chromi
             phone.screenshot(path=screenshots_dir / "bracket-360.png")
             hint.locator("button").click()
             phone.wait_for_function(
-                "(() => { const b = document.querySelector('.bracket');"
-                " return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; })()"
+                "() => { const b = document.querySelector('.bracket');"
+                " return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; }"
             )
             assert _inside(phone, final, ".bracket")
             expect(phone.locator(f"{final} h3")).to_have_text("Финал")

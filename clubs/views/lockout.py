@@ -1,0 +1,55 @@
+"""What the sign-in page answers once an account is locked for the address it is tried from.
+
+django-axes calls ``attempt_name`` to know which account an attempt counts against,
+``client_address`` for the address it comes from, and
+``locked_out`` for the page: the sign-in form again, the login kept as typed, with the refusal
+and the wait in the user's language (HTTP 429), so nobody is left at a bare error.
+"""
+
+from allauth.account.forms import LoginForm
+from django.conf import settings
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import ngettext
+
+from clubs.selectors import sign_in_key
+
+
+def attempt_name(request, credentials=None) -> str:
+    """The account an attempt counts against: what was typed into the login field, resolved."""
+    data = getattr(request, "POST", None) or {}
+    typed = data.get("login") if data else None
+    if not typed and credentials:
+        typed = credentials.get("username") or credentials.get("email") or credentials.get("login")
+    return sign_in_key(typed or "")
+
+
+def client_address(request) -> str:
+    """The address a sign-in comes from, as the last trusted proxy saw it.
+
+    Behind a proxy every request has the proxy's REMOTE_ADDR: counted by that, one guesser would
+    lock an account for everyone. With ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies in front, the
+    address is that many entries from the right of X-Forwarded-For (entries further left are the
+    client's to invent); allauth's own per-address limit reads the same setting.
+    """
+    count = getattr(settings, "ALLAUTH_TRUSTED_PROXY_COUNT", 0)
+    if count:
+        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+        if len(hops) >= count:
+            return hops[-count]
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def locked_out(request, original_response=None, credentials=None):
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    message = ngettext(
+        "Too many wrong passwords for this account from your connection. "
+        "Wait %(minutes)d minute and try again, or reset your password.",
+        "Too many wrong passwords for this account from your connection. "
+        "Wait %(minutes)d minutes and try again, or reset your password.",
+        minutes,
+    ) % {"minutes": minutes}
+    form = LoginForm(request=request, initial={"login": request.POST.get("login", "")})
+    context = {"form": form, "lockout_message": message, "signup_url": reverse("account_signup")}
+    return render(request, "account/login.html", context,
+                  status=settings.AXES_HTTP_RESPONSE_CODE)

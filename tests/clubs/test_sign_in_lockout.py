@@ -1,0 +1,110 @@
+"""Wrong passwords at the sign-in page are slowed per account and address together.
+
+A guesser locks only the pair he tries from; the owner of the account signs in from his own
+address meanwhile, and from the guesser's address once the cool-off has passed.
+"""
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.urls import reverse
+
+from .factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+# allauth's per-address limit lives in the cache, which outlives a test: one address per use.
+_addresses = (f"203.0.113.{n}" for n in itertools.count(10))
+
+
+@pytest.fixture
+def finalist():
+    return UserFactory(username="finalist", email="finalist@example.com")
+
+
+def sign_in(client, login, password, address, language="en"):
+    return client.post(reverse("account_login"), {"login": login, "password": password},
+                       REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=language)
+
+
+def guess(client, login, address, times=5):
+    for n in range(times):
+        response = sign_in(client, login, f"wrong-{n}", address)
+        assert response.status_code in (200, 429)
+
+
+def test_five_wrong_passwords_lock_that_address_out_with_a_clear_message(client, finalist):
+    home = next(_addresses)
+    guess(client, "finalist", home)
+    response = sign_in(client, "finalist", PASSWORD, home)
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+    text = response.content.decode()
+    assert "Too many wrong passwords for this account from your connection" in text
+    assert "10 minutes" in text
+    assert 'value="finalist"' in text  # the login typed is kept in the form
+
+
+@pytest.mark.parametrize("language, words", [
+    ("ru", "Слишком много неверных паролей"),
+    ("kk", "Қате құпиясөз тым көп"),
+    ("uk", "Забагато неправильних паролів"),
+])
+def test_the_refusal_is_in_the_users_language(client, finalist, language, words):
+    home = next(_addresses)
+    guess(client, "finalist", home)
+    response = sign_in(client, "finalist", PASSWORD, home, language=language)
+    assert response.status_code == 429
+    assert words in response.content.decode()
+
+
+def test_a_stranger_cannot_shut_the_finalist_out(client, finalist):
+    stranger = UserFactory(username="stranger")
+    elsewhere, home = next(_addresses), next(_addresses)
+    guess(client, "finalist", elsewhere, times=8)
+    assert sign_in(client, "finalist", PASSWORD, elsewhere).status_code == 429
+
+    response = sign_in(client, "finalist", PASSWORD, home)
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(finalist.pk)
+    client.logout()
+
+    response = sign_in(client, stranger.username, PASSWORD, elsewhere)
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(stranger.pk)
+
+
+def test_the_lock_lifts_by_itself_after_the_cool_off(client, finalist):
+    home = next(_addresses)
+    guess(client, "finalist", home, times=7)
+    assert sign_in(client, "finalist", PASSWORD, home).status_code == 429
+    locked_at = AccessAttempt.objects.get().attempt_time
+    AccessAttempt.objects.update(attempt_time=locked_at - timedelta(minutes=11))  # the wait, passed
+
+    response = sign_in(client, "finalist", PASSWORD, home)
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(finalist.pk)
+
+
+def test_email_and_username_count_as_one_account(client, finalist):
+    home = next(_addresses)
+    guess(client, "finalist", home, times=3)
+    guess(client, "Finalist@Example.com", home, times=2)
+    assert sign_in(client, "finalist", PASSWORD, home).status_code == 429
+
+
+def test_behind_the_proxy_each_client_address_counts_apart(client, finalist, settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    proxy, elsewhere, home = next(_addresses), next(_addresses), next(_addresses)
+
+    def through_proxy(password, client_at):
+        return client.post(reverse("account_login"), {"login": "finalist", "password": password},
+                           REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=f"10.9.9.9, {client_at}",
+                           HTTP_ACCEPT_LANGUAGE="en")
+
+    for n in range(6):
+        through_proxy(f"wrong-{n}", elsewhere)
+    assert through_proxy(PASSWORD, elsewhere).status_code == 429
+    assert through_proxy(PASSWORD, home).status_code == 302
