@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from gameplay import broadcast, move_pool, presence, servers, services
+from gameplay import broadcast, flood, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
@@ -71,6 +71,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
     group: str | None = None
+    lang: str | None = None
+    throttled = False  # told it sends too fast; closing
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels runs close_old_connections in a pool thread before every message; a frame to
@@ -84,6 +86,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.lang = _language(self.scope)
+        verdict = await flood.take(self.scope, None)  # a connect counts: reconnecting refills nothing
+        if not verdict.ok:
+            await self.accept()
+            await self._too_fast(verdict)
+            return
         found, seat = await self._identify()
         if not found:
             await self.close(code=4404)
@@ -107,7 +115,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return False, None
-        self.lang = _language(self.scope)
         user = self.scope.get("user")
         return True, services.seat_for(table, user=user, session_key=_session_key(self.scope))
 
@@ -119,6 +126,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(services.connection_changed)(
                     table_id=self.table_id, seat=self.seat, delta=-1, channel_name=self.channel_name
                 )
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """Every frame passes the limits (`gameplay.flood`) before it is read."""
+        if await self._within_limits(message):
+            await super().websocket_receive(message)
+
+    async def _within_limits(self, message: dict[str, Any]) -> bool:
+        if self.throttled:
+            return False  # told and closing: later frames are dropped
+        verdict = await flood.take(self.scope, self.channel_name)
+        if not verdict.ok:
+            await self._too_fast(verdict)
+            return False
+        if flood.too_large(message.get("text"), message.get("bytes")):
+            await self._refuse(None, flood.TOO_LARGE_TEXT, code=flood.TOO_LARGE)
+            return False
+        return True
+
+    async def _too_fast(self, verdict: flood.Verdict) -> None:
+        self.throttled = True
+        with translation.override(self.lang):
+            text = _(flood.TOO_FAST_TEXT)
+        await self.send_json({"type": "refused", "id": None, "code": flood.TOO_FAST, "message": text,
+                              "retry_in": verdict.retry_in})
+        await self.close(code=flood.CLOSE_TOO_FAST)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
