@@ -27,7 +27,13 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
     .venv/bin/python bench/ws_load.py [--server uvicorn|daphne] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 60] [--interval 2]
                                       [--processes 1] [--move-seconds 25] [--no-tasks]
-                                      [--watcher-procs 1]
+                                      [--watcher-procs 1] [--flood]
+
+`--flood` (bench/ws_flood.py): the defined flood at one more table, not measured: 10 sockets (its
+four seats and six spectators, each its own guest session) send 1,000 frames/s in all for the
+whole run, each a `sync` from -1 (the dearest frame to answer), and reconnect at once whenever the
+server closes them. The move latency of every other table, with and without it, shows what a
+flood costs them (gameplay/flood.py limits it); `BENCH_FLOOD_LIMITS=0` turns the limits off.
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
 system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
@@ -57,6 +63,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.ws_flood import flooder, prepare_flood  # noqa: E402
 
 
 def _free_port() -> int:
@@ -312,7 +320,7 @@ async def watcher_child(args) -> None:
 
 
 async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen,
-              worker: subprocess.Popen | None) -> None:
+              worker: subprocess.Popen | None, flood: tuple[int, list[str]] | None = None) -> None:
     import websockets
 
     state = {tid: Table(tid) for tid, _ in tables}
@@ -419,7 +427,9 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
-    await asyncio.gather(*(driver(t) for t in state.values()))
+    flood_stats = {"frames": 0, "connects": 0, "closed": 0, "told": 0}
+    flooders = [flooder(port, flood[0], key, stop, flood_stats) for key in flood[1]] if flood else []
+    await asyncio.gather(*(driver(t) for t in state.values()), *flooders)
     await asyncio.sleep(2)
     cpu1, me1, w1 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
     my_lag = lag.stop()
@@ -456,6 +466,11 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
           f"load generator: {100 * (me1 - me0) / (args.seconds + 2):.0f}%"
           f"{f' + watcher processes {child_cpu:.0f} CPU-s in all' if children else ''}, "
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if flood:
+        print(f"flood at table {flood[0]}: {flood_stats['frames']} frames sent "
+              f"({flood_stats['frames'] / args.seconds:.0f}/s), {flood_stats['connects']} connects, "
+              f"closed by the server {flood_stats['closed']} times, "
+              f"told too fast {flood_stats['told']} times")
     print(f"load generator event loop lag (10 ms timer): {my_lag}"
           + "".join(f"; watcher process {k}: {lag_k}" for k, lag_k in enumerate(server_lags)))
     first = min((t for t, _ in timeline), default=0.0)
@@ -576,6 +591,8 @@ def main() -> None:
                              "the sockets connect, gets 100 times this)")
     parser.add_argument("--no-tasks", dest="tasks", action="store_false",
                         help="queue no Celery clock tasks and start no worker (the figures of earlier runs)")
+    parser.add_argument("--flood", action="store_true",
+                        help="10 sockets send 1,000 frames/s in all at one more table (not measured)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -598,15 +615,16 @@ def main() -> None:
     layer = "RedisPubSubChannelLayer" if args.layer == "pubsub" else "RedisChannelLayer"
     print(f"== {args.server} + {layer}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
-          f"per table for {args.seconds} s")
+          f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}")
     tables = prepare(args)
+    flood = prepare_flood() if args.flood else None
     port = _free_port()
     server = start_server(args, port)
     worker = start_worker(args)
     quiet_gc()
     try:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:  # uvloop when installed
-            runner.run(run(args, tables, port, server, worker))
+            runner.run(run(args, tables, port, server, worker, flood))
     finally:
         if worker is not None:
             worker.terminate()

@@ -32,6 +32,7 @@ else:
         }
     }
 GAMEPLAY_QUEUE_TASKS = os.environ.get("BENCH_TASKS", "1") != "0"
+GAMEPLAY_FLOOD_LIMITS = os.environ.get("BENCH_FLOOD_LIMITS", "1") != "0"  # ws_load.py --flood
 GAMEPLAY_BOT_PAUSE = 0.0
 GAMEPLAY_CLOCK_SCALE = float(os.environ.get("BENCH_CLOCK_SCALE", "1"))  # --move-seconds
 WHITENOISE_USE_FINDERS = True

@@ -87,7 +87,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.lang = _language(self.scope)
-        verdict = await flood.take(self.scope, None)  # a connect counts: reconnecting refills nothing
+        # a connect counts: reconnecting refills nothing
+        verdict = await flood.take(self.scope, None, flood.CONNECT_COST)
         if not verdict.ok:
             await self.accept()
             await self._too_fast(verdict)
@@ -135,7 +136,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _within_limits(self, message: dict[str, Any]) -> bool:
         if self.throttled:
             return False  # told and closing: later frames are dropped
-        verdict = await flood.take(self.scope, self.channel_name)
+        verdict = await flood.take(self.scope, self.channel_name,
+                                   flood.cost_of(message.get("text"), message.get("bytes")))
         if not verdict.ok:
             await self._too_fast(verdict)
             return False

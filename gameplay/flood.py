@@ -34,28 +34,39 @@ CLOSE_TOO_FAST = 4429  # application close code: the client waits `retry_in` sec
 TOO_FAST_TEXT = gettext_noop("Too many messages from this device. The table reconnects in a few seconds.")
 TOO_LARGE_TEXT = gettext_noop("This message is too long for the table.")
 
-# KEYS: buckets; ARGV: (rate, burst) per key. Takes one token from every bucket, or none if any
-# bucket has less than one. Returns {1, 0} or {0, seconds until every bucket has a token again}.
+# What a frame costs in tokens: about what the server does for it. A `sync` builds a snapshot or a
+# catch-up from the database, a move or a resignation locks the table row; a ping costs one. The
+# limit is checked when the consumer takes the frame up, after the one before it was answered: a
+# flood of dear frames would be answered at the server's pace, barely over a rate counted in
+# frames, so the dear ones are counted by their weight. A person's page syncs on connect and on a
+# gap, and moves a few times a minute. A connect costs CONNECT_COST of the viewer's tokens: a
+# reconnect loads the session, the user and the table.
+COSTS = {"sync": 10, "move": 3, "resign": 3}
+CONNECT_COST = 5
+
+# KEYS: buckets; ARGV[1]: the cost, then (rate, burst) per key. Takes the cost from every bucket,
+# or nothing if any bucket has less. Returns {1, 0} or {0, seconds until every bucket has enough}.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local cost = tonumber(ARGV[1])
 local tokens, ok, wait = {}, 1, 0
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
   local b = redis.call('HMGET', key, 'tokens', 'at')
   local have = tonumber(b[1]) or burst
   local at = tonumber(b[2]) or now
   have = math.min(burst, have + math.max(0, now - at) * rate)
   tokens[i] = have
-  if have < 1 then
+  if have < cost then
     ok = 0
-    wait = math.max(wait, (1 - have) / rate)
+    wait = math.max(wait, (cost - have) / rate)
   end
 end
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
   local have = tokens[i]
-  if ok == 1 then have = have - 1 end
+  if ok == 1 then have = have - cost end
   redis.call('HSET', key, 'tokens', tostring(have), 'at', tostring(now))
   redis.call('PEXPIRE', key, math.ceil(1000 * (burst / rate + 1)))
 end
@@ -83,17 +94,17 @@ class Limits:
     @classmethod
     def current(cls) -> Limits:
         return cls(
-            socket_rate=float(getattr(settings, "GAMEPLAY_FLOOD_SOCKET_RATE", 15)),
-            socket_burst=float(getattr(settings, "GAMEPLAY_FLOOD_SOCKET_BURST", 60)),
-            viewer_rate=float(getattr(settings, "GAMEPLAY_FLOOD_VIEWER_RATE", 20)),
-            viewer_burst=float(getattr(settings, "GAMEPLAY_FLOOD_VIEWER_BURST", 120)),
-            address_factor=float(getattr(settings, "GAMEPLAY_FLOOD_ADDRESS_FACTOR", 10)),
-            max_bytes=int(getattr(settings, "GAMEPLAY_FRAME_MAX_BYTES", 4096)),
+            socket_rate=float(settings.GAMEPLAY_FLOOD_SOCKET_RATE),
+            socket_burst=float(settings.GAMEPLAY_FLOOD_SOCKET_BURST),
+            viewer_rate=float(settings.GAMEPLAY_FLOOD_VIEWER_RATE),
+            viewer_burst=float(settings.GAMEPLAY_FLOOD_VIEWER_BURST),
+            address_factor=float(settings.GAMEPLAY_FLOOD_ADDRESS_FACTOR),
+            max_bytes=int(settings.GAMEPLAY_FRAME_MAX_BYTES),
         )
 
 
 def enabled() -> bool:
-    return bool(getattr(settings, "GAMEPLAY_FLOOD_LIMITS", True))
+    return bool(settings.GAMEPLAY_FLOOD_LIMITS)
 
 
 def viewer_of(scope: dict[str, Any]) -> tuple[str, bool]:
@@ -130,15 +141,15 @@ def _script() -> Any:
     return found[1]
 
 
-async def take(scope: dict[str, Any], socket_id: str | None) -> Verdict:
-    """Take one frame's token for this viewer and, when `socket_id` is given, for its socket."""
+async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> Verdict:
+    """Take `cost` tokens for this viewer and, when `socket_id` is given, for its socket."""
     if not enabled():
         return Verdict(ok=True)
     limits = Limits.current()
     viewer, is_address = viewer_of(scope)
     factor = limits.address_factor if is_address else 1.0
     keys = [f"{_prefix()}:{viewer}"]
-    args: list[float] = [limits.viewer_rate * factor, limits.viewer_burst * factor]
+    args: list[float] = [cost, limits.viewer_rate * factor, limits.viewer_burst * factor]
     if socket_id is not None:
         keys.append(f"{_prefix()}:c:{socket_id}")
         args += [limits.socket_rate, limits.socket_burst]
@@ -150,6 +161,18 @@ async def take(scope: dict[str, Any], socket_id: str | None) -> Verdict:
     if int(ok):
         return Verdict(ok=True)
     return Verdict(ok=False, retry_in=max(2, math.ceil(float(wait))))
+
+
+def cost_of(text_data: str | None, bytes_data: bytes | None) -> int:
+    """A frame's cost, read off its text before it is decoded (a frame that only names a dear type
+    in another field pays for it; an oversize frame pays as a sync)."""
+    text = text_data if text_data is not None else ""
+    if too_large(text_data, bytes_data):
+        return COSTS["sync"]
+    for kind, cost in COSTS.items():
+        if f'"{kind}"' in text:
+            return cost
+    return 1
 
 
 def too_large(text_data: str | None, bytes_data: bytes | None) -> bool:

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from tables_helpers import legal_strings, state_of
 from test_tables_sockets import _cookie_for, four_people_table, sock
 
+from gameplay import flood
 from gameplay.models import Table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
@@ -64,11 +65,11 @@ async def test_a_socket_over_its_burst_is_told_why_in_its_language_and_closed(se
 
 
 async def test_reconnecting_does_not_reset_the_allowance(settings):
-    settings.GAMEPLAY_FLOOD_VIEWER_BURST = 6
+    settings.GAMEPLAY_FLOOD_VIEWER_BURST = flood.CONNECT_COST + 5
     settings.GAMEPLAY_FLOOD_VIEWER_RATE = 0.01
     table_id, cookie = await setup_table()
     s = sock(table_id, cookie)
-    assert (await s.connect())[0]  # the connect takes one
+    assert (await s.connect())[0]  # the connect takes CONNECT_COST, a ping one
     pongs, told = await pings_answered(s, 10)
     assert pongs == 5 and told["code"] == "too_fast"
     assert await closed_with(s) == 4429
@@ -106,8 +107,8 @@ def _mover(table_id: int, rng: random.Random) -> tuple[int, str, int] | None:
 
 async def test_a_whole_match_by_a_fast_client_is_never_limited():
     """Under the default limits: each seat moves 0.1 s after its turn comes (nobody taps faster; at
-    a table of four that is several moves a second) and pings on every event (the page sends far
-    fewer frames than that)."""
+    a table of four that is several moves a second) with a ping beside every move, and syncs again
+    after every deal (the page syncs only on connect and on a gap)."""
     table_id, cookies, _spec = await four_people_table()
     socks = [sock(table_id, c) for c in cookies]
     for s in socks:
@@ -120,14 +121,15 @@ async def test_a_whole_match_by_a_fast_client_is_never_limited():
         seat, action, n = turn
         await asyncio.sleep(0.1)
         await socks[seat].send_json_to({"type": "move", "action": action, "n": n, "id": f"m{moves}"})
-        for s in socks:
-            await s.send_json_to({"type": "ping"})
+        await socks[seat].send_json_to({"type": "ping"})
         for k, s in enumerate(socks):
-            need = {"event", "pong"} | ({"ack"} if k == seat else set())
+            need = {"event"} | ({"ack", "pong"} if k == seat else set())
             while need:
                 frame = await s.receive_json_from(timeout=10)
                 assert frame.get("code") != "too_fast", (moves, time.monotonic() - t0, frame)
                 assert frame["type"] != "refused", frame
+                if frame["type"] == "event" and frame.get("deal_end"):
+                    await s.send_json_to({"type": "sync", "last": frame["n"]})
                 if frame["type"] != "event" or frame["n"] > n:
                     need.discard(frame["type"])
         moves += 1
