@@ -126,6 +126,9 @@ def prepare(args) -> list[tuple[int, list[str]]]:
     return tables
 
 
+SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.log"))  # noqa: S108
+
+
 def start_server(args, port: int) -> subprocess.Popen:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer,
            "BENCH_PREFIX": f"bilka-bench-{uuid.uuid4().hex[:6]}", "PYTHONUNBUFFERED": "1"}
@@ -141,7 +144,10 @@ def start_server(args, port: int) -> subprocess.Popen:
     if os.environ.get("BENCH_TRACE"):  # stage stamps of every move (bench/ws_trace.py)
         cmd[cmd.index("config.asgi:application")] = "bench.ws_trace:application"
         Path(os.environ["BENCH_TRACE"]).write_text("")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # noqa: S603
+    # The server's log goes to a file: a pipe nobody reads fills at 64 KiB and then stops the server
+    # at its next log line (sockets closed by the flood limits log their goodbyes).
+    log = SERVER_LOG.open("w")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)  # noqa: S603
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -149,7 +155,7 @@ def start_server(args, port: int) -> subprocess.Popen:
                 return proc
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                raise SystemExit(f"server did not start: {SERVER_LOG.read_text()[-2000:]}") from None
             time.sleep(0.2)
 
 
@@ -485,6 +491,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
             print(f"{label}: p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * p99:.1f} ms, "
                   f"max {1000 * lat[-1]:.1f} ms (n={len(lat)})")
+    logged = SERVER_LOG.read_text().splitlines() if SERVER_LOG.exists() else []
+    print(f"server log: {len(logged)} lines in {SERVER_LOG}")
     if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
         by_gen: dict[str, list[float]] = {}
         for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
