@@ -13,11 +13,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from gameplay.flood import ConnectGate  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # the flood gate first: a viewer out of allowance costs no session or user look-up
+        "websocket": AllowedHostsOriginValidator(
+            ConnectGate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
     }
 )
 

@@ -259,11 +259,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A frame that is the same for every viewer (presence)."""
-        await self.send(text_data=event["text"])
+        if not self.throttled:  # closed by the limits: nothing may be sent after the close
+            await self.send(text_data=event["text"])
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """An event: the message holds every viewer's filtered frame; send this socket's only."""
-        await self.send(text_data=event["frames"][viewer_index(self.seat)])
+        if not self.throttled:
+            await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):

@@ -1,30 +1,34 @@
 """Frame limits of the table socket: a size cap and token buckets per socket and per viewer, in Redis.
 
 A socket that sends more than a player ever could is told why and closed, so one client cannot
-slow every other table down. Two buckets are taken from for each frame (and one for each connect):
-the socket's own (`GAMEPLAY_FLOOD_SOCKET_RATE` frames/s after a burst of
+slow every other table down. Two buckets are taken from for each frame (and the viewer's for each
+connect): the socket's own (`GAMEPLAY_FLOOD_SOCKET_RATE` tokens/s after a burst of
 `GAMEPLAY_FLOOD_SOCKET_BURST`) and the viewer's across all its sockets and all server processes
-(`GAMEPLAY_FLOOD_VIEWER_*`): the signed-in user, else the browser's session, else the address
+(`GAMEPLAY_FLOOD_VIEWER_*`): the browser's session (a signed-in person's too), else the address
 (with `GAMEPLAY_FLOOD_ADDRESS_FACTOR` times the allowance: many phones share one address behind a
-carrier's NAT). The viewer's bucket lives in Redis, so closing and reopening sockets does not
-refill it any faster than time does. One Lua script takes from both buckets at once, on Redis's
-clock, so every server process sees the same counts; Redis being away lets frames through (the
-channel layer is in the same Redis: the tables are down then anyway).
+carrier's NAT or a club's wifi). The viewer's bucket lives in Redis, so closing and reopening
+sockets refills it no faster than time does; `ConnectGate` turns away a connect the viewer cannot
+pay for before the session, the user or the table is loaded. One Lua script takes from both
+buckets at once, on Redis's clock, so every server process sees the same counts. Redis being away
+lets frames through (the channel layer is in the same Redis: the tables are down then anyway).
 
-The defaults leave a fast client ten times the room a whole match needs (tests/gameplay/tables/
-test_tables_flood.py); bench/ws_load.py `--flood` measures what a flood at one table costs the others.
+The defaults leave a fast client room for a whole match (tests/gameplay/tables/test_tables_flood.py);
+bench/ws_load.py `--flood` measures what a flood at one table costs the others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import gettext_noop
+from django.http import parse_cookie
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +77,18 @@ end
 return {ok, tostring(wait)}
 """
 
+# The seconds until KEYS[1] holds ARGV[1] tokens (0: it holds them now); takes nothing.
+_PEEK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local cost, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+if not b[1] then return '0' end
+local have = tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * rate
+if have >= cost then return '0' end
+return tostring((cost - have) / rate)
+"""
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -108,27 +124,30 @@ def enabled() -> bool:
 
 
 def viewer_of(scope: dict[str, Any]) -> tuple[str, bool]:
-    """(the viewer's bucket name, whether it is an address): user, else session, else address."""
-    user = scope.get("user")
-    if user is not None and getattr(user, "is_authenticated", False):
-        return f"u:{user.pk}", False
+    """(the viewer's bucket name, whether it is an address): the browser's session (a signed-in
+    person's too), else the address. The session is the one the session middleware found, so a
+    made-up cookie counts as the address."""
     session = scope.get("session")
     key = session.session_key if session is not None else None
     if key:
         return f"s:{key}", False
+    return _address(scope), True
+
+
+def _address(scope: dict[str, Any]) -> str:
     client = scope.get("client") or ("?", 0)
-    return f"a:{client[0]}", True
+    return f"a:{client[0]}"
 
 
 def _prefix() -> str:
     return f"{settings.CACHES['default'].get('KEY_PREFIX', 'bilka')}:flood"
 
 
-_clients: dict[asyncio.AbstractEventLoop, tuple[Any, Any]] = {}
+_clients: dict[asyncio.AbstractEventLoop, tuple[Any, Any, Any]] = {}
 
 
-def _script() -> Any:
-    """One Redis client and registered script per event loop (a client binds to its loop)."""
+def _script(peek: bool = False) -> Any:
+    """One Redis client and its registered scripts per event loop (a client binds to its loop)."""
     loop = asyncio.get_running_loop()
     for closed in [lp for lp in _clients if lp.is_closed()]:
         del _clients[closed]
@@ -137,8 +156,8 @@ def _script() -> Any:
         from redis import asyncio as aioredis
 
         client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-        found = _clients[loop] = (client, client.register_script(_TAKE))
-    return found[1]
+        found = _clients[loop] = (client, client.register_script(_TAKE), client.register_script(_PEEK))
+    return found[2] if peek else found[1]
 
 
 async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> Verdict:
@@ -183,3 +202,48 @@ def too_large(text_data: str | None, bytes_data: bytes | None) -> bool:
     if text_data is None or len(text_data) <= limit // 4:
         return False  # at most 4 bytes a character: no need to encode
     return len(text_data.encode()) > limit
+
+
+class ConnectGate:
+    """ASGI middleware before the session and auth middleware of `/ws/table/` sockets: a viewer
+    whose allowance cannot pay for a connect is told so and closed before anything is loaded
+    (no session, user or table from the database, no channel-layer subscription): a reconnect
+    loop costs the server one Redis call a try. It only looks (the consumer takes the tokens); a
+    cookie that names no session only gets as far as the consumer, which counts it by address."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        table_socket = scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/table/")
+        if not table_socket or not enabled():
+            return await self.inner(scope, receive, send)
+        cookies = _cookies(scope)
+        session = cookies.get(settings.SESSION_COOKIE_NAME)
+        limits = Limits.current()
+        if session:
+            key, rate = f"s:{session}", limits.viewer_rate
+        else:
+            key, rate = _address(scope), limits.viewer_rate * limits.address_factor
+        try:
+            wait = float(await _script(peek=True)(keys=[f"{_prefix()}:{key}"], args=[CONNECT_COST, rate]))
+        except Exception:  # noqa: BLE001 - Redis away: the consumer lets it through too
+            wait = 0.0
+        if wait <= 0:
+            return await self.inner(scope, receive, send)
+        await receive()  # websocket.connect
+        with translation.override(cookies.get(settings.LANGUAGE_COOKIE_NAME) or settings.LANGUAGE_CODE):
+            text = gettext(TOO_FAST_TEXT)
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": json.dumps(
+            {"type": "refused", "id": None, "code": TOO_FAST, "message": text,
+             "retry_in": max(2, math.ceil(wait))}, ensure_ascii=False)})
+        await send({"type": "websocket.close", "code": CLOSE_TOO_FAST})
+        return None
+
+
+def _cookies(scope: dict[str, Any]) -> dict[str, str]:
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin1"))
+    return {}
