@@ -27,7 +27,13 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
     .venv/bin/python bench/ws_load.py [--server uvicorn|daphne] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 60] [--interval 2]
                                       [--processes 1] [--move-seconds 25] [--no-tasks]
-                                      [--watcher-procs 1]
+                                      [--watcher-procs 1] [--flood]
+
+`--flood` (bench/ws_flood.py): the defined flood at one more table, not measured: 10 sockets (its
+four seats and six spectators, each its own guest session) send 1,000 frames/s in all for the
+whole run, each a `sync` from -1 (the dearest frame to answer), and reconnect at once whenever the
+server closes them. The move latency of every other table, with and without it, shows what a
+flood costs them (gameplay/flood.py limits it); `BENCH_FLOOD_LIMITS=0` turns the limits off.
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
 system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
@@ -57,6 +63,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.ws_flood import flooder, prepare_flood  # noqa: E402
 
 
 def _free_port() -> int:
@@ -118,6 +126,9 @@ def prepare(args) -> list[tuple[int, list[str]]]:
     return tables
 
 
+SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.log"))  # noqa: S108
+
+
 def start_server(args, port: int) -> subprocess.Popen:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer,
            "BENCH_PREFIX": f"bilka-bench-{uuid.uuid4().hex[:6]}", "PYTHONUNBUFFERED": "1"}
@@ -133,7 +144,10 @@ def start_server(args, port: int) -> subprocess.Popen:
     if os.environ.get("BENCH_TRACE"):  # stage stamps of every move (bench/ws_trace.py)
         cmd[cmd.index("config.asgi:application")] = "bench.ws_trace:application"
         Path(os.environ["BENCH_TRACE"]).write_text("")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # noqa: S603
+    # The server's log goes to a file: a pipe nobody reads fills at 64 KiB and then stops the server
+    # at its next log line (sockets closed by the flood limits log their goodbyes).
+    log = SERVER_LOG.open("w")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)  # noqa: S603
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -141,7 +155,7 @@ def start_server(args, port: int) -> subprocess.Popen:
                 return proc
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"server did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                raise SystemExit(f"server did not start: {SERVER_LOG.read_text()[-2000:]}") from None
             time.sleep(0.2)
 
 
@@ -312,7 +326,7 @@ async def watcher_child(args) -> None:
 
 
 async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen,
-              worker: subprocess.Popen | None) -> None:
+              worker: subprocess.Popen | None, flood: tuple[int, list[str]] | None = None) -> None:
     import websockets
 
     state = {tid: Table(tid) for tid, _ in tables}
@@ -419,7 +433,9 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
-    await asyncio.gather(*(driver(t) for t in state.values()))
+    flood_stats = {"frames": 0, "connects": 0, "closed": 0, "told": 0}
+    flooders = [flooder(port, flood[0], key, stop, flood_stats) for key in flood[1]] if flood else []
+    await asyncio.gather(*(driver(t) for t in state.values()), *flooders)
     await asyncio.sleep(2)
     cpu1, me1, w1 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
     my_lag = lag.stop()
@@ -456,6 +472,11 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
           f"load generator: {100 * (me1 - me0) / (args.seconds + 2):.0f}%"
           f"{f' + watcher processes {child_cpu:.0f} CPU-s in all' if children else ''}, "
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if flood:
+        print(f"flood at table {flood[0]}: {flood_stats['frames']} frames sent "
+              f"({flood_stats['frames'] / args.seconds:.0f}/s), {flood_stats['connects']} connects, "
+              f"closed by the server {flood_stats['closed']} times, "
+              f"told too fast {flood_stats['told']} times")
     print(f"load generator event loop lag (10 ms timer): {my_lag}"
           + "".join(f"; watcher process {k}: {lag_k}" for k, lag_k in enumerate(server_lags)))
     first = min((t for t, _ in timeline), default=0.0)
@@ -470,6 +491,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
             print(f"{label}: p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * p99:.1f} ms, "
                   f"max {1000 * lat[-1]:.1f} ms (n={len(lat)})")
+    logged = SERVER_LOG.read_text().splitlines() if SERVER_LOG.exists() else []
+    print(f"server log: {len(logged)} lines in {SERVER_LOG}")
     if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
         by_gen: dict[str, list[float]] = {}
         for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
@@ -576,6 +599,8 @@ def main() -> None:
                              "the sockets connect, gets 100 times this)")
     parser.add_argument("--no-tasks", dest="tasks", action="store_false",
                         help="queue no Celery clock tasks and start no worker (the figures of earlier runs)")
+    parser.add_argument("--flood", action="store_true",
+                        help="10 sockets send 1,000 frames/s in all at one more table (not measured)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -598,15 +623,16 @@ def main() -> None:
     layer = "RedisPubSubChannelLayer" if args.layer == "pubsub" else "RedisChannelLayer"
     print(f"== {args.server} + {layer}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
-          f"per table for {args.seconds} s")
+          f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}")
     tables = prepare(args)
+    flood = prepare_flood() if args.flood else None
     port = _free_port()
     server = start_server(args, port)
     worker = start_worker(args)
     quiet_gc()
     try:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:  # uvloop when installed
-            runner.run(run(args, tables, port, server, worker))
+            runner.run(run(args, tables, port, server, worker, flood))
     finally:
         if worker is not None:
             worker.terminate()

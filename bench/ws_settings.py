@@ -32,6 +32,10 @@ else:
         }
     }
 GAMEPLAY_QUEUE_TASKS = os.environ.get("BENCH_TASKS", "1") != "0"
+GAMEPLAY_FLOOD_LIMITS = os.environ.get("BENCH_FLOOD_LIMITS", "1") != "0"  # ws_load.py --flood
+# Every bench socket comes from 127.0.0.1 (the site's phones come from many addresses): the watchers,
+# which have no session, are counted by address, so that allowance is widened here.
+GAMEPLAY_FLOOD_ADDRESS_FACTOR = 1000.0
 GAMEPLAY_BOT_PAUSE = 0.0
 GAMEPLAY_BOT_PAUSE_SPREAD = 0.0
 GAMEPLAY_CLOCK_SCALE = float(os.environ.get("BENCH_CLOCK_SCALE", "1"))  # --move-seconds

@@ -14,6 +14,7 @@ from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from gameplay.flood import ConnectGate  # noqa: E402
 
 # A socket drives a player's seat with his session cookie, which any page can make the browser send:
 # only the site's own pages (scheme, host and port alike, settings.BILKA_WS_ORIGINS) may open one;
@@ -21,8 +22,10 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # the flood gate inside the origin check: a viewer out of allowance costs no session or user look-up
         "websocket": OriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), list(settings.BILKA_WS_ORIGINS)
+            ConnectGate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            list(settings.BILKA_WS_ORIGINS),
         ),
     }
 )

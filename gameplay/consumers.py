@@ -3,8 +3,8 @@
 A viewer is a seat (a signed-in user, or an anonymous "play now" browser by its session key) or a
 spectator. The server sends each group its own filtered frame (`gameplay.broadcast`); a client
 asks `{"type": "sync", "last": N}` on connect and whenever it sees a gap in the event numbers.
-Refusals go to the asking socket only. The origin is checked by `AllowedHostsOriginValidator`
-(config/asgi.py) before this consumer runs.
+Refusals go to the asking socket only. The origin (scheme, host and port: `BILKA_WS_ORIGINS`)
+is checked in config/asgi.py before this consumer runs, and the flood limits before each frame is read.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.session_sockets import ClosesOnSignOut
-from gameplay import broadcast, move_pool, presence, servers, services
+from gameplay import broadcast, flood, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
@@ -73,6 +73,8 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
     group: str | None = None
+    lang: str | None = None
+    throttled = False  # told it sends too fast; closing
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels runs close_old_connections in a pool thread before every message; a frame to
@@ -94,6 +96,13 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.lang = _language(self.scope)
+        # a connect counts: reconnecting refills nothing
+        verdict = await flood.take(self.scope, None, flood.CONNECT_COST)
+        if not verdict.ok:
+            await self.accept()
+            await self._too_fast(verdict)
+            return
         found, seat = await self._identify()
         if not found:
             await self.close(code=4404)
@@ -118,7 +127,6 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return False, None
-        self.lang = _language(self.scope)
         user = self.scope.get("user")
         return True, services.seat_for(table, user=user, session_key=_session_key(self.scope))
 
@@ -144,6 +152,32 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
             await self._refuse(None, gettext_noop("This message cannot be read."))
             return
         await self.receive_json(content)
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """Every frame passes the limits (`gameplay.flood`) before it is read."""
+        if await self._within_limits(message):
+            await super().websocket_receive(message)
+
+    async def _within_limits(self, message: dict[str, Any]) -> bool:
+        if self.throttled:
+            return False  # told and closing: later frames are dropped
+        verdict = await flood.take(self.scope, self.channel_name,
+                                   flood.cost_of(message.get("text"), message.get("bytes")))
+        if not verdict.ok:
+            await self._too_fast(verdict)
+            return False
+        if flood.too_large(message.get("text"), message.get("bytes")):
+            await self._refuse(None, flood.TOO_LARGE_TEXT, code=flood.TOO_LARGE)
+            return False
+        return True
+
+    async def _too_fast(self, verdict: flood.Verdict) -> None:
+        self.throttled = True
+        with translation.override(self.lang):
+            text = _(flood.TOO_FAST_TEXT)
+        await self.send_json({"type": "refused", "id": None, "code": flood.TOO_FAST, "message": text,
+                              "retry_in": verdict.retry_in})
+        await self.close(code=flood.CLOSE_TOO_FAST)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -252,11 +286,13 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A frame that is the same for every viewer (presence)."""
-        await self.send(text_data=event["text"])
+        if not self.throttled:  # closed by the limits: nothing may be sent after the close
+            await self.send(text_data=event["text"])
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """An event: the message holds every viewer's filtered frame; send this socket's only."""
-        await self.send(text_data=event["frames"][viewer_index(self.seat)])
+        if not self.throttled:
+            await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
 class LobbyConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):

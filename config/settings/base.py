@@ -279,6 +279,16 @@ GAMEPLAY_SOCKET_DB_REUSE = True
 # Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);
 # 0 runs them in the server's thread pool.
 GAMEPLAY_MOVE_PROCESSES = env.int("GAMEPLAY_MOVE_PROCESSES", default=1)
+# Table socket limits (gameplay/flood.py): a frame's size, and token buckets (frames a second after a
+# burst) per socket and per viewer across its sockets, kept in Redis; sessionless viewers are counted
+# by address with ADDRESS_FACTOR times the allowance. A person never comes near them.
+GAMEPLAY_FLOOD_LIMITS = True
+GAMEPLAY_FRAME_MAX_BYTES = env.int("GAMEPLAY_FRAME_MAX_BYTES", default=4096)
+GAMEPLAY_FLOOD_SOCKET_RATE = env.float("GAMEPLAY_FLOOD_SOCKET_RATE", default=15.0)
+GAMEPLAY_FLOOD_SOCKET_BURST = env.float("GAMEPLAY_FLOOD_SOCKET_BURST", default=60.0)
+GAMEPLAY_FLOOD_VIEWER_RATE = env.float("GAMEPLAY_FLOOD_VIEWER_RATE", default=20.0)
+GAMEPLAY_FLOOD_VIEWER_BURST = env.float("GAMEPLAY_FLOOD_VIEWER_BURST", default=120.0)
+GAMEPLAY_FLOOD_ADDRESS_FACTOR = env.float("GAMEPLAY_FLOOD_ADDRESS_FACTOR", default=10.0)
 
 # --- Tournament day. A table without a result is shown as stuck on the organiser's dashboard (with
 # its forfeit buttons) only after its round's deadline, or this many minutes after the round started.

@@ -19,6 +19,10 @@ Server -> client:
   {"type": "ack", "id": ..., "n": N, "duplicate": bool}  to the mover only
   {"type": "refused", "id": ..., "code": ..., "message": "..."}   to the asking socket only
   {"type": "pong"}
+  {"type": "refused", "id": null, "code": "too_fast", "message": "...", "retry_in": S}
+                                     over the frame limits (gameplay/flood.py): then closed with 4429;
+                                     the page shows the message and reconnects after S seconds
+  a frame over GAMEPLAY_FRAME_MAX_BYTES is answered "refused" with code "too_large" and not read
 
 VIEW is the engine's `Observation.to_json()` for that viewer (own hand only; spectators none) plus
 `can_redeal`, `review_tricks`, `order` (play order) and, for spectators of a table with the

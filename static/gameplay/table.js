@@ -18,7 +18,7 @@
   var deadlineAt = null;                // performance.now() ms when the clock of the seat to move ends
   var leaving = false;
   document.addEventListener("submit", function () { leaving = true; });
-  var ws = null, backoff = 500, pending = null, wasMyTurn = false, audio = null, flashTimer = null;
+  var ws = null, backoff = 500, pending = null, wasMyTurn = false, audio = null, flashTimer = null, wait = 0;
 
   function fmt(s, args) { return s.replace(/%\((\w+)\)s/g, function (_, k) { return args[k]; }); }
   function $(sel) { return root.querySelector(sel); }
@@ -292,6 +292,7 @@
     } else if (f.type === "ack") {
       pending = null; drawHand();
     } else if (f.type === "refused") {
+      if (f.code === "too_fast") wait = 1000 * (f.retry_in || 5);  // the server closes: reconnect later
       pending = null; showMessage(f.message); drawHand();
     }
   }
@@ -340,6 +341,7 @@
     ws.onmessage = function (m) { try { onFrame(JSON.parse(m.data)); } catch (e) { if (window.console) console.error(e); } };
     ws.onclose = function () {
       if (table.status === "finished") return;
+      if (wait) { setTimeout(connect, wait); wait = 0; return; }  // the "too fast" text stays shown
       showMessage(T.reconnecting);
       setTimeout(connect, backoff); backoff = Math.min(8000, backoff * 2);
     };

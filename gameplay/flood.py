@@ -1,0 +1,249 @@
+"""Frame limits of the table socket: a size cap and token buckets per socket and per viewer, in Redis.
+
+A socket that sends more than a player ever could is told why and closed, so one client cannot
+slow every other table down. Two buckets are taken from for each frame (and the viewer's for each
+connect): the socket's own (`GAMEPLAY_FLOOD_SOCKET_RATE` tokens/s after a burst of
+`GAMEPLAY_FLOOD_SOCKET_BURST`) and the viewer's across all its sockets and all server processes
+(`GAMEPLAY_FLOOD_VIEWER_*`): the browser's session (a signed-in person's too), else the address
+(with `GAMEPLAY_FLOOD_ADDRESS_FACTOR` times the allowance: many phones share one address behind a
+carrier's NAT or a club's wifi). The viewer's bucket lives in Redis, so closing and reopening
+sockets refills it no faster than time does; `ConnectGate` turns away a connect the viewer cannot
+pay for before the session, the user or the table is loaded. One Lua script takes from both
+buckets at once, on Redis's clock, so every server process sees the same counts. Redis being away
+lets frames through (the channel layer is in the same Redis: the tables are down then anyway).
+
+The defaults leave a fast client room for a whole match (tests/gameplay/tables/test_tables_flood.py);
+bench/ws_load.py `--flood` measures what a flood at one table costs the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import parse_cookie
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+
+logger = logging.getLogger(__name__)
+
+TOO_FAST = "too_fast"
+TOO_LARGE = "too_large"
+CLOSE_TOO_FAST = 4429  # application close code: the client waits `retry_in` seconds before reconnecting
+TOO_FAST_TEXT = gettext_noop("Too many messages from this device. The table reconnects in a few seconds.")
+TOO_LARGE_TEXT = gettext_noop("This message is too long for the table.")
+
+# What a frame costs in tokens: about what the server does for it. A `sync` builds a snapshot or a
+# catch-up from the database, a move or a resignation locks the table row; a ping costs one. The
+# limit is checked when the consumer takes the frame up, after the one before it was answered: a
+# flood of dear frames would be answered at the server's pace, barely over a rate counted in
+# frames, so the dear ones are counted by their weight. A person's page syncs on connect and on a
+# gap, and moves a few times a minute. A connect costs CONNECT_COST of the viewer's tokens: a
+# reconnect loads the session, the user and the table.
+COSTS = {"sync": 10, "move": 3, "resign": 3}
+CONNECT_COST = 5
+
+# KEYS: buckets; ARGV[1]: the cost, then (rate, burst) per key. Takes the cost from every bucket,
+# or nothing if any bucket has less. Returns {1, 0} or {0, seconds until every bucket has enough}.
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local cost = tonumber(ARGV[1])
+local tokens, ok, wait = {}, 1, 0
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local b = redis.call('HMGET', key, 'tokens', 'at')
+  local have = tonumber(b[1]) or burst
+  local at = tonumber(b[2]) or now
+  have = math.min(burst, have + math.max(0, now - at) * rate)
+  tokens[i] = have
+  if have < cost then
+    ok = 0
+    wait = math.max(wait, (cost - have) / rate)
+  end
+end
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local have = tokens[i]
+  if ok == 1 then have = have - cost end
+  redis.call('HSET', key, 'tokens', tostring(have), 'at', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil(1000 * (burst / rate + 1)))
+end
+return {ok, tostring(wait)}
+"""
+
+# The seconds until KEYS[1] holds ARGV[1] tokens (0: it holds them now); takes nothing.
+_PEEK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local cost, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+if not b[1] then return '0' end
+local have = tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * rate
+if have >= cost then return '0' end
+return tostring((cost - have) / rate)
+"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    retry_in: int = 0  # whole seconds until the socket may send again (0 when ok)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The allowance of one socket and of one viewer, from settings (tests change them)."""
+
+    socket_rate: float
+    socket_burst: float
+    viewer_rate: float
+    viewer_burst: float
+    address_factor: float
+    max_bytes: int
+
+    @classmethod
+    def current(cls) -> Limits:
+        return cls(
+            socket_rate=float(settings.GAMEPLAY_FLOOD_SOCKET_RATE),
+            socket_burst=float(settings.GAMEPLAY_FLOOD_SOCKET_BURST),
+            viewer_rate=float(settings.GAMEPLAY_FLOOD_VIEWER_RATE),
+            viewer_burst=float(settings.GAMEPLAY_FLOOD_VIEWER_BURST),
+            address_factor=float(settings.GAMEPLAY_FLOOD_ADDRESS_FACTOR),
+            max_bytes=int(settings.GAMEPLAY_FRAME_MAX_BYTES),
+        )
+
+
+def enabled() -> bool:
+    return bool(settings.GAMEPLAY_FLOOD_LIMITS)
+
+
+def viewer_of(scope: dict[str, Any]) -> tuple[str, bool]:
+    """(the viewer's bucket name, whether it is an address): the browser's session (a signed-in
+    person's too), else the address. The session is the one the session middleware found, so a
+    made-up cookie counts as the address."""
+    session = scope.get("session")
+    key = session.session_key if session is not None else None
+    if key:
+        return f"s:{key}", False
+    return _address(scope), True
+
+
+def _address(scope: dict[str, Any]) -> str:
+    client = scope.get("client") or ("?", 0)
+    return f"a:{client[0]}"
+
+
+def _prefix() -> str:
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', 'bilka')}:flood"
+
+
+_clients: dict[asyncio.AbstractEventLoop, tuple[Any, Any, Any]] = {}
+
+
+def _script(peek: bool = False) -> Any:
+    """One Redis client and its registered scripts per event loop (a client binds to its loop)."""
+    loop = asyncio.get_running_loop()
+    for closed in [lp for lp in _clients if lp.is_closed()]:
+        del _clients[closed]
+    found = _clients.get(loop)
+    if found is None:
+        from redis import asyncio as aioredis
+
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+        found = _clients[loop] = (client, client.register_script(_TAKE), client.register_script(_PEEK))
+    return found[2] if peek else found[1]
+
+
+async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> Verdict:
+    """Take `cost` tokens for this viewer and, when `socket_id` is given, for its socket."""
+    if not enabled():
+        return Verdict(ok=True)
+    limits = Limits.current()
+    viewer, is_address = viewer_of(scope)
+    factor = limits.address_factor if is_address else 1.0
+    keys = [f"{_prefix()}:{viewer}"]
+    args: list[float] = [cost, limits.viewer_rate * factor, limits.viewer_burst * factor]
+    if socket_id is not None:
+        keys.append(f"{_prefix()}:c:{socket_id}")
+        args += [limits.socket_rate, limits.socket_burst]
+    try:
+        ok, wait = await _script()(keys=keys, args=args)
+    except Exception:  # noqa: BLE001 - Redis away: let the frame through, say so in the log
+        logger.warning("flood limits: Redis unavailable, frame let through", exc_info=True)
+        return Verdict(ok=True)
+    if int(ok):
+        return Verdict(ok=True)
+    return Verdict(ok=False, retry_in=max(2, math.ceil(float(wait))))
+
+
+def cost_of(text_data: str | None, bytes_data: bytes | None) -> int:
+    """A frame's cost, read off its text before it is decoded (a frame that only names a dear type
+    in another field pays for it; an oversize frame pays as a sync)."""
+    text = text_data if text_data is not None else ""
+    if too_large(text_data, bytes_data):
+        return COSTS["sync"]
+    for kind, cost in COSTS.items():
+        if f'"{kind}"' in text:
+            return cost
+    return 1
+
+
+def too_large(text_data: str | None, bytes_data: bytes | None) -> bool:
+    """Whether a frame is over `GAMEPLAY_FRAME_MAX_BYTES` (UTF-8 bytes of a text frame)."""
+    limit = Limits.current().max_bytes
+    if bytes_data is not None and len(bytes_data) > limit:
+        return True
+    if text_data is None or len(text_data) <= limit // 4:
+        return False  # at most 4 bytes a character: no need to encode
+    return len(text_data.encode()) > limit
+
+
+class ConnectGate:
+    """ASGI middleware before the session and auth middleware of `/ws/table/` sockets: a viewer
+    whose allowance cannot pay for a connect is told so and closed before anything is loaded
+    (no session, user or table from the database, no channel-layer subscription): a reconnect
+    loop costs the server one Redis call a try. It only looks (the consumer takes the tokens); a
+    cookie that names no session only gets as far as the consumer, which counts it by address."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        table_socket = scope["type"] == "websocket" and scope.get("path", "").startswith("/ws/table/")
+        if not table_socket or not enabled():
+            return await self.inner(scope, receive, send)
+        cookies = _cookies(scope)
+        session = cookies.get(settings.SESSION_COOKIE_NAME)
+        limits = Limits.current()
+        if session:
+            key, rate = f"s:{session}", limits.viewer_rate
+        else:
+            key, rate = _address(scope), limits.viewer_rate * limits.address_factor
+        try:
+            wait = float(await _script(peek=True)(keys=[f"{_prefix()}:{key}"], args=[CONNECT_COST, rate]))
+        except Exception:  # noqa: BLE001 - Redis away: the consumer lets it through too
+            wait = 0.0
+        if wait <= 0:
+            return await self.inner(scope, receive, send)
+        await receive()  # websocket.connect
+        with translation.override(cookies.get(settings.LANGUAGE_COOKIE_NAME) or settings.LANGUAGE_CODE):
+            text = gettext(TOO_FAST_TEXT)
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": json.dumps(
+            {"type": "refused", "id": None, "code": TOO_FAST, "message": text,
+             "retry_in": max(2, math.ceil(wait))}, ensure_ascii=False)})
+        await send({"type": "websocket.close", "code": CLOSE_TOO_FAST})
+        return None
+
+
+def _cookies(scope: dict[str, Any]) -> dict[str, str]:
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin1"))
+    return {}

@@ -1,0 +1,140 @@
+"""Frame limits of the table socket (gameplay.flood) through the real ASGI app and the real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from tables_helpers import legal_strings, state_of
+from test_tables_sockets import _cookie_for, four_people_table, sock
+
+from gameplay import flood
+from gameplay.models import Table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
+
+
+async def person(name: str) -> bytes:
+    """A signed-in person's cookie, reading Russian."""
+    create = database_sync_to_async(get_user_model().objects.create_user)
+    user = await create(username=name, password="pw-x-1")
+    return await database_sync_to_async(_cookie_for)(user) + b"; django_language=ru"
+
+
+async def setup_table(name: str = "watcher") -> tuple[int, bytes]:
+    table_id, _cookies, _spec = await four_people_table()
+    return table_id, await person(name)
+
+
+async def pings_answered(s, count: int) -> tuple[int, dict | None]:
+    """Send `count` pings; how many pongs came before the socket was told it is too fast."""
+    for _ in range(count):
+        await s.send_json_to({"type": "ping"})
+    pongs = 0
+    while True:
+        frame = await s.receive_json_from(timeout=5)
+        if frame["type"] == "pong":
+            pongs += 1
+        elif frame["type"] == "refused":
+            return pongs, frame
+        if pongs == count:
+            return pongs, None
+
+
+async def closed_with(s) -> int:
+    out = await s.receive_output(timeout=5)
+    assert out["type"] == "websocket.close"
+    return out["code"]
+
+
+async def test_a_socket_over_its_burst_is_told_why_in_its_language_and_closed(settings):
+    settings.GAMEPLAY_FLOOD_SOCKET_BURST = 5
+    settings.GAMEPLAY_FLOOD_SOCKET_RATE = 0.01
+    table_id, cookie = await setup_table()
+    s = sock(table_id, cookie)
+    assert (await s.connect())[0]
+    pongs, told = await pings_answered(s, 8)
+    assert pongs == 5
+    assert told["code"] == "too_fast" and told["retry_in"] >= 2
+    assert told["message"].startswith("Слишком много сообщений")
+    assert await closed_with(s) == 4429
+
+
+async def test_reconnecting_does_not_reset_the_allowance(settings):
+    settings.GAMEPLAY_FLOOD_VIEWER_BURST = flood.CONNECT_COST + 5
+    settings.GAMEPLAY_FLOOD_VIEWER_RATE = 0.01
+    table_id, cookie = await setup_table()
+    s = sock(table_id, cookie)
+    assert (await s.connect())[0]  # the connect takes CONNECT_COST, a ping one
+    pongs, told = await pings_answered(s, 10)
+    assert pongs == 5 and told["code"] == "too_fast"
+    assert await closed_with(s) == 4429
+    again = sock(table_id, cookie)  # a new socket of the same person: still nothing left
+    assert (await again.connect())[0]
+    told = await again.receive_json_from(timeout=5)
+    assert told["type"] == "refused" and told["code"] == "too_fast"
+    assert await closed_with(again) == 4429
+    # somebody else at the same table is not held back by it
+    other = sock(table_id, await person("other"))
+    assert (await other.connect())[0]
+    assert await pings_answered(other, 3) == (3, None)
+    await other.disconnect()
+
+
+async def test_an_oversize_frame_is_refused_and_the_socket_goes_on():
+    table_id, cookie = await setup_table()
+    s = sock(table_id, cookie)
+    assert (await s.connect())[0]
+    await s.send_json_to({"type": "move", "action": "JC", "id": "x", "pad": "ж" * 2100})  # 4 KiB + in UTF-8
+    told = await s.receive_json_from(timeout=5)
+    assert told["type"] == "refused" and told["code"] == "too_large"
+    assert told["message"] == "Это сообщение слишком длинное для стола."
+    assert await pings_answered(s, 1) == (1, None)
+    await s.disconnect()
+
+
+def _mover(table_id: int, rng: random.Random) -> tuple[int, str, int] | None:
+    table = Table.objects.get(pk=table_id)
+    if table.status != "playing":
+        return None
+    state = state_of(table_id)
+    return state.to_move, rng.choice(legal_strings(state)), table.event_seq
+
+
+async def test_a_whole_match_by_a_fast_client_is_never_limited():
+    """Under the default limits: each seat moves 0.1 s after its turn comes (nobody taps faster; at
+    a table of four that is several moves a second) with a ping beside every move, and syncs again
+    after every deal (the page syncs only on connect and on a gap)."""
+    table_id, cookies, _spec = await four_people_table()
+    socks = [sock(table_id, c) for c in cookies]
+    for s in socks:
+        assert (await s.connect())[0]
+        await s.send_json_to({"type": "sync", "last": -1})
+    rng = random.Random(7)
+    t0 = time.monotonic()
+    moves = 0
+    while (turn := await database_sync_to_async(_mover)(table_id, rng)) is not None:
+        seat, action, n = turn
+        await asyncio.sleep(0.1)
+        await socks[seat].send_json_to({"type": "move", "action": action, "n": n, "id": f"m{moves}"})
+        await socks[seat].send_json_to({"type": "ping"})
+        for k, s in enumerate(socks):
+            need = {"event"} | ({"ack", "pong"} if k == seat else set())
+            while need:
+                frame = await s.receive_json_from(timeout=10)
+                assert frame.get("code") != "too_fast", (moves, time.monotonic() - t0, frame)
+                assert frame["type"] != "refused", frame
+                if frame["type"] == "event" and frame.get("deal_end"):
+                    await s.send_json_to({"type": "sync", "last": frame["n"]})
+                if frame["type"] != "event" or frame["n"] > n:
+                    need.discard(frame["type"])
+        moves += 1
+    assert moves > 50
+    status = await database_sync_to_async(lambda: Table.objects.get(pk=table_id).status)()
+    assert status == "finished"
+    for s in socks:
+        await s.disconnect()
