@@ -34,6 +34,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 UNREADABLE_RU = "Это сообщение не удалось прочитать."
+TOO_LARGE_RU = "Это сообщение слишком длинное для стола."
 
 
 def _cookie_for(user, lang: str = "ru") -> bytes:
@@ -75,21 +76,29 @@ UNREADABLE_FRAMES = {
     "empty text": {"text": ""},
     "binary": {"bytes": b"\x00\x01\x02"},
     "binary json": {"bytes": b'{"type": "ping"}'},
-    "deeply nested arrays": {"text": "[" * 100_000 + "]" * 100_000},
+    "deeply nested arrays": {"text": "[" * 2000 + "]" * 2000},  # under the size cap, over the parser's depth
     "nested in a move": {"text": '{"type": "move", "action": ' + "[" * 900 + "]" * 900 + ', "n": 5}'},
+}
+TOO_LARGE_FRAMES = {  # longer than GAMEPLAY_FRAME_MAX_BYTES: refused before they are read (gameplay.flood)
+    "deeply nested arrays, long": {"text": "[" * 100_000 + "]" * 100_000},
     "a number too long to read": {"text": '{"type": "sync", "last": ' + "9" * 5000 + "}"},
 }
 
 
-@pytest.mark.parametrize("frame", list(UNREADABLE_FRAMES.values()), ids=list(UNREADABLE_FRAMES))
-async def test_a_frame_that_cannot_be_read_is_refused_and_the_socket_lives_on(table4, people, frame):
+CASES = [(frame, "invalid") for frame in UNREADABLE_FRAMES.values()]
+CASES += [(frame, "too_large") for frame in TOO_LARGE_FRAMES.values()]
+
+
+@pytest.mark.parametrize(("frame", "code"), CASES, ids=[*UNREADABLE_FRAMES, *TOO_LARGE_FRAMES])
+async def test_a_frame_that_cannot_be_read_is_refused_and_the_socket_lives_on(table4, people, frame, code):
     north = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[0]))
     assert (await north.connect())[0]
     await drain(north)
 
     await north.send_input({"type": "websocket.receive", **frame})
     refused = await answer(north)
-    assert refused == {"type": "refused", "id": None, "code": "invalid", "message": UNREADABLE_RU}
+    message = UNREADABLE_RU if code == "invalid" else TOO_LARGE_RU
+    assert refused == {"type": "refused", "id": None, "code": code, "message": message}
 
     # the same socket still plays: it answers, and the seat is still connected with its one row
     await north.send_json_to({"type": "ping"})
