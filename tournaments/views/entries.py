@@ -22,7 +22,7 @@ from clubs.models import Player
 
 from .. import permissions, selectors, services
 from ..forms import BulkEntriesForm, PlayersBulkForm, PlayerSubstituteForm, SelfRegisterForm, SubstituteForm
-from ..models import Entry, EntryStatus, IndividualEntry, TournamentStatus
+from ..models import Entry, EntryStatus, IndividualEntry, RoundStatus, TournamentStatus
 from ..selectors import day as day_selectors
 from ..services.withdrawals import require_may_withdraw
 from .common import (
@@ -307,7 +307,7 @@ def player_substitute(request, slug, pk):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
     entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
-    open_round = tournament.rounds.exclude(status="complete").order_by("number").first()
+    open_round = tournament.rounds.exclude(status=RoundStatus.COMPLETE).order_by("number").first()
     form = PlayerSubstituteForm(
         request.POST or None,
         initial={"from_round": open_round.number if open_round else tournament.rounds.count() + 1},
