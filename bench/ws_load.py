@@ -413,8 +413,9 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             for seat, view in table.views.items():
                 if table.view_n.get(seat) != table.n:
                     continue  # this seat has not seen the latest event yet
-                if view and view.get("to_move") == seat and view.get("legal"):
-                    mover = seat
+                asked = view and (view.get("to_move") == seat or view.get("phase") == "redeal")
+                if asked and view.get("legal"):
+                    mover = seat  # the seat to move, or one yet to answer the redeal question
                     break
             if mover is not None:
                 view = table.views[mover]

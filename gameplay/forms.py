@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import rules as engine_rules
 from gameplay.engine.rules import PRESETS, Rules
-from gameplay.models import Seating
+from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, Seating
 from gameplay.seat_words import seat_letter
 
 
@@ -116,6 +116,11 @@ class TableForm(forms.Form):
     seating = forms.ChoiceField(label=_("Seating"), choices=Seating.choices, initial=Seating.RANDOM)
     spectators_see_hands_delayed = forms.BooleanField(
         label=_("Spectators see all hands one deal later"), required=False)
+    redeal_seconds = forms.IntegerField(
+        label=_("Seconds to answer the redeal question"), initial=15, required=False,
+        min_value=REDEAL_SECONDS_MIN, max_value=REDEAL_SECONDS_MAX,
+        help_text=_("After each deal every player answers at once: play the hand, or ask for a redeal "
+                    "where it allows one. Whoever has not answered in time plays."))
     bots = forms.BooleanField(label=_("Fill empty seats with bots now"), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -35,6 +36,8 @@ class TableStatus(models.TextChoices):
 
 
 SEAT_CHOICES = [(i, s) for i, s in enumerate(SEATS)]
+#: The redeal question's time, a table setting: short, since every deal waits for it.
+REDEAL_SECONDS_MIN, REDEAL_SECONDS_MAX = 5, 60
 
 
 class Table(models.Model):
@@ -45,6 +48,11 @@ class Table(models.Model):
     seating = models.CharField(_("seating"), max_length=16, choices=Seating.choices, default=Seating.RANDOM)
     spectators_see_hands_delayed = models.BooleanField(
         _("spectators see all hands one deal later"), default=False
+    )
+    #: How long the redeal question stays open after each deal; an unanswered seat plays.
+    redeal_seconds = models.PositiveSmallIntegerField(
+        _("seconds to answer the redeal question"), default=15,
+        validators=[MinValueValidator(REDEAL_SECONDS_MIN), MaxValueValidator(REDEAL_SECONDS_MAX)],
     )
     status = models.CharField(_("status"), max_length=16, choices=TableStatus.choices,
                               default=TableStatus.OPEN, db_index=True)
@@ -58,8 +66,11 @@ class Table(models.Model):
     event_seq = models.PositiveIntegerField(default=0)
     #: The bilka-record/1 document as it grows (hands of every deal: never sent before the end).
     record = models.JSONField(null=True, blank=True, editable=False)
-    #: When the seat to move forfeits (None when no human clock runs).
+    #: When the seat to move forfeits, or when the redeal question closes (None when no clock runs).
     move_deadline = models.DateTimeField(null=True, blank=True)
+    #: The number of the event that opened the redeal question now open (None in play): an answer
+    #: made against it or a later event is current, whatever other answers came in between.
+    decision_event = models.PositiveIntegerField(null=True, blank=True, editable=False)
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

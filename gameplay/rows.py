@@ -92,7 +92,8 @@ def seats_of(table: Table) -> list[Seat]:
     return _fetch(Seat, sql, attnames, [table.pk], alias)
 
 
-_TABLE_UPDATED = ("event_seq", "status", "record", "move_deadline", "result", "started_at", "finished_at")
+_TABLE_UPDATED = ("event_seq", "status", "record", "move_deadline", "decision_event", "result", "started_at",
+                  "finished_at")
 
 
 @cache

@@ -36,11 +36,13 @@ def bot_pause() -> float:
     return max(0.0, shortest + spread * pause_rng.random())
 
 
-def queue_bot_move(table_id: int, expected_event: int) -> None:
+def queue_bot_move(table_id: int, expected_event: int, seat: int | None = None) -> None:
+    """The bot to move plays (or, with `seat`, that bot answers the redeal question)."""
     if not _enabled():
         return
     pause = bot_pause()
-    signature(BOT_MOVE_TASK).apply_async((table_id, expected_event), countdown=pause if pause > 0 else None)
+    args = (table_id, expected_event) if seat is None else (table_id, expected_event, seat)
+    signature(BOT_MOVE_TASK).apply_async(args, countdown=pause if pause > 0 else None)
 
 
 def queue_clock(table_id: int, expected_event: int, seconds: float) -> None:

@@ -10,8 +10,8 @@ from gameplay import services
 
 
 @shared_task(ignore_result=True, acks_late=True)
-def bot_move_task(table_id: int, expected_event: int) -> str:
-    return services.bot_move(table_id=table_id, expected_event=expected_event)
+def bot_move_task(table_id: int, expected_event: int, seat: int | None = None) -> str:
+    return services.bot_move(table_id=table_id, expected_event=expected_event, seat=seat)
 
 
 @shared_task(ignore_result=True, acks_late=True)

@@ -12,8 +12,11 @@ def table_texts() -> dict[str, str]:
     return {
         "your_turn": _("Your turn"),
         "waiting_for": _("Waiting for %(name)s"),
-        "deciding": _("A player decides about a redeal…"),
-        "you_decide": _("Your hand may be redealt: ask for a redeal or play it."),
+        "all_decide": _("Each player answers: play this hand, or ask for a redeal where the hand allows it."),
+        "you_answer": _("Play this hand, or ask for a redeal if your hand allows it."),
+        "answered_wait": _("You play this hand; waiting for the others to answer."),
+        "answered": _("answered"),
+        "no_redeal": _("Your hand does not allow a redeal."),
         "trump": _("Trump"),
         "on_duty": _("On duty: %(pair)s"),
         "deal": _("Deal %(n)s"),

@@ -51,6 +51,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 rules=form.rules(),
                 seating=form.cleaned_data["seating"],
                 spectators_see_hands_delayed=form.cleaned_data["spectators_see_hands_delayed"],
+                redeal_seconds=form.cleaned_data["redeal_seconds"],
                 user=_user(request),
                 session_key=_session_key(request, create=True),
                 bots=form.cleaned_data["bots"],

@@ -5,7 +5,9 @@ must be importable anywhere (a worker, a CLI, a test) without settings.
 
     state = MatchState(Rules.from_json(table.rules))   # secrets.SystemRandom deals
     state = MatchState(Rules(), seed=7)                # reproducible, for tests and bots
-    state.legal_actions()                               # card ids, or [REDEAL, PASS]
+    state.legal_actions()                               # card ids (the seat to move)
+    state.redeal_pending, state.redeal_options(seat)    # the redeal question, put to all four
+    state.apply(PASS, seat=2); state.end_redeal_phase() # answers in any order; time ran out
     state.apply(action_from_str("JS"), seat=1)          # IllegalAction says why
     state.observation(seat).to_json()                   # what that seat may see
     state.spectator_observation().to_json()             # no hands at all

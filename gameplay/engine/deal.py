@@ -37,7 +37,8 @@ class DealLog:
         self.hands = hands
         self.plays: list[int] = []
         self.redeal: int | None = None
-        #: Seats that passed in the redeal phase (recorded only while no card is played).
+        #: Seats that answered "play" in the redeal phase, in the order the answers came (or
+        #: whose time ran out); written to the record only while no card is played.
         self.passed: list[int] = []
         self.trump = trump
         self.jack_holder = jack_holder
@@ -102,24 +103,25 @@ def check_hands(hands: tuple[int, ...] | list[int], deck: str, deck_mask: int, h
         seen |= hand
 
 
-def redeal_queue(rules: Rules, hands: list[int], leader: int, next_seat: tuple[int, ...]) -> list[int]:
-    """The seats whose hands may ask for a redeal, in the order they decide (the leader first)."""
-    queue = []
+def redeal_possible(rules: Rules) -> bool:
+    """Can any hand ask for a redeal under these rules? If not, no deal has a redeal phase."""
+    return bool(rules.redeal_below or rules.redeal_four_nines or rules.redeal_five_of_suit)
+
+
+def qualifying_seats(rules: Rules, hands: list[int]) -> int:
+    """The seats whose hands may ask for a redeal, as a 4-bit mask (bit s = seat s)."""
+    mask = 0
     if rules.redeal_four_nines or rules.redeal_five_of_suit:
-        seat = leader
-        for _ in range(4):
+        for seat in range(4):
             if hand_qualifies(rules, hands[seat]):
-                queue.append(seat)
-            seat = next_seat[seat]
+                mask |= 1 << seat
     elif rules.redeal_below:
         below = rules.redeal_below
-        seat = leader
-        for _ in range(4):
+        for seat in range(4):
             h = hands[seat]
             if _P0[h & 0xFFF] + _P1[h >> 12 & 0xFFF] + _P2[h >> 24] < below:
-                queue.append(seat)
-            seat = next_seat[seat]
-    return queue
+                mask |= 1 << seat
+    return mask
 
 
 def first_suits(jack_holder: int, next_seat: tuple[int, ...]) -> tuple[int, int, int, int]:

@@ -74,12 +74,14 @@ class MatchState(BaseMatchState):
         for number, log in enumerate(deals, start=1):
             replayed.start_deal(log.hands)
             if log.redeal is not None:
-                while replayed.to_move != log.redeal:
-                    replayed.apply(PASS)
-                replayed.apply(REDEAL)
+                replayed.apply(REDEAL, log.redeal)
+            else:
+                for seat in log.passed:
+                    if replayed.phase == Phase.REDEAL:
+                        replayed.apply(PASS, seat)
             for card in log.plays:
-                while replayed.phase == Phase.REDEAL:
-                    replayed.apply(PASS)
+                if replayed.phase == Phase.REDEAL:
+                    replayed.end_redeal_phase()
                 replayed.apply(card)
             for after, pair, eyes, reason in self.penalties:
                 if after == number:

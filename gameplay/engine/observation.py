@@ -21,7 +21,10 @@ class Observation:
 
     Public by the rules: whose suit is whose, the trump, and so who holds `JC` (the trump
     *is* the suit of the `JC` holder), the cards on the table, each seat's number of cards,
-    tricks taken, the score. Points are shown for finished deals only: `last_deal` is the last
+    tricks taken, the score. In the redeal phase every seat is asked at once: `to_move` is None
+    for all, `legal` holds the seat's own answers while it has not answered, and `answered` names
+    the seats that have answered "play" (public: whether a hand qualifies is not). Points are
+    shown for finished deals only: `last_deal` is the last
     deal that ended (a redeal included), `last_played` the last one played to the end, with the
     pair that was on duty in it and the score after it (the summary shown between deals).
     """
@@ -50,6 +53,7 @@ class Observation:
     end: tuple[str, int] | None
     deck: str
     last_played: dict[str, Any] | None = None
+    answered: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, state: BaseMatchState, seat: int | None) -> Observation:
@@ -59,7 +63,14 @@ class Observation:
         hand = tuple(mask_cards(hands[seat])) if seat is not None and in_deal else None
         to_move = state.to_move
         legal: tuple[int, ...] = ()
-        if seat is not None and to_move == seat:
+        redeal_phase = state.phase.name == "REDEAL"
+        answered: tuple[int, ...] = ()
+        if redeal_phase:
+            to_move = None  # everyone answers at once
+            answered = tuple(log.passed) if log is not None else ()
+            if seat is not None:
+                legal = tuple(state.redeal_options(seat))
+        elif seat is not None and to_move == seat:
             legal = tuple(state.legal_actions())
         last_trick = state.last_trick if state.rules.review_tricks == "last" and in_deal else None
         finished = [d for d in state.deals if d.outcome is not None]
@@ -95,7 +106,7 @@ class Observation:
             trick=state.trick if in_deal else (),
             last_trick=last_trick,
             tricks_taken=state.tricks_taken if in_deal else (0, 0),
-            redeal_phase=state.phase.name == "REDEAL",
+            redeal_phase=redeal_phase,
             last_deal=last_deal,
             score=state.capped_score,
             eggs=state.eggs,
@@ -103,6 +114,7 @@ class Observation:
             end=state.end,
             deck=state.rules.deck,
             last_played=last_played,
+            answered=answered,
         )
 
     def visible_cards(self) -> set[int]:
@@ -150,6 +162,7 @@ class Observation:
                 "eyes": dict(zip(PAIRS, self.last_deal["eyes"], strict=True)),
                 "redeal": seat_name(self.last_deal["redeal"]),
             },
+            "answered": [SEATS[s] for s in self.answered],
             "score": dict(zip(PAIRS, self.score, strict=True)),
             "eggs": self.eggs,
             "winner": None if self.winner is None else PAIRS[self.winner],

@@ -177,26 +177,28 @@ def _replay_deal(state: MatchState, deal: object, number: int) -> None:
         seat = _seat(deal["redeal"], "redeal", number)
         if plays:
             raise RecordError("a redealt deal has no plays", number)
+        if "passed" in deal:
+            raise RecordError("passed is only for a deal still in its redeal phase", number)
         hand = masks[seat]
         if state.phase != Phase.REDEAL or not hand_qualifies(state.rules, hand):
             raise RecordError(f"{SEATS[seat]} may not ask for a redeal: the hand does not qualify", number)
-        while state.to_move != seat:
-            state.apply(PASS)
-        state.apply(REDEAL)
+        state.apply(REDEAL, seat)
         return
     passed = deal.get("passed", [])
     if passed:
-        # An engine extension for a match saved in the middle of its redeal phase: the seats
-        # that have already passed (once a card is played the passes are implied).
+        # A match saved in the middle of its redeal phase: the seats that have already answered
+        # "play", in the order they answered (once a card is played the answers are implied).
         if plays or not isinstance(passed, list):
             raise RecordError("passed is only for a deal still in its redeal phase", number)
         for value in passed:
             seat = _seat(value, "passed", number)
-            if state.phase != Phase.REDEAL or state.to_move != seat:
-                raise RecordError(f"{SEATS[seat]} cannot pass now", number)
-            state.apply(PASS)
-    while plays and state.phase == Phase.REDEAL:
-        state.apply(PASS)
+            if state.phase != Phase.REDEAL:
+                raise RecordError(f"{SEATS[seat]} cannot answer now: there is no redeal question", number)
+            if seat not in state.redeal_pending:
+                raise RecordError(f"{SEATS[seat]} answers twice", number)
+            state.apply(PASS, seat)
+    if plays and state.phase == Phase.REDEAL:
+        state.end_redeal_phase()  # every seat answered "play" (or its time ran out)
     for index, text in enumerate(plays):
         trick = index // 4 + 1
         if state.phase != Phase.PLAY:

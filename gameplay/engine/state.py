@@ -34,7 +34,14 @@ from gameplay.engine.cards import (
     deck_cards,
     deck_mask,
 )
-from gameplay.engine.deal import DealLog, check_hands, first_suits, redeal_queue, shuffled_hands
+from gameplay.engine.deal import (
+    DealLog,
+    check_hands,
+    first_suits,
+    qualifying_seats,
+    redeal_possible,
+    shuffled_hands,
+)
 from gameplay.engine.errors import IllegalAction
 from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH4
 from gameplay.engine.rules import Rules
@@ -50,7 +57,8 @@ _DECK_MASKS = {deck: deck_mask(deck) for deck in DECK_RANKS}
 
 
 class Phase(IntEnum):
-    """DEALING: waiting for `start_deal()`; REDEAL: seats decide; PLAY: cards; OVER: decided."""
+    """DEALING: waiting for `start_deal()`; REDEAL: all four seats answer "play" or "redeal"
+    at once; PLAY: cards; OVER: decided."""
 
     DEALING = _DEALING
     REDEAL = _REDEAL
@@ -63,8 +71,8 @@ MATCH_STATE_SLOTS: Final = (
     "rules", "rng", "auto_deal", "players", "score", "winner", "end", "penalties", "suit_of_seat",
     "eggs", "redeal_streak", "dealer", "deals", "_next", "_deck", "_jack_holder_leads", "_deck_mask",
     "_hand_size", "_phase", "_hands", "_trump", "_log", "_plays", "_winners", "_to_move",
-    "_redeal_queue", "_trump4", "_ace_ban", "_first_played", "_bw", "_row", "_follow", "_lead_keys",
-    "_legal", "_unled_aces", "_points",
+    "_pending", "_qualify", "_redeal_rules", "_trump4", "_ace_ban", "_first_played", "_bw", "_row",
+    "_follow", "_lead_keys", "_legal", "_unled_aces", "_points",
 )
 
 
@@ -120,7 +128,11 @@ class BaseMatchState:
         self._plays: list[int] = []
         self._winners: list[int] = []
         self._to_move: int | None = None
-        self._redeal_queue: list[int] = []
+        #: The redeal phase: the seats yet to answer (in play order from the leader), and the
+        #: seats whose hands qualify (bit s = seat s); the phase exists only if the rules allow one.
+        self._pending: list[int] = []
+        self._qualify = 0
+        self._redeal_rules = redeal_possible(self.rules)
         self._trump4 = 0
         self._ace_ban = self.rules.ace_discard_ban
         self._first_played = True
@@ -141,8 +153,27 @@ class BaseMatchState:
 
     @property
     def to_move(self) -> int | None:
-        """The seat whose action `legal_actions()` lists, or None between deals / at the end."""
+        """The seat whose action `legal_actions()` lists, or None between deals / at the end.
+
+        In the redeal phase every seat answers at once (`redeal_pending`); `to_move` is then the
+        first seat yet to answer, for callers that answer for the seats one at a time."""
         return self._to_move if self._phase in (_REDEAL, _PLAY) else None
+
+    @property
+    def redeal_pending(self) -> tuple[int, ...]:
+        """The seats yet to answer "play" or "redeal" (empty outside the redeal phase)."""
+        return tuple(self._pending) if self._phase == _REDEAL else ()
+
+    def may_redeal(self, seat: int) -> bool:
+        """Does `seat`'s hand qualify for a redeal in this deal (RULES.md, "Redeal")?"""
+        return bool(self._qualify >> seat & 1) if self._phase == _REDEAL else False
+
+    def redeal_options(self, seat: int) -> list[int]:
+        """What `seat` may answer in the redeal phase: [REDEAL, PASS] where its hand qualifies,
+        [PASS] where it does not, [] once it has answered (or outside the phase)."""
+        if self._phase != _REDEAL or seat not in self._pending:
+            return []
+        return [REDEAL, PASS] if self._qualify >> seat & 1 else [PASS]
 
     @property
     def trump(self) -> int:
@@ -216,18 +247,21 @@ class BaseMatchState:
         self._plays = log.plays
         self._winners = log.trick_winners
         self._points = [0, 0]
-        queue = redeal_queue(self.rules, hands, leader, self._next)
-        self._redeal_queue = queue
-        if queue:
+        if self._redeal_rules:
+            # Every seat is asked, qualifying or not, so that the question tells nothing.
+            nxt = self._next
+            self._pending = [leader, nxt[leader], nxt[nxt[leader]], nxt[nxt[nxt[leader]]]]
+            self._qualify = qualifying_seats(self.rules, hands)
             self._phase = _REDEAL
             self._legal = 0
-            self._to_move = queue[0]
+            self._to_move = leader
         else:
             self._begin_play()
 
     def _begin_play(self) -> None:
         log = self._log
         jh = log.jack_holder
+        self._pending = []
         if self.suit_of_seat is None:
             self.suit_of_seat = first_suits(jh, self._next)  # kept for the whole match
         self.redeal_streak = 0
@@ -241,12 +275,12 @@ class BaseMatchState:
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[int]:
-        """Card ids the seat to move may play, or [REDEAL, PASS] in the redeal phase."""
+        """Card ids the seat to move may play; in the redeal phase, `redeal_options(to_move)`."""
         m = self._legal  # 0 outside the play phase
         if m:
             return _C0[m & 0xFFF] + _C1[m >> 12 & 0xFFF] + _C2[m >> 24]
         if self._phase == _REDEAL:
-            return [REDEAL, PASS]
+            return self.redeal_options(self._to_move)  # type: ignore[arg-type]
         return []
 
     def legal_mask(self) -> int:
@@ -254,10 +288,11 @@ class BaseMatchState:
         return self._legal
 
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Play a card (id 0..35) or decide a redeal (REDEAL / PASS) for the seat to move.
+        """Play a card (id 0..35) for the seat to move, or answer the redeal question (REDEAL /
+        PASS) for `seat` (any seat yet to answer; without `seat`, the first of them).
 
         Raises IllegalAction saying why, and leaves the state unchanged, if the action is not
-        allowed. `seat`, when given, must be the seat to move (a live table passes it).
+        allowed. In play `seat`, when given, must be the seat to move (a live table passes it).
         """
         # Validation: one bit test against the legal mask kept for the seat to move (the mask
         # is 0 outside the play phase, so redeal decisions and errors take the slow path).
@@ -314,27 +349,43 @@ class BaseMatchState:
             raise IllegalAction("no deal is in progress")
         mover = self._to_move
         assert mover is not None  # noqa: S101
+        if phase == _REDEAL:
+            self._answer(action, mover if seat is None else seat)
+            return
         if seat is not None and seat != mover:
             raise IllegalAction(f"it is {SEATS[mover]}'s turn, not {SEATS[seat]}'s")
-        if phase == _PLAY:
-            if seat is None:
-                raise IllegalAction(self._why_illegal(action))
-            self.apply(action)
-            return
-        # redeal phase
-        if action == PASS:
-            self._log.passed.append(self._redeal_queue.pop(0))
-            if self._redeal_queue:
-                self._to_move = self._redeal_queue[0]
-            else:
-                self._begin_play()
-            return
-        if action != REDEAL:
-            if isinstance(action, int) and 0 <= action < 36:
-                raise IllegalAction(f"{SEATS[mover]} must first ask for a redeal or pass, "
-                                    f"before any card is played")
+        if seat is None:
+            raise IllegalAction(self._why_illegal(action))
+        self.apply(action)
+
+    def _answer(self, action: int, seat: int) -> None:
+        """`seat`'s answer to the redeal question: "play" (PASS) or, if its hand qualifies, "redeal"."""
+        pending = self._pending
+        if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 36:
+            raise IllegalAction(f"{SEATS[seat]} must first answer play or redeal, "
+                                f"before any card is played")
+        if action not in (REDEAL, PASS):
             raise IllegalAction(f"{action!r} is not an action")
-        self._redeal(mover)
+        if seat not in pending:
+            raise IllegalAction(f"{SEATS[seat]} has already answered")
+        if action == REDEAL:
+            if not self._qualify >> seat & 1:
+                raise IllegalAction(f"{SEATS[seat]} may not ask for a redeal: the hand does not qualify")
+            self._redeal(seat)
+            return
+        pending.remove(seat)
+        self._log.passed.append(seat)
+        if pending:
+            self._to_move = pending[0]
+        else:
+            self._begin_play()
+
+    def end_redeal_phase(self) -> None:
+        """The redeal phase's time ran out: every seat yet to answer counts as "play"."""
+        if self._phase != _REDEAL:
+            raise IllegalAction("no redeal question is open")
+        self._log.passed.extend(self._pending)
+        self._begin_play()
 
     def _redeal(self, seat: int) -> None:
         log = self._log
@@ -343,6 +394,7 @@ class BaseMatchState:
         self._phase = _DEALING
         self._legal = 0
         self._to_move = None
+        self._pending = []
         self.redeal_streak += 1
         eyes = [0, 0]
         if self.rules.three_redeals_eye and self.redeal_streak == 3:
@@ -428,6 +480,7 @@ class BaseMatchState:
         self._phase = _OVER
         self._legal = 0
         self._to_move = None
+        self._pending = []
 
     def describe_seat(self, seat: int) -> str:
         return SEATS[seat]

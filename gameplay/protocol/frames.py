@@ -26,10 +26,7 @@ SPECTATOR = None
 def view_of(state: MatchState, seat: int | None, *, delayed_hands: bool = False) -> dict[str, Any]:
     """The game as `seat` (0..3) sees it, or a spectator (`seat` None)."""
     obs = state.observation(seat) if seat is not None else state.spectator_observation()
-    view = obs.to_json()
-    if view["phase"] == "redeal" and seat != obs.to_move:
-        # Who decides about a redeal tells that his hand is weak: only he knows it is his turn.
-        view["to_move"] = None
+    view = obs.to_json()  # in the redeal phase nobody is "to move": all four answer at once
     view["can_redeal"] = "redeal" in view["legal"]
     view["review_tricks"] = state.rules.review_tricks
     view["order"] = "NESW" if state.rules.direction == "clockwise" else "NWSE"
@@ -107,6 +104,11 @@ def move_seconds(table: Any) -> float:
     """The time per move of this table in real seconds (tests scale it; the rules never change)."""
     rules = table.rules or {}
     return float(rules.get("move_seconds", 60)) * clock_scale()
+
+
+def redeal_seconds(table: Any) -> float:
+    """How long the redeal question of this table stays open, in real seconds."""
+    return float(getattr(table, "redeal_seconds", 15) or 15) * clock_scale()
 
 
 def grace_seconds() -> float:

@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay import broadcast, rows, scheduling
-from gameplay.engine import MatchState
+from gameplay.engine import MatchState, Phase
 from gameplay.models import Seat, Table, TableEvent, TableStatus
-from gameplay.protocol.frames import event_parts, move_seconds, table_meta
+from gameplay.protocol.frames import event_parts, move_seconds, redeal_seconds, table_meta
 
 
 class TableError(Exception):
@@ -84,8 +84,20 @@ def append_event(table: Table, kind: str, state: MatchState | None, public: dict
     return event
 
 
-def set_move_clock(table: Table, state: MatchState | None, seats: list[Seat]) -> None:
-    """Set the deadline of the seat to move (none for a bot, or when nobody is to move)."""
+def set_move_clock(table: Table, state: MatchState | None, seats: list[Seat], *,
+                   opened: bool = False) -> None:
+    """Set the deadline of the seat to move (none for a bot, or when nobody is to move).
+
+    The redeal question has one clock for all four seats, bots included, set when the question
+    is put (`opened`: this change dealt a new deal) and left alone by the answers, so that neither
+    the clock nor its absence says whose hand qualifies. `decision_event` is then the number of
+    the event about to be appended, the one every answer is checked against."""
+    if state is not None and state.phase == Phase.REDEAL and table.status == TableStatus.PLAYING:
+        if opened or table.decision_event is None:
+            table.move_deadline = timezone.now() + timedelta(seconds=redeal_seconds(table))
+            table.decision_event = table.event_seq + 1
+        return
+    table.decision_event = None
     table.move_deadline = None
     if table.status != TableStatus.PLAYING or state is None or state.to_move is None:
         return
@@ -96,10 +108,23 @@ def set_move_clock(table: Table, state: MatchState | None, seats: list[Seat]) ->
 
 
 def queue_next_task(table: Table, state: MatchState | None, seats: list[Seat]) -> None:
-    """On commit, queue the task of the seat to move: a bot's move, or the move clock."""
+    """On commit, queue the task of the seat to move: a bot's move, or the move clock.
+
+    For a redeal question just put (its event is the table's last), the question's clock and
+    each bot's answer, every one after a pause drawn alike; an answer queues nothing."""
     if table.status != TableStatus.PLAYING or state is None or state.to_move is None:
         return
     table_id, expected = table.pk, table.event_seq
+    if state.phase == Phase.REDEAL:
+        if table.decision_event != expected:
+            return
+        seconds = redeal_seconds(table)
+        transaction.on_commit(lambda: scheduling.queue_clock(table_id, expected, seconds), robust=True)
+        for seat in state.redeal_pending:
+            if seats[seat].is_bot:
+                transaction.on_commit(lambda s=seat: scheduling.queue_bot_move(table_id, expected, s),
+                                      robust=True)
+        return
     if seats[state.to_move].is_bot:
         transaction.on_commit(lambda: scheduling.queue_bot_move(table_id, expected), robust=True)
     else:

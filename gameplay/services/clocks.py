@@ -13,12 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from gameplay import broadcast, scheduling
+from gameplay.engine import MatchState, Phase, write_record
 from gameplay.engine.bot import choose_action
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableStatus
 from gameplay.protocol.frames import grace_seconds
 from gameplay.selectors import load_state
-from gameplay.services.changes import Conflict, seat_rows
+from gameplay.services.changes import Conflict, append_event, queue_next_task, seat_rows, set_move_clock
 from gameplay.services.ending import finish_locked
 from gameplay.services.moves import apply_locked
 from gameplay.services.state_cache import keep_on_commit, take_state
@@ -30,32 +31,56 @@ def current_table(table_id: int, expected_event: int) -> Table | None:
     A task's check that it is not stale. Most clock tasks are (the move came), so the check is
     first made without a lock: locking the row would make that table's moves wait and cost
     PostgreSQL a transaction ID and a WAL flush. The event number only grows, so a table read as
-    moved on stays so; one read as current is read again under the lock."""
-    row = Table.objects.filter(pk=table_id).values_list("status", "event_seq").first()
-    if row is None or row != (TableStatus.PLAYING, expected_event):
+    moved on stays so; one read as current is read again under the lock.
+
+    A task of a redeal question carries the number of the event that put it: it stays current
+    through the answers, until the question closes."""
+    row = Table.objects.filter(pk=table_id).values_list("status", "event_seq", "decision_event").first()
+    if row is None or not _current(row, expected_event):
         return None
     table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or (table.status, table.event_seq) != (TableStatus.PLAYING, expected_event):
+    if table is None or not _current((table.status, table.event_seq, table.decision_event), expected_event):
         return None
     return table
 
 
+def _current(row: tuple[str, int, int | None], expected_event: int) -> bool:
+    status, seq, opened = row
+    return status == TableStatus.PLAYING and (seq == expected_event or opened == expected_event)
+
+
 @transaction.atomic
-def bot_move(*, table_id: int, expected_event: int, rng: random.Random | None = None) -> str:
-    """Let the bot to move play, if the table is still where the task was queued; else nothing."""
+def bot_move(*, table_id: int, expected_event: int, seat: int | None = None,
+             rng: random.Random | None = None) -> str:
+    """Let the bot to move play, if the table is still where the task was queued; else nothing.
+
+    In the redeal phase the bot at `seat` answers (without `seat`: the first bot yet to answer),
+    from its own observation, as a person would."""
     table = current_table(table_id, expected_event)
     if table is None:
         return "stale"
     state = take_state(table)
     if state is None or state.to_move is None:
         return "stale"
-    seat = Seat.objects.filter(table=table, seat=state.to_move).first()
-    if seat is None or not seat.is_bot:
-        return "not_a_bot"
+    if state.phase == Phase.REDEAL:
+        bots = set(Seat.objects.filter(table=table, is_bot=True).values_list("seat", flat=True))
+        waiting = [s for s in state.redeal_pending if s in bots]
+        if seat is None:
+            seat = waiting[0] if waiting else None
+        if seat is None or seat not in waiting:
+            return "stale" if seat is None or seat in bots else "not_a_bot"
+        mover = seat
+    else:
+        mover = state.to_move
+        if seat is not None and seat != mover:
+            return "stale"
+        row = Seat.objects.filter(table=table, seat=mover).first()
+        if row is None or not row.is_bot:
+            return "not_a_bot"
     rng = rng or random.Random()  # noqa: S311 - a bot, not a secret
-    action = choose_action(state.observation(state.to_move), rng)
+    action = choose_action(state.observation(mover), rng)
     try:
-        apply_locked(table, state, state.to_move, action)
+        apply_locked(table, state, mover, action)
     except Conflict:
         return "stale"
     keep_on_commit(table, state)
@@ -73,12 +98,14 @@ def clock_expired(*, table_id: int, expected_event: int) -> str:
     now = timezone.now()
     left = (table.move_deadline - now).total_seconds()
     if left > 0.05:
-        table_id_, seq = table.pk, table.event_seq
+        table_id_, seq = table.pk, table.decision_event or table.event_seq
         transaction.on_commit(lambda: scheduling.queue_clock(table_id_, seq, left), robust=True)
         return "early"
     state = load_state(table)
     assert state is not None and state.to_move is not None  # noqa: S101
     seats = seat_rows(table)
+    if state.phase == Phase.REDEAL:
+        return _close_redeal_question(table, state, seats)
     mover = seats[state.to_move]
     if not mover.connected and mover.disconnected_at is not None:
         used = mover.grace_used + (now - mover.disconnected_at).total_seconds()
@@ -92,3 +119,18 @@ def clock_expired(*, table_id: int, expected_event: int) -> str:
     state.end_match("timeout", state.to_move)
     finish_locked(table, state, seats, "timeout", {"seat": SEATS[mover.seat]})
     return "timeout"
+
+
+def _close_redeal_question(table: Table, state: MatchState, seats: list[Seat]) -> str:
+    """The redeal question's time ran out: whoever has not answered plays (no forfeit, no grace
+    spent), and the play begins in one event that names nobody."""
+    state.end_redeal_phase()
+    table.record = write_record(state)
+    set_move_clock(table, state, seats)
+    try:
+        append_event(table, "move", state, {"seat": None, "action": "play"}, seats)
+    except Conflict:
+        return "stale"
+    queue_next_task(table, state, seats)
+    keep_on_commit(table, state)
+    return "closed"

@@ -23,6 +23,7 @@ def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: st
     table.status = TableStatus.FINISHED
     table.finished_at = timezone.now()
     table.move_deadline = None
+    table.decision_event = None
     table.record = write_record(state)
     winner = "NS" if state.winner == 0 else "EW"
     table.result = {
@@ -68,6 +69,7 @@ def cancel(*, table_id: int) -> Outcome:
     table.status = TableStatus.FINISHED
     table.finished_at = timezone.now()
     table.move_deadline = None
+    table.decision_event = None
     table.result = {"winner": None, "reason": "cancelled", "seat": None, "score": score}
     seats = seat_rows(table)
     event = append_event(table, "cancelled", state, {"result": table.result}, seats)

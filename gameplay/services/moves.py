@@ -38,7 +38,11 @@ def parse_action(text: Any) -> int:
 def _why_refused(state: MatchState, seat: int, action: int) -> str:
     """A refusal in the player's language; it names only his own card and the led suit."""
     if state.phase == Phase.REDEAL:
-        return _("First decide about a redeal: ask for one or pass.")
+        if action == REDEAL and seat in state.redeal_pending:
+            return _("Your hand does not allow a redeal.")
+        if seat not in state.redeal_pending:
+            return _("You have already answered; waiting for the others.")
+        return _("First answer: play this hand or ask for a redeal.")
     if action in (REDEAL, PASS):
         return _("A redeal may only be asked for before the first card is played.")
     if not state.hands[seat] >> action & 1:
@@ -68,7 +72,9 @@ def play(
     """Play a card (`"JC"`) or decide a redeal (`"redeal"`, `"pass"`) for `seat` at a table.
 
     `expected_event` is the number of the last event the player saw: a move made against an
-    older picture of the table is refused, and so is one without that number. A repeated
+    older picture of the table is refused, and so is one without that number. An answer to the
+    redeal question may carry the number of the event that put it, or of any event since (the
+    other seats' answers), so four answers in any order are all accepted. A repeated
     `client_move_id` returns the first outcome and applies nothing.
     """
     try:
@@ -78,8 +84,10 @@ def play(
                 _check_move(table, seat, expected_event)
                 state = take_state(table)
                 assert state is not None  # noqa: S101 - a playing table has a record
-                if state.to_move != seat:
+                if state.phase != Phase.REDEAL and state.to_move != seat:
                     raise TableError(_("It is not your turn."), "not_your_turn")
+                if state.phase == Phase.REDEAL and seat not in state.redeal_pending:
+                    raise TableError(_("You have already answered; waiting for the others."), "answered")
             except TableError:
                 # A resend of a move already applied lands here (the table has moved on): it is
                 # answered from its receipt. Only refusals pay for the look-up.
@@ -105,7 +113,10 @@ def _check_move(table: Table, seat: Any, expected_event: Any) -> None:
         raise TableError(_("The match at this table is over."), "finished")
     if table.status != TableStatus.PLAYING:
         raise TableError(_("The match has not started yet."), "not_started")
-    if expected_event != table.event_seq:
+    opened = table.decision_event
+    current = expected_event == table.event_seq or (
+        opened is not None and opened <= expected_event <= table.event_seq)
+    if not current:
         raise TableError(_("The table has moved on; here is the current position."), "stale")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
         raise TableError(_("You are not seated at this table."), "forbidden")
@@ -135,9 +146,8 @@ def apply_locked(table: Table, state: MatchState, seat: int, action: int, *, mov
         state.apply(action, seat=seat)
     except IllegalAction:
         raise TableError(_why_refused(state, seat, action), "illegal") from None
+    # Every seat answers the redeal question, so who answered "play" tells nothing of his hand.
     public: dict[str, Any] = {"seat": SEATS[seat], "action": public_action(action)}
-    if action == PASS:
-        public["seat"] = None  # passing tells that the hand qualified for a redeal
     if action not in (REDEAL, PASS) and trick_before == 3:
         log = state.deals[finished_before] if state.deals_finished > finished_before else state.deals[-1]
         at = len(log.plays) - 4
@@ -155,7 +165,7 @@ def apply_locked(table: Table, state: MatchState, seat: int, action: int, *, mov
     seats = seat_rows(table)
     if state.phase == Phase.OVER:
         return finish_locked(table, state, seats, "eyes", public, move_id=move_id, move_seat=seat)
-    set_move_clock(table, state, seats)
+    set_move_clock(table, state, seats, opened=len(state.deals) > deals_before)
     event = append_event(table, "move", state, public, seats, move_id=move_id, move_seat=seat)
     queue_next_task(table, state, seats)
     return event

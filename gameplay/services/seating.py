@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from gameplay import broadcast
 from gameplay.engine import MatchState, Rules, RulesError, write_record
 from gameplay.engine.cards import SEATS
-from gameplay.models import Seat, Seating, Table, TableStatus
+from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, Seat, Seating, Table, TableStatus
 from gameplay.services.changes import (
     TableError,
     append_event,
@@ -46,6 +46,7 @@ def create_table(
     rules: dict[str, Any] | None,
     seating: str = Seating.RANDOM,
     spectators_see_hands_delayed: bool = False,
+    redeal_seconds: int | None = None,
     user: Any = None,
     session_key: str = "",
     sit: bool = True,
@@ -55,12 +56,17 @@ def create_table(
     full_rules = validate_rules(rules or {})
     if seating not in Seating.values:
         raise TableError(_("Unknown seating."), "invalid")
+    if redeal_seconds is not None and not (
+            isinstance(redeal_seconds, int) and REDEAL_SECONDS_MIN <= redeal_seconds <= REDEAL_SECONDS_MAX):
+        raise TableError(_("The time to answer the redeal question must be %(low)s to %(high)s seconds.")
+                         % {"low": REDEAL_SECONDS_MIN, "high": REDEAL_SECONDS_MAX}, "invalid")
     if user is not None and not user.is_authenticated:
         user = None
     table = Table.objects.create(
         rules=full_rules,
         seating=seating,
         spectators_see_hands_delayed=spectators_see_hands_delayed,
+        **({} if redeal_seconds is None else {"redeal_seconds": redeal_seconds}),
         created_by=user,
         created_session="" if user is not None else session_key,
     )

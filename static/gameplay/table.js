@@ -95,6 +95,9 @@
       if (row && !row.connected && row.grace_left != null && table.status === "playing") {
         box.appendChild(el("div", "bt-offline", fmt(T.offline, { s: row.grace_left })));
       }
+      if (view && view.phase === "redeal" && (view.answered || []).indexOf(seat) >= 0) {
+        box.appendChild(el("div", "bt-answered", "\u2713 " + T.answered));
+      }
       var toMove = view && view.to_move === seat && table.status === "playing";
       box.classList.toggle("bt-to-move", !!toMove);
       if (toMove) box.appendChild(el("div", "bt-clock", ""));
@@ -180,21 +183,29 @@
   function drawStatus() {
     var st = $(".bt-status"), decide = $(".bt-decide"), resign = $(".bt-resign"), lastBtn = $(".bt-last-btn");
     var playing = table.status === "playing";
-    decide.hidden = !(view && view.can_redeal && playing);
+    // the redeal question is put to every seat alike; "redeal" works only where the hand allows it
+    var asked = !!view && playing && view.phase === "redeal" && !!me && (view.legal || []).length > 0;
+    decide.hidden = !asked;
+    var redealBtn = decide.querySelector('[data-action="redeal"]');
+    redealBtn.disabled = !(asked && view.can_redeal) || !!pending;
+    redealBtn.title = asked && !view.can_redeal ? T.no_redeal : "";
+    decide.querySelector(".bt-no-redeal").hidden = !(asked && !view.can_redeal);
+    decide.querySelector('[data-action="pass"]').disabled = !asked || !!pending;
     resign.hidden = !(me && playing);
     lastBtn.hidden = !(view && view.review_tricks === "last" && playing);
     var tools = $(".bt-tools");
     tools.hidden = resign.hidden && lastBtn.hidden;
     st.hidden = !playing;  // a finished or open table leaves no empty line
     if (!playing || !view) { st.textContent = ""; return; }
-    var myTurn = view.to_move === me && !!me;
-    if (view.phase === "redeal" && !view.to_move) st.textContent = T.deciding;
-    else if (myTurn && view.can_redeal) st.textContent = T.you_decide;
+    var myTurn = (view.to_move === me && !!me) || asked;
+    if (asked) st.textContent = T.you_answer;
+    else if (view.phase === "redeal") st.textContent = me ? T.answered_wait : T.all_decide;
     else if (myTurn) st.textContent = T.your_turn;
     else if (view.to_move) st.textContent = fmt(T.waiting_for, { name: seatName(view.to_move) });
     else st.textContent = "";
     if (!me) st.textContent = T.spectating + " " + st.textContent;
     st.classList.toggle("bt-my-turn", myTurn);
+    if (view.phase === "redeal") { st.appendChild(document.createTextNode(" ")); st.appendChild(el("span", "bt-clock", "")); }
     if (myTurn && !wasMyTurn) alertTurn();
     wasMyTurn = myTurn;
     // spectators with the delayed setting see the last deal's hands
@@ -271,7 +282,7 @@
     if (pending || !ws || ws.readyState !== 1) return;
     pending = { type: "move", action: action, n: n, id: moveId(), seat: me };
     ws.send(JSON.stringify(pending));
-    drawHand();
+    drawHand(); drawStatus(); tick();
   }
 
   function onFrame(f) {
@@ -290,10 +301,10 @@
     } else if (f.type === "presence") {
       table = f.table; drawSeats(); drawStatus(); tick();
     } else if (f.type === "ack") {
-      pending = null; drawHand();
+      pending = null; drawHand(); drawStatus(); tick();
     } else if (f.type === "refused") {
       if (f.code === "too_fast") wait = 1000 * (f.retry_in || 5);  // the server closes: reconnect later
-      pending = null; showMessage(f.message); drawHand();
+      pending = null; showMessage(f.message); drawHand(); drawStatus(); tick();
     }
   }
 

@@ -92,13 +92,14 @@ def test_asks_for_a_redeal_with_a_weak_hand_and_passes_with_a_strong_one():
             "S": "JS JH JD KC QC KD QD 7D", "W": "KH QH KS QS TS 7S 8D 9D"}
     state = MatchState(Rules(), auto_deal=False, first_dealer=3, seed=0)
     state.start_deal(masks_of(weak))
-    assert state.phase == Phase.REDEAL and state.to_move == 1
+    assert state.phase == Phase.REDEAL and state.may_redeal(1)
     assert choose_action(state.observation(1), random.Random(0)) == REDEAL
+    assert choose_action(state.observation(0), random.Random(0)) == PASS  # N's hand does not qualify
     jacks = {"N": "JC JS JH 9C 8C 7C 9H 8H", "E": "AC TC AD TD AH TH AS TS",
              "S": "JD KC QC KD QD 7D 7H KH", "W": "QH KS QS 9S 8S 7S 8D 9D"}
     strong = MatchState(Rules(redeal_below=30), auto_deal=False, first_dealer=3, seed=0)
     strong.start_deal(masks_of(jacks))
-    assert strong.to_move == 0  # 6 points: N may ask, but three jacks are worth keeping
+    assert strong.may_redeal(0)  # 6 points: N may ask, but three jacks are worth keeping
     assert choose_action(strong.observation(0), random.Random(0)) == PASS
 
 

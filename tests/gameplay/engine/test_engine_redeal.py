@@ -104,24 +104,70 @@ def test_a_played_deal_breaks_the_run_of_redeals():
     assert report["score"] == {"NS": 0, "EW": 0}
 
 
-def test_redeal_phase_asks_qualifying_seats_in_play_order_from_the_leader():
+def test_the_redeal_question_is_put_to_all_four_seats_at_once_qualifying_or_not():
     hands = complete_hands({"N": "JC AC TC AD TD AH TH AS", "E": HAND_0, "S": "KD QD JS 7S 9D 8D 7D QS"},
                            seed=2)
     state = MatchState(Rules(), auto_deal=False, first_dealer=3, seed=1)
     state.start_deal(masks_of(hands))
     assert state.phase == Phase.REDEAL
-    assert state.to_move == 1  # N leads (JC) and does not qualify; E is next and does
-    assert state.legal_actions() == [REDEAL, PASS]
-    with pytest.raises(IllegalAction, match="redeal or pass"):
-        state.apply(0)
+    assert set(state.redeal_pending) == {0, 1, 2, 3}
+    assert state.redeal_options(0) == [PASS]  # N leads (JC) and does not qualify
+    assert state.redeal_options(1) == [REDEAL, PASS]  # E does
+    with pytest.raises(IllegalAction, match="play or redeal"):
+        state.apply(0, seat=0)
+    with pytest.raises(IllegalAction, match="does not qualify"):
+        state.apply(REDEAL, seat=0)
     obs = state.observation(1)
-    assert obs.redeal_phase and set(obs.legal) == {REDEAL, PASS}
-    state.apply(PASS)
-    assert state.to_move == 2  # S qualifies too
+    assert obs.redeal_phase and set(obs.legal) == {REDEAL, PASS} and obs.to_move is None
+    assert state.observation(0).legal == (PASS,)
+    # answers in any order; each seat once
     state.apply(PASS, seat=2)
-    if state.phase == Phase.REDEAL:
-        state.apply(PASS)
+    state.apply(PASS, seat=0)
+    with pytest.raises(IllegalAction, match="already answered"):
+        state.apply(PASS, seat=2)
+    assert state.observation(3).answered == (2, 0) and state.spectator_observation().answered == (2, 0)
+    assert state.observation(0).legal == ()
+    state.apply(PASS, seat=3)
+    assert state.phase == Phase.REDEAL and state.redeal_pending == (1,)
+    state.apply(PASS, seat=1)
     assert state.phase == Phase.PLAY and state.to_move == 0
+
+
+def test_the_redeal_phase_times_out_as_play_and_replays_exactly_from_a_record_saved_mid_phase():
+    from gameplay.engine.record import read_record, write_record
+
+    hands = complete_hands({"N": "JC AC TC AD TD AH TH AS", "E": HAND_0}, seed=2)
+    state = MatchState(Rules(), auto_deal=False, first_dealer=3, seed=1)
+    state.start_deal(masks_of(hands))
+    state.apply(PASS, seat=3)
+    state.apply(PASS, seat=1)
+    rec = write_record(state)
+    assert rec["deals"][0]["passed"] == ["W", "E"] and rec["deals"][0]["plays"] == []
+    again = read_record(rec)
+    assert again.phase == Phase.REDEAL and again.redeal_pending == (0, 2)
+    assert again.observation(0).to_json() == state.observation(0).to_json()
+    state.end_redeal_phase()
+    assert state.phase == Phase.PLAY and state.to_move == 0
+    rec = write_record(state)
+    assert sorted(rec["deals"][0]["passed"]) == ["E", "N", "S", "W"]  # no card yet: kept
+    assert read_record(rec).phase == Phase.PLAY
+    state.apply(state.legal_actions()[0])
+    rec = write_record(state)
+    assert "passed" not in rec["deals"][0]  # implied once a card is played
+    assert read_record(rec).observation(1).to_json() == state.observation(1).to_json()
+
+
+def test_a_record_that_answers_twice_or_passes_with_a_redeal_is_refused():
+    hands = complete_hands({"E": HAND_0}, seed=2)
+    twice = record([dict(deal("W", hands, []), passed=["E", "N", "E"])])
+    assert refused(twice) == "deal 1: E answers twice"
+    both = record([dict(deal("W", hands, redeal="E"), passed=["N"])])
+    assert refused(both) == "deal 1: passed is only for a deal still in its redeal phase"
+
+
+def test_without_any_redeal_rule_there_is_no_redeal_question():
+    state = MatchState(Rules(redeal_below=0), seed=3)
+    assert state.phase == Phase.PLAY and state.redeal_pending == ()
 
 
 def test_redeal_action_ends_the_deal_and_the_same_dealer_deals_again():

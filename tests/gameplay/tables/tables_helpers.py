@@ -39,8 +39,20 @@ def play_random(table_id: int, rng: random.Random, moves: int) -> int:
     return made
 
 
+def answer_play(table_id: int) -> Table:
+    """Every seat yet to answer the redeal question answers "play" (through the service); the
+    table, now in play (or as it was, if no question was open)."""
+    table = Table.objects.get(pk=table_id)
+    state = services.load_state(table)
+    for seat in state.redeal_pending if state is not None else ():
+        outcome = services.play(table_id=table_id, seat=seat, action="pass",
+                                expected_event=table.decision_event)
+        assert outcome.ok, outcome.message
+    return Table.objects.get(pk=table_id)
+
+
 def hand_strings(state, seat: int) -> set[str]:
     return {card_to_str(c) for c in mask_cards(state.hands[seat])}
 
 
-__all__ = ["CARD_RE", "SEATS", "hand_strings", "legal_strings", "play_random", "state_of"]
+__all__ = ["CARD_RE", "SEATS", "answer_play", "hand_strings", "legal_strings", "play_random", "state_of"]

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.db import transaction
 from django.utils import timezone
-from tables_helpers import legal_strings
+from tables_helpers import answer_play, legal_strings
 
 from gameplay import services
 from gameplay.engine.cards import SEATS
@@ -27,9 +27,11 @@ def _wait(predicate, seconds: float = 20.0):
 
 @pytest.mark.django_db
 def test_clock_is_a_no_op_when_a_move_came(table4):
+    table4 = answer_play(table4.pk)
+    n = table4.event_seq
     state = services.load_state(table4)
-    services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=5)
-    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "stale"
+    services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=n)
+    assert services.clock_expired(table_id=table4.pk, expected_event=n) == "stale"
     assert Table.objects.get(pk=table4.pk).status == "playing"
 
 
@@ -40,9 +42,10 @@ def test_clock_waits_for_its_deadline(table4):
 
 @pytest.mark.django_db
 def test_timeout_forfeits_the_match_for_the_pair_to_move(table4):
+    table4 = answer_play(table4.pk)
     mover = services.load_state(table4).to_move
     Table.objects.filter(pk=table4.pk).update(move_deadline=timezone.now() - timedelta(seconds=1))
-    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "timeout"
+    assert services.clock_expired(table_id=table4.pk, expected_event=table4.event_seq) == "timeout"
     table = Table.objects.get(pk=table4.pk)
     assert table.status == "finished"
     assert table.result["reason"] == "timeout" and table.result["seat"] == SEATS[mover]
@@ -54,19 +57,21 @@ def test_timeout_forfeits_the_match_for_the_pair_to_move(table4):
 @pytest.mark.django_db
 def test_a_disconnected_player_spends_grace_before_forfeiting(table4, settings):
     settings.GAMEPLAY_GRACE_SECONDS = 100
+    table4 = answer_play(table4.pk)
+    n = table4.event_seq
     mover = services.load_state(table4).to_move
     now = timezone.now()
     Seat.objects.filter(table=table4, seat=mover).update(connections=0,
                                                          disconnected_at=now - timedelta(seconds=30))
     Table.objects.filter(pk=table4.pk).update(move_deadline=now - timedelta(seconds=1))
-    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "grace"
+    assert services.clock_expired(table_id=table4.pk, expected_event=n) == "grace"
     table = Table.objects.get(pk=table4.pk)
     left = (table.move_deadline - timezone.now()).total_seconds()
     assert 60 < left <= 70  # 100 s of grace, 30 already spent
     # grace used up: the clock runs on and the pair forfeits
     Seat.objects.filter(table=table4, seat=mover).update(grace_used=100)
     Table.objects.filter(pk=table4.pk).update(move_deadline=timezone.now() - timedelta(seconds=1))
-    assert services.clock_expired(table_id=table4.pk, expected_event=5) == "timeout"
+    assert services.clock_expired(table_id=table4.pk, expected_event=n) == "timeout"
 
 
 @pytest.mark.django_db
@@ -90,7 +95,8 @@ def test_worker_forfeits_a_player_who_does_not_move(celery_worker_process, setti
     table = services.create_table(rules={"move_seconds": 60}, seating="in_order", user=people[0])
     for u in people[1:4]:
         services.sit(table_id=table.pk, user=u)
-    mover = services.load_state(Table.objects.get(pk=table.pk)).to_move
+    # all four answer the redeal question here, so the move clock is set by this process's scale
+    mover = services.load_state(answer_play(table.pk)).to_move
     assert Table.objects.get(pk=table.pk).rules["move_seconds"] == 60
     finished = _wait(lambda: Table.objects.get(pk=table.pk).status == "finished", 20)
     assert finished, celery_worker_process.log()[-3000:]
@@ -131,8 +137,10 @@ def test_a_stale_clock_or_bot_task_does_not_wait_for_the_table_lock(table4):
 
     from django.db import connection, connections
 
+    table4 = answer_play(table4.pk)
+    n = table4.event_seq
     state = services.load_state(table4)
-    services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=5)
+    services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=n)
     locked, release = threading.Event(), threading.Event()
 
     def hold_the_lock():
@@ -150,8 +158,8 @@ def test_a_stale_clock_or_bot_task_does_not_wait_for_the_table_lock(table4):
         assert locked.wait(10)
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '2s'")  # a task that waited for the lock would fail
-        assert services.clock_expired(table_id=table4.pk, expected_event=5) == "stale"
-        assert services.bot_move(table_id=table4.pk, expected_event=5) == "stale"
+        assert services.clock_expired(table_id=table4.pk, expected_event=n) == "stale"
+        assert services.bot_move(table_id=table4.pk, expected_event=n) == "stale"
     finally:
         release.set()
         holder.join()

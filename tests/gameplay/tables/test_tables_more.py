@@ -1,4 +1,4 @@
-"""Redeal, the end-of-match notification, the lobby socket, the pages and the form built from the rules."""
+"""The end-of-match notification, the lobby socket, the pages and the form built from the rules."""
 
 from __future__ import annotations
 
@@ -11,54 +11,7 @@ from config.asgi import application
 from gameplay import services
 from gameplay.engine import Rules
 from gameplay.forms import TableForm
-from gameplay.models import Table, TableEvent
-from gameplay.selectors import snapshot
-
-
-def _redeal_table(people):
-    # redeal_below 30: almost every hand qualifies, so the redeal phase comes at once
-    table = services.create_table(rules={"redeal_below": 30}, seating="in_order", user=people[0])
-    for u in people[1:4]:
-        services.sit(table_id=table.pk, user=u)
-    return Table.objects.get(pk=table.pk)
-
-
-@pytest.mark.django_db
-def test_redeal_is_offered_to_the_qualifying_hand_only_and_redeals(people):
-    for _ in range(10):
-        table = _redeal_table(people)
-        state = services.load_state(table)
-        if state.phase.name == "REDEAL":
-            break
-    else:
-        pytest.fail("no redeal phase")
-    decider = state.to_move
-    views = {s: snapshot(table, s)["view"] for s in (0, 1, 2, 3, None)}
-    assert views[decider]["can_redeal"] and views[decider]["to_move"] == "NESW"[decider]
-    for s, v in views.items():
-        if s != decider:
-            assert not v["can_redeal"] and v["to_move"] is None and v["legal"] == []
-    outcome = services.play(table_id=table.pk, seat=decider, action="redeal", expected_event=table.event_seq)
-    assert outcome.ok
-    table.refresh_from_db()
-    assert table.record["deals"][0]["redeal"] == "NESW"[decider]
-    assert len(table.record["deals"]) == 2
-    event = TableEvent.objects.get(table=table, number=outcome.event_number)
-    assert event.public["deal_end"]["outcome"] == "redeal"
-    assert event.public["seat"] == "NESW"[decider]
-
-
-@pytest.mark.django_db
-def test_passing_a_redeal_does_not_name_the_seat(people):
-    for _ in range(10):
-        table = _redeal_table(people)
-        state = services.load_state(table)
-        if state.phase.name == "REDEAL":
-            break
-    outcome = services.play(table_id=table.pk, seat=state.to_move, action="pass",
-                            expected_event=table.event_seq)
-    assert outcome.ok
-    assert TableEvent.objects.get(table=table, number=outcome.event_number).public["seat"] is None
+from gameplay.models import Table
 
 
 @pytest.mark.django_db

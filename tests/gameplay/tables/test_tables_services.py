@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from tables_helpers import legal_strings, play_random, state_of
+from tables_helpers import answer_play, hand_strings, legal_strings, play_random, state_of
 
 from gameplay import services
-from gameplay.engine import read_record
+from gameplay.engine import Phase, read_record
 from gameplay.models import Seat, Table, TableEvent
 from gameplay.services import state_cache
 
@@ -49,26 +49,35 @@ def test_a_legal_move_is_applied_and_numbered(table4):
     assert event.kind == "move"
 
 
-def test_refusals_change_nothing(table4):
+@pytest.mark.parametrize("phase", ["redeal", "play"])
+def test_refusals_change_nothing(table4, phase):
+    if phase == "play":
+        table4 = answer_play(table4.pk)
+    n = table4.event_seq
     state = state_of(table4.pk)
     mover = state.to_move
     other = (mover + 1) % 4
     record_before = Table.objects.get(pk=table4.pk).record
     cases = [
-        dict(seat=other, action=legal_strings(state)[0], expected_event=5),  # out of turn
-        dict(seat=mover, action="XX", expected_event=5),  # not a card
-        dict(seat=mover, action=legal_strings(state)[0], expected_event=4),  # stale
-        dict(seat=7, action=legal_strings(state)[0], expected_event=5),  # forged seat
+        dict(seat=mover, action="XX", expected_event=n),  # not a card
+        dict(seat=mover, action=legal_strings(state)[0], expected_event=n - 1),  # stale
+        dict(seat=7, action=legal_strings(state)[0], expected_event=n),  # forged seat
     ]
-    if state.phase.name == "PLAY":
-        not_held = next(c for c in ("JC", "JS", "AH", "AS", "AD", "AC") if c not in legal_strings(state)
-                        and True)
-        cases.append(dict(seat=mover, action=not_held, expected_event=5))
+    if phase == "play":
+        not_held = next(c for c in ("JC", "JS", "AH", "AS", "AD", "AC") if c not in legal_strings(state))
+        cases.append(dict(seat=mover, action=not_held, expected_event=n))
+        cases.append(dict(seat=other, action=legal_strings(state)[0], expected_event=n))  # out of turn
+        cases.append(dict(seat=mover, action="pass", expected_event=n))  # no question open
+    else:
+        held = sorted(hand_strings(state, mover))[0]
+        cases.append(dict(seat=mover, action=held, expected_event=n))  # a card before the answers
+        cases.extend(dict(seat=s, action="redeal", expected_event=n) for s in range(4)
+                     if not state.may_redeal(s))  # a hand that does not qualify
     for case in cases:
         outcome = services.play(table_id=table4.pk, **case)
         assert not outcome.ok and outcome.message, case
     table = Table.objects.get(pk=table4.pk)
-    assert table.event_seq == 5 and table.record == record_before
+    assert table.event_seq == n and table.record == record_before
 
 
 def test_a_repeated_move_id_is_applied_once(table4):
@@ -131,6 +140,9 @@ def test_play_now_starts_at_once_and_bots_play_until_the_person(db):
     for _ in range(60):  # redeals asked for by bots can take a few rounds
         table.refresh_from_db()
         state = services.load_state(table)
+        if state.phase == Phase.REDEAL and 2 in state.redeal_pending:
+            assert services.play(table_id=table.pk, seat=2, action="pass", expected_event=table.event_seq).ok
+            continue
         if state.to_move == 2:
             break
         result = services.bot_move(table_id=table.pk, expected_event=table.event_seq)

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
-from tables_helpers import hand_strings, legal_strings, play_random
+from tables_helpers import answer_play, hand_strings, legal_strings, play_random
 
 from config.asgi import application
 from gameplay import services
@@ -113,22 +113,22 @@ async def test_each_viewer_gets_its_own_snapshot_and_frames():
 
 async def test_refusals_go_to_that_client_only_and_change_nothing():
     table_id, cookies, spec = await four_people_table()
+    n = (await database_sync_to_async(answer_play)(table_id)).event_seq  # past the redeal question
     socks = await open_all(table_id, cookies, spec)
     state = await database_sync_to_async(_state)(table_id)
     mover = state.to_move
     other = (mover + 1) % 4
     action = legal_strings(state)[0]
     cases = [
-        (socks[other], {"type": "move", "action": action, "n": 5, "id": "x1"}, "not_your_turn"),
-        (socks[mover], {"type": "move", "action": action, "n": 5, "id": "x2", "seat": SEATS[other]},
+        (socks[other], {"type": "move", "action": action, "n": n, "id": "x1"}, "not_your_turn"),
+        (socks[mover], {"type": "move", "action": action, "n": n, "id": "x2", "seat": SEATS[other]},
          "forbidden"),
-        (socks[4], {"type": "move", "action": action, "n": 5, "id": "x3"}, "forbidden"),
-        (socks[mover], {"type": "move", "action": "ZZ", "n": 5, "id": "x4"}, "invalid"),
+        (socks[4], {"type": "move", "action": action, "n": n, "id": "x3"}, "forbidden"),
+        (socks[mover], {"type": "move", "action": "ZZ", "n": n, "id": "x4"}, "invalid"),
         (socks[mover], {"type": "bogus"}, "invalid"),
     ]
-    if state.phase.name == "PLAY":
-        foreign = sorted(hand_strings(state, other))[0]
-        cases.append((socks[mover], {"type": "move", "action": foreign, "n": 5, "id": "x5"}, "illegal"))
+    foreign = sorted(hand_strings(state, other))[0]
+    cases.append((socks[mover], {"type": "move", "action": foreign, "n": n, "id": "x5"}, "illegal"))
     for s, message, code in cases:
         await s.send_json_to(message)
         answer = await s.receive_json_from(timeout=5)
@@ -137,18 +137,18 @@ async def test_refusals_go_to_that_client_only_and_change_nothing():
         for t in socks:
             assert await t.receive_nothing(timeout=0.1)
     table = await database_sync_to_async(Table.objects.get)(pk=table_id)
-    assert table.event_seq == 5
+    assert table.event_seq == n
     # a stale move is refused and the client gets what it missed
     await database_sync_to_async(play_random)(table_id, random.Random(1), 1)
     for t in socks:
         await drain(t)
     state = await database_sync_to_async(_state)(table_id)
     await socks[state.to_move].send_json_to(
-        {"type": "move", "action": legal_strings(state)[0], "n": 5, "id": "late"})
+        {"type": "move", "action": legal_strings(state)[0], "n": n, "id": "late"})
     answer = await socks[state.to_move].receive_json_from(timeout=5)
     assert answer["type"] == "refused" and answer["code"] == "stale"
     caught = await socks[state.to_move].receive_json_from(timeout=5)
-    assert caught["type"] == "event" and caught["n"] == 6
+    assert caught["type"] == "event" and caught["n"] == n + 1
     for s in socks:
         await s.disconnect()
 
