@@ -131,7 +131,8 @@ SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.lo
 
 def start_server(args, port: int) -> subprocess.Popen:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer,
-           "BENCH_PREFIX": f"bilka-bench-{uuid.uuid4().hex[:6]}", "PYTHONUNBUFFERED": "1"}
+           "BENCH_PREFIX": f"bilka-bench-{uuid.uuid4().hex[:6]}", "PYTHONUNBUFFERED": "1",
+           "BILKA_WS_ORIGINS": f"http://127.0.0.1:{port}"}  # the generator's Origin, as the site's pages
     if args.server == "uvicorn":
         cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                "--port", str(port), "--ws", "websockets", "--lifespan", "off", "--log-level", "warning",
