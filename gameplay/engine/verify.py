@@ -20,6 +20,15 @@ from gameplay.engine.rules import Rules
 from gameplay.engine.shuffle import Shuffle, commitment_of, read_shuffle
 
 
+class Uncheckable(RecordError):
+    """A record whose deals cannot be checked; `code` says why in one word, for a page to word it:
+    `not_json`, `no_shuffle`, `no_seed` (the match is not over) or `broken` (the message says more)."""
+
+    def __init__(self, message: str, code: str = "broken", deal: int | None = None) -> None:
+        super().__init__(message, deal)
+        self.code = code
+
+
 @dataclass
 class DealCheck:
     """One deal: the hands the scheme gives and whether the record holds exactly those."""
@@ -30,6 +39,11 @@ class DealCheck:
     differing: list[str]
     expected: dict[str, list[str]]
     recorded: dict[str, list[str]]
+
+    @property
+    def differences(self) -> list[tuple[str, str, str]]:
+        """(seat, its hand by the scheme, its hand in the record) for each seat that differs."""
+        return [(s, " ".join(self.expected[s]), " ".join(self.recorded[s])) for s in self.differing]
 
 
 @dataclass
@@ -107,16 +121,18 @@ def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
         try:
             rec = json.loads(data)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise RecordError(f"not JSON: {exc}") from None
+            raise Uncheckable(f"not JSON: {exc}", "not_json") from None
     if not isinstance(rec, dict):
-        raise RecordError("a record is a JSON object")
+        raise Uncheckable("a record is a JSON object", "not_json")
     if rec.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {rec.get('format')!r}")
     if "shuffle" not in rec:
-        raise RecordError("the record has no shuffle: its deals were not dealt by a verifiable scheme")
+        raise Uncheckable("the record has no shuffle: its deals were not dealt by a verifiable scheme",
+                          "no_shuffle")
     shuffle: Shuffle = read_shuffle(rec["shuffle"])
     if shuffle.seed is None:
-        raise RecordError("the record has no revealed seed: it is published when the match is over")
+        raise Uncheckable("the record has no revealed seed: it is published when the match is over",
+                          "no_seed")
     rules_in = rec.get("rules", {})
     if not isinstance(rules_in, dict):
         raise RecordError("rules: must be a JSON object")
