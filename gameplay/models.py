@@ -18,10 +18,16 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine.cards import SEATS
+from gameplay.engine.shuffle import commitment_of, new_client_seed, new_match_seed
 
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
+
+
+def new_shuffle_seed() -> str:
+    """A table's secret match seed (bilka-shuffle/1), hex: drawn when the table opens."""
+    return new_match_seed().hex()
 
 
 class Seating(models.TextChoices):
@@ -72,6 +78,11 @@ class Table(models.Model):
     #: made against it or a later event is current, whatever other answers came in between.
     decision_event = models.PositiveIntegerField(null=True, blank=True, editable=False)
     result = models.JSONField(null=True, blank=True)
+    #: The secret match seed of bilka-shuffle/1 (hex), drawn when the table opens. Only its SHA-256
+    #: (`shuffle_commitment`) is shown until the match is over; `record` gets the seed then.
+    shuffle_seed = models.CharField(max_length=64, blank=True, default=new_shuffle_seed, editable=False)
+    #: Show the fair-shuffle panel open during the match, not folded (tournament tables).
+    shuffle_prominent = models.BooleanField(default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -86,6 +97,11 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("gameplay:table", kwargs={"pk": self.pk})
+
+    @property
+    def shuffle_commitment(self) -> str:
+        """SHA-256 of the match seed, hex: public from the moment the table opens."""
+        return commitment_of(bytes.fromhex(self.shuffle_seed)) if self.shuffle_seed else ""
 
 
 class Seat(models.Model):
@@ -103,6 +119,9 @@ class Seat(models.Model):
     disconnected_at = models.DateTimeField(null=True, blank=True)
     grace_used = models.FloatField(default=0.0,
                                    help_text=_("Seconds of disconnection grace used in this match."))
+    #: This seat's client seed of bilka-shuffle/1 (public): random unless the player sets his own
+    #: while the table waits; fixed when the match starts.
+    client_seed = models.CharField(max_length=64, default=new_client_seed)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "seat"], name="seat_unique_table_seat")]

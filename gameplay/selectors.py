@@ -17,10 +17,23 @@ _sysrand = secrets.SystemRandom()
 
 
 def load_state(table: Table) -> MatchState | None:
-    """The engine state of a table, rebuilt by replaying its record (None before the start)."""
+    """The engine state of a table, rebuilt by replaying its record (None before the start).
+
+    The stored record holds only the public part of the shuffle while the match is played; the
+    state gets the secret seed from the table, so it goes on dealing by the scheme."""
     if not table.record:
         return None
-    return read_record(table.record, rng=_sysrand)
+    return read_record(record_with_seed(table), rng=_sysrand)
+
+
+def record_with_seed(table: Table) -> dict[str, Any] | None:
+    """The table's record with its shuffle seed in it: for the engine, or for the end of the match.
+
+    Never hand this to a viewer while the match is played (`finished_record` is the public one)."""
+    record = table.record
+    if not record or "shuffle" not in record or "seed" in record["shuffle"] or not table.shuffle_seed:
+        return record
+    return {**record, "shuffle": {**record["shuffle"], "seed": table.shuffle_seed}}
 
 
 def seat_name(seat: Seat | None) -> str | None:

@@ -81,6 +81,10 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         f"/tables/{table.pk}/join/{table.invite_token}/") if table.status == TableStatus.OPEN else None
     return render(request, "gameplay/table.html", {
         "table": table,
+        "shuffle": snapshot["table"]["shuffle"],
+        "my_client_seed": next((s["seed"] for s in _seed_rows(snapshot) if s["letter"] == SEATS[seat]), "")
+        if seat is not None else "",
+        "seed_rows": _seed_rows(snapshot),
         "seat": SEATS[seat] if seat is not None else None,
         "snapshot": snapshot,
         "invite_url": invite_url,
@@ -90,13 +94,35 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
     })
 
 
+def _seed_rows(snapshot: dict[str, Any]) -> list[dict[str, str]]:
+    shuffle = snapshot["table"]["shuffle"]
+    if not shuffle:
+        return []
+    return [{"letter": letter, "seed": seed} for letter, seed in shuffle["client_seeds"].items()]
+
+
 @require_POST
 def sit(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=pk)
     try:
-        services.sit(table_id=table.pk, user=_user(request), session_key=_session_key(request, create=True))
+        services.sit(table_id=table.pk, user=_user(request), session_key=_session_key(request, create=True),
+                     client_seed=request.POST.get("client_seed", ""))
     except services.TableError as exc:
         messages.error(request, exc.message)
+    return redirect(table)
+
+
+@require_POST
+def client_seed(request: HttpRequest, pk: int) -> HttpResponse:
+    """A seated player sets his own client seed while the table waits."""
+    table = get_object_or_404(Table, pk=pk)
+    try:
+        services.set_client_seed(table_id=table.pk, client_seed=request.POST.get("client_seed", ""),
+                                 user=_user(request), session_key=_session_key(request))
+    except services.TableError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your client seed is set."))
     return redirect(table)
 
 
@@ -136,3 +162,58 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 
     return render(request, "gameplay/replay.html", {"table": table, "record": record,
                                                     "score": score_record(record)})
+
+
+def verify_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """Anyone checks every deal of a finished table against its revealed shuffle seed."""
+    table = get_object_or_404(Table, pk=pk)
+    record = selectors.finished_record(table)
+    context: dict[str, Any] = {"table": table, "verdict": None, "error": "", "pending": record is None}
+    if record is not None:
+        context.update(_verdict_of(record))
+    return render(request, "gameplay/verify.html", context)
+
+
+#: The largest record the verify page reads (a long match is some tens of kilobytes).
+VERIFY_MAX_BYTES = 1_000_000
+
+
+def verify_upload(request: HttpRequest) -> HttpResponse:
+    """Anyone pastes or uploads a bilka-record/1 and gets the verdict on its shuffle."""
+    context: dict[str, Any] = {"table": None, "verdict": None, "error": "", "pending": False, "upload": True,
+                               "pasted": ""}
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is not None:
+            data = upload.read(VERIFY_MAX_BYTES + 1)
+        else:
+            data = request.POST.get("record", "").encode()
+            context["pasted"] = request.POST.get("record", "")
+        if not data.strip():
+            context["error"] = _("Paste a record or choose its file.")
+        elif len(data) > VERIFY_MAX_BYTES:
+            context["error"] = _("This file is too large to be a game record.")
+        else:
+            context.update(_verdict_of(data))
+        if context.get("verdict"):
+            context["pasted"] = ""  # the verdict shows what was checked; the box is for the next one
+    return render(request, "gameplay/verify.html", context)
+
+
+def _verdict_of(record: Any) -> dict[str, Any]:
+    from gameplay.engine import RecordError
+    from gameplay.engine.verify import Uncheckable, verify_record
+
+    try:
+        return {"verdict": verify_record(record)}
+    except Uncheckable as exc:
+        why = {
+            "not_json": _("This is not a game record: it is not JSON."),
+            "no_shuffle": _("This match was dealt before fair shuffles: its record has no seeds to check."),
+            "no_seed": _("The seed is revealed when the match is over; come back then."),
+        }
+        if exc.code in why:
+            return {"error": why[exc.code]}
+        return {"error": _("This record cannot be checked."), "detail": str(exc)}
+    except RecordError as exc:
+        return {"error": _("This record cannot be checked."), "detail": str(exc)}

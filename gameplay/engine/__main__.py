@@ -1,4 +1,6 @@
-"""Command line: `score FILE` prints bilka-score/1; `bench --seconds N` prints deals/s.
+"""Command line: `score FILE` prints bilka-score/1; `verify-deal FILE` checks the shuffle of every
+deal against the revealed seed (exit 0 all agree, 1 something disagrees, 2 cannot check);
+`bench --seconds N` prints deals/s.
 
 The scorer is the organisers' and the tests' oracle: a record that breaks a rule exits with
 status 2, nothing on stdout and exactly one line on stderr saying what and where.
@@ -34,11 +36,34 @@ def _score(path: str) -> int:
     return 0
 
 
+def _verify(path: str) -> int:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        print(f"cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    from gameplay.engine.verify import verify_record
+
+    try:
+        verdict = verify_record(data)
+    except RecordError as exc:
+        print(" ".join(str(exc).split()), file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the contract is one line, whatever went wrong
+        print(" ".join(f"cannot verify this record: {exc!r}".split()), file=sys.stderr)
+        return 2
+    print("\n".join(verdict.lines()))
+    return 0 if verdict.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.engine")
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score a bilka-record/1 file")
     score.add_argument("file")
+    verify = sub.add_parser("verify-deal", help="check every deal of a record against its revealed seed")
+    verify.add_argument("file")
     bench = sub.add_parser("bench", help="random playouts per second")
     bench.add_argument("--seconds", type=float, default=5.0)
     bench.add_argument("--seed", type=int, default=1)
@@ -47,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "score":
         return _score(args.file)
+    if args.command == "verify-deal":
+        return _verify(args.file)
     if args.command in ("build-native", "clean-native"):
         from gameplay.engine import native
 

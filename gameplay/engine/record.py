@@ -30,11 +30,12 @@ from gameplay.engine.deal import hand_qualifies
 from gameplay.engine.errors import IllegalAction, RecordError, RulesError
 from gameplay.engine.match import END_REASONS, MatchState
 from gameplay.engine.rules import Rules
+from gameplay.engine.shuffle import read_shuffle
 from gameplay.engine.state import BaseMatchState, Phase
 
 FORMAT = "bilka-record/1"
 SCORE_FORMAT = "bilka-score/1"
-_TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties"}
+_TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties", "shuffle"}
 _DEAL_KEYS = {"dealer", "hands", "plays", "redeal", "passed"}
 
 
@@ -86,12 +87,13 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
     penalties = _read_penalties(rec.get("penalties", []), len(deals))
+    shuffle = read_shuffle(rec["shuffle"]) if "shuffle" in rec else None
 
     first_dealer = 0
     if deals and isinstance(deals[0], dict):
         first_dealer = _seat(deals[0].get("dealer"), "dealer", 1)
     state = MatchState(rules, rng=rng or secrets.SystemRandom(), first_dealer=first_dealer, auto_deal=False,
-                       players=players)
+                       players=players, shuffle=shuffle)
     for number, deal in enumerate(deals, start=1):
         if state.phase == Phase.OVER:
             raise RecordError(f"the match was already decided ({PAIRS[state.winner or 0]} won)", number)
@@ -236,6 +238,9 @@ def write_record(state: BaseMatchState) -> dict[str, Any]:
                 d["passed"] = [SEATS[s] for s in log.passed]
         deals.append(d)
     rec["deals"] = deals
+    if state.shuffle is not None:
+        # the seed is revealed only once the match is over; a cancelled match reveals it at its table
+        rec["shuffle"] = state.shuffle.to_json(reveal=state.phase == Phase.OVER)
     if state.end is not None:
         rec["end"] = {"reason": state.end[0], "seat": SEATS[state.end[1]]}
     if state.penalties:

@@ -46,6 +46,7 @@ from gameplay.engine.errors import IllegalAction
 from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH4
 from gameplay.engine.rules import Rules
 from gameplay.engine.scoring import WIN_SCORE, score_deal
+from gameplay.engine.shuffle import Shuffle
 
 _DEALING, _REDEAL, _PLAY, _OVER = 0, 1, 2, 3
 
@@ -72,7 +73,7 @@ MATCH_STATE_SLOTS: Final = (
     "eggs", "redeal_streak", "dealer", "deals", "_next", "_deck", "_jack_holder_leads", "_deck_mask",
     "_hand_size", "_phase", "_hands", "_trump", "_log", "_plays", "_winners", "_to_move",
     "_pending", "_qualify", "_redeal_rules", "_trump4", "_ace_ban", "_first_played", "_bw", "_row",
-    "_follow", "_lead_keys", "_legal", "_unled_aces", "_points",
+    "_follow", "_lead_keys", "_legal", "_unled_aces", "_points", "shuffle",
 )
 
 
@@ -82,7 +83,8 @@ class BaseMatchState:
     Create with `MatchState(rules, seed=...)` (seeded, for tests, bots and simulations) or
     `MatchState(rules)` (shuffled from `secrets.SystemRandom`). With `auto_deal=True` the next
     deal is dealt as soon as one ends; with `auto_deal=False` the caller deals with
-    `start_deal(hands)`, which is how a record is replayed.
+    `start_deal(hands)`, which is how a record is replayed. With a `shuffle`
+    (`shuffle.Shuffle`) every deal is dealt by its documented scheme, not by the rng.
     """
 
     __slots__ = MATCH_STATE_SLOTS
@@ -96,8 +98,10 @@ class BaseMatchState:
         first_dealer: int | None = None,
         auto_deal: bool = True,
         players: dict[str, str] | None = None,
+        shuffle: Shuffle | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
+        self.shuffle = shuffle
         if rng is None:
             # seeded: reproducible deals for tests, bots and simulations; else the OS's randomness
             rng = random.Random(seed) if seed is not None else secrets.SystemRandom()  # noqa: S311
@@ -225,10 +229,13 @@ class BaseMatchState:
 
     # ------------------------------------------------------------------ dealing
     def start_deal(self, hands: tuple[int, int, int, int] | list[int] | None = None) -> None:
-        """Deal the next deal: shuffled from the rng, or the given four hand masks (N E S W)."""
+        """Deal the next deal: by the shuffle scheme (deal k = len(deals) + 1) or from the rng, or the
+        given four hand masks (N E S W)."""
         if self._phase != _DEALING:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
-        if hands is None:
+        if hands is None and self.shuffle is not None:
+            hands = self.shuffle.hands(self.rules.deck, len(self.deals) + 1)
+        elif hands is None:
             hands = shuffled_hands(self._deck, self.rng, self._hand_size)
         else:
             check_hands(hands, self.rules.deck, self._deck_mask, self._hand_size)

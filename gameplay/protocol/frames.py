@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
 from gameplay.engine.match import MatchState
+from gameplay.engine.shuffle import SCHEME, commitment_of
 from gameplay.seat_words import bot_name
 
 SPECTATOR = None
@@ -97,6 +98,21 @@ def table_meta(table: Any, seats: list[Any]) -> dict[str, Any]:
         "deadline_in": deadline_in,
         "move_seconds": move_seconds(table),
         "result": table.result,
+        "shuffle": shuffle_meta(table, seats),
+    }
+
+
+def shuffle_meta(table: Any, seats: list[Any]) -> dict[str, Any] | None:
+    """The fair shuffle as everyone may see it: the commitment and the client seeds from the start,
+    the seed itself only once the table is finished (None for a table dealt before the scheme)."""
+    seed = table.shuffle_seed
+    if not seed or (table.status != "open" and not (table.record or {}).get("shuffle")):
+        return None
+    return {
+        "scheme": SCHEME,
+        "commitment": commitment_of(bytes.fromhex(seed)),
+        "client_seeds": {SEATS[s.seat]: s.client_seed for s in seats},
+        "seed": seed if table.status == "finished" else None,
     }
 
 

@@ -19,7 +19,16 @@ from gameplay.services.clocks import bot_move, clock_expired
 from gameplay.services.connections import connection_changed, reap_dead_servers
 from gameplay.services.ending import cancel, resign
 from gameplay.services.moves import parse_action, play, public_action
-from gameplay.services.seating import create_table, fill_with_bots, play_now, seat_for, sit, validate_rules
+from gameplay.services.seating import (
+    clean_client_seed,
+    create_table,
+    fill_with_bots,
+    play_now,
+    seat_for,
+    set_client_seed,
+    sit,
+    validate_rules,
+)
 
 __all__ = [
     "Conflict",
@@ -28,6 +37,7 @@ __all__ = [
     "TableError",
     "bot_move",
     "cancel",
+    "clean_client_seed",
     "clock_expired",
     "connection_changed",
     "create_table",
@@ -41,6 +51,7 @@ __all__ = [
     "resign",
     "seat_for",
     "seat_rows",
+    "set_client_seed",
     "sit",
     "validate_rules",
 ]

@@ -13,7 +13,7 @@ from gameplay import broadcast
 from gameplay.engine import MatchState, write_record
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
-from gameplay.selectors import load_state
+from gameplay.selectors import load_state, record_with_seed
 from gameplay.services.changes import Outcome, append_event, lock_table, seat_rows
 
 
@@ -24,7 +24,8 @@ def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: st
     table.finished_at = timezone.now()
     table.move_deadline = None
     table.decision_event = None
-    table.record = write_record(state)
+    table.record = write_record(state)  # a decided match: the record reveals the shuffle seed
+    table.record = record_with_seed(table)
     winner = "NS" if state.winner == 0 else "EW"
     table.result = {
         "winner": winner,
@@ -71,6 +72,7 @@ def cancel(*, table_id: int) -> Outcome:
     table.move_deadline = None
     table.decision_event = None
     table.result = {"winner": None, "reason": "cancelled", "seat": None, "score": score}
+    table.record = record_with_seed(table)  # called off: the shuffle seed is revealed all the same
     seats = seat_rows(table)
     event = append_event(table, "cancelled", state, {"result": table.result}, seats)
     for s in seats:

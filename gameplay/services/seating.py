@@ -12,7 +12,16 @@ from django.utils.translation import gettext as _
 from gameplay import broadcast
 from gameplay.engine import MatchState, Rules, RulesError, write_record
 from gameplay.engine.cards import SEATS
-from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, Seat, Seating, Table, TableStatus
+from gameplay.engine.shuffle import CLIENT_SEED_MAX, Shuffle, client_seed_problem
+from gameplay.models import (
+    REDEAL_SECONDS_MAX,
+    REDEAL_SECONDS_MIN,
+    Seat,
+    Seating,
+    Table,
+    TableStatus,
+    new_shuffle_seed,
+)
 from gameplay.services.changes import (
     TableError,
     append_event,
@@ -51,8 +60,13 @@ def create_table(
     session_key: str = "",
     sit: bool = True,
     bots: bool = False,
+    shuffle_prominent: bool = False,
 ) -> Table:
-    """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest."""
+    """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest.
+
+    The table draws its secret shuffle seed now, so its commitment is shown while it waits and
+    before anyone's client seed is final. `shuffle_prominent` shows the fair-shuffle panel open
+    during the match (tournament tables)."""
     full_rules = validate_rules(rules or {})
     if seating not in Seating.values:
         raise TableError(_("Unknown seating."), "invalid")
@@ -69,6 +83,7 @@ def create_table(
         **({} if redeal_seconds is None else {"redeal_seconds": redeal_seconds}),
         created_by=user,
         created_session="" if user is not None else session_key,
+        shuffle_prominent=shuffle_prominent,
     )
     if sit:
         _sit_locked(table, user=user, session_key=session_key)
@@ -93,15 +108,19 @@ def seat_for(table: Table, *, user: Any = None, session_key: str = "",
 
 
 @transaction.atomic
-def sit(*, table_id: int, user: Any = None, session_key: str = "") -> int:
-    """Take a seat at an open table (random or next free, by the table's seating); the seat number."""
+def sit(*, table_id: int, user: Any = None, session_key: str = "", client_seed: str = "") -> int:
+    """Take a seat at an open table (random or next free, by the table's seating); the seat number.
+
+    `client_seed` is the player's own seed for the shuffle (checked by `clean_client_seed`); without
+    one a random seed is filled in, which he may change while the table waits. The last player
+    to sit starts the match, so his seed is final at once: the sit form takes it."""
     table = lock_table(table_id)
-    seat = _sit_locked(table, user=user, session_key=session_key)
+    seat = _sit_locked(table, user=user, session_key=session_key, client_seed=client_seed)
     broadcast.lobby_changed()
     return seat
 
 
-def _sit_locked(table: Table, *, user: Any, session_key: str) -> int:
+def _sit_locked(table: Table, *, user: Any, session_key: str, client_seed: str = "") -> int:
     if user is not None and not user.is_authenticated:
         user = None
     if user is None and not session_key:
@@ -116,9 +135,10 @@ def _sit_locked(table: Table, *, user: Any, session_key: str) -> int:
     if not free:
         raise TableError(_("This table is full."), "full")
     number = free[0] if table.seating == Seating.IN_ORDER else _sysrand.choice(free)
+    seed = {"client_seed": clean_client_seed(client_seed)} if client_seed else {}
     Seat.objects.create(
         table=table, seat=number, user=user, session_key="" if user is not None else session_key,
-        name=_player_name(user),
+        name=_player_name(user), **seed,
     )
     append_event(table, "sit", None, {"seat": SEATS[number]})
     if len(free) == 1:
@@ -152,8 +172,13 @@ def _fill_bots_locked(table: Table) -> None:
 
 def _start_locked(table: Table) -> None:
     seats = seat_rows(table)
+    if not table.shuffle_seed:  # a table opened before provable shuffles: committed from the start
+        table.shuffle_seed = new_shuffle_seed()
+        Table.objects.filter(pk=table.pk).update(shuffle_seed=table.shuffle_seed)
+    client_seeds = (seats[0].client_seed, seats[1].client_seed, seats[2].client_seed, seats[3].client_seed)
+    shuffle = Shuffle(client_seeds, seed=bytes.fromhex(table.shuffle_seed))
     state = MatchState(Rules.from_json(table.rules), rng=_sysrand,
-                       players={SEATS[s.seat]: s.name for s in seats})
+                       players={SEATS[s.seat]: s.name for s in seats}, shuffle=shuffle)
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     # grace counts from the start of the match, not from a wait at the open table
@@ -162,6 +187,37 @@ def _start_locked(table: Table) -> None:
     set_move_clock(table, state, seats)
     append_event(table, "start", state, {}, seats)
     queue_next_task(table, state, seats)
+
+
+def clean_client_seed(value: Any) -> str:
+    """A client seed as the player typed it, trimmed; TableError in his language if it is not one."""
+    text = value.strip() if isinstance(value, str) else value
+    if not isinstance(text, str) or not text:
+        raise TableError(_("Type a client seed, or leave the random one."), "invalid")
+    if len(text) > CLIENT_SEED_MAX:
+        raise TableError(_("A client seed has at most %(n)s characters.") % {"n": CLIENT_SEED_MAX}, "invalid")
+    if client_seed_problem(text):
+        raise TableError(_("A client seed may use only Latin letters, digits, spaces and the signs "
+                           "on an English keyboard."), "invalid")
+    return text
+
+
+@transaction.atomic
+def set_client_seed(*, table_id: int, client_seed: Any, user: Any = None, session_key: str = "") -> str:
+    """A seated player sets his own client seed while the table waits for players; the seed kept.
+
+    Once the match starts the seeds are final (the first deal is dealt at the start)."""
+    table = lock_table(table_id)
+    seats = seat_rows(table)
+    mine = seat_for(table, user=user, session_key=session_key, seats=seats)
+    if mine is None:
+        raise TableError(_("Only a player at this table can set a client seed."), "forbidden")
+    if table.status != TableStatus.OPEN:
+        raise TableError(_("The match has started: the client seeds are final."), "started")
+    text = clean_client_seed(client_seed)
+    Seat.objects.filter(table=table, seat=mine).update(client_seed=text)
+    append_event(table, "client_seed", None, {"seat": SEATS[mine]})
+    return text
 
 
 @transaction.atomic

@@ -235,8 +235,23 @@
     box.querySelector(".bt-result-text").textContent = text;
   }
 
+  function drawShuffle() {
+    // the fair-shuffle panel: client seeds as they change while the table waits, the seed at the end
+    var sh = table.shuffle;
+    if (!sh) return;
+    Object.keys(sh.client_seeds || {}).forEach(function (s) {
+      var code = root.querySelector('[data-client-seed="' + s + '"]');
+      if (code) code.textContent = sh.client_seeds[s];
+    });
+    var seed = root.querySelector('[data-shuffle="seed"]'), pendingNote = root.querySelector('[data-shuffle="seed-pending"]');
+    if (seed) seed.textContent = sh.seed || "";
+    if (pendingNote) pendingNote.hidden = !!sh.seed;
+    root.querySelectorAll(".bt-verify-link").forEach(function (a) { a.hidden = !sh.seed; });
+  }
+
   function render() {
     root.classList.toggle("bt-spectator", !me);
+    drawShuffle();
     drawScore(); drawInfo(); drawSeats();
     if (!flashTimer) drawTrick(view && view.trick.cards, view && view.trick.leader);
     drawLegend(); drawBetween(); drawHand(); drawStatus(); drawResult();

@@ -8,6 +8,7 @@ order on one site, so those that change things come after those that read them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,6 +191,9 @@ CASES: list[Case] = [
     Case("gameplay:table", "asel", lambda s: s.table.get_absolute_url(), label="bots playing, seated"),
     Case("gameplay:table", None, lambda s: s.finished_table.get_absolute_url(), label="finished"),
     Case("gameplay:replay", None, url("gameplay:replay", lambda s: s.finished_table.pk)),
+    Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.finished_table.pk)),
+    Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.table.pk), label="playing"),
+    Case("gameplay:verify", None, url("gameplay:verify")),
     # --- accounts
     Case("account_login", None, url("account_login")),
     Case(
@@ -467,6 +471,21 @@ CASES: list[Case] = [
         label="table started",
     ),
     Case("gameplay:create", None, url("gameplay:create"), post=lambda s: {"seating": "куда-то"}, label="bad"),
+    Case(
+        "gameplay:client_seed",
+        "asel",
+        url("gameplay:client_seed", lambda s: s.table.pk),
+        post=lambda s: {"client_seed": "семя"},
+        label="table started",
+    ),
+    Case("gameplay:verify", None, url("gameplay:verify"), post=lambda s: {"record": "{"}, label="broken"),
+    Case(
+        "gameplay:verify",
+        None,
+        url("gameplay:verify"),
+        post=lambda s: {"record": json.dumps(s.finished_table.record)},
+        label="a finished table's record",
+    ),
     Case("gameplay:play_now", None, url("gameplay:play_now"), post=lambda s: {}),
     # --- pages added alongside (LATER): audit logs, the tournaments list, asking first, pairing edits
     Case("clubs:audit", "demo", url("clubs:audit", club)),

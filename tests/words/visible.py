@@ -18,9 +18,10 @@ ALLOWED = frozenset({
     "Bilka", "English",  # the site's name; the language menu names each language in itself
     "CSV", "JSON", "PDF", "A4", "PIN",  # formats and codes as printed on screens and paper
     "WhatsApp", "Telegram", "SMS",  # where an invitation link is sent
+    "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
-ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…")
+ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1")
 
 HIDDEN_TAGS = frozenset({"script", "style", "template"})
 VOID_TAGS = frozenset({
@@ -34,6 +35,8 @@ URL = re.compile(r"(?:https?|wss?)://\S+|(?<!\w)/[\w./?=&%-]*")
 CARD = re.compile(r"^(?:[6-9]|10|[TJQKA])[CDHS]$")
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
 LATIN = re.compile(r"[A-Za-z]")
+#: Seeds and fingerprints of a fair shuffle: long hex strings a reader copies, not words.
+HEX = re.compile(r"^[0-9a-f]{16,}$")
 
 
 class VisibleText(HTMLParser):
@@ -80,7 +83,7 @@ def english_words(text: str, names: frozenset[str]) -> list[str]:
     for bare in TOKEN.findall(text):
         if not LATIN.search(bare):
             continue
-        if bare in ALLOWED or bare in names or bare.lower() in names or CARD.match(bare):
+        if bare in ALLOWED or bare in names or bare.lower() in names or CARD.match(bare) or HEX.match(bare):
             continue
         found.append(bare)
     return found

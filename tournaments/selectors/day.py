@@ -46,6 +46,8 @@ class LiveTable:
     table_id: int
     status: str
     url: str
+    #: The SHA-256 the table's dealing is committed to (provably fair shuffles), shown to spectators.
+    commitment: str = ""
 
 
 def round_states(*, tournament: Tournament) -> list[RoundState]:
@@ -82,7 +84,7 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
         t = tables.get(m.live_table)
         if t is None:
             continue
-        board.append(LiveTable(m, t.pk, t.status, t.get_absolute_url()))
+        board.append(LiveTable(m, t.pk, t.status, t.get_absolute_url(), t.shuffle_commitment))
     return board
 
 

@@ -76,7 +76,8 @@ def open_tables(*, round_id: int) -> int:
                 key=f"no-table:{match.pk}",
             )
             continue
-        table = tables.create_table(rules=tournament.rules, seating=Seating.IN_ORDER, sit=False)
+        table = tables.create_table(rules=tournament.rules, seating=Seating.IN_ORDER, sit=False,
+                                    shuffle_prominent=True)
         for user in (home[0], away[0], home[1], away[1]):  # N E S W: partners opposite
             tables.sit(table_id=table.pk, user=user)
         match.live_table = table.pk

@@ -1,0 +1,158 @@
+"""Check a finished record's deals against its revealed shuffle seed (bilka-shuffle/1).
+
+Anyone holding the record can run this (`python -m gameplay.engine verify-deal RECORD.json`, or the
+site's verify pages): the seed must hash to the commitment shown before the match, and every deal's
+hands must be the ones the scheme gives for that deal number. A record that cannot be compared at
+all (not a record, no `shuffle`, no revealed seed, hands that are not cards) is a RecordError; a
+record that can be compared gets a `Verdict`, whatever it says.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from gameplay.engine.cards import BIT, SEATS, card_from_str, card_to_str, hand_sort_key, mask_cards
+from gameplay.engine.errors import RecordError, RulesError
+from gameplay.engine.record import FORMAT
+from gameplay.engine.rules import Rules
+from gameplay.engine.shuffle import Shuffle, commitment_of, read_shuffle
+
+
+class Uncheckable(RecordError):
+    """A record whose deals cannot be checked; `code` says why in one word, for a page to word it:
+    `not_json`, `no_shuffle`, `no_seed` (the match is not over) or `broken` (the message says more)."""
+
+    def __init__(self, message: str, code: str = "broken", deal: int | None = None) -> None:
+        super().__init__(message, deal)
+        self.code = code
+
+
+@dataclass
+class DealCheck:
+    """One deal: the hands the scheme gives and whether the record holds exactly those."""
+
+    number: int
+    agrees: bool
+    #: The seats whose recorded hand differs from the scheme's.
+    differing: list[str]
+    expected: dict[str, list[str]]
+    recorded: dict[str, list[str]]
+
+    @property
+    def differences(self) -> list[tuple[str, str, str]]:
+        """(seat, its hand by the scheme, its hand in the record) for each seat that differs."""
+        return [(s, " ".join(self.expected[s]), " ".join(self.recorded[s])) for s in self.differing]
+
+
+@dataclass
+class Verdict:
+    scheme: str
+    commitment: str
+    #: SHA-256 of the revealed seed (what the commitment must equal).
+    seed_hash: str
+    seed: str
+    client_seeds: dict[str, str]
+    deals: list[DealCheck] = field(default_factory=list)
+
+    @property
+    def commitment_ok(self) -> bool:
+        return self.seed_hash == self.commitment
+
+    @property
+    def disagreeing(self) -> list[int]:
+        return [d.number for d in self.deals if not d.agrees]
+
+    @property
+    def ok(self) -> bool:
+        return self.commitment_ok and not self.disagreeing
+
+    def lines(self) -> list[str]:
+        """The verdict as the command line prints it: one line per check, a summary last."""
+        out = [f"scheme: {self.scheme}",
+               f"commitment: {'ok' if self.commitment_ok else 'WRONG'} "
+               f"(sha256 of the seed is {self.seed_hash}, the record committed to {self.commitment})"]
+        for d in self.deals:
+            if d.agrees:
+                out.append(f"deal {d.number}: ok")
+            else:
+                seats = ", ".join(f"{s} should hold {' '.join(d.expected[s])}" for s in d.differing)
+                out.append(f"deal {d.number}: DIFFERS: {seats}")
+        if self.ok:
+            out.append(f"all {len(self.deals)} deals agree with {self.scheme}")
+        else:
+            what = []
+            if not self.commitment_ok:
+                what.append("the seed does not match the commitment")
+            if self.disagreeing:
+                what.append("deals " + ", ".join(map(str, self.disagreeing)) + " disagree")
+            out.append("NOT VERIFIED: " + "; ".join(what))
+        return out
+
+
+def _sorted(mask: int) -> list[str]:
+    return [card_to_str(c) for c in sorted(mask_cards(mask), key=hand_sort_key)]
+
+
+def _recorded_hands(deal: object, number: int) -> list[int]:
+    hands = deal.get("hands") if isinstance(deal, dict) else None
+    if not isinstance(hands, dict) or set(hands) != set(SEATS):
+        raise RecordError("hands must give the cards of N, E, S and W", number)
+    masks = []
+    for seat in SEATS:
+        cards = hands[seat]
+        if not isinstance(cards, list):
+            raise RecordError(f"the hand of {seat} must be a list of cards", number)
+        mask = 0
+        for text in cards:
+            try:
+                mask |= BIT[card_from_str(text)]
+            except ValueError:
+                raise RecordError(f"{text!r} in the hand of {seat} is not a card", number) from None
+        masks.append(mask)
+    return masks
+
+
+def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
+    """The verdict on every deal of a record with a revealed seed; RecordError if none can be given."""
+    rec = data
+    if isinstance(data, (str, bytes)):
+        try:
+            rec = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise Uncheckable(f"not JSON: {exc}", "not_json") from None
+    if not isinstance(rec, dict):
+        raise Uncheckable("a record is a JSON object", "not_json")
+    if rec.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {rec.get('format')!r}")
+    if "shuffle" not in rec:
+        raise Uncheckable("the record has no shuffle: its deals were not dealt by a verifiable scheme",
+                          "no_shuffle")
+    shuffle: Shuffle = read_shuffle(rec["shuffle"])
+    if shuffle.seed is None:
+        raise Uncheckable("the record has no revealed seed: it is published when the match is over",
+                          "no_seed")
+    rules_in = rec.get("rules", {})
+    if not isinstance(rules_in, dict):
+        raise RecordError("rules: must be a JSON object")
+    try:
+        deck = Rules.from_json(rules_in).deck
+    except (RulesError, TypeError) as exc:
+        raise RecordError(str(exc)) from None
+    deals = rec.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    verdict = Verdict(scheme=shuffle.scheme, commitment=shuffle.commitment,
+                      seed_hash=commitment_of(shuffle.seed), seed=shuffle.seed.hex(),
+                      client_seeds=dict(zip(SEATS, shuffle.client_seeds, strict=True)))
+    for number, deal in enumerate(deals, start=1):
+        recorded = _recorded_hands(deal, number)
+        expected = shuffle.hands(deck, number)
+        differing = [SEATS[s] for s in range(4) if recorded[s] != expected[s]]
+        verdict.deals.append(DealCheck(
+            number=number, agrees=not differing, differing=differing,
+            expected={SEATS[s]: _sorted(expected[s]) for s in range(4)},
+            recorded={SEATS[s]: _sorted(recorded[s]) for s in range(4)},
+        ))
+    return verdict
