@@ -48,15 +48,19 @@ TOO_LARGE_TEXT = gettext_noop("This message is too long for the table.")
 COSTS = {"sync": 10, "move": 3, "resign": 3}
 CONNECT_COST = 5
 
-# KEYS: buckets; ARGV[1]: the cost, then (rate, burst) per key. Takes the cost from every bucket,
-# or nothing if any bucket has less. Returns {1, 0} or {0, seconds until every bucket has enough}.
+# KEYS: buckets (the viewer's first); ARGV[1]: the cost, ARGV[2]: the cool-off in seconds, then
+# (rate, burst) per key. Takes the cost from every bucket, or nothing if any bucket has less; a
+# refusal leaves the viewer's bucket that many seconds of its rate in debt, so that a client over
+# its limits stays out for the cool-off instead of coming back as soon as a few tokens have
+# refilled. Returns {1, 0} or {0, seconds until every bucket has enough}.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local cost = tonumber(ARGV[1])
+local cool = tonumber(ARGV[2])
 local tokens, ok, wait = {}, 1, 0
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local rate, burst = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
   local b = redis.call('HMGET', key, 'tokens', 'at')
   local have = tonumber(b[1]) or burst
   local at = tonumber(b[2]) or now
@@ -68,11 +72,15 @@ for i, key in ipairs(KEYS) do
   end
 end
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local rate, burst = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
   local have = tokens[i]
-  if ok == 1 then have = have - cost end
+  if ok == 1 then have = have - cost
+  elseif i == 1 and cool > 0 then
+    have = math.min(have, 0) - rate * cool
+    wait = math.max(wait, (cost - have) / rate)
+  end
   redis.call('HSET', key, 'tokens', tostring(have), 'at', tostring(now))
-  redis.call('PEXPIRE', key, math.ceil(1000 * (burst / rate + 1)))
+  redis.call('PEXPIRE', key, math.ceil(1000 * ((burst - math.min(have, 0)) / rate + 1)))
 end
 return {ok, tostring(wait)}
 """
@@ -106,6 +114,8 @@ class Limits:
     viewer_burst: float
     address_factor: float
     max_bytes: int
+    cool_off: float = 0.0
+    hold: float = 0.0
 
     @classmethod
     def current(cls) -> Limits:
@@ -116,6 +126,8 @@ class Limits:
             viewer_burst=float(settings.GAMEPLAY_FLOOD_VIEWER_BURST),
             address_factor=float(settings.GAMEPLAY_FLOOD_ADDRESS_FACTOR),
             max_bytes=int(settings.GAMEPLAY_FRAME_MAX_BYTES),
+            cool_off=float(getattr(settings, "GAMEPLAY_FLOOD_COOL_OFF", 0.0)),
+            hold=float(getattr(settings, "GAMEPLAY_FLOOD_HOLD", 0.0)),
         )
 
 
@@ -168,7 +180,7 @@ async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> V
     viewer, is_address = viewer_of(scope)
     factor = limits.address_factor if is_address else 1.0
     keys = [f"{_prefix()}:{viewer}"]
-    args: list[float] = [cost, limits.viewer_rate * factor, limits.viewer_burst * factor]
+    args: list[float] = [cost, limits.cool_off, limits.viewer_rate * factor, limits.viewer_burst * factor]
     if socket_id is not None:
         keys.append(f"{_prefix()}:c:{socket_id}")
         args += [limits.socket_rate, limits.socket_burst]
@@ -204,12 +216,23 @@ def too_large(text_data: str | None, bytes_data: bytes | None) -> bool:
     return len(text_data.encode()) > limit
 
 
+#: Connects held by this process's gate, by viewer: a few wait out the cool-off, the rest are
+#: turned away at once (`HOLD_PER_VIEWER`).
+_held: dict[str, int] = {}
+HOLD_PER_VIEWER = 4
+
+
 class ConnectGate:
     """ASGI middleware before the session and auth middleware of `/ws/table/` sockets: a viewer
     whose allowance cannot pay for a connect is told so and closed before anything is loaded
-    (no session, user or table from the database, no channel-layer subscription): a reconnect
-    loop costs the server one Redis call a try. It only looks (the consumer takes the tokens); a
-    cookie that names no session only gets as far as the consumer, which counts it by address."""
+    (no session, user or table from the database, no channel-layer subscription). It only looks
+    (the consumer takes the tokens); a cookie that names no session only gets as far as the
+    consumer, which counts it by address.
+
+    A refused connect is held for up to `GAMEPLAY_FLOOD_HOLD` seconds (at most the time the
+    viewer has to wait) before it is answered, so a client that reconnects at once costs a
+    sleeping coroutine per try instead of a handshake every few milliseconds; beyond
+    `HOLD_PER_VIEWER` held at once, a connect is refused before the handshake (HTTP 403)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -231,14 +254,32 @@ class ConnectGate:
             wait = 0.0
         if wait <= 0:
             return await self.inner(scope, receive, send)
-        await receive()  # websocket.connect
+        held = _held.get(key, 0)
+        if held >= HOLD_PER_VIEWER:
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": CLOSE_TOO_FAST})  # before accept: 403
+            return None
+        _held[key] = held + 1
+        try:
+            pause = min(wait, limits.hold)
+            if pause > 0:
+                await asyncio.sleep(pause)
+        finally:
+            if _held[key] <= 1:
+                del _held[key]
+            else:
+                _held[key] -= 1
+        await receive()  # websocket.connect (or the client gave up while it was held)
         with translation.override(cookies.get(settings.LANGUAGE_COOKIE_NAME) or settings.LANGUAGE_CODE):
             text = gettext(TOO_FAST_TEXT)
-        await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": json.dumps(
-            {"type": "refused", "id": None, "code": TOO_FAST, "message": text,
-             "retry_in": max(2, math.ceil(wait))}, ensure_ascii=False)})
-        await send({"type": "websocket.close", "code": CLOSE_TOO_FAST})
+        try:
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps(
+                {"type": "refused", "id": None, "code": TOO_FAST, "message": text,
+                 "retry_in": max(2, math.ceil(wait - pause))}, ensure_ascii=False)})
+            await send({"type": "websocket.close", "code": CLOSE_TOO_FAST})
+        except Exception:  # noqa: BLE001 - the client left while it was held
+            return None
         return None
 
 

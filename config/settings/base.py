@@ -289,6 +289,10 @@ GAMEPLAY_FLOOD_SOCKET_BURST = env.float("GAMEPLAY_FLOOD_SOCKET_BURST", default=6
 GAMEPLAY_FLOOD_VIEWER_RATE = env.float("GAMEPLAY_FLOOD_VIEWER_RATE", default=20.0)
 GAMEPLAY_FLOOD_VIEWER_BURST = env.float("GAMEPLAY_FLOOD_VIEWER_BURST", default=120.0)
 GAMEPLAY_FLOOD_ADDRESS_FACTOR = env.float("GAMEPLAY_FLOOD_ADDRESS_FACTOR", default=10.0)
+# A viewer told "too fast" stays out this many seconds (its page waits them before it reconnects);
+# a connect during them is held up to GAMEPLAY_FLOOD_HOLD seconds before it is refused.
+GAMEPLAY_FLOOD_COOL_OFF = env.float("GAMEPLAY_FLOOD_COOL_OFF", default=10.0)
+GAMEPLAY_FLOOD_HOLD = env.float("GAMEPLAY_FLOOD_HOLD", default=4.0)
 
 # --- Tournament day. A table without a result is shown as stuck on the organiser's dashboard (with
 # its forfeit buttons) only after its round's deadline, or this many minutes after the round started.

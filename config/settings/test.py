@@ -46,6 +46,8 @@ BILKA_WS_ORIGINS = env.list("BILKA_WS_ORIGINS", default=["http://127.0.0.1:8000"
 # Live tables: bots move without a pause.
 GAMEPLAY_BOT_PAUSE = 0.0
 GAMEPLAY_BOT_PAUSE_SPREAD = 0.0
+# A client told "too fast" is held this long before its refused reconnect is answered (tests wait less).
+GAMEPLAY_FLOOD_HOLD = 0.3
 # Moves run in the server's thread pool; tests/gameplay/tables/test_tables_move_pool.py turns the
 # worker processes on (spawning them per test would cost seconds in every socket test).
 GAMEPLAY_MOVE_PROCESSES = 0

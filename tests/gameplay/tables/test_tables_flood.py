@@ -85,6 +85,53 @@ async def test_reconnecting_does_not_reset_the_allowance(settings):
     await other.disconnect()
 
 
+async def test_a_client_told_too_fast_stays_out_for_the_cool_off(settings):
+    settings.GAMEPLAY_FLOOD_SOCKET_BURST = 5
+    settings.GAMEPLAY_FLOOD_SOCKET_RATE = 0.01
+    settings.GAMEPLAY_FLOOD_COOL_OFF = 3
+    table_id, cookie = await setup_table()
+    s = sock(table_id, cookie)
+    assert (await s.connect())[0]
+    _, told = await pings_answered(s, 8)
+    assert told["code"] == "too_fast" and told["retry_in"] >= 3  # the page waits out the cool-off
+    assert await closed_with(s) == 4429
+    # the viewer's own rate (20 tokens/s) would pay for a connect within 0.3 s: the cool-off keeps
+    # the client out for its 3 s all the same, and a connect then is held before it is refused
+    await asyncio.sleep(0.5)
+    started = time.monotonic()
+    again = sock(table_id, cookie)
+    assert (await again.connect())[0]
+    told = await again.receive_json_from(timeout=5)
+    assert told["code"] == "too_fast" and told["retry_in"] >= 2
+    assert time.monotonic() - started >= 0.25  # held (GAMEPLAY_FLOOD_HOLD) before the answer
+    assert await closed_with(again) == 4429
+    await asyncio.sleep(told["retry_in"] + 0.5)
+    back = sock(table_id, cookie)  # after the cool-off the same person plays on
+    assert (await back.connect())[0]
+    assert await pings_answered(back, 3) == (3, None)
+    await back.disconnect()
+
+
+async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before_the_handshake(settings):
+    settings.GAMEPLAY_FLOOD_VIEWER_BURST = flood.CONNECT_COST + 1
+    settings.GAMEPLAY_FLOOD_VIEWER_RATE = 0.01
+    settings.GAMEPLAY_FLOOD_HOLD = 1.0
+    table_id, cookie = await setup_table()
+    first = sock(table_id, cookie)
+    assert (await first.connect())[0]  # spends the allowance
+    await first.disconnect()
+    tries = [sock(table_id, cookie) for _ in range(flood.HOLD_PER_VIEWER + 3)]
+    started = time.monotonic()
+    results = await asyncio.gather(*(t.connect(timeout=5) for t in tries))
+    turned_away = [r for r in results if not r[0]]
+    assert len(turned_away) == 3 and all(code == 4429 for _, code in turned_away)
+    held = [t for t, r in zip(tries, results, strict=True) if r[0]]
+    for t in held:
+        told = await t.receive_json_from(timeout=5)
+        assert told["code"] == "too_fast"
+    assert time.monotonic() - started >= 0.9  # the held ones were answered after the hold
+
+
 async def test_an_oversize_frame_is_refused_and_the_socket_goes_on():
     table_id, cookie = await setup_table()
     s = sock(table_id, cookie)
