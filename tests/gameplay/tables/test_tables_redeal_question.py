@@ -95,7 +95,7 @@ def test_a_redeal_ends_the_question_names_who_asked_and_a_late_answer_is_stale(p
     opened = table.event_seq
     refused = services.play(table_id=table.pk, seat=other, action="redeal", expected_event=opened)
     assert not refused.ok and refused.code == "illegal"
-    assert "does not allow a redeal" in refused.message
+    assert "не даёт права на пересдачу" in refused.message  # in the player's language
     assert services.play(table_id=table.pk, seat=other, action="pass", expected_event=opened).ok
     outcome = services.play(table_id=table.pk, seat=asker, action="redeal", expected_event=opened)
     assert outcome.ok

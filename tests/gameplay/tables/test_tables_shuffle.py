@@ -16,7 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
-from tables_helpers import play_random
+from tables_helpers import answer_play, play_random
 
 from gameplay import selectors, services
 from gameplay.engine.shuffle import deal_hands
@@ -172,6 +172,7 @@ def test_the_seed_is_revealed_after_a_resignation_and_every_deal_checks(table4, 
 
 
 def test_the_seed_is_revealed_after_a_timeout(table4):
+    table4 = answer_play(table4.pk)  # past the redeal question: the move clock runs
     Table.objects.filter(pk=table4.pk).update(move_deadline=timezone.now() - timedelta(seconds=1))
     assert services.clock_expired(table_id=table4.pk, expected_event=table4.event_seq) == "timeout"
     _assert_revealed(table4.pk)
