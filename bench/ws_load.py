@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -642,11 +643,24 @@ def main() -> None:
                 worker.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 worker.kill()
+        helpers = _descendants(server.pid)  # the move worker processes: they outlive their server
         server.terminate()
         try:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             server.kill()
+        for helper in helpers:
+            with contextlib.suppress(Exception):  # already gone
+                helper.kill()
+
+
+def _descendants(pid: int) -> list:
+    try:
+        import psutil
+
+        return psutil.Process(pid).children(recursive=True)
+    except Exception:  # noqa: BLE001 - no psutil, or the server is gone
+        return []
 
 
 if __name__ == "__main__":

@@ -105,6 +105,18 @@ def dealt_cards(seed: bytes, client_seeds: tuple[str, str, str, str] | list[str]
     return cards
 
 
+def first_dealer(seed: bytes, client_seeds: tuple[str, str, str, str] | list[str]) -> int:
+    """The match's first dealer (0..3 = N E S W), from the stream of "deal 0" (no deal is 0):
+    its first byte below 252, mod 4, so the server cannot choose him once it knows the hands."""
+    message = deal_message(client_seeds, 0)
+    block = 0
+    while True:
+        for r in hmac.digest(seed, message + block.to_bytes(4, "big"), "sha256"):
+            if r < _LIMIT[4]:
+                return r % 4
+        block += 1
+
+
 def deal_hands(seed: bytes, client_seeds: tuple[str, str, str, str] | list[str], k: int,
                deck: str = "32") -> list[int]:
     """The four hands (bitmasks, N E S W) of deal k: consecutive slices of `dealt_cards`."""
@@ -145,6 +157,12 @@ class Shuffle:
         if self.seed is None:
             raise ValueError("the match seed is not known, so no new deal can be dealt")
         return deal_hands(self.seed, self.client_seeds, k, deck)
+
+    def first_dealer(self) -> int:
+        """The first dealer of the match; ValueError when the seed is not known."""
+        if self.seed is None:
+            raise ValueError("the match seed is not known")
+        return first_dealer(self.seed, self.client_seeds)
 
     def to_json(self, *, reveal: bool) -> dict[str, object]:
         """The record's `shuffle`; the seed only when `reveal` (the match is over)."""

@@ -116,7 +116,11 @@ class BaseMatchState:
         self.suit_of_seat: tuple[int, int, int, int] | None = None
         self.eggs = 0
         self.redeal_streak = 0
-        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(4)
+        if first_dealer is None:
+            # by the shuffle scheme where the seed is known (so it can be checked), else drawn
+            known = shuffle is not None and shuffle.seed is not None
+            first_dealer = shuffle.first_dealer() if known else self.rng.randrange(4)  # type: ignore[union-attr]
+        self.dealer = first_dealer
         self.deals: list[DealLog] = []
         if self.rules.direction == "clockwise":
             self._next = (1, 2, 3, 0)

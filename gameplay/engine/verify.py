@@ -55,6 +55,13 @@ class Verdict:
     seed: str
     client_seeds: dict[str, str]
     deals: list[DealCheck] = field(default_factory=list)
+    #: The first dealer by the scheme, and as the record has him (None: the record has no deal).
+    first_dealer: str = ""
+    recorded_dealer: str | None = None
+
+    @property
+    def dealer_ok(self) -> bool:
+        return self.recorded_dealer is None or self.recorded_dealer == self.first_dealer
 
     @property
     def commitment_ok(self) -> bool:
@@ -66,13 +73,17 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and not self.disagreeing
+        return self.commitment_ok and self.dealer_ok and not self.disagreeing
 
     def lines(self) -> list[str]:
         """The verdict as the command line prints it: one line per check, a summary last."""
         out = [f"scheme: {self.scheme}",
                f"commitment: {'ok' if self.commitment_ok else 'WRONG'} "
                f"(sha256 of the seed is {self.seed_hash}, the record committed to {self.commitment})"]
+        if self.recorded_dealer is not None:
+            out.append(f"first dealer: ok ({self.first_dealer})" if self.dealer_ok else
+                       f"first dealer: DIFFERS: should be {self.first_dealer}, "
+                       f"the record has {self.recorded_dealer}")
         for d in self.deals:
             if d.agrees:
                 out.append(f"deal {d.number}: ok")
@@ -85,6 +96,8 @@ class Verdict:
             what = []
             if not self.commitment_ok:
                 what.append("the seed does not match the commitment")
+            if not self.dealer_ok:
+                what.append("the first dealer disagrees")
             if self.disagreeing:
                 what.append("deals " + ", ".join(map(str, self.disagreeing)) + " disagree")
             out.append("NOT VERIFIED: " + "; ".join(what))
@@ -145,7 +158,11 @@ def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
         raise RecordError("deals must be a list")
     verdict = Verdict(scheme=shuffle.scheme, commitment=shuffle.commitment,
                       seed_hash=commitment_of(shuffle.seed), seed=shuffle.seed.hex(),
-                      client_seeds=dict(zip(SEATS, shuffle.client_seeds, strict=True)))
+                      client_seeds=dict(zip(SEATS, shuffle.client_seeds, strict=True)),
+                      first_dealer=SEATS[shuffle.first_dealer()])
+    if deals and isinstance(deals[0], dict):
+        dealer = deals[0].get("dealer")
+        verdict.recorded_dealer = dealer if isinstance(dealer, str) else repr(dealer)
     for number, deal in enumerate(deals, start=1):
         recorded = _recorded_hands(deal, number)
         expected = shuffle.hands(deck, number)

@@ -20,6 +20,7 @@ from gameplay.engine.shuffle import (
     deal_hands,
     deal_message,
     dealt_cards,
+    first_dealer,
 )
 from gameplay.engine.verify import verify_record
 
@@ -176,6 +177,24 @@ def _finished_record(seed: int = 6) -> dict:
     record = write_record(state)
     assert len(record["deals"]) >= 2
     return record
+
+
+def test_the_first_dealer_comes_from_the_seed_and_a_changed_one_is_caught():
+    assert first_dealer(SEED, CLIENT) == 2  # the README's example: stream of k = 0 begins 7e
+    dealers = {first_dealer(bytes([n]) * 32, CLIENT) for n in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    for n in range(5):
+        shuffle = Shuffle(CLIENT, seed=bytes([n]) * 32)
+        state = MatchState(Rules(), seed=n, shuffle=shuffle)  # the rng's seed does not decide it
+        assert state.deals[0].dealer == shuffle.first_dealer()
+    honest = _finished_record()
+    assert verify_record(honest).dealer_ok and "first dealer: ok (S)" in verify_record(honest).lines()
+    moved = copy.deepcopy(honest)
+    moved["deals"][0]["dealer"] = "N"
+    v = verify_record(moved)
+    assert not v.ok and not v.dealer_ok and v.disagreeing == []
+    assert "first dealer: DIFFERS: should be S, the record has N" in v.lines()
+    assert "the first dealer disagrees" in v.lines()[-1]
 
 
 def test_verify_agrees_on_an_honest_record():
