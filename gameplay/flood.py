@@ -52,18 +52,21 @@ CONNECT_COST = 5
 # (rate, burst) per key. Takes the cost from every bucket, or nothing if any bucket has less; a
 # refusal leaves the viewer's bucket that many seconds of its rate in debt, so that a client over
 # its limits stays out for the cool-off instead of coming back as soon as a few tokens have
-# refilled. Returns {1, 0} or {0, seconds until every bucket has enough}.
+# refilled; each refusal before the bucket has refilled doubles the cool-off (a strike, up to 2^5),
+# so a client that floods again at once stays out longer each time. Returns {1, 0} or
+# {0, seconds until every bucket has enough}.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local cost = tonumber(ARGV[1])
 local cool = tonumber(ARGV[2])
-local tokens, ok, wait = {}, 1, 0
+local tokens, ok, wait, strikes = {}, 1, 0, 0
 for i, key in ipairs(KEYS) do
   local rate, burst = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
-  local b = redis.call('HMGET', key, 'tokens', 'at')
+  local b = redis.call('HMGET', key, 'tokens', 'at', 'strikes')
   local have = tonumber(b[1]) or burst
   local at = tonumber(b[2]) or now
+  if i == 1 then strikes = tonumber(b[3]) or 0 end
   have = math.min(burst, have + math.max(0, now - at) * rate)
   tokens[i] = have
   if have < cost then
@@ -76,8 +79,9 @@ for i, key in ipairs(KEYS) do
   local have = tokens[i]
   if ok == 1 then have = have - cost
   elseif i == 1 and cool > 0 then
-    have = math.min(have, 0) - rate * cool
+    have = math.min(have, 0) - rate * cool * 2 ^ math.min(strikes, 5)
     wait = math.max(wait, (cost - have) / rate)
+    redis.call('HSET', key, 'strikes', tostring(strikes + 1))
   end
   redis.call('HSET', key, 'tokens', tostring(have), 'at', tostring(now))
   redis.call('PEXPIRE', key, math.ceil(1000 * ((burst - math.min(have, 0)) / rate + 1)))

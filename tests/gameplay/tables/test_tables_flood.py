@@ -112,6 +112,18 @@ async def test_a_client_told_too_fast_stays_out_for_the_cool_off(settings):
     await back.disconnect()
 
 
+async def test_each_refusal_before_the_allowance_has_refilled_doubles_the_cool_off(settings):
+    settings.GAMEPLAY_FLOOD_VIEWER_BURST = 2
+    settings.GAMEPLAY_FLOOD_VIEWER_RATE = 1
+    settings.GAMEPLAY_FLOOD_ADDRESS_FACTOR = 1
+    settings.GAMEPLAY_FLOOD_COOL_OFF = 2
+    scope = {"session": None, "client": (f"10.9.{random.randrange(250)}.{random.randrange(250)}", 1)}
+    assert (await flood.take(scope, None, 2)).ok
+    waits = [(await flood.take(scope, None, 2)).retry_in for _ in range(3)]
+    # in debt by 2 s, then 2 + 4, then 2 + 4 + 8 (each refusal's cool-off doubles), plus the cost
+    assert waits == [4, 8, 16], waits
+
+
 async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before_the_handshake(settings):
     settings.GAMEPLAY_FLOOD_VIEWER_BURST = flood.CONNECT_COST + 1
     settings.GAMEPLAY_FLOOD_VIEWER_RATE = 0.01
