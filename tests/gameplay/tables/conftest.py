@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from gameplay import services
-from gameplay.models import Seating
+from gameplay.models import Seat, Seating, Table
 
 
 @pytest.fixture(autouse=True)
@@ -63,3 +63,17 @@ def _end_stray_connections(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture
+def dealt_table4(people):
+    """`table4` with its deals fixed: the shuffle seed and the four client seeds are set before the
+    match starts, so a test that plays random moves from a seeded rng plays the same match on every
+    run (with the OS's seeds, one match in fifty or so ends at once in a Lucy)."""
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
+    Table.objects.filter(pk=table.pk).update(shuffle_seed="5a" * 32)
+    Seat.objects.filter(table=table).update(client_seed="fixed N")
+    for letter, user in zip("ESW", people[1:4], strict=True):
+        services.sit(table_id=table.pk, user=user, client_seed=f"fixed {letter}")
+    table.refresh_from_db()
+    return table

@@ -55,7 +55,8 @@ def _check(frame_part, secret: set[str], where: str) -> None:
     assert '"hands"' not in text, f"{where}: a hands field"
 
 
-def test_random_deals_leak_no_card(people, table4):
+def test_random_deals_leak_no_card(people, dealt_table4):
+    table4 = dealt_table4
     rng = random.Random(20261130)
     table_id = table4.pk
     deals_seen = set()

@@ -185,8 +185,11 @@ def _snapshot(state) -> tuple:
             [state.observation(s).to_json() for s in range(4)], state.spectator_observation().to_json())
 
 
-def test_the_cached_state_equals_a_fresh_replay_after_every_move(table4, django_capture_on_commit_callbacks):
+def test_the_cached_state_equals_a_fresh_replay_after_every_move(
+    dealt_table4, django_capture_on_commit_callbacks
+):
     """The process-local state cache (state_cache._STATES) is only ever the record replayed."""
+    table4 = dealt_table4
     rng = random.Random(7)
     state_cache._STATES.clear()
     hits = 0
