@@ -88,7 +88,7 @@ def test_the_invitation_link_opens_a_waiting_private_table_and_lets_one_sit(peop
     guest.force_login(people[1])
     assert guest.get(f"/tables/{table.pk}/").status_code == 404
     assert guest.get(f"/tables/{table.pk}/join/wrong-token/").status_code == 404
-    page = guest.get(f"/tables/{table.pk}/join/{table.invite_token}/")
+    page = guest.get(f"/tables/{table.pk}/join/{table.invite_token}/", headers={"accept-language": "en"})
     assert page.status_code == 200
     assert "Invitation only" in page.content.decode()
     # without the token a stranger cannot sit down at the private table
@@ -116,7 +116,8 @@ def test_the_form_opens_a_private_table_and_public_is_the_default(people):
     client.post("/tables/new/", {**base, "private": "on"})
     assert [t.public for t in Table.objects.order_by("id")] == [True, False]
     private = Table.objects.order_by("id").last()
-    assert "Invitation only" in client.get(f"/tables/{private.pk}/").content.decode()
+    page = client.get(f"/tables/{private.pk}/", headers={"accept-language": "en"}).content.decode()
+    assert "Invitation only" in page
     play = Client()
     play.post("/tables/play-now/")
     assert Table.objects.order_by("id").last().public
