@@ -91,10 +91,13 @@ def test_the_invitation_link_opens_a_waiting_private_table_and_lets_one_sit(peop
     page = guest.get(f"/tables/{table.pk}/join/{table.invite_token}/", headers={"accept-language": "en"})
     assert page.status_code == 200
     assert "Invitation only" in page.content.decode()
+    # the page does not try the socket, which is for the table's players only
+    assert 'data-ws=""' in page.content.decode()
     # without the token a stranger cannot sit down at the private table
     assert guest.post(f"/tables/{table.pk}/sit/").status_code == 404
     guest.post(f"/tables/{table.pk}/sit/", {"token": table.invite_token})
-    assert guest.get(f"/tables/{table.pk}/").status_code == 200
+    seated = guest.get(f"/tables/{table.pk}/")
+    assert seated.status_code == 200 and f'data-ws="/ws/table/{table.pk}/"' in seated.content.decode()
     assert services.seat_for(table, user=people[1]) is not None
 
 
