@@ -28,7 +28,7 @@ from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
 from gameplay.protocol.inbound import UNREADABLE, read_frame
-from gameplay.selectors import catch_up, lobby_tables
+from gameplay.selectors import catch_up, lobby_tables, visible_to
 
 
 def database_sync_to_async(func: Any) -> Any:
@@ -128,7 +128,9 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
         if table is None:
             return False, None
         user = self.scope.get("user")
-        return True, services.seat_for(table, user=user, session_key=_session_key(self.scope))
+        seat = services.seat_for(table, user=user, session_key=_session_key(self.scope))
+        # a private table refuses a spectator as if it did not exist
+        return visible_to(table, seat), seat
 
     async def disconnect(self, code: int) -> None:
         await self._let_go()

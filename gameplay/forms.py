@@ -122,6 +122,10 @@ class TableForm(forms.Form):
         help_text=_("After each deal every player answers at once: play the hand, or ask for a redeal "
                     "where it allows one. Whoever has not answered in time plays."))
     bots = forms.BooleanField(label=_("Fill empty seats with bots now"), required=False)
+    private = forms.BooleanField(
+        label=_("Invitation only (private)"), required=False,
+        help_text=_("Only the players see this table, its replay and its record; it is not listed "
+                    "among the tables. Others join by the invitation link."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

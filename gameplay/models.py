@@ -81,6 +81,10 @@ class Table(models.Model):
     #: The secret match seed of bilka-shuffle/1 (hex), drawn when the table opens. Only its SHA-256
     #: (`shuffle_commitment`) is shown until the match is over; `record` gets the seed then.
     shuffle_seed = models.CharField(max_length=64, blank=True, default=new_shuffle_seed, editable=False)
+    #: Public: anyone may watch the table and read its replay and record, and the lobby lists it.
+    #: Private (invitation only): its seated players alone; anyone else gets the same 404 as for a
+    #: table that does not exist (`selectors.visible_to`).
+    public = models.BooleanField(_("public"), default=True)
     #: Show the fair-shuffle panel open during the match, not folded (tournament tables).
     shuffle_prominent = models.BooleanField(default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)

@@ -48,9 +48,9 @@ def seats_of(table: Table) -> list[Seat]:
 
 
 def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
-    """Open tables (waiting for players) and the latest ones being played, newest first."""
+    """Public open tables (waiting for players) and the latest ones being played, newest first."""
     tables = list(
-        Table.objects.filter(status__in=[TableStatus.OPEN, TableStatus.PLAYING])
+        Table.objects.filter(status__in=[TableStatus.OPEN, TableStatus.PLAYING], public=True)
         .prefetch_related("seats")
         .order_by("-created_at", "-id")[:limit]
     )
@@ -74,9 +74,9 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
 
 
 def live_tables(limit: int = 5) -> list[dict[str, Any]]:
-    """Tables being played now, the latest started first: what a visitor can watch from the home page."""
+    """Public tables being played now, the latest started first: what a visitor watches from the home page."""
     tables = list(
-        Table.objects.filter(status=TableStatus.PLAYING)
+        Table.objects.filter(status=TableStatus.PLAYING, public=True)
         .prefetch_related("seats")
         .order_by("-started_at", "-id")[:limit]
     )
@@ -89,6 +89,14 @@ def live_tables(limit: int = 5) -> list[dict[str, Any]]:
         }
         for t in tables
     ]
+
+
+def visible_to(table: Table, seat: int | None) -> bool:
+    """Whether a viewer holding `seat` (None: not seated) may see the table, its replay and record.
+
+    A private table is its seated players' alone; every refusal is answered as if the table
+    did not exist, so nobody learns that it does."""
+    return table.public or seat is not None
 
 
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -39,6 +39,21 @@ def _viewer_seat(request: HttpRequest, table: Table) -> int | None:
     return services.seat_for(table, user=_user(request), session_key=_session_key(request))
 
 
+def _visible_table(request: HttpRequest, pk: int, token: str | None = None) -> tuple[Table, int | None]:
+    """The table and the viewer's seat, or the one 404 that a missing table gets too.
+
+    A private table is shown to its seated players; while it waits for players, also to whoever
+    holds its invitation link (`token`), so that he can sit down."""
+    table = Table.objects.filter(pk=pk).first()
+    if table is None:
+        raise Http404()
+    seat = _viewer_seat(request, table)
+    invited = token is not None and token == table.invite_token and table.status == TableStatus.OPEN
+    if not (selectors.visible_to(table, seat) or invited):
+        raise Http404()
+    return table, seat
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "gameplay/lobby.html", {"tables": selectors.lobby_tables(), "i18n": lobby_texts()})
 
@@ -55,6 +70,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 user=_user(request),
                 session_key=_session_key(request, create=True),
                 bots=form.cleaned_data["bots"],
+                public=not form.cleaned_data["private"],
             )
         except (services.TableError, services.RulesError) as exc:
             form.add_error(None, str(getattr(exc, "message", exc)))
@@ -70,12 +86,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 
 def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
-    table = get_object_or_404(Table, pk=pk)
+    table, seat = _visible_table(request, pk, token)
     if table.status == TableStatus.OPEN:
         # The session exists before "Sit down" is pressed, so the seat never hangs on a cookie
         # set by a response the browser might drop.
         _session_key(request, create=True)
-    seat = _viewer_seat(request, table)
     snapshot = selectors.snapshot(table, seat)
     invite_url = request.build_absolute_uri(
         f"/tables/{table.pk}/join/{table.invite_token}/") if table.status == TableStatus.OPEN else None
@@ -89,6 +104,7 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         "snapshot": snapshot,
         "invite_url": invite_url,
         "invited": token is not None and token == table.invite_token,
+        "invite_token": token if token is not None and token == table.invite_token else "",
         "can_sit": table.status == TableStatus.OPEN and seat is None,
         "i18n": table_texts(),
     })
@@ -103,7 +119,8 @@ def _seed_rows(snapshot: dict[str, Any]) -> list[dict[str, str]]:
 
 @require_POST
 def sit(request: HttpRequest, pk: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=pk)
+    """Sit down; at a private table only with its invitation link (the form carries the token)."""
+    table, _seat = _visible_table(request, pk, request.POST.get("token") or None)
     try:
         services.sit(table_id=table.pk, user=_user(request), session_key=_session_key(request, create=True),
                      client_seed=request.POST.get("client_seed", ""))
@@ -115,7 +132,7 @@ def sit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def client_seed(request: HttpRequest, pk: int) -> HttpResponse:
     """A seated player sets his own client seed while the table waits."""
-    table = get_object_or_404(Table, pk=pk)
+    table, _seat = _visible_table(request, pk)
     try:
         services.set_client_seed(table_id=table.pk, client_seed=request.POST.get("client_seed", ""),
                                  user=_user(request), session_key=_session_key(request))
@@ -128,7 +145,7 @@ def client_seed(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def bots(request: HttpRequest, pk: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=pk)
+    table, _seat = _visible_table(request, pk)
     try:
         services.fill_with_bots(table_id=table.pk, user=_user(request), session_key=_session_key(request))
     except services.TableError as exc:
@@ -138,13 +155,13 @@ def bots(request: HttpRequest, pk: int) -> HttpResponse:
 
 def state_json(request: HttpRequest, pk: int) -> JsonResponse:
     """The viewer's snapshot as JSON: the same filtered view the socket sends."""
-    table = get_object_or_404(Table, pk=pk)
-    return JsonResponse(selectors.snapshot(table, _viewer_seat(request, table)))
+    table, seat = _visible_table(request, pk)
+    return JsonResponse(selectors.snapshot(table, seat))
 
 
 def record_json(request: HttpRequest, pk: int) -> JsonResponse:
     """The full bilka-record/1 of a finished match (every hand); 404 while it is being played."""
-    table = get_object_or_404(Table, pk=pk)
+    table, _seat = _visible_table(request, pk)
     record = selectors.finished_record(table)
     if record is None:
         raise Http404(_("The record is published when the match is over."))
@@ -154,7 +171,7 @@ def record_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=pk)
+    table, _seat = _visible_table(request, pk)
     record = selectors.finished_record(table)
     if record is None:
         raise Http404(_("The record is published when the match is over."))
@@ -166,7 +183,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 def verify_table(request: HttpRequest, pk: int) -> HttpResponse:
     """Anyone checks every deal of a finished table against its revealed shuffle seed."""
-    table = get_object_or_404(Table, pk=pk)
+    table, _seat = _visible_table(request, pk)
     record = selectors.finished_record(table)
     context: dict[str, Any] = {"table": table, "verdict": None, "error": "", "pending": record is None}
     if record is not None:

@@ -61,12 +61,14 @@ def create_table(
     sit: bool = True,
     bots: bool = False,
     shuffle_prominent: bool = False,
+    public: bool = True,
 ) -> Table:
     """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest.
 
     The table draws its secret shuffle seed now, so its commitment is shown while it waits and
     before anyone's client seed is final. `shuffle_prominent` shows the fair-shuffle panel open
-    during the match (tournament tables)."""
+    during the match (tournament tables). A table that is not `public` is seen by its seated
+    players only (and, while it waits, by whoever holds its invitation link)."""
     full_rules = validate_rules(rules or {})
     if seating not in Seating.values:
         raise TableError(_("Unknown seating."), "invalid")
@@ -84,6 +86,7 @@ def create_table(
         created_by=user,
         created_session="" if user is not None else session_key,
         shuffle_prominent=shuffle_prominent,
+        public=public,
     )
     if sit:
         _sit_locked(table, user=user, session_key=session_key)

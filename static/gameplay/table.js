@@ -357,6 +357,7 @@
   });
 
   function connect() {
+    if (!root.dataset.ws) return;  // a private table seen by invitation: its socket is for its players
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     ws = new WebSocket(proto + location.host + root.dataset.ws);
     ws.onopen = function () {

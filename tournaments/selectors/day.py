@@ -75,7 +75,8 @@ def live_tables(*, tournament: Tournament) -> list[LiveTable]:
     )
     tables = {
         t.pk: t
-        for t in Table.objects.filter(pk__in=[m.live_table for m in matches]).exclude(
+        # the board lists what anyone may watch: a private table is its players' alone
+        for t in Table.objects.filter(pk__in=[m.live_table for m in matches], public=True).exclude(
             status=TableStatus.FINISHED
         )
     }
