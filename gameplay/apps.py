@@ -1,7 +1,14 @@
-"""The Django app of the live tables."""
+"""The Django app of the live tables and the archive of played matches."""
 
 from django.apps import AppConfig
 
 
 class GameplayConfig(AppConfig):
     name = "gameplay"
+
+    def ready(self) -> None:
+        from clubs.services.merging import players_merged as merged
+        from gameplay.services.archive import players_merged
+
+        merged.connect(players_merged, dispatch_uid="bilka-archive-players-merged")
+        from gameplay import tasks  # noqa: F401 - the archive's notice task is registered

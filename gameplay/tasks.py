@@ -7,6 +7,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from gameplay import services
+from gameplay.models import ArchivedMatch
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -24,3 +25,10 @@ def reap_dead_servers_task() -> int:
     """Beat (every 15 s): drop the sockets of server processes whose heartbeat key is gone, as
     their disconnects would have (`gameplay.servers`). Safe to run twice or at once."""
     return services.reap_dead_servers()
+
+
+@shared_task(name="gameplay.match_changed", ignore_result=True, acks_late=True)
+def match_changed_task(match_id: int, change: str, players: list[int]) -> None:
+    """The archive's "match changed" notice, queued on commit by `services.archive`: sends the
+    signal `services.match_changed` here, in a worker, where ratings and analysis listen."""
+    services.match_changed.send(sender=ArchivedMatch, match_id=match_id, change=change, players=players)

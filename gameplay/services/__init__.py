@@ -7,13 +7,23 @@ and queues the bot and clock tasks (`gameplay.scheduling`).
 
 One module per job, by what it changes: `seating` (open a table, sit, bots, start), `moves`,
 `clocks` (what the bot and clock tasks do), `ending` (decided, resigned or called off),
-`connections` (sockets and dead servers);
+`connections` (sockets and dead servers), `archive` (the archive of final matches, its one writer);
 `changes` holds what they share (lock, events, clock, next task, refusals) and `state_cache` the
 states this process moved last. Callers use the names below: `from gameplay import services`.
 """
 
 from gameplay.engine import RulesError
 from gameplay.selectors import load_state
+from gameplay.services.archive import (
+    ArchiveError,
+    PlayedMatch,
+    SeatIn,
+    SheetDeal,
+    archive_match,
+    match_changed,
+    remove_match,
+    set_public,
+)
 from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
 from gameplay.services.clocks import bot_move, clock_expired
 from gameplay.services.connections import connection_changed, reap_dead_servers
@@ -31,6 +41,14 @@ from gameplay.services.seating import (
 )
 
 __all__ = [
+    "ArchiveError",
+    "PlayedMatch",
+    "SeatIn",
+    "SheetDeal",
+    "archive_match",
+    "match_changed",
+    "remove_match",
+    "set_public",
     "Conflict",
     "Outcome",
     "RulesError",

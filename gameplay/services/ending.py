@@ -14,6 +14,7 @@ from gameplay.engine import MatchState, write_record
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.selectors import load_state, record_with_seed
+from gameplay.services.archive import archive_table
 from gameplay.services.changes import Outcome, append_event, lock_table, seat_rows
 
 
@@ -35,6 +36,7 @@ def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: st
     }
     event = append_event(table, "end", state, {**public, "result": table.result}, seats,
                          move_id=move_id, move_seat=move_seat)
+    archive_table(table)
     for s in seats:
         if s.user_id:
             notify_user(s.user_id, {"type": "table.finished", "table": table.pk, "result": table.result,

@@ -62,13 +62,15 @@ def create_table(
     bots: bool = False,
     shuffle_prominent: bool = False,
     public: bool = True,
+    casual: bool = True,
 ) -> Table:
     """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest.
 
     The table draws its secret shuffle seed now, so its commitment is shown while it waits and
     before anyone's client seed is final. `shuffle_prominent` shows the fair-shuffle panel open
     during the match (tournament tables). A table that is not `public` is seen by its seated
-    players only (and, while it waits, by whoever holds its invitation link)."""
+    players only (and, while it waits, by whoever holds its invitation link). A table that is not
+`casual` (a tournament pairing's) is archived by its tournament, not when its match ends."""
     full_rules = validate_rules(rules or {})
     if seating not in Seating.values:
         raise TableError(_("Unknown seating."), "invalid")
@@ -86,6 +88,7 @@ def create_table(
         created_by=user,
         created_session="" if user is not None else session_key,
         shuffle_prominent=shuffle_prominent,
+        casual=casual,
         public=public,
     )
     if sit:

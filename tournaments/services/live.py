@@ -25,6 +25,7 @@ from .. import permissions
 from ..core.eyes import WIN_SCORE, InvalidScore, validate_final_score
 from ..models import Match, MatchStatus
 from ..score_words import score_error_text
+from .archiving import sync_match
 from .common import audit, lock_tournament, require_user
 from .progress import refresh_round
 
@@ -173,6 +174,7 @@ def save_table_result(match: Match, table: Table, home_seats: str) -> None:
     match.status = MatchStatus.CONFIRMED
     match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
     match.save()
+    sync_match(match)
 
 
 def take_table_result(

@@ -79,7 +79,7 @@ def open_tables(*, round_id: int) -> int:
         # Public from the start, as before private tables: spectators follow a round from the
         # tournament's "Now playing" board and the lobby, and its replays are public once it is over.
         table = tables.create_table(rules=tournament.rules, seating=Seating.IN_ORDER, sit=False,
-                                    shuffle_prominent=True, public=True)
+                                    shuffle_prominent=True, public=True, casual=False)
         for user in (home[0], away[0], home[1], away[1]):  # N E S W: partners opposite
             tables.sit(table_id=table.pk, user=user)
         match.live_table = table.pk

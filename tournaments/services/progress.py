@@ -29,6 +29,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from .archiving import round_status_changed, sync_match
 from .common import NOTIFY_TOURNAMENT_FINISHED, on_commit_task
 
 
@@ -44,6 +45,7 @@ def set_forfeit(match: Match, *, loser: Entry, actor) -> None:
     match.confirmed_by = actor if actor is not None and actor.is_authenticated else None
     match.confirmed_at = timezone.now()
     match.save()
+    sync_match(match)
     if before["home_eyes"] is not None:
         ResultCorrection.objects.create(
             match=match, actor=match.confirmed_by, before=before, after=match.state(), reason=_("withdrawal")
@@ -126,6 +128,7 @@ def refresh_round(rnd: Round, tournament: Tournament, *, slot: int | None = None
     if rnd.status != new_status:
         rnd.status = new_status
         rnd.save(update_fields=["status"])
+        round_status_changed(rnd)
     maybe_finish(tournament)
 
 

@@ -19,6 +19,7 @@ from ..core.eyes import WIN_SCORE, DealSummary, InvalidScore, ScoringRules, scor
 from ..formats import format_of
 from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
 from ..score_words import score_error_text
+from .archiving import sync_match
 from .common import (
     NOTIFY_DISPUTE,
     NOTIFY_RESULT_REPORTED,
@@ -138,6 +139,7 @@ def enter_result(
     else:
         match.status = MatchStatus.UNCONFIRMED
     match.save()
+    sync_match(match)
     audit(actor=actor, action="match.report", obj=match, tournament=tournament, after=match.state())
     if match.status == MatchStatus.CONFIRMED:
         refresh_round(match.round, tournament, slot=match.slot)
@@ -197,6 +199,7 @@ def _confirm(match: Match, user, how: str) -> None:
     match.status = MatchStatus.CONFIRMED
     match.confirmed_by, match.confirmed_at, match.confirmed_how = user, timezone.now(), how
     match.save(update_fields=["status", "confirmed_by", "confirmed_at", "confirmed_how"])
+    sync_match(match)
 
 
 @transaction.atomic
@@ -274,6 +277,7 @@ def correct_result(
     match.confirmed_by, match.confirmed_at = actor, now
     match.confirmed_how = "auto" if system else "organiser"
     match.save()
+    sync_match(match)
     ResultCorrection.objects.create(
         match=match, actor=actor, before=before, after=match.state(), reason=reason[:300]
     )

@@ -87,6 +87,9 @@ class Table(models.Model):
     public = models.BooleanField(_("public"), default=True)
     #: Show the fair-shuffle panel open during the match, not folded (tournament tables).
     shuffle_prominent = models.BooleanField(default=False)
+    #: A casual table goes to the archive when its match ends. A table opened for a tournament
+    #: pairing does not: its tournament archives the match when the result is confirmed.
+    casual = models.BooleanField(default=True, editable=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -1,0 +1,22 @@
+"""The game's rows: live tables (`tables`) and the archive of played matches (`archive`)."""
+
+from gameplay.models.archive import ArchivedDeal, ArchivedMatch, ArchivedSeat, MatchSource, SeatKind
+from gameplay.models.tables import (
+    REDEAL_SECONDS_MAX,
+    REDEAL_SECONDS_MIN,
+    SEAT_CHOICES,
+    Seat,
+    SeatConnection,
+    Seating,
+    Table,
+    TableEvent,
+    TableStatus,
+    new_invite_token,
+    new_shuffle_seed,
+)
+
+__all__ = [
+    "REDEAL_SECONDS_MAX", "REDEAL_SECONDS_MIN", "SEAT_CHOICES",
+    "ArchivedDeal", "ArchivedMatch", "ArchivedSeat", "MatchSource", "Seat", "SeatConnection", "SeatKind",
+    "Seating", "Table", "TableEvent", "TableStatus", "new_invite_token", "new_shuffle_seed",
+]

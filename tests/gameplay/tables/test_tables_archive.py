@@ -1,0 +1,124 @@
+"""A casual table goes to the archive when its match ends: who sat, the result, the record."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from clubs.models import Player
+from gameplay import services
+from gameplay.engine import Phase, read_record
+from gameplay.models import ArchivedMatch, Seating, SeatKind, Table, TableStatus
+
+from tables_helpers import answer_play, legal_strings
+
+pytestmark = pytest.mark.django_db
+
+
+def play_to_the_end(table_id: int, seed: int = 3) -> Table:
+    rng = random.Random(seed)  # noqa: S311 - test players
+    for _ in range(5000):
+        table = Table.objects.get(pk=table_id)
+        if table.status == TableStatus.FINISHED:
+            return table
+        state = services.load_state(table)
+        if state.phase == Phase.REDEAL:
+            answer_play(table_id)
+            continue
+        action = rng.choice(legal_strings(state))
+        outcome = services.play(table_id=table_id, seat=state.to_move, action=action,
+                                expected_event=table.event_seq)
+        assert outcome.ok, outcome.message
+    raise AssertionError("the match did not end")
+
+
+def test_a_finished_casual_match_is_archived_with_its_record_and_seats(dealt_table4, people):
+    Player.objects.create(display_name="Асель", user=people[0])
+    table = play_to_the_end(dealt_table4.pk)
+    match = ArchivedMatch.objects.get(table=table)
+    assert match.source == "table" and match.has_record and match.public
+    assert match.record == table.record
+    assert (match.ns_eyes, match.ew_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])
+    assert match.winner == table.result["winner"] and match.reason == "eyes"
+    assert match.played_at == table.finished_at
+    seats = list(match.seats.order_by("seat"))
+    assert [s.user_id for s in seats] == [p.pk for p in people[:4]]
+    assert seats[0].player.display_name == "Асель" and seats[1].player is None  # no Player row: still a player
+    assert {s.kind for s in seats} == {SeatKind.PLAYER}
+    state = read_record(table.record)
+    assert match.deal_count == len(state.deals) == match.deals.count()
+    last = match.deals.order_by("number").last()
+    assert (last.ns_score, last.ew_score) == state.capped_score
+
+
+def test_a_resigned_match_with_a_guest_and_bots_keeps_them_marked(db):
+    table = services.play_now(session_key="guest-session-1")
+    table = Table.objects.get(pk=table.pk)
+    answer_play(table.pk)
+    guest = table.seats.get(is_bot=False)
+    services.resign(table_id=table.pk, seat=guest.seat)
+    match = ArchivedMatch.objects.get(table=table)
+    kinds = {s.seat: s.kind for s in match.seats.all()}
+    assert kinds[guest.seat] == SeatKind.GUEST
+    assert sorted(kinds.values()).count(SeatKind.BOT) == 3
+    assert match.reason == "resign" and match.reason_seat == guest.seat
+    assert match.winner == ("EW" if guest.seat % 2 == 0 else "NS")
+
+
+def test_a_cancelled_match_and_a_tournament_table_are_not_archived_at_their_end(people):
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
+    for user in people[1:4]:
+        services.sit(table_id=table.pk, user=user)
+    services.cancel(table_id=table.pk)
+    pairing = services.create_table(rules={}, seating=Seating.IN_ORDER, sit=False, casual=False)
+    for user in people[:4]:
+        services.sit(table_id=pairing.pk, user=user)
+    answer_play(pairing.pk)
+    services.resign(table_id=pairing.pk, seat=0)
+    assert not ArchivedMatch.objects.exists()
+
+
+def test_a_private_table_is_archived_private(people):
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0], public=False)
+    for user in people[1:4]:
+        services.sit(table_id=table.pk, user=user)
+    answer_play(table.pk)
+    services.resign(table_id=table.pk, seat=1)
+    assert ArchivedMatch.objects.get(table=table).public is False
+
+
+def test_the_archive_notice_waits_for_the_commit(people, django_capture_on_commit_callbacks, settings):
+    """One "match changed" task per change, queued only when the transaction commits."""
+    from redis import Redis
+
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
+    for user in people[1:4]:
+        services.sit(table_id=table.pk, user=user)
+    answer_play(table.pk)
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    redis = Redis.from_url(settings.CELERY_BROKER_URL)
+    redis.delete(queue)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.resign(table_id=table.pk, seat=1)
+        assert redis.llen(queue) == 0  # nothing before the commit
+    messages = [m for m in redis.lrange(queue, 0, -1) if b"gameplay.match_changed" in m]
+    assert len(messages) == 1 and callbacks
+    redis.delete(queue)
+
+
+def test_the_notice_task_sends_the_signal_with_the_id(db):
+    from gameplay.tasks import match_changed_task
+
+    heard = []
+
+    def listener(sender, match_id, change, players, **kwargs):
+        heard.append((match_id, change, players))
+
+    services.match_changed.connect(listener)
+    try:
+        match_changed_task.apply(args=(41, "removed", [3, 5]))
+    finally:
+        services.match_changed.disconnect(listener)
+    assert heard == [(41, "removed", [3, 5])]
+

@@ -1,0 +1,156 @@
+"""A tournament match in the game's archive: archived when its result is final, updated when it is
+corrected, removed with it; public once its round is over.
+
+Every path that confirms a result (the organiser's entry, the other pair's or its PIN's
+confirmation, the automatic one, a live table's, a forfeit, a correction, a settled dispute) calls
+``sync_match`` in its transaction, and the archive's one service does the rest. Who sat is
+resolved here, where the tournament knows it: substitutes for the round they played, an
+individual event's seats, a live table's chairs.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from clubs.models import Player
+from gameplay import services as game
+from gameplay.engine.cards import SEATS
+from gameplay.models import MatchSource, SeatKind, Table
+
+from .. import permissions
+from ..models import Match, MatchStatus, Round, RoundStatus
+from ..models import Seat as TournamentSeat
+
+#: Where the home pair's two players sit when the match was played over the board and nobody wrote
+#: the chairs down: home is NS (its first player North), away is EW.
+HOME_SEATS, AWAY_SEATS = (0, 2), (1, 3)
+
+
+def _players(match: Match, side: str) -> list[Player]:
+    """The two players of ``side`` in this round, the entry's order kept, substitutes in place."""
+    entry = match.home if side == "home" else match.away
+    ids = permissions.side_players(match, side)
+    order = [entry.player_a_id, entry.player_b_id]
+    ordered = [pid for pid in order if pid in ids] + sorted(ids - set(order))
+    rows = Player.objects.in_bulk(ordered)
+    return [rows[pid] for pid in ordered if pid in rows]
+
+
+def _seat_in(seat: int, player: Player) -> game.SeatIn:
+    return game.SeatIn(seat=seat, name=player.display_name, kind=SeatKind.PLAYER, player_id=player.pk,
+                       user_id=player.user_id)
+
+
+def _table_of(match: Match) -> Table | None:
+    """The live table whose result the match took (its record is the match's), if any."""
+    if match.live_table is None or match.reported_side != "table":
+        return None
+    return Table.objects.filter(pk=match.live_table).prefetch_related("seats").first()
+
+
+def _seats(match: Match, table: Table | None) -> tuple[list[game.SeatIn], str]:
+    """The four seats and where the home pair sat ("NS" or "EW")."""
+    home, away = _players(match, "home"), _players(match, "away")
+    if table is not None:
+        by_user = {p.user_id: p for p in home + away if p.user_id}
+        seats, home_seats = [], "NS"
+        for chair in table.seats.all():
+            player = by_user.get(chair.user_id)
+            if player is None:
+                seats.append(game.SeatIn(seat=chair.seat, name=chair.name, kind=SeatKind.GUEST))
+                continue
+            seats.append(_seat_in(chair.seat, player))
+            if chair.seat % 2 == 0 and player in home:
+                home_seats = "NS"
+            elif chair.seat % 2 == 1 and player in home:
+                home_seats = "EW"
+        return seats, home_seats
+    chairs = {s.entry.player_id: SEATS.index(s.seat)
+              for s in TournamentSeat.objects.filter(match=match).select_related("entry") if s.seat in SEATS}
+    if len(chairs) == 4 and all(p.pk in chairs for p in home + away):
+        home_seats = "NS" if chairs[home[0].pk] % 2 == 0 else "EW"
+        return [_seat_in(chairs[p.pk], p) for p in home + away], home_seats
+    seats = [_seat_in(s, p) for s, p in zip(HOME_SEATS, home, strict=False)]
+    seats += [_seat_in(s, p) for s, p in zip(AWAY_SEATS, away, strict=False)]
+    return seats, "NS"
+
+
+def _sheet(match: Match, home_seats: str) -> list[game.SheetDeal]:
+    flip = home_seats == "EW"
+    out = []
+    for line in match.deals.all().order_by("number"):
+        pts = (line.home_points, line.away_points)
+        eyes = (line.home_eyes, line.away_eyes)
+        score = (line.home_score, line.away_score)
+        if flip:
+            pts, eyes, score = pts[::-1], eyes[::-1], score[::-1]
+        duty = line.jack_holder if not flip else 1 - line.jack_holder
+        out.append(game.SheetDeal(
+            outcome=line.outcome, pair_on_duty=duty, ns_points=pts[0], ew_points=pts[1],
+            ns_eyes=eyes[0], ew_eyes=eyes[1], ns_score=score[0], ew_score=score[1],
+        ))
+    return out
+
+
+def _played_at(match: Match, table: Table | None):
+    """When the match was played: its table's end, else the players' own report (made at the
+    table), else the round's pairing (an organiser's entry may come days later)."""
+    if table is not None and table.finished_at is not None:
+        return table.finished_at
+    if match.reported_side in ("home", "away") and match.reported_at is not None:
+        return match.reported_at
+    return min(match.round.created_at, timezone.now())
+
+
+def sync_match(match: Match) -> None:
+    """Make the archive say what the match says: archive (or update) a final result, remove a
+    result that is not final. Byes are not matches. Call inside the transaction that changed it."""
+    if match.bye or match.away_id is None:
+        return
+    if match.status != MatchStatus.CONFIRMED or match.home_eyes is None:
+        game.remove_match(tournament_match=match.pk)
+        return
+    tournament = match.tournament
+    table = _table_of(match)
+    seats, home_seats = _seats(match, table)
+    if len(seats) != 4:
+        return  # an entry short of a player cannot have sat at a table of four
+    home_won = match.winner_id == match.home_id
+    ns, ew = (match.home_eyes, match.away_eyes) if home_seats == "NS" else (match.away_eyes, match.home_eyes)
+    winner = home_seats if home_won else ("EW" if home_seats == "NS" else "NS")
+    reason, reason_seat = "eyes", None
+    if table is not None and (table.result or {}).get("reason") in ("resign", "timeout"):
+        reason = table.result["reason"]
+        reason_seat = SEATS.index(table.result["seat"]) if table.result.get("seat") else None
+    elif match.forfeit:
+        loser = "EW" if winner == "NS" else "NS"
+        reason, reason_seat = "forfeit", (0 if loser == "NS" else 1)
+    game.archive_match(played=game.PlayedMatch(
+        source=MatchSource.TOURNAMENT,
+        seats=seats,
+        rules=tournament.rules,
+        played_at=_played_at(match, table),
+        ns_eyes=ns, ew_eyes=ew, winner=winner, reason=reason, reason_seat=reason_seat,
+        record=table.record if table is not None else None,
+        sheet=() if table is not None or match.forfeit else _sheet(match, home_seats),
+        table_id=table.pk if table is not None else None,
+        tournament_match=match.pk,
+        tournament=tournament.pk,
+        event_name=tournament.name,
+        event_url=match.get_absolute_url(),
+        round_number=match.round.number,
+        club_id=tournament.club_id,
+        public=match.round.status == RoundStatus.COMPLETE,
+    ))
+
+
+def round_status_changed(rnd: Round) -> None:
+    """A round that is over opens its matches to everyone; one reopened closes them again."""
+    ids = list(rnd.matches.values_list("pk", flat=True))
+    game.set_public(tournament_matches=ids, public=rnd.status == RoundStatus.COMPLETE)
+
+
+def match_deleted(sender, instance: Match, **kwargs) -> None:
+    """Receiver of ``post_delete`` for matches: a match row that is gone (its round unpaired, its
+    event deleted) takes its archived match with it, in the same transaction."""
+    game.remove_match(tournament_match=instance.pk)
