@@ -161,3 +161,19 @@ def test_a_table_whose_record_does_not_give_its_result_is_refused(online_match, 
         live.import_live_result(actor=organiser, match=match, table_id=table.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.SCHEDULED and not match.has_result and match.live_table is None
+
+
+def test_a_live_tables_match_is_archived_once_with_its_record_and_chairs(online_match, organiser):
+    from gameplay.models import ArchivedMatch
+
+    match, players = online_match
+    # ivan and nurlan sit N/S this time: the archive keeps the chairs, not the home/away order
+    table = _table(_users(players, "ivan", "asel", "nurlan", "oleh"), winner="NS")
+    live.import_live_result(actor=organiser, match=match, table_id=table.pk)
+    archived = ArchivedMatch.objects.get()
+    assert archived.tournament_match == match.pk and archived.table_id == table.pk
+    assert archived.record == table.record and archived.has_record
+    assert archived.winner == "NS"
+    chairs = {s.seat: s.player_id for s in archived.seats.all()}
+    assert chairs == {0: players["ivan"].pk, 1: players["asel"].pk, 2: players["nurlan"].pk, 3: players["oleh"].pk}
+    assert (archived.ns_eyes, archived.ew_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])
