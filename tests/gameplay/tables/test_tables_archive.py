@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from tables_helpers import answer_play, legal_strings
 
 from clubs.models import Player
 from gameplay import services
 from gameplay.engine import Phase, read_record
 from gameplay.models import ArchivedMatch, Seating, SeatKind, Table, TableStatus
-
-from tables_helpers import answer_play, legal_strings
 
 pytestmark = pytest.mark.django_db
 
