@@ -123,8 +123,8 @@ def test_a_substitute_is_archived_where_he_sat(club, organiser, swiss, match):
 
 
 def test_an_individual_event_keeps_its_seats(club, organiser):
-    t = services.create_tournament(actor=organiser, club=club, name="Личный", starts_on=datetime.date(2026, 11, 7),
-                                   format="ind_swiss", swiss_rounds=2)
+    t = services.create_tournament(actor=organiser, club=club, name="Личный",
+                                   starts_on=datetime.date(2026, 11, 7), format="ind_swiss", swiss_rounds=2)
     for p in make_players(club, 8):
         services.register_player(actor=organiser, tournament=t, player=p)
     rnd = services.pair_next_round(actor=organiser, tournament=t)

@@ -175,5 +175,6 @@ def test_a_live_tables_match_is_archived_once_with_its_record_and_chairs(online_
     assert archived.record == table.record and archived.has_record
     assert archived.winner == "NS"
     chairs = {s.seat: s.player_id for s in archived.seats.all()}
-    assert chairs == {0: players["ivan"].pk, 1: players["asel"].pk, 2: players["nurlan"].pk, 3: players["oleh"].pk}
+    assert chairs == {0: players["ivan"].pk, 1: players["asel"].pk,
+                      2: players["nurlan"].pk, 3: players["oleh"].pk}
     assert (archived.ns_eyes, archived.ew_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])

@@ -43,7 +43,8 @@ def test_a_finished_casual_match_is_archived_with_its_record_and_seats(dealt_tab
     assert match.played_at == table.finished_at
     seats = list(match.seats.order_by("seat"))
     assert [s.user_id for s in seats] == [p.pk for p in people[:4]]
-    assert seats[0].player.display_name == "Асель" and seats[1].player is None  # no Player row: still a player
+    assert seats[0].player.display_name == "Асель"
+    assert seats[1].player is None  # an account with no Player row: still a player
     assert {s.kind for s in seats} == {SeatKind.PLAYER}
     state = read_record(table.record)
     assert match.deal_count == len(state.deals) == match.deals.count()
