@@ -1,0 +1,80 @@
+"""Pages of the archive: finding matches, one archived match, a player's matches and figures.
+
+Every page asks `gameplay.archive` what the viewer may see; a match he may not see gets the
+same 404 as one that does not exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from clubs.models import Player
+from gameplay import archive
+from gameplay.archive_forms import ArchiveFilterForm, rules_label
+from gameplay.models import ArchivedMatch
+
+PAGE_SIZE = 20
+
+
+def match_row(match: ArchivedMatch) -> dict[str, Any]:
+    """What a list shows of a match (its seats prefetched)."""
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    names = {0: [], 1: []}  # type: dict[int, list[str]]
+    for s in seats:
+        names[s.seat % 2].append(s.player.display_name if s.player is not None else s.name)
+    return {
+        "match": match,
+        "ns": " & ".join(names[0]),
+        "ew": " & ".join(names[1]),
+        "players": {s.seat: s for s in seats},
+    }
+
+
+def _page(request: HttpRequest, qs: Any) -> tuple[Any, list[dict[str, Any]], str]:
+    paginator = Paginator(qs, PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    keep = {k: v for k, v in request.GET.items() if k != "page" and v}
+    return page, [match_row(m) for m in page.object_list], urlencode(keep)
+
+
+def archive_list(request: HttpRequest) -> HttpResponse:
+    """Every match the viewer may see, filtered by player, club, tournament, dates and rules."""
+    form = ArchiveFilterForm(request.GET or None, user=request.user)
+    chosen = form.archive_filter()
+    player = Player.objects.filter(pk=chosen.player).first() if chosen.player else None
+    page, rows, query = _page(request, archive.find_matches(request.user, chosen))
+    return render(request, "gameplay/archive_list.html", {
+        "form": form, "page": page, "rows": rows, "query": query, "player": player,
+        "filtered": any(v for k, v in request.GET.items() if k != "page"),
+    })
+
+
+def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
+    match = archive.visible_match(request.user, pk)
+    if match is None:
+        raise Http404()
+    return render(request, "gameplay/archived_match.html", {
+        **match_row(match),
+        "deals": list(match.deals.all()),
+        "rules_label": rules_label(match.rules),
+        "rules": match.rules,
+    })
+
+
+def player_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's archived matches and his figures, each saying what it counts from."""
+    player = get_object_or_404(Player, pk=pk, merged_into=None)
+    figures = archive.player_figures(player, request.user)
+    qs = archive.find_matches(request.user, archive.ArchiveFilter(player=player.pk))
+    page, rows, query = _page(request, qs)
+    for row in rows:
+        mine = next((s for s in row["players"].values() if s.player_id == player.pk), None)
+        row["won"] = mine is not None and row["match"].winner == mine.pair
+    return render(request, "gameplay/player_archive.html", {
+        "player": player, "figures": figures, "page": page, "rows": rows, "query": query,
+    })
