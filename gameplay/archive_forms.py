@@ -40,7 +40,8 @@ class ArchiveFilterForm(forms.Form):
     player = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
     club = forms.TypedChoiceField(label=_("Club"), required=False, coerce=int, empty_value=None)
     tournament = forms.TypedChoiceField(label=_("Tournament"), required=False, coerce=int, empty_value=None)
-    date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(label=_("From"), required=False,
+                                widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     rules = forms.ChoiceField(label=_("Rules"), required=False)
 

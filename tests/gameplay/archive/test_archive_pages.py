@@ -30,7 +30,8 @@ def client(client):
 
 @pytest.fixture
 def people(db):
-    users = {name: UserFactory(username=name) for name in ("asel", "oleh", "ivan", "nurlan", "stranger", "boss")}
+    names = ("asel", "oleh", "ivan", "nurlan", "stranger", "boss")
+    users = {name: UserFactory(username=name) for name in names}
     players = {name: PlayerFactory(display_name=name.title(), user=u) for name, u in users.items()}
     return users, players
 
@@ -54,10 +55,11 @@ def _archive(players, names, *, seed=1, public=True, club=None, days_ago=0, rule
         source="tournament" if tournament else "table", seats=_seats(players, names), rules=rules or {},
         played_at=timezone.now() - datetime.timedelta(days=days_ago), ns_eyes=ns, ew_eyes=ew,
         winner=PAIRS[state.winner], record=None if sheet else write_record(state), public=public,
-        club_id=club.pk if club else None, tournament=tournament, tournament_match=seed if tournament else None,
+        club_id=club.pk if club else None, tournament=tournament,
+        tournament_match=seed if tournament else None,
         event_name="Кубок" if tournament else "", round_number=1 if tournament else None,
-        sheet=[services.SheetDeal(outcome="win", pair_on_duty=0, ns_points=80, ew_points=40, ns_eyes=1, ew_eyes=0,
-                                  ns_score=1, ew_score=0)] if sheet else (),
+        sheet=[services.SheetDeal(outcome="win", pair_on_duty=0, ns_points=80, ew_points=40, ns_eyes=1,
+                                  ew_eyes=0, ns_score=1, ew_score=0)] if sheet else (),
     )
     return services.archive_match(played=played)
 
@@ -100,7 +102,8 @@ def test_each_viewer_sees_what_he_may_on_every_route(client, people, archive, wh
         assert (url in listing) == (key in sees), (who, key)
     missing = client.get(reverse("gameplay:archived_match", kwargs={"pk": 999999}))
     assert missing.status_code == 404
-    player_page = client.get(reverse("gameplay:player_archive", kwargs={"pk": players["oleh"].pk})).content.decode()
+    player_url = reverse("gameplay:player_archive", kwargs={"pk": players["oleh"].pk})
+    player_page = client.get(player_url).content.decode()
     for key, match in archive.items():
         url = reverse("gameplay:archived_match", kwargs={"pk": match.pk})
         assert (url in player_page) == (key in sees), (who, key)
