@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from clubs.models import Player
 from gameplay import archive
@@ -64,6 +64,15 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
         "rules_label": rules_label(match.rules),
         "rules": match.rules,
     })
+
+
+def table_archived(request: HttpRequest, pk: int) -> HttpResponse:
+    """From a finished table to its match in the archive (the same 404 for what the viewer may
+    not see, and for a table whose match is not archived)."""
+    match = ArchivedMatch.objects.filter(table_id=pk).values_list("pk", flat=True).first()
+    if match is None or archive.visible_match(request.user, match) is None:
+        raise Http404()
+    return redirect("gameplay:archived_match", pk=match)
 
 
 def player_archive(request: HttpRequest, pk: int) -> HttpResponse:

@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/<int:pk>/state.json", views.state_json, name="state_json"),
     path("tables/<int:pk>/record.json", views.record_json, name="record_json"),
     path("tables/<int:pk>/replay/", views.replay, name="replay"),
+    path("tables/<int:pk>/archived/", archive_views.table_archived, name="table_archived"),
     path("archive/", archive_views.archive_list, name="archive"),
     path("archive/<int:pk>/", archive_views.archived_match, name="archived_match"),
     path("archive/players/<int:pk>/", archive_views.player_archive, name="player_archive"),

@@ -14,10 +14,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from gameplay import selectors, services
+from gameplay import archive, selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
-from gameplay.models import Table, TableStatus
+from gameplay.models import ArchivedMatch, Table, TableStatus
 from gameplay.texts import lobby_texts, table_texts
 
 
@@ -50,6 +50,24 @@ def _visible_table(request: HttpRequest, pk: int, token: str | None = None) -> t
     seat = _viewer_seat(request, table)
     invited = token is not None and token == table.invite_token and table.status == TableStatus.OPEN
     if not (selectors.visible_to(table, seat) or invited):
+        raise Http404()
+    return table, seat
+
+
+def _record_table(request: HttpRequest, pk: int) -> tuple[Table, int | None]:
+    """The table whose record, replay or shuffle check the viewer asks for, or the one 404.
+
+    A casual table's record follows the table. A tournament pairing's table is watched live by
+    anyone, but its record and replay are its match's, public once its round is over: until then
+    only its players (and its club's organisers) get them (`gameplay.archive`)."""
+    table, seat = _visible_table(request, pk)
+    if table.casual:
+        return table, seat
+    archived = ArchivedMatch.objects.filter(table=table).values_list("pk", flat=True).first()
+    if archived is not None:
+        if not archive.visible_matches(request.user).filter(pk=archived).exists():
+            raise Http404()
+    elif seat is None:
         raise Http404()
     return table, seat
 
@@ -161,7 +179,7 @@ def state_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 def record_json(request: HttpRequest, pk: int) -> JsonResponse:
     """The full bilka-record/1 of a finished match (every hand); 404 while it is being played."""
-    table, _seat = _visible_table(request, pk)
+    table, _seat = _record_table(request, pk)
     record = selectors.finished_record(table)
     if record is None:
         raise Http404(_("The record is published when the match is over."))
@@ -171,7 +189,7 @@ def record_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    table, _seat = _visible_table(request, pk)
+    table, _seat = _record_table(request, pk)
     record = selectors.finished_record(table)
     if record is None:
         raise Http404(_("The record is published when the match is over."))
@@ -183,7 +201,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 def verify_table(request: HttpRequest, pk: int) -> HttpResponse:
     """Anyone checks every deal of a finished table against its revealed shuffle seed."""
-    table, _seat = _visible_table(request, pk)
+    table, _seat = _record_table(request, pk)
     record = selectors.finished_record(table)
     context: dict[str, Any] = {"table": table, "verdict": None, "error": "", "pending": record is None}
     if record is not None:
