@@ -18,7 +18,7 @@ from clubs.models import Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from gameplay.engine import EngineError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
+from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatKind
 
 
 def visible_q(user: Any) -> Q:
@@ -198,11 +198,11 @@ def _jack_deals(seats: QuerySet[ArchivedSeat]) -> int:
 
 
 def partners(player: Player, seats: QuerySet[ArchivedSeat]) -> list[dict[str, Any]]:
-    """His usual partners: who sat opposite him, most matches first."""
+    """His usual partners: who sat opposite him, most matches first (bots are not partners)."""
     rows: dict[tuple[int | None, str], int] = {}
     mine = {m: s for m, s in seats.values_list("match_id", "seat")}
-    across = ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player).values_list(
-        "match_id", "seat", "player_id", "name")
+    across = (ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player)
+              .exclude(kind=SeatKind.BOT).values_list("match_id", "seat", "player_id", "name"))
     for match_id, seat, pid, name in across:
         if seat % 2 == mine[match_id] % 2:
             key = (pid, name if pid is None else "")

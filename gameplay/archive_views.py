@@ -16,22 +16,33 @@ from django.shortcuts import get_object_or_404, redirect, render
 from clubs.models import Player
 from gameplay import archive
 from gameplay.archive_forms import ArchiveFilterForm, rules_label
-from gameplay.models import ArchivedMatch
+from gameplay.models import ArchivedMatch, ArchivedSeat, SeatKind
+from gameplay.seat_words import bot_name
 
 PAGE_SIZE = 20
+
+
+def seat_name(seat: ArchivedSeat) -> str:
+    """A seat's name as the reader reads it: a bot by its seat in his language, a player by the
+    name his club keeps now, a guest by the name he sat down with."""
+    if seat.kind == SeatKind.BOT:
+        return bot_name(seat.seat)
+    return seat.player.display_name if seat.player is not None else seat.name
 
 
 def match_row(match: ArchivedMatch) -> dict[str, Any]:
     """What a list shows of a match (its seats prefetched)."""
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
-    names = {0: [], 1: []}  # type: dict[int, list[str]]
+    names: dict[int, list[str]] = {0: [], 1: []}
     for s in seats:
-        names[s.seat % 2].append(s.player.display_name if s.player is not None else s.name)
+        names[s.seat % 2].append(seat_name(s))
     return {
         "match": match,
         "ns": " & ".join(names[0]),
         "ew": " & ".join(names[1]),
         "players": {s.seat: s for s in seats},
+        "seat_rows": [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "player": s.player}
+                      for s in seats],
     }
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 
+from gameplay.models import ArchivedMatch
+
 from .scene import Scene
 
 #: Patterns no reader sees as a page: the admin (Django's own words), machine answers, websockets,
@@ -194,6 +196,17 @@ CASES: list[Case] = [
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.table.pk), label="playing"),
     Case("gameplay:verify", None, url("gameplay:verify")),
+    Case("gameplay:archive", None, url("gameplay:archive")),
+    Case("gameplay:archive", "organiser", lambda s: reverse("gameplay:archive") + f"?club={s.club.pk}&q=zz",
+         label="filtered, nothing found"),
+    Case("gameplay:archived_match", None, lambda s: s.finished_table.archived.get_absolute_url(),
+         label="online"),
+    Case("gameplay:archived_match", "organiser",
+         lambda s: ArchivedMatch.objects.get(tournament_match=s.confirmed_match.pk).get_absolute_url(),
+         label="tournament"),
+    Case("gameplay:table_archived", None, url("gameplay:table_archived", lambda s: s.finished_table.pk)),
+    Case("gameplay:player_archive", None,
+         url("gameplay:player_archive", lambda s: s.users["oleh"].player.pk)),
     # --- accounts
     Case("account_login", None, url("account_login")),
     Case(

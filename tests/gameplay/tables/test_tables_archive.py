@@ -89,28 +89,27 @@ def test_a_private_table_is_archived_private(people):
     assert ArchivedMatch.objects.get(table=table).public is False
 
 
-def test_the_archive_notice_waits_for_the_commit(people, django_capture_on_commit_callbacks, settings):
-    """One "match changed" task per change, queued only when the transaction commits."""
-    from redis import Redis
+def test_the_archive_notice_waits_for_the_commit_and_names_the_match(
+        people, django_capture_on_commit_callbacks, monkeypatch):
+    """One "match changed" task per change, queued only once the transaction commits; the task
+    sends the signal with the archived match's id."""
+    from celery.canvas import Signature
 
+    from gameplay.tasks import match_changed_task
+
+    Player.objects.create(display_name="Асель", user=people[0])
     table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
     for user in people[1:4]:
         services.sit(table_id=table.pk, user=user)
     answer_play(table.pk)
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    redis = Redis.from_url(settings.CELERY_BROKER_URL)
-    redis.delete(queue)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    queued = []
+    monkeypatch.setattr(Signature, "apply_async", lambda sig, *a, **k: queued.append((sig.task, sig.args)))
+    with django_capture_on_commit_callbacks(execute=True):
         services.resign(table_id=table.pk, seat=1)
-        assert redis.llen(queue) == 0  # nothing before the commit
-    messages = [m for m in redis.lrange(queue, 0, -1) if b"gameplay.match_changed" in m]
-    assert len(messages) == 1 and callbacks
-    redis.delete(queue)
-
-
-def test_the_notice_task_sends_the_signal_with_the_id(db):
-    from gameplay.tasks import match_changed_task
-
+        assert not [q for q in queued if q[0] == "gameplay.match_changed"]  # nothing before the commit
+    archived = ArchivedMatch.objects.get(table=table)
+    notices = [args for task, args in queued if task == "gameplay.match_changed"]
+    assert notices == [(archived.pk, "created", [people[0].player.pk])]
     heard = []
 
     def listener(sender, match_id, change, players, **kwargs):
@@ -118,11 +117,10 @@ def test_the_notice_task_sends_the_signal_with_the_id(db):
 
     services.match_changed.connect(listener)
     try:
-        match_changed_task.apply(args=(41, "removed", [3, 5]))
+        match_changed_task.run(*notices[0])  # what the worker does with it
     finally:
         services.match_changed.disconnect(listener)
-    assert heard == [(41, "removed", [3, 5])]
-
+    assert heard == [notices[0]]
 
 
 def test_a_finished_table_links_to_its_archived_match(client, people):
