@@ -20,7 +20,14 @@ ACCOUNTS = [
     ("asel", "asel@bilka.local", "Әсел Жұмабаева", "Успенка"),
     ("oleh", "oleh@bilka.local", "Олег Ткаченко", "Успенка"),
     ("ivan", "ivan@bilka.local", "Иван Петров", "Павлодар"),
+    # members of Uspenka who play its online tournament (all four players of a live table need accounts)
+    ("timur", "timur@bilka.local", "Тимур Бекенов", "Успенка"),
+    ("dana", "dana@bilka.local", "Дана Серікова", "Успенка"),
+    ("vera", "vera@bilka.local", "Вера Лисенко", "Успенка"),
+    ("bogdan", "bogdan@bilka.local", "Богдан Кравчук", "Успенка"),
 ]
+
+ONLINE_MEMBERS = ("timur", "dana", "vera", "bogdan")
 
 USPENKA_PLAYERS = """Ерлан Қасымов, Успенка
 Айгерім Бекова, Успенка
@@ -76,6 +83,8 @@ class Command(BaseCommand):
         self._member(uspenka, users["demo"], users["organiser"], Role.ORGANISER)
         self._member(uspenka, users["demo"], users["asel"], Role.MEMBER)
         self._member(uspenka, users["demo"], users["oleh"], Role.MEMBER)
+        for username in ONLINE_MEMBERS:
+            self._member(uspenka, users["demo"], users[username], Role.MEMBER)
         self._member(pavlodar, users["ivan"], users["demo"], Role.MEMBER)
 
         for club, owner in ((uspenka, users["demo"]), (pavlodar, users["ivan"])):
