@@ -24,7 +24,7 @@ def counts() -> tuple[int, ...]:
 
 
 @pytest.mark.slow  # two runs of the whole seed: about 25 s on a quiet machine
-def test_the_demo_archive_has_records_and_sheets_that_check_and_a_second_run_adds_nothing():
+def test_the_demo_archive_has_records_and_sheets_that_check_and_a_second_run_adds_nothing(client):
     seed()
     casual = ArchivedMatch.objects.filter(source=MatchSource.TABLE)
     assert casual.count() == 6 and not casual.filter(has_record=False).exists()
@@ -51,6 +51,8 @@ def test_the_demo_archive_has_records_and_sheets_that_check_and_a_second_run_add
     assert sheets.filter(deals__isnull=True).exists()  # final eyes only, from the other tournaments
 
     call_command("archive_check", verbosity=0)  # raises CommandError on a disagreement
+    for match in ArchivedMatch.objects.filter(has_record=True, public=True):  # a visitor replays them
+        assert client.get(f"/tables/{match.table_id}/replay/").status_code == 200, match.table_id
 
     before = counts()
     seed()
