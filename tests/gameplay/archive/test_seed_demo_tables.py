@@ -9,7 +9,9 @@ from clubs.models import AuditEntry
 from gameplay.models import ArchivedMatch, MatchSource, SeatKind, Table, TableEvent, TableStatus
 from tournaments.models import Match, MatchStatus, Tournament, TournamentStatus
 
-pytestmark = pytest.mark.django_db
+# As bin/site runs it: outside a test transaction, each move committing (on PostgreSQL this also
+# checks that every row lock the seed takes is inside a transaction).
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def seed() -> None:

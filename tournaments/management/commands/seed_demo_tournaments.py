@@ -198,7 +198,8 @@ class Command(BaseCommand):
                     rnd = services.pair_next_round(actor=organiser, tournament=t)
                 if rnd.status == RoundStatus.COMPLETE:
                     continue
-                online.open_tables(round_id=rnd.pk)
+                with transaction.atomic():  # it locks the round's matches, as the plan's task does
+                    online.open_tables(round_id=rnd.pk)
                 waiting = Match.objects.filter(
                     round=rnd, live_table__isnull=False, status=MatchStatus.SCHEDULED
                 )
