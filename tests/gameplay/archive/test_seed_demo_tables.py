@@ -25,7 +25,7 @@ def counts() -> tuple[int, ...]:
             Match.objects.count(), AuditEntry.objects.count())
 
 
-@pytest.mark.slow  # two runs of the whole seed: about 25 s on a quiet machine
+@pytest.mark.slow  # two runs of the whole seed, each move committed: about a minute here
 def test_the_demo_archive_has_records_and_sheets_that_check_and_a_second_run_adds_nothing(client):
     seed()
     casual = ArchivedMatch.objects.filter(source=MatchSource.TABLE)
