@@ -276,9 +276,9 @@ class Replay:
                                for t in d.tricks],
                     "points": d.points, "eyes": d.eyes, "score_before": d.score_before,
                     "score_after": d.score_after, "redeal": d.redeal is not None,
-                    "finished": d.finished,
+                    "finished": d.finished, "to_move_at_end": self.position(i, d.plays).to_move,
                 }
-                for d in deals
+                for i, d in enumerate(deals)
             ],
         }
 
