@@ -26,7 +26,13 @@ TEMPLATE = "gameplay/replay.html"
 #: Where each seat sits on the drawn table: North at the top, South at the bottom.
 PLACE = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANK_WORD = {"T": "10"}
+
+
+def rank_words() -> dict[str, str]:
+    """Card ranks as the reader's packs print them (Russian В Д К Т); the record keeps `J Q K A`."""
+    return {"6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
+            "J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"),
+            "K": pgettext("card rank", "K"), "A": pgettext("card rank", "A")}
 
 
 def render_replay(
@@ -40,13 +46,15 @@ def render_replay(
     verify_url: str | None = None,
     visible_deals: int | None = None,
     empty_message: str | None = None,
+    players: dict[str, str] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The replay page of `record` (bilka-record/1) at the position of `?deal=` and `?card=`.
 
     `visible_deals`: only the first N deals are shown (a match in progress shows its finished deals,
     never the one being played); None shows them all. A record of no (visible) deal, or None, gives
-    the page with `empty_message`. `extra` is added to the template's context (a caller's own
+    the page with `empty_message`. `players` names the seats instead of the record's `players` (a
+    table names its bots in the reader's language). `extra` is added to the template's context (a caller's own
     header, say). A record that breaks the rules gives the page with the scorer's reason."""
     context: dict[str, Any] = {
         "title": title, "back_url": back_url, "back_label": back_label, "download_url": download_url,
@@ -66,6 +74,8 @@ def render_replay(
     deal_index, card = replay.clamp(_int(request.GET.get("deal"), 1) - 1, _int(request.GET.get("card"), 0))
     deal_index = min(deal_index, shown - 1)
     deal_index, card = replay.clamp(deal_index, card)
+    if players:
+        replay.players = {**replay.players, **players}
     context.update(replay_context(replay, deal_index, card, shown))
     return render(request, TEMPLATE, context)
 
@@ -118,9 +128,9 @@ def player_name(players: dict[str, str], seat: str) -> str:
     return f"{name} ({seat_letter(seat)})" if name else seat_letter(seat)
 
 
-def card_view(code: str) -> dict[str, Any]:
+def card_view(code: str, ranks: dict[str, str] | None = None) -> dict[str, Any]:
     """A card as the page draws it (the classes of the live table: `bt-card`, `bt-red`)."""
-    rank = RANK_WORD.get(code[0], code[0])
+    rank = (ranks or rank_words())[code[0]]
     return {"code": code, "rank": rank, "suit": SUIT_SYMBOL[code[1]], "red": code[1] in "HD",
             "label": f"{rank} {suit_name(code[1])}"}
 
@@ -258,6 +268,7 @@ def replay_texts(names: dict[str, str]) -> dict[str, Any]:
     return {
         "names": names,
         "suit_word": {s: suit_name(s) for s in SUITS},
+        "ranks": rank_words(),
         "pair": {"NS": pair_name("NS"), "EW": pair_name("EW")},
         "card_of": _("Card %(k)s of %(n)s"),
         "trick": _("trick %(t)s"),

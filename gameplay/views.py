@@ -199,6 +199,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         if finished and record and "shuffle" in record else None,
         visible_deals=visible,
         empty_message=empty,
+        # the seats as the table names them now: a bot in the reader's language
+        players={SEATS[s.seat]: selectors.seat_name(s) or "" for s in selectors.seats_of(table)}
+        if record else None,
         extra={"note": note},
     )
 

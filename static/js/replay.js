@@ -22,7 +22,7 @@
     if (text != null) e.textContent = text;
     return e;
   }
-  function rankOf(code) { return code[0] === "T" ? "10" : code[0]; }
+  function rankOf(code) { return T.ranks[code[0]] || code[0]; }
   function cardEl(code, extra) {
     var e = el("span", "bt-card" + (extra ? " " + extra : "") + (code[1] === "H" || code[1] === "D" ? " bt-red" : ""));
     e.dataset.card = code;
