@@ -251,14 +251,12 @@ def navigation(replay: Replay, deal_index: int, card: int, shown: int) -> dict[s
     if next_card is None and deal_index + 1 < shown:
         next_card = (deal_index + 1, 0)
     steps = {
-        "first": (0, 0) if (deal_index, card) != (0, 0) else None,
         "prev_deal": (deal_index - 1, 0) if deal_index else None,
         "prev_trick": (deal_index, (card - 1) // 4 * 4) if card else None,
         "prev_card": prev_card,
         "next_card": next_card,
         "next_trick": (deal_index, min(plays, card // 4 * 4 + 4)) if card < plays else None,
         "next_deal": (deal_index + 1, 0) if deal_index + 1 < shown else None,
-        "last": (deal_index, plays) if card < plays else None,
     }
     return {k: (_href(*v) if v is not None else None) for k, v in steps.items()}
 

@@ -156,3 +156,12 @@ def test_the_scripts_data_holds_only_the_deals_asked_for():
     assert [d["number"] for d in data["deals"]] == [1, 2]
     assert data["deals"][0]["hands"] == {s: list(h) for s, h in replay.deals[0].hands.items()}
     assert replay.to_json(visible_deals=0)["deals"] == []
+
+
+def test_a_long_suit_redeal_names_the_suit():
+    from engine_helpers import complete_hands
+
+    hands = complete_hands({"N": "AC TC KC QC 9C 7H 8H 9H"}, seed=2)
+    rec = record([deal("W", hands, redeal="N")], rules={"redeal_below": 0, "redeal_five_of_suit": True})
+    asked = Replay.from_record(rec).deals[0].redeal
+    assert asked is not None and asked.grounds == (("five_of_suit", "C"),) and asked.hand_points == 28
