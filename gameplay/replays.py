@@ -110,7 +110,7 @@ def replay_context(replay: Replay, deal_index: int, card: int, shown: int) -> di
              "points": t.points, "cards": [card_view(c) for _s, c in t.cards]}
             for i, t in enumerate(pos.tricks)
         ],
-        "points_line": points_words(pos.points),
+        "points_line": "" if deal.redeal is not None else points_words(pos.points),
         "eyes_line": eyes_line(pos, deal),
         "nav": navigation(replay, deal_index, pos.card, shown),
         "deal_rows": rows,

@@ -122,7 +122,7 @@
     trick.classList.toggle("bt-taken", !!p.winner);
     p.trick.forEach(function (c) { trick.appendChild(cardEl(c[1], "bt-at-" + PLACE[c[0]])); });
     $(".rp-status").textContent = status(d, p);
-    $(".rp-points").textContent = fmt(T.points, { ns: p.points.NS, ew: p.points.EW });
+    $(".rp-points").textContent = d.redeal ? "" : fmt(T.points, { ns: p.points.NS, ew: p.points.EW });
     var eyes = fmt(T.eyes_before, { ns: d.score_before.NS, ew: d.score_before.EW });
     if (d.finished) eyes += " \u00b7 " + fmt(T.eyes_after, { ns: d.score_after.NS, ew: d.score_after.EW });
     $(".rp-eyes").textContent = eyes;
