@@ -54,8 +54,9 @@ def render_replay(
     `visible_deals`: only the first N deals are shown (a match in progress shows its finished deals,
     never the one being played); None shows them all. A record of no (visible) deal, or None, gives
     the page with `empty_message`. `players` names the seats instead of the record's `players` (a
-    table names its bots in the reader's language). `extra` is added to the template's context (a caller's own
-    header, say). A record that breaks the rules gives the page with the scorer's reason."""
+    table names its bots in the reader's language). `extra` is added to the template's context
+    (`note`: a line under the title). A record that breaks the rules gives the page with the
+    scorer's reason."""
     context: dict[str, Any] = {
         "title": title, "back_url": back_url, "back_label": back_label, "download_url": download_url,
         "verify_url": verify_url,
