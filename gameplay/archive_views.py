@@ -12,11 +12,15 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from gameplay import archive
 from gameplay.archive_forms import ArchiveFilterForm, rules_label
+from gameplay.engine.cards import SEATS
 from gameplay.models import ArchivedMatch, ArchivedSeat, SeatKind
+from gameplay.replays import render_replay
 from gameplay.seat_words import bot_name
 
 PAGE_SIZE = 20
@@ -66,15 +70,23 @@ def archive_list(request: HttpRequest) -> HttpResponse:
 
 
 def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
+    """An archived match: its replay where it has a record, else its deal sheet."""
     match = archive.visible_match(request.user, pk)
     if match is None:
         raise Http404()
-    return render(request, "gameplay/archived_match.html", {
-        **match_row(match),
-        "deals": list(match.deals.all()),
-        "rules_label": rules_label(match.rules),
-        "rules": match.rules,
-    })
+    head = {**match_row(match), "rules_label": rules_label(match.rules), "rules": match.rules}
+    if match.has_record and match.record:
+        verify = None
+        if match.table_id and "shuffle" in match.record:
+            verify = reverse("gameplay:verify_table", args=[match.table_id])
+        return render_replay(
+            request, record=match.record, title=f"{head['ns']} – {head['ew']}",
+            back_url=reverse("gameplay:archive"), back_label=_("Match archive"),
+            download_url=None, verify_url=verify,
+            players={SEATS[s["seat"]]: s["name"] for s in head["seat_rows"]},
+            extra={**head, "archive_head": True},
+        )
+    return render(request, "gameplay/archived_match.html", {**head, "deals": list(match.deals.all())})
 
 
 def table_archived(request: HttpRequest, pk: int) -> HttpResponse:
