@@ -108,13 +108,21 @@ def run(job: tuple[str, int, str, ModelParams | None, int, int]) -> dict[str, fl
         for unit in at.get(i + 1, ()):
             got.append(system.score(unit))
             truth.append(stream.truth_at_60[unit])  # type: ignore[attr-defined]
-    return {"kind": kind, "seed": seed, "system": name, "ll": logloss(ps, ys), "ece": ece(ps, ys),
-            "rho": spearman(got, truth) if len(got) > 2 else float("nan"),
-            "floor_ll": logloss(pt, ys), "floor_ece": ece(pt, ys)}
+    return {
+        "kind": kind,
+        "seed": seed,
+        "system": name,
+        "ll": logloss(ps, ys),
+        "ece": ece(ps, ys),
+        "rho": spearman(got, truth) if len(got) > 2 else float("nan"),
+        "floor_ll": logloss(pt, ys),
+        "floor_ece": ece(pt, ys),
+    }
 
 
-def run_all(names: list[str], seeds: list[int], params: ModelParams | None, players: int, per_player: int,
-            pool: Pool) -> list[dict]:  # type: ignore[type-arg]
+def run_all(
+    names: list[str], seeds: list[int], params: ModelParams | None, players: int, per_player: int, pool: Pool
+) -> list[dict]:  # type: ignore[type-arg]
     # Jobs of one stream run together so each worker simulates it once.
     jobs = [(k, s, n, params, players, per_player) for k in KINDS for s in seeds for n in names]
     return pool.map(run, jobs, chunksize=len(names))
@@ -141,7 +149,9 @@ def table(results: list[dict], names: list[str]) -> str:
             gap = [(best[s] - by[(n, s)]["ll"]) / (best[s] - floor[s]) for s in seeds]
             e = [by[(n, s)]["ece"] for s in seeds]
             rho = [by[(n, s)]["rho"] for s in seeds]
-            lines.append(f"{n:24} {kind:9} {mean_sd(ll):17} {mean_sd(gap):17} {mean_sd(e):17} {mean_sd(rho):17}")
+            lines.append(
+                f"{n:24} {kind:9} {mean_sd(ll):17} {mean_sd(gap):17} {mean_sd(e):17} {mean_sd(rho):17}"
+            )
         fl = [floor[s] for s in seeds]
         fe = [by[(names[0], s)]["floor_ece"] for s in seeds]
         lines.append(f"{'floor (true p)':24} {kind:9} {mean_sd(fl):17} {'1':17} {mean_sd(fe):17} {'':17}")
@@ -154,8 +164,13 @@ def seeds_of(text: str) -> list[int]:
     return list(range(int(a), int(b or a) + 1))
 
 
-def tune(seeds: list[int], players: int, per_player: int, pool: Pool,  # type: ignore[type-arg]
-         rounds: int = 2) -> ModelParams:
+def tune(
+    seeds: list[int],
+    players: int,
+    per_player: int,
+    pool: Pool,  # type: ignore[type-arg]
+    rounds: int = 2,
+) -> ModelParams:
     """Coordinate search on mean log-loss over all kinds of data of the tuning seeds."""
     best = ModelParams()
     grid: dict[str, tuple[float, ...]] = {
@@ -198,7 +213,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=200)
     ap.add_argument("--per-player", type=int, default=120)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--tune", action="store_true", help="tune on seeds 0-4 (or --seeds) and print the parameters")
+    ap.add_argument(
+        "--tune", action="store_true", help="tune on seeds 0-4 (or --seeds) and print the parameters"
+    )
     ap.add_argument("--out", help="also write the table to this file")
     args = ap.parse_args()
     with Pool(args.workers) as pool:
@@ -210,8 +227,12 @@ def main() -> None:
         elo = run_all([f"Elo K={k:g}" for k in ELO_K], seeds, None, args.players, args.per_player, pool)
         best_k = {}
         for kind in KINDS:
-            ll = {k: statistics.fmean(r["ll"] for r in elo if r["kind"] == kind and r["system"] == f"Elo K={k:g}")
-                  for k in ELO_K}
+            ll = {
+                k: statistics.fmean(
+                    r["ll"] for r in elo if r["kind"] == kind and r["system"] == f"Elo K={k:g}"
+                )
+                for k in ELO_K
+            }
             best_k[kind] = min(ll, key=ll.__getitem__)
         names = ["Bilka", "Bilka (winner only)", *PEERS]
         res = run_all(names, seeds, ModelParams(), args.players, args.per_player, pool)
@@ -219,10 +240,12 @@ def main() -> None:
             if r["system"] == f"Elo K={best_k[r['kind']]:g}":
                 res.append({**r, "system": "Team Elo (best K)"})
         names.append("Team Elo (best K)")
-    text = (f"seeds {args.seeds}, {args.players} players, {args.per_player} matches a player; "
-            f"Elo's best K per kind: {best_k}\n"
-            "mean ± sd over seeds; log-loss and ECE on each stream's second half; gap closed = share of "
-            "(best peer - floor) covered\n\n" + table(res, names))
+    text = (
+        f"seeds {args.seeds}, {args.players} players, {args.per_player} matches a player; "
+        f"Elo's best K per kind: {best_k}\n"
+        "mean ± sd over seeds; log-loss and ECE on each stream's second half; gap closed = share of "
+        "(best peer - floor) covered\n\n" + table(res, names)
+    )
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")

@@ -107,8 +107,11 @@ def model_match(m: SimMatch, with_deals: bool) -> Match:
     deals = None
     if with_deals:
         deals = tuple(
-            Deal(None if d["outcome"] == "eggs" else ("NS" if int(d["NS"]) > 0 else "EW"),  # type: ignore[call-overload]
-                 str(d["outcome"]), str(d["on_duty"]))
+            Deal(
+                None if d["outcome"] == "eggs" else ("NS" if int(d["NS"]) > 0 else "EW"),  # type: ignore[call-overload]
+                str(d["outcome"]),
+                str(d["on_duty"]),
+            )
             for d in m.deals
         )
     return Match(m.ns, m.ew, m.winner, deals, m.day)

@@ -62,8 +62,15 @@ def play_match(rng: random.Random, diff: float) -> tuple[str, tuple[int, int], l
         score[1] += s.eyes[1]
         if s.reset is not None:
             score[s.reset] = 0
-        deals.append({"NS": s.eyes[0], "EW": s.eyes[1], "outcome": s.outcome,
-                      "on_duty": "NS" if duty == 0 else "EW", "points": list(points)})
+        deals.append(
+            {
+                "NS": s.eyes[0],
+                "EW": s.eyes[1],
+                "outcome": s.outcome,
+                "on_duty": "NS" if duty == 0 else "EW",
+                "points": list(points),
+            }
+        )
         eggs = 0 if s.decided else eggs + 1
         if s.match_won is not None or max(score) >= WIN_SCORE:
             won = s.match_won if s.match_won is not None else (0 if score[0] >= WIN_SCORE else 1)
@@ -147,8 +154,16 @@ class Stream:
     index_at_60: dict[tuple[str, ...], int] = field(default_factory=dict)
 
 
-def simulate(kind: str, seed: int, players: int = 200, per_player: int = 120, days: int = 365,
-             spread: float = 0.25, drift: float = 0.006, chemistry: float = 0.1) -> Stream:
+def simulate(
+    kind: str,
+    seed: int,
+    players: int = 200,
+    per_player: int = 120,
+    days: int = 365,
+    spread: float = 0.25,
+    drift: float = 0.006,
+    chemistry: float = 0.1,
+) -> Stream:
     """A stream of matches of one kind: "league" (fixed pairs), "rotating" or "mix" (uneven activity)."""
     rng = random.Random(f"{kind}-{seed}")
     ids = [f"p{i}" for i in range(players)]
@@ -200,12 +215,14 @@ def simulate(kind: str, seed: int, players: int = 200, per_player: int = 120, da
         diff = pair_strength(ns) - pair_strength(ew)
         winner, eyes, deals = play_match(rng, diff)
         stream.matches.append(SimMatch(ns, ew, day, winner, eyes, deals, true_probability(diff), fixed))
-        units: list[tuple[str, ...]] = [tuple(sorted(ns)), tuple(sorted(ew))] if kind == "league" else [
-            (p,) for p in (*ns, *ew)]
+        units: list[tuple[str, ...]] = (
+            [tuple(sorted(ns)), tuple(sorted(ew))] if kind == "league" else [(p,) for p in (*ns, *ew)]
+        )
         for u in units:
             count[u] = count.get(u, 0) + 1
             if count[u] == 60:
                 stream.truth_at_60[u] = sum(strength[p] for p in u) + (
-                    chem.get((u[0], u[1]), chem.get((u[-1], u[0]), 0.0)) if len(u) == 2 else 0.0)
+                    chem.get((u[0], u[1]), chem.get((u[-1], u[0]), 0.0)) if len(u) == 2 else 0.0
+                )
                 stream.index_at_60[u] = len(stream.matches)  # after this match is learnt
     return stream

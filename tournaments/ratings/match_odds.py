@@ -40,11 +40,17 @@ class ScoringKey:
         """The scoring keys of a table's rules object; other keys do not change the odds."""
         if not rules:
             return DEFAULT_RULES
-        known = {k: rules[k] for k in ("rout_at", "lucy", "lucy_by", "eggs", "first_deal_two_eyes") if k in rules}
+        known = {
+            k: rules[k] for k in ("rout_at", "lucy", "lucy_by", "eggs", "first_deal_two_eyes") if k in rules
+        }
         key = cls(**known)  # type: ignore[arg-type]
-        if key.rout_at not in (90, 91) or key.lucy not in ("win", "zero") or key.lucy_by not in (
-            "tricks", "points"
-        ) or key.eggs not in ("double", "four", "plus_four") or not isinstance(key.first_deal_two_eyes, bool):
+        if (
+            key.rout_at not in (90, 91)
+            or key.lucy not in ("win", "zero")
+            or key.lucy_by not in ("tricks", "points")
+            or key.eggs not in ("double", "four", "plus_four")
+            or not isinstance(key.first_deal_two_eyes, bool)
+        ):
             raise ValueError(f"unknown scoring rules: {known}")
         return key
 
@@ -71,8 +77,12 @@ class DealShape:
     def bounds(self, winner: int, kind: str) -> tuple[float, float]:
         """The margin interval of one outcome: winner 0 (first pair) or 1, kind win/rout/lucy/any."""
         inf = math.inf
-        lo, hi = {"win": (0.0, self.rout_cut), "rout": (self.rout_cut, self.lucy_cut),
-                  "lucy": (self.lucy_cut, inf), "any": (0.0, inf)}[kind]
+        lo, hi = {
+            "win": (0.0, self.rout_cut),
+            "rout": (self.rout_cut, self.lucy_cut),
+            "lucy": (self.lucy_cut, inf),
+            "any": (0.0, inf),
+        }[kind]
         return (lo, hi) if winner == 0 else (-hi, -lo)
 
 
@@ -119,7 +129,10 @@ def _transitions(rules: ScoringKey) -> tuple[tuple[tuple[tuple[int, int], ...], 
     """
     flags = (False, True) if rules.first_deal_two_eyes else (True,)
     states: list[State] = [
-        (a, b, k, f) for a in range(WIN_SCORE) for b in range(WIN_SCORE) for k in range(MAX_EGGS + 1)
+        (a, b, k, f)
+        for a in range(WIN_SCORE)
+        for b in range(WIN_SCORE)
+        for k in range(MAX_EGGS + 1)
         for f in flags
     ]
     # Scores only grow unless Lucy resets a pair: solve the states with more eyes (and eggs) first.

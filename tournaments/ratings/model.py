@@ -44,10 +44,10 @@ _GH = (
 class ModelParams:
     """The model's constants, tuned by ``bench/ratings_harness.py`` on seeds it then leaves out."""
 
-    initial_sd: float = 0.35  # a new player's uncertainty, deal log-odds
+    initial_sd: float = 0.5  # a new player's uncertainty, deal log-odds
     pair_sd: float = 0.12  # prior spread of a pair's worth beyond its partners' ratings
-    drift: float = 0.0012  # variance added per day away
-    max_sd: float = 0.35  # uncertainty never grows beyond a new player's
+    drift: float = 0.0001  # variance added per day away
+    max_sd: float = 0.5  # uncertainty never grows beyond a new player's
     shape: DealShape = field(default_factory=DealShape)
     scale: float = 400.0 / math.log(10.0)  # display points per unit of deal log-odds
     base: float = 1500.0
@@ -137,7 +137,10 @@ class RatingState:
             return prior
         v = r.var
         if day is not None and r.day is not None and day > r.day:
-            v = min(v + self.params.drift * (day - r.day), cap if cap is not None else max(prior, self.params.max_sd**2))
+            v = min(
+                v + self.params.drift * (day - r.day),
+                cap if cap is not None else max(prior, self.params.max_sd**2),
+            )
         return v
 
     def _parts(self, match: Match) -> tuple[list[Rating], list[float], list[float], float, float]:
@@ -192,7 +195,9 @@ class RatingState:
         ra, rb = self.rating(a), self.rating(b)
         pr = self.pairs.get(_pair_key(a, b)) or Rating(0.0, self.params.pair_sd**2)
         mu = ra.mu + rb.mu + pr.mu
-        return 2 * self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(ra.var + rb.var + pr.var)
+        return 2 * self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(
+            ra.var + rb.var + pr.var
+        )
 
     # -- learning ------------------------------------------------------------------------------
     def _deal_terms(self, deals: tuple[Deal, ...]) -> list[tuple[float, float, float]]:
@@ -283,7 +288,9 @@ class RatingState:
         ids = (match.ns[0], match.ns[1], None, match.ew[0], match.ew[1], None)
         for i, (r, sign, var) in enumerate(zip(ratings, signs, variances, strict=True)):
             pid = ids[i]
-            new = Rating(r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1)
+            new = Rating(
+                r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
+            )
             if pid is not None:
                 self.players[pid] = new
             else:
@@ -295,8 +302,14 @@ class RatingState:
             out[pid] = Delta(pid, b, a, bd, ad)
         return out
 
-    def preview(self, ns: tuple[str, str], ew: tuple[str, str], *, day: float | None = None,
-                rules: ScoringKey = DEFAULT_RULES) -> dict[str, tuple[float, float]]:
+    def preview(
+        self,
+        ns: tuple[str, str],
+        ew: tuple[str, str],
+        *,
+        day: float | None = None,
+        rules: ScoringKey = DEFAULT_RULES,
+    ) -> dict[str, tuple[float, float]]:
         """What a win and a loss would move each of the four (like +8/-8 before a game), in display points.
 
         Reckoned from the result alone; the deals of the real match can move a little more or less.
