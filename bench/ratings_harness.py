@@ -29,7 +29,7 @@ from bench.ratings_sim import simulate  # noqa: E402
 from tournaments.ratings.model import ModelParams  # noqa: E402
 
 KINDS = ("league", "rotating", "mix")
-ELO_K = (8.0, 12.0, 16.0, 24.0, 32.0, 48.0)
+ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0)
 PEERS = ("TrueSkill", "OpenSkill PL", "OpenSkill BT")
 
 
@@ -134,7 +134,10 @@ def mean_sd(v: list[float]) -> str:
 
 def table(results: list[dict], names: list[str]) -> str:
     lines = []
-    head = f"{'system':24} {'data':9} {'log-loss':17} {'gap closed':17} {'ECE':17} {'Spearman@60':17}"
+    head = (
+        f"{'system':24} {'data':9} {'log-loss':17} {'gap closed':17} {'ECE':17} {'ECE pooled':10} "
+        f"{'Spearman@60':17}"
+    )
     lines.append(head)
     lines.append("-" * len(head))
     for kind in KINDS:
@@ -149,12 +152,20 @@ def table(results: list[dict], names: list[str]) -> str:
             gap = [(best[s] - by[(n, s)]["ll"]) / (best[s] - floor[s]) for s in seeds]
             e = [by[(n, s)]["ece"] for s in seeds]
             rho = [by[(n, s)]["rho"] for s in seeds]
+            pooled = ece(
+                [p for s in seeds for p in by[(n, s)]["ps"]], [y for s in seeds for y in by[(n, s)]["ys"]]
+            )
             lines.append(
-                f"{n:24} {kind:9} {mean_sd(ll):17} {mean_sd(gap):17} {mean_sd(e):17} {mean_sd(rho):17}"
+                f"{n:24} {kind:9} {mean_sd(ll):17} {mean_sd(gap):17} {mean_sd(e):17} {pooled:<10.4f} "
+                f"{mean_sd(rho):17}"
             )
         fl = [floor[s] for s in seeds]
         fe = [by[(names[0], s)]["floor_ece"] for s in seeds]
-        lines.append(f"{'floor (true p)':24} {kind:9} {mean_sd(fl):17} {'1':17} {mean_sd(fe):17} {'':17}")
+        first = [by[(names[0], s)] for s in seeds]
+        pooled = ece([p for r in first for p in r["pt"]], [y for r in first for y in r["ys"]])
+        lines.append(
+            f"{'floor (true p)':24} {kind:9} {mean_sd(fl):17} {'1':17} {mean_sd(fe):17} {pooled:<10.4f}"
+        )
         lines.append("")
     return "\n".join(lines)
 
@@ -174,12 +185,12 @@ def tune(
     """Coordinate search on mean log-loss over all kinds of data of the tuning seeds."""
     best = ModelParams()
     grid: dict[str, tuple[float, ...]] = {
-        "duty_edge": (0.8, 0.9, 1.0, 1.1, 1.2),
-        "rout_cut": (1.7, 1.9, 2.1, 2.3, 2.6),
-        "lucy_cut": (4.5, 5.0, 5.5, 6.0, 7.0),
-        "initial_sd": (0.3, 0.4, 0.5, 0.6, 0.7),
-        "drift": (0.00003, 0.0001, 0.0003, 0.0006, 0.0012),
-        "pair_sd": (0.05, 0.1, 0.15, 0.2),
+        "duty_edge": (0.4, 0.55, 0.7, 0.85, 1.0),
+        "rout_cut": (1.0, 1.25, 1.5, 1.75, 2.0),
+        "lucy_cut": (2.5, 3.0, 3.5, 4.0),
+        "initial_sd": (0.15, 0.2, 0.25, 0.3, 0.4),
+        "drift": (0.00001, 0.00003, 0.0001, 0.0003),
+        "pair_sd": (0.03, 0.06, 0.1, 0.15),
     }
     shape_keys = {"duty_edge", "rout_cut", "lucy_cut"}
 

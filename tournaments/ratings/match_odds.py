@@ -1,9 +1,9 @@
 """From one deal to the match: the chance a pair wins a match to 12 eyes, by the real scoring.
 
 A deal is a small game between the two partnerships. The model says how likely each side is to
-win it (``deal_strength`` ``d``: the log-odds of the first pair winning a deal when neither side
-holds the jack of clubs' advantage), how often a deal is eggs, a rout or Lucy, and how much the
-pair on duty gains from holding the jack of clubs. The eyes of each outcome come from the
+win it (``d``: the first pair's expected margin in a deal, in standard deviations of the luck of
+the cards, when neither side holds the jack of clubs), how often a deal is eggs, a rout or Lucy,
+and how much the pair on duty gains from holding the jack of clubs. The eyes of each outcome come from the
 engine's own rule (``gameplay.engine.scoring.score_deal``), so eggs, the pair on duty's smaller
 reward, Lucy and every house rule of RULES.md play out exactly as at the table. A dynamic
 programme over the score (eyes of each pair, eggs carried, first deal played or not) gives the
@@ -60,19 +60,21 @@ DEFAULT_RULES = ScoringKey()
 
 @dataclass(frozen=True)
 class DealShape:
-    """How one deal goes, as an ordered logistic model on a latent margin (tuned, then frozen).
+    """How one deal goes, as an ordered probit model on a latent margin (tuned, then frozen).
 
     The first pair's margin is ``z = d + duty_edge`` when it holds the jack of clubs (``- duty_edge``
-    when the other pair does) plus logistic noise. It wins the deal when the margin is above 0,
+    when the other pair does) plus standard normal noise: a deal's card points are the sum of many
+    cards' worth, so the margin is near normal (a logistic margin's heavier tails made upsets
+    routed by the weaker pair too common). It wins the deal when the margin is above 0,
     with a rout above ``rout_cut`` and Lucy above ``lucy_cut`` (the other pair likewise below the
     negatives). So a stronger pair routs more often, as at the table, and a rout says more about
     strength than a plain win. ``eggs``: the share of played deals that end 60:60.
     """
 
-    duty_edge: float = 1.0
+    duty_edge: float = 0.7
     eggs: float = 0.015
-    rout_cut: float = 1.9
-    lucy_cut: float = 5.0
+    rout_cut: float = 1.5
+    lucy_cut: float = 3.5
 
     def bounds(self, winner: int, kind: str) -> tuple[float, float]:
         """The margin interval of one outcome: winner 0 (first pair) or 1, kind win/rout/lucy/any."""
@@ -86,17 +88,14 @@ class DealShape:
         return (lo, hi) if winner == 0 else (-hi, -lo)
 
 
-def sigmoid(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
+def normal_cdf(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
 def interval_probability(z: float, lo: float, hi: float) -> float:
-    """P(lo < z + logistic noise < hi)."""
-    up = 1.0 if lo == -math.inf else sigmoid(z - lo)
-    down = 0.0 if hi == math.inf else sigmoid(z - hi)
+    """P(lo < z + noise < hi), the noise standard normal."""
+    up = 1.0 if lo == -math.inf else normal_cdf(z - lo)
+    down = 0.0 if hi == math.inf else normal_cdf(z - hi)
     return up - down
 
 

@@ -1,7 +1,7 @@
 """The rating model: each player's strength and its uncertainty, learnt deal by deal.
 
-Every player has a mean ``mu`` and a variance ``var`` of his strength, in log-odds of winning a
-deal; a pair's strength is the sum of its partners' plus, for partners who have played together,
+Every player has a mean ``mu`` and a variance ``var`` of his strength, in units of a deal's margin
+(``match_odds.DealShape``: one unit is a standard deviation of the luck of the cards); a pair's strength is the sum of its partners' plus, for partners who have played together,
 a small pair term of its own (``Pair``: what fixed partners are worth beyond their two ratings).
 A match is a run of deals, each a small game between the two partnerships (its winner, whether
 it was a rout or Lucy, who was on duty). The model takes the likelihood of all the match's deals
@@ -18,7 +18,7 @@ probability. Plain floats and dicts throughout: an update costs a few microsecon
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tournaments.ratings.match_odds import (
     DEFAULT_RULES,
@@ -26,10 +26,11 @@ from tournaments.ratings.match_odds import (
     MatchTable,
     ScoringKey,
     match_table,
-    sigmoid,
 )
 
 NS, EW = "NS", "EW"
+_R2 = 1.0 / math.sqrt(2.0)
+_RPI = 1.0 / math.sqrt(2.0 * math.pi)
 # Gauss-Hermite nodes and weights (probabilists', 5 points) for averaging over the uncertainty.
 _GH = (
     (-2.856970013872806, 0.011257411327720691),
@@ -44,17 +45,17 @@ _GH = (
 class ModelParams:
     """The model's constants, tuned by ``bench/ratings_harness.py`` on seeds it then leaves out."""
 
-    initial_sd: float = 0.5  # a new player's uncertainty, deal log-odds
-    pair_sd: float = 0.12  # prior spread of a pair's worth beyond its partners' ratings
-    drift: float = 0.0001  # variance added per day away
-    max_sd: float = 0.5  # uncertainty never grows beyond a new player's
+    initial_sd: float = 0.3  # a new player's uncertainty, in deal-margin units
+    pair_sd: float = 0.1  # prior spread of a pair's worth beyond its partners' ratings
+    drift: float = 0.00003  # variance added per day away
+    max_sd: float = 0.3  # uncertainty never grows beyond a new player's
     shape: DealShape = field(default_factory=DealShape)
-    scale: float = 400.0 / math.log(10.0)  # display points per unit of deal log-odds
+    scale: float = 400.0  # display points per deal-margin unit
     base: float = 1500.0
     provisional_deviation: float = 90.0  # display deviation above which a rating is provisional
 
 
-@dataclass
+@dataclass(slots=True)
 class Rating:
     """One player's (or one pair's) strength: mean and variance, and the day last rated."""
 
@@ -92,7 +93,7 @@ class Match:
     weight: float = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Delta:
     """What one match did to one player: rating and deviation on the display scale, before and after."""
 
@@ -111,10 +112,6 @@ def _pair_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if str(a) <= str(b) else (b, a)
 
 
-def _log_sigmoid(x: float) -> float:
-    return -math.log1p(math.exp(-x)) if x > -30 else x
-
-
 class RatingState:
     """Every player's and pair's rating; ``predict`` a match, ``update`` from it, ``preview`` both."""
 
@@ -123,6 +120,14 @@ class RatingState:
         self.players: dict[str, Rating] = {}
         self.pairs: dict[tuple[str, str], Rating] = {}
         self._tables: dict[ScoringKey, MatchTable] = {}
+        shape = self.params.shape
+        # (winner, kind, pair on duty) -> the margin interval of that deal, shifted for the duty edge.
+        self._bounds: dict[tuple[str | None, str, str | None], tuple[float, float]] = {}
+        for winner in (NS, EW):
+            for kind in ("win", "rout", "lucy", "any"):
+                lo, hi = shape.bounds(0 if winner == NS else 1, kind)
+                for duty, off in ((NS, shape.duty_edge), (EW, -shape.duty_edge), (None, 0.0)):
+                    self._bounds[(winner, kind, duty)] = (lo - off, hi - off)
 
     # -- reading -------------------------------------------------------------------------------
     def table(self, rules: ScoringKey) -> MatchTable:
@@ -143,32 +148,44 @@ class RatingState:
             )
         return v
 
-    def _parts(self, match: Match) -> tuple[list[Rating], list[float], list[float], float, float]:
-        """The match's six ratings (four players, two pairs), their signs and current variances."""
+    def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float]:
+        """The match's six ratings (NS players, NS pair, EW players, EW pair), their variances on the
+        match's day, the prior deal strength ``d0`` and the total variance. New ones are not stored."""
         p = self.params
-        p0, pp0 = p.initial_sd**2, p.pair_sd**2
-        ratings, signs, variances = [], [], []
+        p0 = p.initial_sd * p.initial_sd
+        pp0 = p.pair_sd * p.pair_sd
+        cap = max(p0, p.max_sd * p.max_sd)
+        drift = p.drift
+        day = match.day
+        players, pairs = self.players, self.pairs
+        ratings: list[Rating] = []
+        variances: list[float] = []
         d0 = 0.0
         for side, sign in ((match.ns, 1.0), (match.ew, -1.0)):
-            for pid in side:
-                r = self.players.get(pid)
+            a, b = side
+            for r, prior, top in (
+                (players.get(a), p0, cap),
+                (players.get(b), p0, cap),
+                (pairs.get((a, b) if a <= b else (b, a)), pp0, pp0),
+            ):
                 if r is None:
-                    r = Rating(0.0, p0)
+                    r = Rating(0.0, prior)
+                    v = prior
+                else:
+                    v = r.var
+                    if day is not None and r.day is not None and day > r.day:
+                        v += drift * (day - r.day)
+                        if v > top:
+                            v = top
+                    d0 += sign * r.mu
                 ratings.append(r)
-                signs.append(sign)
-                variances.append(self._var_now(r, match.day, p0))
-                d0 += sign * r.mu
-            key = _pair_key(side[0], side[1])
-            pr = self.pairs.get(key) or Rating(0.0, pp0)
-            ratings.append(pr)
-            signs.append(sign)
-            variances.append(self._var_now(pr, match.day, pp0, pp0))
-            d0 += sign * pr.mu
-        return ratings, signs, variances, d0, sum(variances)
+                variances.append(v)
+        return ratings, variances, d0, variances[0] + variances[1] + variances[2] + variances[3] + variances[
+            4] + variances[5]
 
     def predict(self, match: Match) -> float:
         """P(NS wins the match): the match probability averaged over both pairs' uncertainty."""
-        _, _, _, d0, v = self._parts(match)
+        _, _, d0, v = self._parts(match)
         t = self.table(match.rules)
         s = math.sqrt(v)
         return sum(w * t.at(d0 + s * x) for x, w in _GH)
@@ -203,16 +220,14 @@ class RatingState:
     def _deal_terms(self, deals: tuple[Deal, ...]) -> list[tuple[float, float, float]]:
         """Each decided deal as the margin interval it fell in (``DealShape``), shifted for the pair
         on duty, grouped with a count: (low, high, count)."""
-        shape = self.params.shape
-        edge = shape.duty_edge
+        bounds = self._bounds
         groups: dict[tuple[float, float], float] = {}
         for deal in deals:
-            if deal.winner is None or deal.kind == "eggs":
-                continue
-            kind = deal.kind if deal.kind in ("win", "rout", "lucy") else "any"
-            lo, hi = shape.bounds(0 if deal.winner == NS else 1, kind)
-            off = 0.0 if deal.on_duty is None else (edge if deal.on_duty == NS else -edge)
-            key = (lo - off, hi - off)
+            key = bounds.get((deal.winner, deal.kind, deal.on_duty))
+            if key is None:
+                if deal.winner is None or deal.kind == "eggs":
+                    continue
+                key = bounds[(deal.winner, "any", deal.on_duty)]
             groups[key] = groups.get(key, 0.0) + 1.0
         return [(lo, hi, n) for (lo, hi), n in groups.items()]
 
@@ -220,7 +235,7 @@ class RatingState:
         """The most likely deal strength after the match and the likelihood's curvature there.
 
         Newton steps on log prior + log likelihood of the deals (each an interval of the ordered
-        logistic margin), plus, when the match was not played out or its deals are unknown, the log
+        probit margin), plus, when the match was not played out or its deals are unknown, the log
         of the match probability of its result.
         """
         terms = self._deal_terms(match.deals) if match.deals is not None else []
@@ -229,26 +244,32 @@ class RatingState:
         y_match = 1.0 if match.winner == NS else -1.0
         wt = match.weight
         inf = math.inf
+        exp, erfc = math.exp, math.erfc
         d = d0
         h = 0.0
         for _ in range(5):
             g = 0.0
             h = 0.0
             for lo, hi, n in terms:
-                # P = F(a) - F(b), a = d - lo, b = d - hi; F logistic, f = F(1-F), f' = f(1-2F).
+                # P = F(a) - F(b), a = d - lo, b = d - hi; F the normal CDF, f its density, f' = -x f.
                 if lo == -inf:
-                    fa, fpa, big_a = 0.0, 0.0, 1.0
+                    fa = fpa = 0.0
+                    big_a = 1.0
                 else:
-                    big_a = sigmoid(d - lo)
-                    fa = big_a * (1.0 - big_a)
-                    fpa = fa * (1.0 - 2.0 * big_a)
+                    x = d - lo
+                    big_a = 0.5 * erfc(-x * _R2)
+                    fa = _RPI * exp(-0.5 * x * x)
+                    fpa = -x * fa
                 if hi == inf:
-                    fb, fpb, big_b = 0.0, 0.0, 0.0
+                    fb = fpb = big_b = 0.0
                 else:
-                    big_b = sigmoid(d - hi)
-                    fb = big_b * (1.0 - big_b)
-                    fpb = fb * (1.0 - 2.0 * big_b)
-                pr = max(big_a - big_b, 1e-300)
+                    x = d - hi
+                    big_b = 0.5 * erfc(-x * _R2)
+                    fb = _RPI * exp(-0.5 * x * x)
+                    fpb = -x * fb
+                pr = big_a - big_b
+                if pr < 1e-300:
+                    pr = 1e-300
                 gi = (fa - fb) / pr
                 g += n * gi
                 h += n * (gi * gi - (fpa - fpb) / pr)
@@ -263,7 +284,7 @@ class RatingState:
             h *= wt
             step = (g - (d - d0) / v) / (h + 1.0 / v)
             d += step
-            if abs(step) < 1e-6:
+            if -1e-5 < step < 1e-5:
                 break
         return d, h
 
@@ -280,26 +301,25 @@ class RatingState:
             raise ValueError(f"a match is won by NS or EW, not {match.winner!r}")
         if len({*match.ns, *match.ew}) != 4:
             raise ValueError("a match has four different players")
-        ratings, signs, variances, d0, v = self._parts(match)
+        ratings, variances, d0, v = self._parts(match)
         d, h = self._solve(match, d0, v)
         shift = (d - d0) / v
         shrink = h / (1.0 + v * h)
-        before = {pid: self.display(pid, match.day) for pid in (*match.ns, *match.ew)}
-        ids = (match.ns[0], match.ns[1], None, match.ew[0], match.ew[1], None)
-        for i, (r, sign, var) in enumerate(zip(ratings, signs, variances, strict=True)):
-            pid = ids[i]
-            new = Rating(
-                r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
-            )
-            if pid is not None:
-                self.players[pid] = new
+        scale, base = self.params.scale, self.params.base
+        keys = (match.ns[0], match.ns[1], _pair_key(*match.ns), match.ew[0], match.ew[1], _pair_key(*match.ew))
+        out: dict[str, Delta] = {}
+        for i in range(6):
+            r, var, key = ratings[i], variances[i], keys[i]
+            sign = 1.0 if i < 3 else -1.0
+            new = Rating(r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1)
+            if i % 3 == 2:
+                self.pairs[key] = new  # type: ignore[index]
             else:
-                side = match.ns if i == 2 else match.ew
-                self.pairs[_pair_key(side[0], side[1])] = new
-        out = {}
-        for pid, (b, bd) in before.items():
-            a, ad = self.display(pid, match.day)
-            out[pid] = Delta(pid, b, a, bd, ad)
+                self.players[key] = new  # type: ignore[index]
+                out[key] = Delta(  # type: ignore[index]
+                    key, base + scale * r.mu, base + scale * new.mu,  # type: ignore[arg-type]
+                    scale * math.sqrt(var), scale * math.sqrt(new.var),
+                )
         return out
 
     def preview(
@@ -320,11 +340,11 @@ class RatingState:
             trial._tables = self._tables
             for pid in (*ns, *ew):
                 if pid in self.players:
-                    trial.players[pid] = self.players[pid]
+                    trial.players[pid] = replace(self.players[pid])
             for side in (ns, ew):
                 key = _pair_key(side[0], side[1])
                 if key in self.pairs:
-                    trial.pairs[key] = self.pairs[key]
+                    trial.pairs[key] = replace(self.pairs[key])
             deltas = trial.update(Match(ns, ew, winner, None, day, rules))
             for pid, dl in deltas.items():
                 won = (pid in ns) == (winner == NS)

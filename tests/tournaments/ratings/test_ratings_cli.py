@@ -1,4 +1,4 @@
-"""``python -m tournaments.ratings predict``: JSON lines in, predictions and ratings out, bad lines refused."""
+"""``python -m tournaments.ratings predict``: JSON lines in; ratings out; bad lines refused."""
 
 from __future__ import annotations
 
