@@ -44,6 +44,8 @@ def make(name: str, params: ModelParams | None):  # type: ignore[no-untyped-def]
         return OpenSkill("BT")
     if name == "Bilka (winner only)":
         return Bilka(params, with_deals=False)
+    if name == "Bilka (no points)":
+        return Bilka(params, with_points=False)
     return Bilka(params)
 
 
@@ -191,6 +193,7 @@ def tune(
         "initial_sd": (0.15, 0.2, 0.25, 0.3, 0.4),
         "drift": (0.00001, 0.00003, 0.0001, 0.0003),
         "pair_sd": (0.03, 0.06, 0.1, 0.15),
+        "points_scale": (18.0, 20.0, 22.0, 25.0, 28.0),
     }
     shape_keys = {"duty_edge", "rout_cut", "lucy_cut"}
 
@@ -245,7 +248,7 @@ def main() -> None:
                 for k in ELO_K
             }
             best_k[kind] = min(ll, key=ll.__getitem__)
-        names = ["Bilka", "Bilka (winner only)", *PEERS]
+        names = ["Bilka", "Bilka (no points)", "Bilka (winner only)", *PEERS]
         res = run_all(names, seeds, ModelParams(), args.players, args.per_player, pool)
         for r in elo:
             if r["system"] == f"Elo K={best_k[r['kind']]:g}":

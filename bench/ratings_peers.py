@@ -103,7 +103,7 @@ class OpenSkill:
         return sum(self._get(p).mu for p in players)  # type: ignore[attr-defined]
 
 
-def model_match(m: SimMatch, with_deals: bool) -> Match:
+def model_match(m: SimMatch, with_deals: bool, with_points: bool = True) -> Match:
     deals = None
     if with_deals:
         deals = tuple(
@@ -111,6 +111,7 @@ def model_match(m: SimMatch, with_deals: bool) -> Match:
                 None if d["outcome"] == "eggs" else ("NS" if int(d["NS"]) > 0 else "EW"),  # type: ignore[call-overload]
                 str(d["outcome"]),
                 str(d["on_duty"]),
+                tuple(d["points"]) if with_points else None,  # type: ignore[arg-type]
             )
             for d in m.deals
         )
@@ -120,15 +121,18 @@ def model_match(m: SimMatch, with_deals: bool) -> Match:
 class Bilka:
     """The site's model (tournaments.ratings): from the deals, or from the winner only."""
 
-    def __init__(self, params: ModelParams | None = None, with_deals: bool = True) -> None:
+    def __init__(
+        self, params: ModelParams | None = None, with_deals: bool = True, with_points: bool = True
+    ) -> None:
         self.state = RatingState(params)
         self.with_deals = with_deals
+        self.with_points = with_points
 
     def predict(self, m: SimMatch) -> float:
-        return self.state.predict(model_match(m, self.with_deals))
+        return self.state.predict(model_match(m, self.with_deals, self.with_points))
 
     def learn(self, m: SimMatch) -> None:
-        self.state.update(model_match(m, self.with_deals))
+        self.state.update(model_match(m, self.with_deals, self.with_points))
 
     def score(self, players: tuple[str, ...]) -> float:
         if len(players) == 2:

@@ -71,7 +71,7 @@ class DealShape:
     strength than a plain win. ``eggs``: the share of played deals that end 60:60.
     """
 
-    duty_edge: float = 0.7
+    duty_edge: float = 0.85
     eggs: float = 0.015
     rout_cut: float = 1.5
     lucy_cut: float = 3.5

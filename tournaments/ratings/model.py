@@ -1,18 +1,20 @@
 """The rating model: each player's strength and its uncertainty, learnt deal by deal.
 
-Every player has a mean ``mu`` and a variance ``var`` of his strength, in units of a deal's margin
-(``match_odds.DealShape``: one unit is a standard deviation of the luck of the cards); a pair's strength is the sum of its partners' plus, for partners who have played together,
-a small pair term of its own (``Pair``: what fixed partners are worth beyond their two ratings).
-A match is a run of deals, each a small game between the two partnerships (its winner, whether
-it was a rout or Lucy, who was on duty). The model takes the likelihood of all the match's deals
-and makes one Gaussian (Laplace) step in the one direction the deals speak about, the difference
-of the two pairs' strengths, like Glicko and Weng-Lin: a player moves by his share of the
-match's total variance, so new and returning players (large variance) move fast. Variance grows
-with time away (``ModelParams.drift`` per day) and shrinks with play. A match's win probability
-comes from the deal strength by the real scoring (``match_odds``), averaged over the uncertainty.
+Every player has a mean ``mu`` and a variance ``var`` of his strength, in units of a deal's
+margin (``match_odds.DealShape``: one unit is a standard deviation of the luck of the cards). A
+pair's strength is its partners' sum plus, for partners who have played together, a small pair
+term of its own (``RatingState.pairs``: what fixed partners are worth beyond their two ratings).
+A match is a run of deals, each a small game between the two partnerships: its card points when
+known (the margin seen directly), else its winner and whether it was a rout or Lucy, with the
+pair on duty's edge taken off. The model takes the likelihood of all the match's deals and makes
+one Gaussian (Laplace) step in the one direction the deals speak about, the difference of the
+two pairs' strengths, like Glicko and Weng-Lin: a player moves by his share of the match's total
+variance, so new and returning players (large variance) move fast. Variance grows with time away
+(``ModelParams.drift`` per day) and shrinks with play. A match's win probability comes from the
+deal strength by the real scoring (``match_odds``), averaged over the uncertainty.
 
 A match known only by its final score is learnt from its winner alone, through the same match
-probability. Plain floats and dicts throughout: an update costs a few microseconds.
+probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
 """
 
 from __future__ import annotations
@@ -46,13 +48,14 @@ class ModelParams:
     """The model's constants, tuned by ``bench/ratings_harness.py`` on seeds it then leaves out."""
 
     initial_sd: float = 0.3  # a new player's uncertainty, in deal-margin units
-    pair_sd: float = 0.1  # prior spread of a pair's worth beyond its partners' ratings
-    drift: float = 0.00003  # variance added per day away
+    pair_sd: float = 0.06  # prior spread of a pair's worth beyond its partners' ratings
+    drift: float = 0.00001  # variance added per day away
     max_sd: float = 0.3  # uncertainty never grows beyond a new player's
     shape: DealShape = field(default_factory=DealShape)
     scale: float = 400.0  # display points per deal-margin unit
     base: float = 1500.0
     provisional_deviation: float = 90.0  # display deviation above which a rating is provisional
+    points_scale: float = 22.0  # card points a unit of deal margin is worth
 
 
 @dataclass(slots=True)
@@ -67,11 +70,12 @@ class Rating:
 
 @dataclass(frozen=True)
 class Deal:
-    """One played deal as the model reads it: its winner, kind, and the pair on duty when known."""
+    """One played deal as the model reads it: winner, kind, pair on duty and card points when known."""
 
     winner: str | None  # NS, EW, or None for eggs
-    kind: str = "win"  # win, rout, lucy, eggs
+    kind: str = "win"  # win, rout, lucy, eggs, any (a win of unknown size)
     on_duty: str | None = None
+    points: tuple[int, int] | None = None  # NS, EW card points
 
 
 @dataclass(frozen=True)
@@ -180,8 +184,12 @@ class RatingState:
                     d0 += sign * r.mu
                 ratings.append(r)
                 variances.append(v)
-        return ratings, variances, d0, variances[0] + variances[1] + variances[2] + variances[3] + variances[
-            4] + variances[5]
+        return (
+            ratings,
+            variances,
+            d0,
+            variances[0] + variances[1] + variances[2] + variances[3] + variances[4] + variances[5],
+        )
 
     def predict(self, match: Match) -> float:
         """P(NS wins the match): the match probability averaged over both pairs' uncertainty."""
@@ -217,19 +225,34 @@ class RatingState:
         )
 
     # -- learning ------------------------------------------------------------------------------
-    def _deal_terms(self, deals: tuple[Deal, ...]) -> list[tuple[float, float, float]]:
-        """Each decided deal as the margin interval it fell in (``DealShape``), shifted for the pair
-        on duty, grouped with a count: (low, high, count)."""
+    def _deal_terms(self, deals: tuple[Deal, ...]) -> tuple[list[tuple[float, float, float]], float, float]:
+        """What the deals say about the deal strength ``d``.
+
+        A deal with card points (not Lucy) is a margin seen directly, ``(NS points - 60) /
+        points_scale`` less the duty edge: a normal observation of ``d`` with unit noise (eggs too:
+        60:60 is a margin of 0). The others are the margin interval their outcome fell in
+        (``DealShape``), shifted for the pair on duty. Returns the intervals grouped with a count,
+        and the number and sum of the seen margins.
+        """
         bounds = self._bounds
+        edge = self.params.shape.duty_edge
+        inv = 1.0 / self.params.points_scale
         groups: dict[tuple[float, float], float] = {}
+        seen = total = 0.0
         for deal in deals:
+            pts = deal.points
+            if pts is not None and deal.kind != "lucy":
+                duty = deal.on_duty
+                seen += 1.0
+                total += (pts[0] - 60) * inv - (edge if duty == NS else -edge if duty == EW else 0.0)
+                continue
             key = bounds.get((deal.winner, deal.kind, deal.on_duty))
             if key is None:
                 if deal.winner is None or deal.kind == "eggs":
                     continue
                 key = bounds[(deal.winner, "any", deal.on_duty)]
             groups[key] = groups.get(key, 0.0) + 1.0
-        return [(lo, hi, n) for (lo, hi), n in groups.items()]
+        return [(lo, hi, n) for (lo, hi), n in groups.items()], seen, total
 
     def _solve(self, match: Match, d0: float, v: float) -> tuple[float, float]:
         """The most likely deal strength after the match and the likelihood's curvature there.
@@ -238,7 +261,7 @@ class RatingState:
         probit margin), plus, when the match was not played out or its deals are unknown, the log
         of the match probability of its result.
         """
-        terms = self._deal_terms(match.deals) if match.deals is not None else []
+        terms, seen, total = self._deal_terms(match.deals) if match.deals is not None else ([], 0.0, 0.0)
         by_winner = match.deals is None or match.ended != "normal"
         t = self.table(match.rules)
         y_match = 1.0 if match.winner == NS else -1.0
@@ -248,8 +271,8 @@ class RatingState:
         d = d0
         h = 0.0
         for _ in range(5):
-            g = 0.0
-            h = 0.0
+            g = total - seen * d
+            h = seen
             for lo, hi, n in terms:
                 # P = F(a) - F(b), a = d - lo, b = d - hi; F the normal CDF, f its density, f' = -x f.
                 if lo == -inf:
@@ -306,19 +329,31 @@ class RatingState:
         shift = (d - d0) / v
         shrink = h / (1.0 + v * h)
         scale, base = self.params.scale, self.params.base
-        keys = (match.ns[0], match.ns[1], _pair_key(*match.ns), match.ew[0], match.ew[1], _pair_key(*match.ew))
+        keys = (
+            match.ns[0],
+            match.ns[1],
+            _pair_key(*match.ns),
+            match.ew[0],
+            match.ew[1],
+            _pair_key(*match.ew),
+        )
         out: dict[str, Delta] = {}
         for i in range(6):
             r, var, key = ratings[i], variances[i], keys[i]
             sign = 1.0 if i < 3 else -1.0
-            new = Rating(r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1)
+            new = Rating(
+                r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
+            )
             if i % 3 == 2:
                 self.pairs[key] = new  # type: ignore[index]
             else:
                 self.players[key] = new  # type: ignore[index]
                 out[key] = Delta(  # type: ignore[index]
-                    key, base + scale * r.mu, base + scale * new.mu,  # type: ignore[arg-type]
-                    scale * math.sqrt(var), scale * math.sqrt(new.var),
+                    key,
+                    base + scale * r.mu,
+                    base + scale * new.mu,  # type: ignore[arg-type]
+                    scale * math.sqrt(var),
+                    scale * math.sqrt(new.var),
                 )
         return out
 

@@ -63,7 +63,7 @@ def _deal(obj: Any, n: int, eggs: int, rules: ScoringKey) -> Deal | None:
     if ns and ew:
         raise BadRecord(f"{what}: only one pair opens eyes in a deal")
     if outcome == "eggs" or (not ns and not ew and outcome is None):
-        return Deal(None, "eggs", duty)
+        return Deal(None, "eggs", duty, (points[0], points[1]) if points else None)
     if not ns and not ew:
         raise BadRecord(f"{what}: a {outcome} deal opens eyes")
     winner = NS if ns else EW
@@ -77,7 +77,7 @@ def _deal(obj: Any, n: int, eggs: int, rules: ScoringKey) -> Deal | None:
                 duty = winner if base == 1 else (EW if winner == NS else NS) if base == 3 else None
             if kind == "any" and duty is not None and base in (1, 2, 3):
                 kind = "win" if base == (1 if duty == winner else 2) else "rout"
-    return Deal(winner, kind, duty)
+    return Deal(winner, kind, duty, (points[0], points[1]) if points else None)
 
 
 def parse_match(obj: Any) -> tuple[str, Match]:

@@ -79,13 +79,13 @@ def test_deals_carry_information_beyond_the_winner() -> None:
 def test_uncertainty_shrinks_with_play_and_grows_with_absence() -> None:
     state = RatingState()
     start = state.display("a", 0.0)[1]
-    for day in range(10):
+    for day in range(40):
         state.update(Match(NS_, EW_, "NS" if day % 2 else "EW", deals((2, 0), (0, 2)), float(day)))
-    played = state.display("a", 9.0)[1]
-    away = state.display("a", 9.0 + 365)[1]
+    played = state.display("a", 39.0)[1]
+    away = state.display("a", 39.0 + 365)[1]
     assert played < start
     assert away > played
-    assert state.is_provisional("a", 0.0) is (start > state.params.provisional_deviation)
+    assert state.is_provisional("someone new") and not state.is_provisional("a", 39.0)
 
 
 def test_a_new_player_moves_faster_than_a_seasoned_one() -> None:
