@@ -169,7 +169,40 @@ def table(results: list[dict], names: list[str]) -> str:
             f"{'floor (true p)':24} {kind:9} {mean_sd(fl):17} {'1':17} {mean_sd(fe):17} {pooled:<10.4f}"
         )
         lines.append("")
+    lines.append(goals(results, names))
     return "\n".join(lines)
+
+
+def goals(results: list[dict], names: list[str], model: str = "Bilka") -> str:
+    """The issue's goals for the model, each kind of data, said plainly: met or not."""
+    out = [f"goals for {model!r} (means over seeds):"]
+    peers = [n for n in names if not n.startswith("Bilka")]
+    for kind in KINDS:
+        by = {(r["system"], r["seed"]): r for r in results if r["kind"] == kind}
+        seeds = sorted({s for _, s in by})
+
+        def mean(n: str, key: str, by: dict = by, seeds: list = seeds) -> float:  # type: ignore[type-arg]
+            return statistics.fmean(by[(n, s)][key] for s in seeds)
+
+        best = {s: min(by[(n, s)]["ll"] for n in peers) for s in seeds}
+        gap = statistics.fmean(
+            (best[s] - by[(model, s)]["ll"]) / (best[s] - by[(model, s)]["floor_ll"]) for s in seeds
+        )
+        ll = mean(model, "ll")
+        worst_peer = min(mean(n, "ll") for n in peers)
+        pooled = ece(
+            [p for s in seeds for p in by[(model, s)]["ps"]], [y for s in seeds for y in by[(model, s)]["ys"]]
+        )
+        checks = [
+            (f"log-loss {ll:.4f} below every peer's (best {worst_peer:.4f})", ll < worst_peer),
+            (f"gap closed {gap:.3f} >= 0.40", gap >= 0.4),
+            (f"ECE {mean(model, 'ece'):.4f} <= 0.02 (per seed)", mean(model, "ece") <= 0.02),
+            (f"ECE {pooled:.4f} <= 0.02 (all seeds pooled)", pooled <= 0.02),
+            (f"Spearman {mean(model, 'rho'):.3f} >= 0.9", mean(model, "rho") >= 0.9),
+        ]
+        for text, ok in checks:
+            out.append(f"  {kind:9} {'MET    ' if ok else 'NOT MET'} {text}")
+    return "\n".join(out)
 
 
 def seeds_of(text: str) -> list[int]:
@@ -238,19 +271,20 @@ def main() -> None:
             print(tune(seeds, args.players, args.per_player, pool))
             return
         seeds = seeds_of(args.seeds)
-        elo = run_all([f"Elo K={k:g}" for k in ELO_K], seeds, None, args.players, args.per_player, pool)
+        names = ["Bilka", "Bilka (no points)", "Bilka (winner only)", *PEERS]
+        elo_names = [f"Elo K={k:g}" for k in ELO_K]
+        every = run_all(names + elo_names, seeds, ModelParams(), args.players, args.per_player, pool)
+        res = [r for r in every if r["system"] in names]
         best_k = {}
         for kind in KINDS:
             ll = {
                 k: statistics.fmean(
-                    r["ll"] for r in elo if r["kind"] == kind and r["system"] == f"Elo K={k:g}"
+                    r["ll"] for r in every if r["kind"] == kind and r["system"] == f"Elo K={k:g}"
                 )
                 for k in ELO_K
             }
             best_k[kind] = min(ll, key=ll.__getitem__)
-        names = ["Bilka", "Bilka (no points)", "Bilka (winner only)", *PEERS]
-        res = run_all(names, seeds, ModelParams(), args.players, args.per_player, pool)
-        for r in elo:
+        for r in every:
             if r["system"] == f"Elo K={best_k[r['kind']]:g}":
                 res.append({**r, "system": "Team Elo (best K)"})
         names.append("Team Elo (best K)")
