@@ -119,6 +119,9 @@ def run(job: tuple[str, int, str, ModelParams | None, int, int]) -> dict[str, fl
         "rho": spearman(got, truth) if len(got) > 2 else float("nan"),
         "floor_ll": logloss(pt, ys),
         "floor_ece": ece(pt, ys),
+        "ps": ps,
+        "ys": ys,
+        "pt": pt,
     }
 
 

@@ -71,10 +71,10 @@ class DealShape:
     strength than a plain win. ``eggs``: the share of played deals that end 60:60.
     """
 
-    duty_edge: float = 0.85
+    duty_edge: float = 0.55
     eggs: float = 0.015
-    rout_cut: float = 1.5
-    lucy_cut: float = 3.5
+    rout_cut: float = 1.25
+    lucy_cut: float = 3.0
 
     def bounds(self, winner: int, kind: str) -> tuple[float, float]:
         """The margin interval of one outcome: winner 0 (first pair) or 1, kind win/rout/lucy/any."""

@@ -48,8 +48,8 @@ class ModelParams:
     """The model's constants, tuned by ``bench/ratings_harness.py`` on seeds it then leaves out."""
 
     initial_sd: float = 0.3  # a new player's uncertainty, in deal-margin units
-    pair_sd: float = 0.06  # prior spread of a pair's worth beyond its partners' ratings
-    drift: float = 0.00001  # variance added per day away
+    pair_sd: float = 0.03  # prior spread of a pair's worth beyond its partners' ratings
+    drift: float = 0.00003  # variance added per day away
     max_sd: float = 0.3  # uncertainty never grows beyond a new player's
     shape: DealShape = field(default_factory=DealShape)
     scale: float = 400.0  # display points per deal-margin unit
