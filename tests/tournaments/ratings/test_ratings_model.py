@@ -164,3 +164,11 @@ def test_the_model_imports_nothing_of_django_or_the_database() -> None:
                 )
                 if top in {"tournaments", "gameplay"}:
                     assert name.startswith(allowed), (path, name)
+
+
+def test_the_harness_runs_and_its_floor_is_below_the_model() -> None:
+    from bench.ratings_harness import run
+
+    result = run(("rotating", 0, "Bilka", None, 24, 24))
+    assert 0.0 < result["floor_ll"] < result["ll"] < 0.7
+    assert len(result["ps"]) == 24 * 24 // 4 // 2
