@@ -329,32 +329,26 @@ class RatingState:
         shift = (d - d0) / v
         shrink = h / (1.0 + v * h)
         scale, base = self.params.scale, self.params.base
-        keys = (
-            match.ns[0],
-            match.ns[1],
-            _pair_key(*match.ns),
-            match.ew[0],
-            match.ew[1],
-            _pair_key(*match.ew),
-        )
         out: dict[str, Delta] = {}
         for i in range(6):
-            r, var, key = ratings[i], variances[i], keys[i]
+            r, var = ratings[i], variances[i]
+            side = match.ns if i < 3 else match.ew
             sign = 1.0 if i < 3 else -1.0
             new = Rating(
                 r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
             )
             if i % 3 == 2:
-                self.pairs[key] = new  # type: ignore[index]
-            else:
-                self.players[key] = new  # type: ignore[index]
-                out[key] = Delta(  # type: ignore[index]
-                    key,
-                    base + scale * r.mu,
-                    base + scale * new.mu,  # type: ignore[arg-type]
-                    scale * math.sqrt(var),
-                    scale * math.sqrt(new.var),
-                )
+                self.pairs[_pair_key(*side)] = new
+                continue
+            pid = side[i % 3]
+            self.players[pid] = new
+            out[pid] = Delta(
+                pid,
+                base + scale * r.mu,
+                base + scale * new.mu,
+                scale * math.sqrt(var),
+                scale * math.sqrt(new.var),
+            )
         return out
 
     def preview(
