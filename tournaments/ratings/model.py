@@ -54,7 +54,9 @@ class ModelParams:
     shape: DealShape = field(default_factory=DealShape)
     scale: float = 400.0  # display points per deal-margin unit
     base: float = 1500.0
-    provisional_deviation: float = 90.0  # display deviation above which a rating is provisional
+    # Display deviation above which a rating is provisional: about the first five matches with deal sheets
+    # (a new player starts at 400 * initial_sd = 120), more when only results are known.
+    provisional_deviation: float = 70.0
     points_scale: float = 22.0  # card points a unit of deal margin is worth
 
 
