@@ -122,6 +122,10 @@ class TableForm(forms.Form):
         help_text=_("After each deal every player answers at once: play the hand, or ask for a redeal "
                     "where it allows one. Whoever has not answered in time plays."))
     bots = forms.BooleanField(label=_("Fill empty seats with bots now"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated"), required=False, initial=True,
+        help_text=_("Counts for the players' ratings when four signed-in people play it to the end; "
+                    "with a bot or a guest at the table it does not count."))
     private = forms.BooleanField(
         label=_("Invitation only (private)"), required=False,
         help_text=_("Only the players see this table, its replay and its record; it is not listed "

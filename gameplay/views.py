@@ -91,6 +91,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 session_key=_session_key(request, create=True),
                 bots=form.cleaned_data["bots"],
                 public=not form.cleaned_data["private"],
+                rated=form.cleaned_data["rated"],
             )
         except (services.TableError, services.RulesError) as exc:
             form.add_error(None, str(getattr(exc, "message", exc)))

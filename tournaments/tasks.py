@@ -131,3 +131,12 @@ def notify_tournament_finished(tournament_id: int) -> int:
             },
         )
     return len(users)
+
+
+@shared_task(name="tournaments.recompute_ratings", acks_late=True)
+def recompute_ratings(run_id: int) -> str:
+    """Rebuild every rating from the archive (``services.ratings``): one transaction, so a kill
+    leaves the old ratings and the task, delivered again, starts over."""
+    from .services import ratings
+
+    return ratings.run_recompute(run_id=run_id)

@@ -63,6 +63,9 @@ class ArchivedMatch(models.Model):
     record = models.JSONField(null=True, blank=True)
     has_record = models.BooleanField(default=False, db_index=True)
     deal_count = models.PositiveSmallIntegerField(default=0)
+    #: Counts for ratings: a tournament match of a rated event, or a rated casual table of four
+    #: signed-in people. The ratings read only these.
+    rated = models.BooleanField(default=False, db_index=True)
     #: Anyone may see it; otherwise its players, its club's organisers and the staff only.
     public = models.BooleanField(default=True, db_index=True)
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

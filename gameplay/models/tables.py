@@ -85,6 +85,8 @@ class Table(models.Model):
     #: Private (invitation only): its seated players alone; anyone else gets the same 404 as for a
     #: table that does not exist (`selectors.visible_to`).
     public = models.BooleanField(_("public"), default=True)
+    #: Counts for ratings, when four signed-in people (no bot, no guest) play it to a result.
+    rated = models.BooleanField(_("rated"), default=False)
     #: Show the fair-shuffle panel open during the match, not folded (tournament tables).
     shuffle_prominent = models.BooleanField(default=False)
     #: A casual table goes to the archive when its match ends. A table opened for a tournament

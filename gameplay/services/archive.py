@@ -97,6 +97,7 @@ class PlayedMatch:
     round_number: int | None = None
     club_id: int | None = None
     public: bool = True
+    rated: bool = False
     uploaded_by_id: int | None = None
 
 
@@ -202,6 +203,8 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.has_record = played.record is not None
     match.deal_count = len(deals)
     match.public = played.public
+    match.rated = played.rated and all(s.player_id is not None and s.kind == SeatKind.PLAYER
+                                       for s in played.seats)
     match.uploaded_by_id = played.uploaded_by_id
     match.save()
     match.seats.all().delete()
@@ -274,8 +277,9 @@ def archive_table(table: Table) -> ArchivedMatch | None:
     if not table.casual or table.status != TableStatus.FINISHED or not (table.result or {}).get("winner"):
         return None
     ns, ew, winner, reason, seat = table_result(table)
+    seats = seats_of_table(table)
     return archive_match(played=PlayedMatch(
-        source=MatchSource.TABLE, seats=seats_of_table(table), rules=table.rules,
+        source=MatchSource.TABLE, seats=seats, rules=table.rules, rated=table.rated,
         played_at=table.finished_at or table.created_at, ns_eyes=ns, ew_eyes=ew, winner=winner,
         reason=reason, reason_seat=seat, record=table.record, table_id=table.pk, public=table.public,
     ))

@@ -63,6 +63,7 @@ def create_table(
     shuffle_prominent: bool = False,
     public: bool = True,
     casual: bool = True,
+    rated: bool = False,
 ) -> Table:
     """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest.
 
@@ -89,6 +90,7 @@ def create_table(
         created_session="" if user is not None else session_key,
         shuffle_prominent=shuffle_prominent,
         casual=casual,
+        rated=rated,
         public=public,
     )
     if sit:

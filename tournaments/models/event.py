@@ -68,6 +68,10 @@ class Tournament(models.Model):
             "Leagues: each matchday's deadline is this many days after the previous one; 0 for none."
         ),
     )
+    rated = models.BooleanField(
+        _("rated"), default=True,
+        help_text=_("Its matches count for the players' ratings. Decide before round 1 is paired."),
+    )
     seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
     third_place = models.BooleanField(_("third-place match"), default=False)
     best_of = models.PositiveSmallIntegerField(

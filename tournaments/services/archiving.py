@@ -141,6 +141,7 @@ def sync_match(match: Match) -> None:
         round_number=match.round.number,
         club_id=tournament.club_id,
         public=match.round.status == RoundStatus.COMPLETE,
+        rated=tournament.rated,
     ))
 
 

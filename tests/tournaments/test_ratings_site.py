@@ -1,0 +1,179 @@
+"""Ratings from the archive: learnt as matches arrive, rebuilt exactly by a full recompute after a
+correction, a removal or a late entry; only rated matches count; a run killed midway loses nothing."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from gameplay import services as game
+from gameplay.engine import Rules, write_record
+from gameplay.engine.cards import PAIRS
+from gameplay.engine.selfplay import bot_match
+from gameplay.models import ArchivedMatch, SeatKind
+from tests.clubs.factories import PlayerFactory
+from tournaments.models import PlayerRating, RatingChange, RatingRun, RunStatus
+from tournaments.ratings.model import RatingState
+from tournaments.services import ratings
+
+pytestmark = pytest.mark.django_db
+START = timezone.now() - datetime.timedelta(days=60)
+
+
+@pytest.fixture
+def players(db):
+    return [PlayerFactory(display_name=f"Игрок {i}") for i in range(8)]
+
+
+def _archive(four, *, seed, day, rated=True, tournament=7, record=True, forfeit=False, bot=False):
+    state = bot_match(Rules(), seed=seed)
+    ns, ew = state.capped_score
+    seats = [game.SeatIn(seat=i, name=p.display_name, player_id=p.pk) for i, p in enumerate(four)]
+    if bot:
+        seats[3] = game.SeatIn(seat=3, name="Бот", kind=SeatKind.BOT)
+    played = game.PlayedMatch(
+        source="tournament" if tournament else "table", seats=seats, rules={},
+        played_at=START + datetime.timedelta(days=day), ns_eyes=12 if forfeit else ns,
+        ew_eyes=0 if forfeit else ew, winner="NS" if forfeit else PAIRS[state.winner],
+        reason="forfeit" if forfeit else "eyes", record=None if forfeit or not record else write_record(state),
+        tournament=tournament, tournament_match=seed if tournament else None, rated=rated,
+    )
+    return game.archive_match(played=played)
+
+
+def _snapshot():
+    board = {r.player_id: (round(r.rating, 6), round(r.deviation, 6), r.matches) for r in PlayerRating.objects.all()}
+    history = sorted((c.match_id, c.player_id, round(c.before, 6), round(c.after, 6))
+                     for c in RatingChange.objects.all())
+    return board, history
+
+
+def _learn_each(matches):
+    for m in matches:
+        ratings.match_changed(sender=None, match_id=m.pk, change="created", players=[])
+
+
+def _season(players, n=12):
+    out = []
+    for i in range(n):
+        four = [players[(i + k) % 8] for k in (0, 1, 2, 3)] if i % 3 else players[:4]
+        out.append(_archive(four, seed=100 + i, day=i, record=i % 4 != 3))
+    return out
+
+
+def test_matches_learnt_one_by_one_equal_a_full_recompute(players):
+    _learn_each(_season(players))
+    assert not RatingRun.objects.exists()  # each was the latest: learnt at once
+    learnt = _snapshot()
+    assert len(learnt[0]) == 8 and len(learnt[1]) == 12 * 4
+    ratings.recompute()
+    assert _snapshot() == learnt
+
+
+def test_the_pure_model_gives_the_same_ratings(players):
+    matches = _season(players)
+    _learn_each(matches)
+    state = RatingState()
+    for m in sorted(matches, key=lambda m: (m.played_at, m.pk)):
+        seats = [""] * 4
+        for s in m.seats.all():
+            seats[s.seat] = str(s.player_id)
+        deals = list(m.deals.values_list(*ratings.DEAL_FIELDS))
+        state.update(ratings.model_match(m, seats, deals))
+    for row in PlayerRating.objects.all():
+        assert row.rating == pytest.approx(state.display(str(row.player_id), row.day)[0])
+
+
+def test_a_winner_gains_and_a_loser_loses(players):
+    match = _archive(players[:4], seed=1, day=0)
+    _learn_each([match])
+    won = (0, 2) if match.winner == "NS" else (1, 3)
+    for seat, player in enumerate(players[:4]):
+        change = RatingChange.objects.get(player=player)
+        assert (change.after > change.before) == (seat in won)
+
+
+def test_a_correction_or_a_late_entry_recomputes_everything_after_it(players):
+    matches = _season(players)
+    _learn_each(matches)
+    late = _archive(players[4:8], seed=999, day=2.5)  # played early, entered now
+    ratings.match_changed(sender=None, match_id=late.pk, change="created", players=[])
+    run = RatingRun.objects.get()
+    assert run.status == RunStatus.PENDING
+    assert ratings.run_recompute(run_id=run.pk).endswith("matches")
+    after_late = _snapshot()
+    ratings.recompute()
+    assert _snapshot() == after_late
+    # a correction: the organiser turns the first match round
+    first = matches[0]
+    ArchivedMatch.objects.filter(pk=first.pk).update(winner="EW" if first.winner == "NS" else "NS")
+    ratings.match_changed(sender=None, match_id=first.pk, change="updated", players=[])
+    pending = RatingRun.objects.filter(status=RunStatus.PENDING).get()
+    ratings.run_recompute(run_id=pending.pk)
+    assert _snapshot() != after_late
+    corrected = _snapshot()
+    ratings.recompute()
+    assert _snapshot() == corrected
+    # removed: its changes go with it and the rest is recomputed
+    ArchivedMatch.objects.filter(pk=first.pk).delete()
+    ratings.match_changed(sender=None, match_id=first.pk, change="removed", players=[])
+    ratings.run_recompute(run_id=RatingRun.objects.filter(status=RunStatus.PENDING).get().pk)
+    assert not RatingChange.objects.filter(match_id=first.pk).exists()
+
+
+def test_only_rated_matches_count(players):
+    four = players[:4]
+    unrated = [
+        _archive(four, seed=1, day=0, rated=False),  # an unrated event or a table opened unrated
+        _archive(four, seed=2, day=1, bot=True),  # a bot at the table
+        _archive(four, seed=3, day=2, forfeit=True),  # a forfeit before the first card
+    ]
+    _learn_each(unrated)
+    assert not RatingChange.objects.exists()
+    ratings.recompute()
+    assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+
+
+def test_casual_results_of_the_same_four_count_less_and_less(players):
+    casual = [_archive(players[:4], seed=10 + i, day=i, tournament=None) for i in range(3)]
+    _learn_each(casual)
+    weights = [RatingChange.objects.filter(match=m).values_list("weight", flat=True).first() for m in casual]
+    assert weights == [1.0, 0.5, pytest.approx(1 / 3)]
+    before = _snapshot()
+    ratings.recompute()
+    assert _snapshot() == before
+
+
+def test_a_recompute_killed_midway_leaves_the_old_ratings_and_runs_again(players, monkeypatch):
+    matches = _season(players)
+    _learn_each(matches)
+    good = _snapshot()
+    run = ratings.request_recompute(reason="test")
+    calls = {"n": 0}
+    real = RatingState.update
+
+    def dies(self, match):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise SystemExit("worker killed")
+        return real(self, match)
+
+    monkeypatch.setattr(RatingState, "update", dies)
+    with pytest.raises(SystemExit):
+        ratings.run_recompute(run_id=run.pk)
+    assert _snapshot() == good  # nothing half-written
+    monkeypatch.setattr(RatingState, "update", real)
+    ratings.run_recompute(run_id=run.pk)  # delivered again
+    ratings.run_recompute(run_id=run.pk)  # and once more: nothing to do
+    assert _snapshot() == good
+    assert RatingRun.objects.get(pk=run.pk).status == RunStatus.DONE
+
+
+def test_several_requests_make_one_recompute(players):
+    _learn_each(_season(players, n=4))
+    first = ratings.request_recompute(reason="one")
+    second = ratings.request_recompute(reason="two")
+    assert ratings.run_recompute(run_id=first.pk) == "superseded"
+    assert ratings.run_recompute(run_id=second.pk).endswith("matches")

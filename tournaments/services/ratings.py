@@ -1,0 +1,274 @@
+"""Ratings from the archive: the pure model (``tournaments.ratings``) learns every rated archived
+match in the order played; this module loads them, calls it and writes what it computed.
+
+Two ways in, one result. A new match that is the latest played is learnt on top of the stored
+state (``learn_latest``); anything else — a correction, a removal, a late entry, a merge — asks
+for a full recompute (``request_recompute``), which rebuilds every rating and every change from
+scratch in one transaction, so a run killed midway leaves the old ratings whole and its task,
+queued again, starts over. Both hold one lock, so they never interleave.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
+
+from ..models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
+from ..ratings.guard import WINDOW_DAYS, farming_weight
+from ..ratings.match_odds import ScoringKey
+from ..ratings.model import EW, NS, Deal, Match, Rating, RatingState
+from .common import on_commit_task
+
+RECOMPUTE_TASK = "tournaments.recompute_ratings"
+PROGRESS_KEY = "bilka:ratings:progress"
+_KINDS = {"win": "win", "rout": "rout", "lucy": "lucy", "eggs": "eggs"}
+_ENDED = {"resign": "resigned", "timeout": "timeout"}
+
+
+def _lock() -> None:
+    """One writer of ratings at a time (PostgreSQL: an advisory lock held to the commit; SQLite
+    writes one transaction at a time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext('bilka-ratings'))")
+
+
+def day_of(moment: datetime.datetime) -> float:
+    """The model's day: the calendar day played, in the site's time zone."""
+    return float(timezone.localdate(moment).toordinal())
+
+
+def _deal(row: tuple[str, int | None, int | None, int | None, int, int]) -> Deal | None:
+    outcome, duty, ns_points, ew_points, ns_eyes, ew_eyes = row
+    kind = _KINDS.get(outcome)
+    if kind is None:  # a redeal or an unfinished deal teaches nothing
+        return None
+    winner = None if kind == "eggs" else (NS if ns_eyes > ew_eyes else EW if ew_eyes > ns_eyes else None)
+    if winner is None and kind != "eggs":
+        return None
+    points = (ns_points, ew_points) if ns_points is not None and ew_points is not None else None
+    return Deal(winner, kind, None if duty is None else (NS, EW)[duty], points)
+
+
+def _rated(qs: Any) -> Any:
+    return qs.filter(rated=True).order_by("played_at", "pk")
+
+
+DEAL_FIELDS = ("outcome", "pair_on_duty", "ns_points", "ew_points", "ns_eyes", "ew_eyes")
+
+
+def _load(matches: list[ArchivedMatch]) -> dict[int, list[tuple[Any, ...]]]:
+    deals: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    rows = (ArchivedDeal.objects.filter(match_id__in=[m.pk for m in matches])
+            .order_by("match_id", "number")
+            .values_list("match_id", *DEAL_FIELDS))
+    for match_id, *row in rows:
+        deals[match_id].append(tuple(row))
+    return deals
+
+
+def after(played_at: datetime.datetime, pk: int) -> Q:
+    """The matches the model learns after (played_at, pk): its order is played_at, then id."""
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
+
+
+def _batches(qs: Any, size: int = 2000) -> Iterator[tuple[ArchivedMatch, list[str], list[tuple[Any, ...]]]]:
+    """Each rated match in order, with its four players (N E S W) and its deals, read in batches."""
+    last: tuple[datetime.datetime, int] | None = None
+    base = _rated(qs).only("pk", "played_at", "rules", "winner", "reason", "deal_count", "source",
+                           "tournament", "ns_eyes", "ew_eyes")
+    while True:
+        page = base if last is None else base.filter(after(*last))
+        batch = list(page[:size])
+        if not batch:
+            return
+        ids = [m.pk for m in batch]
+        seats_of: dict[int, list[str]] = defaultdict(lambda: ["", "", "", ""])
+        for match_id, seat, player_id in ArchivedSeat.objects.filter(match_id__in=ids).values_list(
+                "match_id", "seat", "player_id"):
+            seats_of[match_id][seat] = str(player_id) if player_id else ""
+        deals = _load(batch)
+        for m in batch:
+            yield m, seats_of[m.pk], deals.get(m.pk, [])
+        last = (batch[-1].played_at, batch[-1].pk)
+
+
+def model_match(m: ArchivedMatch, seats: list[str], deals: list[tuple[Any, ...]],
+                weight: float = 1.0) -> Match | None:
+    """The model's view of an archived match, or None when it is not rated (a seat without a
+    player, a forfeit before the first card)."""
+    if not all(seats):
+        return None
+    if m.reason == "forfeit" and not deals:
+        return None
+    parsed = tuple(d for d in (_deal(row) for row in deals) if d is not None)
+    played = parsed if deals else None  # a match known by its score alone has no deals to learn
+    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played, day_of(m.played_at),
+                 ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight)
+
+
+class _Farming:
+    """The farming guard's memory: the days of earlier casual matches of each group of four."""
+
+    def __init__(self) -> None:
+        self.days: dict[frozenset[str], list[float]] = defaultdict(list)
+
+    def weight(self, m: ArchivedMatch, seats: list[str]) -> float:
+        if m.tournament is not None:
+            return 1.0  # tournament matches always count fully
+        key, day = frozenset(seats), day_of(m.played_at)
+        earlier = [d for d in self.days[key] if day - WINDOW_DAYS <= d <= day]
+        self.days[key].append(day)
+        return farming_weight(len(earlier))
+
+
+def _change_rows(m: ArchivedMatch, deltas: dict[str, Any], seq: int, weight: float) -> list[RatingChange]:
+    return [RatingChange(match_id=m.pk, player_id=int(pid), game=BILKA_FOUR, played_at=m.played_at, seq=seq,
+                         before=d.before, after=d.after, deviation_before=d.deviation_before,
+                         deviation_after=d.deviation_after, weight=weight)
+            for pid, d in deltas.items()]
+
+
+def _save_state(state: RatingState, last_played: dict[str, datetime.datetime]) -> None:
+    PlayerRating.objects.filter(game=BILKA_FOUR).delete()
+    PairRating.objects.filter(game=BILKA_FOUR).delete()
+    rows = []
+    for pid, r in state.players.items():
+        rating, deviation = state.display(pid, r.day)
+        rows.append(PlayerRating(player_id=int(pid), game=BILKA_FOUR, rating=rating, deviation=deviation,
+                                 mu=r.mu, var=r.var, day=r.day, matches=r.matches,
+                                 last_played=last_played.get(pid)))
+    PlayerRating.objects.bulk_create(rows, batch_size=5000)
+    PairRating.objects.bulk_create(
+        [PairRating(player_a_id=int(a), player_b_id=int(b), game=BILKA_FOUR, mu=r.mu, var=r.var, day=r.day,
+                    matches=r.matches) for (a, b), r in state.pairs.items()], batch_size=5000)
+
+
+def recompute(*, run: RatingRun | None = None) -> int:
+    """Every rating and every change rebuilt from the archive, in one transaction; the number of
+    matches learnt. Progress goes to the cache (``progress``) as it runs."""
+    with transaction.atomic():
+        _lock()
+        total = _rated(ArchivedMatch.objects.all()).count()
+        state, farming = RatingState(), _Farming()
+        changes: list[RatingChange] = []
+        last_played: dict[str, datetime.datetime] = {}
+        seq = 0
+        for m, seats, deals in _batches(ArchivedMatch.objects.all()):
+            weight = farming.weight(m, seats) if all(seats) else 1.0
+            match = model_match(m, seats, deals, weight)
+            seq += 1
+            if match is not None:
+                deltas = state.update(match)
+                changes.extend(_change_rows(m, deltas, seq, weight))
+                for pid in deltas:
+                    last_played[pid] = m.played_at
+            if seq % 1000 == 0:
+                cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
+        RatingChange.objects.filter(game=BILKA_FOUR).delete()
+        RatingChange.objects.bulk_create(changes, batch_size=5000)
+        _save_state(state, last_played)
+    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
+    return seq
+
+
+def _state_from_rows() -> RatingState:
+    state = RatingState()
+    for r in PlayerRating.objects.filter(game=BILKA_FOUR):
+        state.players[str(r.player_id)] = Rating(r.mu, r.var, r.day, r.matches)
+    for p in PairRating.objects.filter(game=BILKA_FOUR):
+        state.pairs[(str(p.player_a_id), str(p.player_b_id))] = Rating(p.mu, p.var, p.day, p.matches)
+    return state
+
+
+def learn_latest(match_id: int) -> bool:
+    """Learn one newly archived match on top of the stored ratings, if it is the latest rated
+    match played and none is learnt yet from it; False when a full recompute is needed instead."""
+    with transaction.atomic():
+        _lock()
+        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).first()
+        if m is None:
+            return True  # not rated: nothing to learn
+        if RatingChange.objects.filter(match=m).exists():
+            return True  # already learnt (the notice came twice)
+        if _rated(ArchivedMatch.objects.filter(after(m.played_at, m.pk))).exists():
+            return False  # a match played later is already in: everything after this one moves
+        if RatingRun.objects.filter(status__in=(RunStatus.PENDING, RunStatus.RUNNING)).exists():
+            return False  # a recompute will include it
+        _, seats, deals = next(iter(_batches(ArchivedMatch.objects.filter(pk=m.pk))))
+        farming = _Farming()
+        if m.tournament is None:
+            window = datetime.timedelta(days=WINDOW_DAYS + 1)
+            for earlier, e_seats, _e in _batches(ArchivedMatch.objects.filter(
+                    tournament=None, played_at__gte=m.played_at - window).exclude(pk=m.pk)):
+                if frozenset(e_seats) == frozenset(seats):
+                    farming.weight(earlier, e_seats)
+        weight = farming.weight(m, seats) if all(seats) else 1.0
+        match = model_match(m, seats, deals, weight)
+        if match is None:
+            return True
+        state = _state_from_rows()
+        deltas = state.update(match)
+        seq = (RatingChange.objects.filter(game=BILKA_FOUR).aggregate(n=Max("seq"))["n"] or 0) + 1
+        RatingChange.objects.bulk_create(_change_rows(m, deltas, seq, weight))
+        touched = {*seats}
+        for pid in touched:
+            r = state.players[pid]
+            rating, deviation = state.display(pid, r.day)
+            PlayerRating.objects.update_or_create(
+                player_id=int(pid), game=BILKA_FOUR,
+                defaults={"rating": rating, "deviation": deviation, "mu": r.mu, "var": r.var, "day": r.day,
+                          "matches": r.matches, "last_played": m.played_at})
+        for side in ((seats[0], seats[2]), (seats[1], seats[3])):
+            a, b = sorted(side, key=str)
+            r = state.pairs.get((a, b)) or state.pairs.get((b, a))
+            if r is not None:
+                PairRating.objects.update_or_create(
+                    player_a_id=int(a), player_b_id=int(b), game=BILKA_FOUR,
+                    defaults={"mu": r.mu, "var": r.var, "day": r.day, "matches": r.matches})
+    return True
+
+
+def request_recompute(*, reason: str) -> RatingRun:
+    """Ask for a full recompute: one run row, its task queued on commit."""
+    run = RatingRun.objects.create(reason=reason[:200])
+    on_commit_task(RECOMPUTE_TASK, run.pk)
+    return run
+
+
+def run_recompute(*, run_id: int) -> str:
+    """The task's work: run the recompute unless a later request will (several notices in a row
+    make one recompute). Safe to run twice or after a kill: the recompute is one transaction."""
+    run = RatingRun.objects.filter(pk=run_id).first()
+    if run is None or run.status in (RunStatus.DONE, RunStatus.SUPERSEDED):
+        return "nothing to do"
+    if RatingRun.objects.filter(pk__gt=run_id, status=RunStatus.PENDING).exists():
+        RatingRun.objects.filter(pk=run_id).update(status=RunStatus.SUPERSEDED, finished_at=timezone.now())
+        return "superseded"
+    RatingRun.objects.filter(pk=run_id).update(status=RunStatus.RUNNING, started_at=timezone.now())
+    try:
+        learnt = recompute(run=run)
+    except Exception:
+        RatingRun.objects.filter(pk=run_id).update(status=RunStatus.FAILED, finished_at=timezone.now())
+        raise
+    RatingRun.objects.filter(pk=run_id).update(status=RunStatus.DONE, finished_at=timezone.now(), done=learnt,
+                                               total=learnt)
+    return f"{learnt} matches"
+
+
+def match_changed(sender: object, match_id: int, change: str, players: list[int], **kwargs: Any) -> None:
+    """Receiver of the archive's notice: a new latest match is learnt at once, anything else is
+    a full recompute."""
+    if change == "created" and learn_latest(match_id):
+        return
+    with transaction.atomic():
+        request_recompute(reason=f"match {match_id} {change}")
