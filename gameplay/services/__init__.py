@@ -20,7 +20,9 @@ from gameplay.services.archive import (
     SeatIn,
     SheetDeal,
     archive_match,
+    archived_with_record,
     match_changed,
+    record_hash,
     remove_match,
     set_public,
 )
@@ -46,6 +48,8 @@ __all__ = [
     "SeatIn",
     "SheetDeal",
     "archive_match",
+    "archived_with_record",
+    "record_hash",
     "match_changed",
     "remove_match",
     "set_public",
