@@ -41,6 +41,7 @@ from gameplay.services.seating import (
     sit,
     validate_rules,
 )
+from gameplay.services.uploads import Uploaded, upload_records
 
 __all__ = [
     "ArchiveError",
@@ -48,6 +49,8 @@ __all__ = [
     "SeatIn",
     "SheetDeal",
     "archive_match",
+    "Uploaded",
+    "upload_records",
     "archived_with_record",
     "record_hash",
     "match_changed",
