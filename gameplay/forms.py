@@ -178,7 +178,9 @@ class ArchiveUploadForm(forms.Form):
     JSON (one record or an array). The files themselves are read by `gameplay.record_input`."""
 
     club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
-    played = forms.DateField(label=_("When was it played"), widget=forms.DateInput(attrs={"type": "date"}))
+    #: An ISO date, the only one a date input shows whatever the reader's language.
+    played = forms.DateField(label=_("When was it played"),
+                             widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     public = forms.BooleanField(label=_("Anyone may see these matches"), required=False, initial=True)
     files = MultipleFileField(label=_("Record files (JSON)"), required=False,
                             widget=MultipleFileInput(attrs={"accept": ".json,application/json"}))
