@@ -65,6 +65,9 @@ def archive_upload(request: HttpRequest) -> HttpResponse:
             results = [next(saved) if s.record is not None else services.Uploaded(s.label, error=s.error)
                        for s in submitted]
             summary = _summary(results)
+            # The list says what became of each record; the boxes are for the next upload.
+            kept = {k: form.cleaned_data[k] for k in ("club", "played", "public")}
+            form = ArchiveUploadForm(initial=kept, clubs=clubs)
     return render(request, "gameplay/archive_upload.html", {
         "form": form, "results": results, "summary": summary,
         "refused": any(r.error for r in results), "saved": any(r.match for r in results),

@@ -21,7 +21,7 @@ ALLOWED = frozenset({
     "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
-ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1")
+ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")
 
 HIDDEN_TAGS = frozenset({"script", "style", "template"})
 VOID_TAGS = frozenset({

@@ -82,7 +82,7 @@ def match_record(request, slug, pk):
     require_manager(request, tournament)
     if m.bye or m.away_id is None:
         raise Http404
-    error, pasted = "", ""
+    error = ""
     if request.method == "POST" and request.POST.get("step") == "confirm":
         try:
             record = _pending(request.POST.get("pending", ""), m)
@@ -103,8 +103,8 @@ def match_record(request, slug, pk):
                 messages.success(request, _("The record is attached and its result is saved."))
                 return redirect(m.get_absolute_url())
     elif request.method == "POST":
+        # A refused record is not shown back in the box: the error says where it breaks.
         upload = request.FILES.get("file")
-        pasted = request.POST.get("record", "") if upload is None else ""
         data, error = submitted_bytes(upload, request.POST.get("record", ""))
         if not error:
             found = records_in(data, upload.name if upload is not None else _("pasted record"))
@@ -122,6 +122,6 @@ def match_record(request, slug, pk):
                     token = signing.dumps({"match": m.pk, "record": record}, salt=SALT, compress=True)
                     return _confirm_page(request, tournament, m, record, checked.chairs, token)
     return render(request, "tournaments/match_record.html", context(
-        request, tournament, "rounds", match=m, step="upload", error=error, pasted=pasted,
+        request, tournament, "rounds", match=m, step="upload", error=error,
         replaces=m.status == MatchStatus.CONFIRMED,
     ), status=400 if error else 200)
