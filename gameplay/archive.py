@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
-from gameplay.engine import EngineError, MatchState, read_record
+from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
 
@@ -219,11 +219,24 @@ def finished_state(record: dict[str, Any]) -> tuple[MatchState | None, str]:
     line (the deal, trick, seat and card at fault), or a match that has no winner yet."""
     try:
         state = read_record(record)
+    except RecordError as error:
+        return None, _engine_line(error)
     except EngineError as error:
         return None, str(error)
     if state.winner is None:
         return None, _("The match is not finished: only the record of a match with a winner is taken.")
     return state, ""
+
+
+def _engine_line(error: RecordError) -> str:
+    """The engine's line with its place (deal, trick) in the reader's language, so an organiser
+    finds the spot on the paper sheet; the engine's own reason follows as it wrote it."""
+    if error.deal is None:
+        return str(error)
+    if error.trick is None:
+        return _("deal %(deal)d: %(reason)s") % {"deal": error.deal, "reason": error.reason}
+    return _("deal %(deal)d, trick %(trick)d: %(reason)s") % {
+        "deal": error.deal, "trick": error.trick, "reason": error.reason}
 
 
 def same_name(a: str, b: str) -> bool:

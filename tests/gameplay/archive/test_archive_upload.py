@@ -149,3 +149,11 @@ def test_a_record_is_archived_once_however_often_it_is_sent(signed_in, club):
 def test_nothing_given_is_asked_for(signed_in, club):
     page = post(signed_in, club)
     assert "Paste a record or choose its file." in page.content.decode()
+
+
+def test_a_russian_reader_reads_where_the_record_breaks_in_russian(signed_in, club):
+    bad, number = broken(8)
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    text = post(signed_in, club, files=[as_file("x.json", bad)]).content.decode()
+    assert "Сохранено: 0, отклонено: 1." in text
+    assert f"файл x.json: раздача {number}, взятка 1:" in text
