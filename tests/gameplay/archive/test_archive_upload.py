@@ -9,8 +9,10 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from clubs.models import Role
+from gameplay import services
 from gameplay.engine import write_record
 from gameplay.engine.selfplay import bot_match
 from gameplay.models import ArchivedMatch
@@ -157,3 +159,16 @@ def test_a_russian_reader_reads_where_the_record_breaks_in_russian(signed_in, cl
     text = post(signed_in, club, files=[as_file("x.json", bad)]).content.decode()
     assert "Сохранено: 0, отклонено: 1." in text
     assert f"файл x.json: раздача {number}, взятка 1:" in text
+
+
+def test_the_record_of_a_table_already_archived_is_refused(signed_in, club):
+    state = bot_match(seed=12, players=NAMES)
+    rec = write_record(state)
+    table_match = services.archive_match(played=services.PlayedMatch(
+        source="table", seats=[services.SeatIn(seat=i, name=n) for i, n in enumerate(NAMES.values())],
+        rules=rec["rules"], played_at=timezone.now(), ns_eyes=state.capped_score[0],
+        ew_eyes=state.capped_score[1], winner="NS" if state.winner == 0 else "EW", record=rec,
+    ))
+    text = post(signed_in, club, pasted=json.dumps(rec)).content.decode()
+    assert f"already in the archive (#{table_match.pk})" in text
+    assert ArchivedMatch.objects.count() == 1
