@@ -1,4 +1,4 @@
-"""Pages of the archive's records in and out: the organisers' upload, and each match's record or
+"""Records in and out of the archive: the organisers' upload, and each match's record or
 score sheet as a file.
 
 Every download answers with the same 404 for a match that does not exist and for one the viewer
