@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
@@ -19,7 +19,7 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
+from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatKind
 
 
 def visible_q(user: Any) -> Q:
@@ -48,6 +48,7 @@ def visible_match(user: Any, pk: int) -> ArchivedMatch | None:
 @dataclass(frozen=True)
 class ArchiveFilter:
     player: int | None = None
+    name: str = ""
     club: int | None = None
     tournament: int | None = None
     date_from: date | None = None
@@ -61,6 +62,9 @@ def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
     qs = visible_matches(user)
     if f.player:
         qs = qs.filter(pk__in=ArchivedSeat.objects.filter(player_id=f.player).values("match_id"))
+    if f.name:
+        qs = qs.filter(pk__in=ArchivedSeat.objects.filter(
+            Q(name__icontains=f.name) | Q(player__display_name__icontains=f.name)).values("match_id"))
     if f.club:
         qs = qs.filter(club_id=f.club)
     if f.tournament:
@@ -76,14 +80,19 @@ def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
 
 
 def rule_sets(user: Any) -> list[tuple[str, dict[str, Any]]]:
-    """The distinct rule sets of the visible matches, with their rules, for the archive's filter."""
-    keys = visible_matches(user).values_list("rules_key", flat=True).distinct().order_by("rules_key")
-    out = []
-    for key in keys[:50]:
-        match = ArchivedMatch.objects.filter(rules_key=key).only("rules").first()
-        if match is not None:
-            out.append((key, match.rules))
-    return out
+    """The distinct rule sets of the visible matches, with their rules, for the archive's filter
+    (two queries, however many matches)."""
+    firsts = (visible_matches(user).order_by().values("rules_key").annotate(first=Min("pk"))
+              .values_list("first", flat=True))
+    rows = ArchivedMatch.objects.filter(pk__in=list(firsts[:50])).order_by("rules_key")
+    return [(m.rules_key, m.rules) for m in rows.only("rules_key", "rules")]
+
+
+def tournaments_in_archive(user: Any) -> list[tuple[int, str]]:
+    """The tournaments that have visible archived matches, newest first (one query)."""
+    rows = (visible_matches(user).exclude(tournament=None).order_by().values("tournament", "event_name")
+            .annotate(last=Max("played_at")).order_by("-last"))
+    return [(r["tournament"], r["event_name"]) for r in rows[:100]]
 
 
 def check_record(match: ArchivedMatch) -> str:
@@ -190,11 +199,11 @@ def _jack_deals(seats: QuerySet[ArchivedSeat]) -> int:
 
 
 def partners(player: Player, seats: QuerySet[ArchivedSeat]) -> list[dict[str, Any]]:
-    """His usual partners: who sat opposite him, most matches first."""
+    """His usual partners: who sat opposite him, most matches first (bots are not partners)."""
     rows: dict[tuple[int | None, str], int] = {}
     mine = {m: s for m, s in seats.values_list("match_id", "seat")}
-    across = ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player).values_list(
-        "match_id", "seat", "player_id", "name")
+    across = (ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player)
+              .exclude(kind=SeatKind.BOT).values_list("match_id", "seat", "player_id", "name"))
     for match_id, seat, pid, name in across:
         if seat % 2 == mine[match_id] % 2:
             key = (pid, name if pid is None else "")

@@ -154,10 +154,3 @@ def archived_sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
                          d.ns_eyes, d.ew_eyes, d.ns_score, d.ew_score])
     return _attachment(HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8"),
                        f"bilka-{pk}-sheet.csv")
-
-
-def archived_match_placeholder(request: HttpRequest, pk: int) -> HttpResponse:
-    """A stand-in for the archive's match page (built elsewhere), so that links to a match
-    resolve: its result and its files. Replaced when the archive pages are merged."""
-    match = _visible(request, pk)
-    return render(request, "gameplay/archived_match_placeholder.html", {"match": match})

@@ -123,6 +123,36 @@ def catch_up(table: Table, seat: int | None, last: int) -> list[dict[str, Any]]:
     return [frame_for(e, seat) for e in events]
 
 
+def replay_record(table: Table, seat: int | None) -> tuple[dict[str, Any], int | None] | None:
+    """What the table's replay may show this viewer: (record, how many deals), or None for nothing.
+
+    A finished match: all of it. A match being played: its finished deals, to its seated players,
+    and to spectators only where the table shows them the hands one deal later; never the deal
+    being played (`finished_deals_record`)."""
+    if table.status == TableStatus.FINISHED:
+        return (table.record, None) if table.record else None
+    if table.status != TableStatus.PLAYING or not table.record:
+        return None
+    if seat is None and not table.spectators_see_hands_delayed:
+        return None
+    return finished_deals_record(table.record)
+
+
+def finished_deals_record(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The record of a match in progress cut to its finished deals: the deal being played (whose
+    hands the stored record holds) is left out whole, and so is the shuffle seed, in case it is there."""
+    finished = read_record(record).deals_finished
+    cut: dict[str, Any] = {k: v for k, v in record.items()
+                           if k not in ("deals", "penalties", "shuffle", "end")}
+    cut["deals"] = list(record.get("deals", [])[:finished])
+    penalties = [p for p in record.get("penalties", []) if p.get("after_deal", 0) <= finished]
+    if penalties:
+        cut["penalties"] = penalties
+    if "shuffle" in record:
+        cut["shuffle"] = {k: v for k, v in record["shuffle"].items() if k != "seed"}
+    return cut, finished
+
+
 def finished_record(table: Table) -> dict[str, Any] | None:
     """The full record (every hand) of a finished match; nothing while it is being played."""
     if table.status != TableStatus.FINISHED:

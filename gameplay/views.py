@@ -11,14 +11,16 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from gameplay import selectors, services
+from gameplay import archive, selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
-from gameplay.models import Table, TableStatus
+from gameplay.models import ArchivedMatch, Table, TableStatus
 from gameplay.record_input import MAX_RECORD_BYTES, submitted_bytes
+from gameplay.replays import render_replay
 from gameplay.texts import lobby_texts, table_texts
 
 
@@ -51,6 +53,24 @@ def _visible_table(request: HttpRequest, pk: int, token: str | None = None) -> t
     seat = _viewer_seat(request, table)
     invited = token is not None and token == table.invite_token and table.status == TableStatus.OPEN
     if not (selectors.visible_to(table, seat) or invited):
+        raise Http404()
+    return table, seat
+
+
+def _record_table(request: HttpRequest, pk: int) -> tuple[Table, int | None]:
+    """The table whose record, replay or shuffle check the viewer asks for, or the one 404.
+
+    A casual table's record follows the table. A tournament pairing's table is watched live by
+    anyone, but its record and replay are its match's, public once its round is over: until then
+    only its players (and its club's organisers) get them (`gameplay.archive`)."""
+    table, seat = _visible_table(request, pk)
+    if table.casual:
+        return table, seat
+    archived = ArchivedMatch.objects.filter(table=table).values_list("pk", flat=True).first()
+    if archived is not None:
+        if not archive.visible_matches(request.user).filter(pk=archived).exists():
+            raise Http404()
+    elif seat is None:
         raise Http404()
     return table, seat
 
@@ -107,6 +127,8 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         "invited": token is not None and token == table.invite_token,
         "invite_token": token if token is not None and token == table.invite_token else "",
         "can_sit": table.status == TableStatus.OPEN and seat is None,
+        "replay_open": table.status == TableStatus.PLAYING
+        and (seat is not None or table.spectators_see_hands_delayed),
         "i18n": table_texts(),
     })
 
@@ -162,7 +184,7 @@ def state_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 def record_json(request: HttpRequest, pk: int) -> JsonResponse:
     """The full bilka-record/1 of a finished match (every hand); 404 while it is being played."""
-    table, _seat = _visible_table(request, pk)
+    table, _seat = _record_table(request, pk)
     record = selectors.finished_record(table)
     if record is None:
         raise Http404(_("The record is published when the match is over."))
@@ -172,19 +194,41 @@ def record_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    table, _seat = _visible_table(request, pk)
-    record = selectors.finished_record(table)
-    if record is None:
-        raise Http404(_("The record is published when the match is over."))
-    from gameplay.engine.record import score_record
-
-    return render(request, "gameplay/replay.html", {"table": table, "record": record,
-                                                    "score": score_record(record)})
+    """The table's replay: a finished match whole; a match being played, its finished deals only
+    (to its players, and to spectators where the table shows hands one deal later). A tournament
+    table's replay is its match's (`_record_table`)."""
+    table, seat = _record_table(request, pk)
+    shown = selectors.replay_record(table, seat)
+    finished = table.status == TableStatus.FINISHED
+    record, visible = shown if shown is not None else (None, None)
+    if shown is None:
+        empty = _("The replay of this table is published when the match is over.")
+    else:
+        empty = _("No deal has been played to the end yet.")
+    note = ""
+    if not finished and shown is not None:
+        note = _("The deal being played is not shown: it appears here once it is over.")
+    return render_replay(
+        request,
+        record=record,
+        title=_("Replay of table #%(id)s") % {"id": table.pk},
+        back_url=table.get_absolute_url(),
+        back_label=_("Table #%(id)s") % {"id": table.pk},
+        download_url=reverse("gameplay:record_json", args=[table.pk]) if finished and record else None,
+        verify_url=reverse("gameplay:verify_table", args=[table.pk])
+        if finished and record and "shuffle" in record else None,
+        visible_deals=visible,
+        empty_message=empty,
+        # the seats as the table names them now: a bot in the reader's language
+        players={SEATS[s.seat]: selectors.seat_name(s) or "" for s in selectors.seats_of(table)}
+        if record else None,
+        extra={"note": note},
+    )
 
 
 def verify_table(request: HttpRequest, pk: int) -> HttpResponse:
     """Anyone checks every deal of a finished table against its revealed shuffle seed."""
-    table, _seat = _visible_table(request, pk)
+    table, _seat = _record_table(request, pk)
     record = selectors.finished_record(table)
     context: dict[str, Any] = {"table": table, "verdict": None, "error": "", "pending": record is None}
     if record is not None:

@@ -14,6 +14,7 @@ must be importable anywhere (a worker, a CLI, a test) without settings.
     choose_action(state.observation(seat), rng)         # the beginner bot
     write_record(state) / read_record(doc)              # bilka-record/1, exact round trip
     score_record(doc)                                   # bilka-score/1
+    positions.Replay.from_record(doc).position(d, k)    # a replay's table after k cards of deal d
 """
 
 import os as _os

@@ -11,50 +11,43 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from gameplay.engine.errors import RecordError
 
 
-def _score(path: str) -> int:
+def _run(path: str, what: str, action: Callable[[bytes], tuple[str, int]]) -> int:
+    """Read the record at `path` and run `action` on it: its text goes to stdout and its status is
+    returned; anything wrong (unreadable file, broken record, a bug) is one line on stderr, exit 2."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as exc:
         print(f"cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
+    try:
+        text, status = action(data)
+    except RecordError as exc:
+        print(" ".join(str(exc).split()), file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the contract is one line, whatever went wrong
+        print(" ".join(f"cannot {what} this record: {exc!r}".split()), file=sys.stderr)
+        return 2
+    print(text)
+    return status
+
+
+def _score(data: bytes) -> tuple[str, int]:
     from gameplay.engine.record import score_record
 
-    try:
-        report = score_record(data)
-    except RecordError as exc:
-        print(" ".join(str(exc).split()), file=sys.stderr)
-        return 2
-    except Exception as exc:  # noqa: BLE001 - the contract is one line, whatever went wrong
-        print(" ".join(f"cannot score this record: {exc!r}".split()), file=sys.stderr)
-        return 2
-    print(json.dumps(report, ensure_ascii=False, indent=2))
-    return 0
+    return json.dumps(score_record(data), ensure_ascii=False, indent=2), 0
 
 
-def _verify(path: str) -> int:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        print(f"cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return 2
+def _verify(data: bytes) -> tuple[str, int]:
     from gameplay.engine.verify import verify_record
 
-    try:
-        verdict = verify_record(data)
-    except RecordError as exc:
-        print(" ".join(str(exc).split()), file=sys.stderr)
-        return 2
-    except Exception as exc:  # noqa: BLE001 - the contract is one line, whatever went wrong
-        print(" ".join(f"cannot verify this record: {exc!r}".split()), file=sys.stderr)
-        return 2
-    print("\n".join(verdict.lines()))
-    return 0 if verdict.ok else 1
+    verdict = verify_record(data)
+    return "\n".join(verdict.lines()), 0 if verdict.ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,9 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("clean-native", help="remove the mypyc build")
     args = parser.parse_args(argv)
     if args.command == "score":
-        return _score(args.file)
+        return _run(args.file, "score", _score)
     if args.command == "verify-deal":
-        return _verify(args.file)
+        return _run(args.file, "verify", _verify)
     if args.command in ("build-native", "clean-native"):
         from gameplay.engine import native
 

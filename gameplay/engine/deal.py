@@ -56,15 +56,28 @@ class DealLog:
 
 def hand_qualifies(rules: Rules, hand: int) -> bool:
     """May a seat with this hand ask for a redeal (RULES.md, "Redeal")?"""
-    if rules.redeal_below and mask_points(hand) < rules.redeal_below:
-        return True
+    return bool(redeal_grounds(rules, hand))
+
+
+def redeal_grounds(rules: Rules, hand: int) -> list[tuple[str, int]]:
+    """Why a hand may ask for a redeal: each rule of RULES.md ("Redeal") that it meets, with a
+    detail, so a replay can say why a redealt hand qualified and the check stays in one place.
+
+    `("points", p)`: fewer hand points `p` than `redeal_below`; `("four_nines", 0)`: all four
+    nines; `("five_of_suit", suit)`: five or more non-jack cards of `suit`. Empty: no redeal.
+    """
+    grounds: list[tuple[str, int]] = []
+    if rules.redeal_below:
+        points = mask_points(hand)
+        if points < rules.redeal_below:
+            grounds.append(("points", points))
     if rules.redeal_four_nines and hand & NINES == NINES:
-        return True
+        grounds.append(("four_nines", 0))
     if rules.redeal_five_of_suit:
-        for suit_mask in PLAIN_SUIT_MASK:
+        for suit, suit_mask in enumerate(PLAIN_SUIT_MASK):
             if (hand & suit_mask).bit_count() >= 5:
-                return True
-    return False
+                grounds.append(("five_of_suit", suit))
+    return grounds
 
 
 def shuffled_hands(deck_bits: list[int], rng: random.Random, hand_size: int) -> list[int]:

@@ -141,15 +141,9 @@ def _read_penalties(value: object, n_deals: int) -> list[tuple[int, int, int, st
     return out
 
 
-def _replay_deal(state: MatchState, deal: object, number: int) -> None:
-    if not isinstance(deal, dict):
-        raise RecordError("a deal is a JSON object", number)
-    unknown = set(deal) - _DEAL_KEYS
-    if unknown:
-        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the deal", number)
-    dealer = _seat(deal.get("dealer"), "dealer", number)
-    if dealer != state.dealer:
-        raise RecordError(f"the dealer must be {SEATS[state.dealer]}, not {SEATS[dealer]}", number)
+def read_hands(deal: dict[str, Any], number: int) -> list[int]:
+    """The four hands of a recorded deal as card masks (N, E, S, W); RecordError naming the deal
+    when a hand is missing, is not a list, holds something that is not a card or a card twice."""
     hands_in = deal.get("hands")
     if not isinstance(hands_in, dict) or set(hands_in) != set(SEATS):
         raise RecordError("hands must give the cards of N, E, S and W", number)
@@ -168,6 +162,19 @@ def _replay_deal(state: MatchState, deal: object, number: int) -> None:
                 raise RecordError(f"{text} is dealt twice (hand of {name})", number)
             mask |= BIT[card]
         masks.append(mask)
+    return masks
+
+
+def _replay_deal(state: MatchState, deal: object, number: int) -> None:
+    if not isinstance(deal, dict):
+        raise RecordError("a deal is a JSON object", number)
+    unknown = set(deal) - _DEAL_KEYS
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the deal", number)
+    dealer = _seat(deal.get("dealer"), "dealer", number)
+    if dealer != state.dealer:
+        raise RecordError(f"the dealer must be {SEATS[state.dealer]}, not {SEATS[dealer]}", number)
+    masks = read_hands(deal, number)
     try:
         state.start_deal((masks[0], masks[1], masks[2], masks[3]))
     except IllegalAction as exc:

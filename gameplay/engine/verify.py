@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from gameplay.engine.cards import BIT, SEATS, card_from_str, card_to_str, hand_sort_key, mask_cards
+from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
 from gameplay.engine.errors import RecordError, RulesError
-from gameplay.engine.record import FORMAT
+from gameplay.engine.record import FORMAT, read_hands
 from gameplay.engine.rules import Rules
 from gameplay.engine.shuffle import Shuffle, commitment_of, read_shuffle
 
@@ -108,25 +108,6 @@ def _sorted(mask: int) -> list[str]:
     return [card_to_str(c) for c in sorted(mask_cards(mask), key=hand_sort_key)]
 
 
-def _recorded_hands(deal: object, number: int) -> list[int]:
-    hands = deal.get("hands") if isinstance(deal, dict) else None
-    if not isinstance(hands, dict) or set(hands) != set(SEATS):
-        raise RecordError("hands must give the cards of N, E, S and W", number)
-    masks = []
-    for seat in SEATS:
-        cards = hands[seat]
-        if not isinstance(cards, list):
-            raise RecordError(f"the hand of {seat} must be a list of cards", number)
-        mask = 0
-        for text in cards:
-            try:
-                mask |= BIT[card_from_str(text)]
-            except ValueError:
-                raise RecordError(f"{text!r} in the hand of {seat} is not a card", number) from None
-        masks.append(mask)
-    return masks
-
-
 def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
     """The verdict on every deal of a record with a revealed seed; RecordError if none can be given."""
     rec = data
@@ -164,7 +145,9 @@ def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
         dealer = deals[0].get("dealer")
         verdict.recorded_dealer = dealer if isinstance(dealer, str) else repr(dealer)
     for number, deal in enumerate(deals, start=1):
-        recorded = _recorded_hands(deal, number)
+        if not isinstance(deal, dict):
+            raise RecordError("a deal is a JSON object", number)
+        recorded = read_hands(deal, number)
         expected = shuffle.hands(deck, number)
         differing = [SEATS[s] for s in range(4) if recorded[s] != expected[s]]
         verdict.deals.append(DealCheck(

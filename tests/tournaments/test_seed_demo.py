@@ -15,7 +15,7 @@ def test_seed_demo_tournaments_is_idempotent():
     call_command("seed_demo_tournaments")
     counts = (Tournament.objects.count(), Match.objects.count())
     call_command("seed_demo_tournaments")
-    assert (Tournament.objects.count(), Match.objects.count()) == counts == (4, counts[1])
+    assert (Tournament.objects.count(), Match.objects.count()) == counts == (5, counts[1])
     cup = Tournament.objects.get(name="Осенний кубок Успенки")
     assert cup.status == TournamentStatus.FINISHED and selectors.bracket(tournament=cup).champion is not None
     swiss = Tournament.objects.get(name="Чемпионат Успенки 2026")

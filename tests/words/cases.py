@@ -15,6 +15,8 @@ from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 
+from gameplay.models import ArchivedMatch
+
 from .scene import Scene
 
 #: Patterns no reader sees as a page: the admin (Django's own words), machine answers, websockets,
@@ -197,6 +199,17 @@ CASES: list[Case] = [
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.table.pk), label="playing"),
     Case("gameplay:verify", None, url("gameplay:verify")),
+    Case("gameplay:archive", None, url("gameplay:archive")),
+    Case("gameplay:archive", "organiser", lambda s: reverse("gameplay:archive") + f"?club={s.club.pk}&q=zz",
+         label="filtered, nothing found"),
+    Case("gameplay:archived_match", None, lambda s: s.finished_table.archived.get_absolute_url(),
+         label="online"),
+    Case("gameplay:archived_match", "organiser",
+         lambda s: ArchivedMatch.objects.get(tournament_match=s.confirmed_match.pk).get_absolute_url(),
+         label="tournament"),
+    Case("gameplay:table_archived", None, url("gameplay:table_archived", lambda s: s.finished_table.pk)),
+    Case("gameplay:player_archive", None,
+         url("gameplay:player_archive", lambda s: s.users["oleh"].player.pk)),
     # --- accounts
     Case("account_login", None, url("account_login")),
     Case(
@@ -490,7 +503,7 @@ CASES: list[Case] = [
         label="a finished table's record",
     ),
     Case("gameplay:play_now", None, url("gameplay:play_now"), post=lambda s: {}),
-    # --- records in: the archive's upload, a tournament match's record, the stand-in match page
+    # --- records in: the archive's upload, a tournament match's record
     Case("gameplay:archive_upload", "organiser", url("gameplay:archive_upload")),
     Case(
         "gameplay:archive_upload",
@@ -502,7 +515,6 @@ CASES: list[Case] = [
         label="refused and saved",
     ),
     Case("gameplay:archive_upload", "asel", url("gameplay:archive_upload"), label="not an organiser"),
-    Case("gameplay:archived_match", None, lambda s: s.finished_table.archived.get_absolute_url()),
     Case("tournaments:match_record", "organiser", url("tournaments:match_record", slug("swiss"),
                                                       lambda s: s.open_match.pk)),
     Case(

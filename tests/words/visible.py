@@ -1,10 +1,10 @@
 """What a reader sees of a page: its text nodes and visible attributes, and the English words in them.
 
-Visible text is every text node outside <script>, <style> and <template>, plus the attributes a
-browser shows or reads aloud (title, placeholder, aria-label, alt, and the value of a button
-input). A Latin word in it is English left on a Russian, Kazakh or Ukrainian page, unless it is
-a name from the data (a username, an e-mail address, a web address), a card code, or on the
-short list of words that stay the same in every language.
+Visible text is every text node outside <script>, <style>, <template> and <kbd> (a key cap),
+plus the attributes a browser shows or reads aloud (title, placeholder, aria-label, alt, and the
+value of a button input). A Latin word in it is English left on a Russian, Kazakh or Ukrainian
+page, unless it is a name from the data (a username, an e-mail address, a web address), a card
+code, or on the short list of words that stay the same in every language.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ ALLOWED = frozenset({
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
 ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")
 
-HIDDEN_TAGS = frozenset({"script", "style", "template"})
+#: Not read for words: scripts and styles, and <kbd>, the name of a key as its cap prints it
+#: (Shift, Page Up, Home: Latin on the keyboards of every language of the site).
+HIDDEN_TAGS = frozenset({"script", "style", "template", "kbd"})
 VOID_TAGS = frozenset({
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
 })  # fmt: skip

@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from clubs.confirm import Question, ask_first
+from gameplay import archive
 
 from .. import permissions, selectors, services
 from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
@@ -139,6 +140,8 @@ def match(request, slug, pk):
         preview_error=preview_error,
         pin_form=PinForm(),
         dispute_form=DisputeForm(auto_id="dispute_%s"),
+        archived=archive.visible_matches(request.user).filter(tournament_match=m.pk)
+        .values_list("pk", flat=True).first(),
     )
     return render(request, "tournaments/match.html", shown)
 

@@ -20,7 +20,14 @@ ACCOUNTS = [
     ("asel", "asel@bilka.local", "Әсел Жұмабаева", "Успенка"),
     ("oleh", "oleh@bilka.local", "Олег Ткаченко", "Успенка"),
     ("ivan", "ivan@bilka.local", "Иван Петров", "Павлодар"),
+    # members of Uspenka who play its online tournament (all four players of a live table need accounts)
+    ("timur", "timur@bilka.local", "Тимур Бекенов", "Успенка"),
+    ("dana", "dana@bilka.local", "Дана Серікова", "Успенка"),
+    ("vera", "vera@bilka.local", "Вера Лисенко", "Успенка"),
+    ("bogdan", "bogdan@bilka.local", "Богдан Кравчук", "Успенка"),
 ]
+
+ONLINE_MEMBERS = ("timur", "dana", "vera", "bogdan")
 
 USPENKA_PLAYERS = """Ерлан Қасымов, Успенка
 Айгерім Бекова, Успенка
@@ -76,15 +83,16 @@ class Command(BaseCommand):
         self._member(uspenka, users["demo"], users["organiser"], Role.ORGANISER)
         self._member(uspenka, users["demo"], users["asel"], Role.MEMBER)
         self._member(uspenka, users["demo"], users["oleh"], Role.MEMBER)
+        for username in ONLINE_MEMBERS:
+            self._member(uspenka, users["demo"], users[username], Role.MEMBER)
         self._member(pavlodar, users["ivan"], users["demo"], Role.MEMBER)
 
         for club, owner in ((uspenka, users["demo"]), (pavlodar, users["ivan"])):
             for user in users.values():
                 if Membership.objects.filter(club=club, user=user).exists():
                     services.add_to_roster(actor=owner, club=club, player=user.player)
-        result = services.bulk_add_players(actor=users["organiser"], club=uspenka, text=USPENKA_PLAYERS)
-        result2 = services.bulk_add_players(actor=users["ivan"], club=pavlodar, text=PAVLODAR_PLAYERS)
-        created = len(result.created) + len(result2.created)
+        created = self._players(users["organiser"], uspenka, USPENKA_PLAYERS)
+        created += self._players(users["ivan"], pavlodar, PAVLODAR_PLAYERS)
 
         self.stdout.write(
             self.style.SUCCESS(
@@ -103,6 +111,18 @@ class Command(BaseCommand):
             club = services.create_club(actor=owner, name=name, city=city, description=description)
             self.stdout.write(f"  club {name}")
         return club
+
+    def _players(self, actor, club, text) -> int:
+        """Paste the lines whose players are not on the club's roster yet (none: no paste, so a
+        second run writes nothing to the audit log); how many players were created."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        names = {line.split(",")[0].strip() for line in lines}
+        on_roster = set(club.roster.filter(player__display_name__in=names)
+                        .values_list("player__display_name", flat=True))
+        missing = [line for line in lines if line.split(",")[0].strip() not in on_roster]
+        if not missing:
+            return 0
+        return len(services.bulk_add_players(actor=actor, club=club, text="\n".join(missing)).created)
 
     def _member(self, club, owner, user, role):
         membership = Membership.objects.filter(club=club, user=user).first()

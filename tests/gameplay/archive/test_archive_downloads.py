@@ -109,3 +109,11 @@ def test_a_private_match_is_only_for_its_players_and_its_organisers(client, club
         client.force_login(who)
         for address in urls:
             assert client.get(address).status_code == 200, (who, address)
+
+
+def test_the_match_page_links_its_files(client, club, sitter):
+    with_record, sheet_only = archived(club, sitter, record=True), archived(club, sitter)
+    page = client.get(with_record.get_absolute_url()).content.decode()
+    assert f"/archive/{with_record.pk}/record.json" in page
+    page = client.get(sheet_only.get_absolute_url()).content.decode()
+    assert f"/archive/{sheet_only.pk}/sheet.csv" in page and f"/archive/{sheet_only.pk}/sheet.json" in page

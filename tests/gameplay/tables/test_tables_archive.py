@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.urls import reverse
 from tables_helpers import answer_play, legal_strings
 
 from clubs.models import Player
@@ -88,28 +89,27 @@ def test_a_private_table_is_archived_private(people):
     assert ArchivedMatch.objects.get(table=table).public is False
 
 
-def test_the_archive_notice_waits_for_the_commit(people, django_capture_on_commit_callbacks, settings):
-    """One "match changed" task per change, queued only when the transaction commits."""
-    from redis import Redis
+def test_the_archive_notice_waits_for_the_commit_and_names_the_match(
+        people, django_capture_on_commit_callbacks, monkeypatch):
+    """One "match changed" task per change, queued only once the transaction commits; the task
+    sends the signal with the archived match's id."""
+    from celery.canvas import Signature
 
+    from gameplay.tasks import match_changed_task
+
+    Player.objects.create(display_name="Асель", user=people[0])
     table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
     for user in people[1:4]:
         services.sit(table_id=table.pk, user=user)
     answer_play(table.pk)
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    redis = Redis.from_url(settings.CELERY_BROKER_URL)
-    redis.delete(queue)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    queued = []
+    monkeypatch.setattr(Signature, "apply_async", lambda sig, *a, **k: queued.append((sig.task, sig.args)))
+    with django_capture_on_commit_callbacks(execute=True):
         services.resign(table_id=table.pk, seat=1)
-        assert redis.llen(queue) == 0  # nothing before the commit
-    messages = [m for m in redis.lrange(queue, 0, -1) if b"gameplay.match_changed" in m]
-    assert len(messages) == 1 and callbacks
-    redis.delete(queue)
-
-
-def test_the_notice_task_sends_the_signal_with_the_id(db):
-    from gameplay.tasks import match_changed_task
-
+        assert not [q for q in queued if q[0] == "gameplay.match_changed"]  # nothing before the commit
+    archived = ArchivedMatch.objects.get(table=table)
+    notices = [args for task, args in queued if task == "gameplay.match_changed"]
+    assert notices == [(archived.pk, "created", [people[0].player.pk])]
     heard = []
 
     def listener(sender, match_id, change, players, **kwargs):
@@ -117,8 +117,47 @@ def test_the_notice_task_sends_the_signal_with_the_id(db):
 
     services.match_changed.connect(listener)
     try:
-        match_changed_task.apply(args=(41, "removed", [3, 5]))
+        match_changed_task.run(*notices[0])  # what the worker does with it
     finally:
         services.match_changed.disconnect(listener)
-    assert heard == [(41, "removed", [3, 5])]
+    assert heard == [notices[0]]
 
+
+def test_a_finished_table_links_to_its_archived_match(client, people):
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
+    for user in people[1:4]:
+        services.sit(table_id=table.pk, user=user)
+    answer_play(table.pk)
+    services.resign(table_id=table.pk, seat=1)
+    archived = ArchivedMatch.objects.get(table=table)
+    response = client.get(reverse("gameplay:table_archived", kwargs={"pk": table.pk}))
+    assert response.status_code == 302 and response["Location"] == archived.get_absolute_url()
+    assert reverse("gameplay:table_archived", kwargs={"pk": table.pk}) in client.get(
+        table.get_absolute_url()).content.decode()
+
+
+def test_a_tournament_tables_record_is_its_players_until_its_match_is_public(client, people):
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, sit=False, casual=False)
+    for user in people[:4]:
+        services.sit(table_id=table.pk, user=user)
+    answer_play(table.pk)
+    services.resign(table_id=table.pk, seat=0)
+    routes = [reverse(name, kwargs={"pk": table.pk})
+              for name in ("gameplay:record_json", "gameplay:replay", "gameplay:verify_table")]
+    client.force_login(people[4])  # a stranger: the table was watchable, its record is not yet
+    assert [client.get(url).status_code for url in routes] == [404, 404, 404]
+    assert client.get(table.get_absolute_url()).status_code == 200
+    client.force_login(people[2])
+    assert [client.get(url).status_code for url in routes] == [200, 200, 200]
+    # its tournament archives it, private until the round is over, then public
+    table = Table.objects.get(pk=table.pk)
+    ns, ew, winner, reason, seat = services.archive.table_result(table)
+    played = services.PlayedMatch(
+        source="tournament", seats=services.archive.seats_of_table(table), rules=table.rules,
+        played_at=table.finished_at, ns_eyes=ns, ew_eyes=ew, winner=winner, reason=reason, reason_seat=seat,
+        record=table.record, table_id=table.pk, tournament_match=1, public=False)
+    services.archive_match(played=played)
+    client.force_login(people[4])
+    assert [client.get(url).status_code for url in routes] == [404, 404, 404]
+    services.set_public(tournament_matches=[1], public=True)
+    assert [client.get(url).status_code for url in routes] == [200, 200, 200]

@@ -18,6 +18,17 @@ from gameplay.models import Table
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
 
+@pytest.fixture
+def limits(settings):
+    """`limits(socket_burst=5, cool_off=3)` sets GAMEPLAY_FLOOD_SOCKET_BURST and _COOL_OFF for the test."""
+
+    def set_limits(**values) -> None:
+        for name, value in values.items():
+            setattr(settings, f"GAMEPLAY_FLOOD_{name.upper()}", value)
+
+    return set_limits
+
+
 async def person(name: str) -> bytes:
     """A signed-in person's cookie, reading Russian."""
     create = database_sync_to_async(get_user_model().objects.create_user)
@@ -51,9 +62,8 @@ async def closed_with(s) -> int:
     return out["code"]
 
 
-async def test_a_socket_over_its_burst_is_told_why_in_its_language_and_closed(settings):
-    settings.GAMEPLAY_FLOOD_SOCKET_BURST = 5
-    settings.GAMEPLAY_FLOOD_SOCKET_RATE = 0.01
+async def test_a_socket_over_its_burst_is_told_why_in_its_language_and_closed(limits):
+    limits(socket_burst=5, socket_rate=0.01)
     table_id, cookie = await setup_table()
     s = sock(table_id, cookie)
     assert (await s.connect())[0]
@@ -64,9 +74,8 @@ async def test_a_socket_over_its_burst_is_told_why_in_its_language_and_closed(se
     assert await closed_with(s) == 4429
 
 
-async def test_reconnecting_does_not_reset_the_allowance(settings):
-    settings.GAMEPLAY_FLOOD_VIEWER_BURST = flood.CONNECT_COST + 5
-    settings.GAMEPLAY_FLOOD_VIEWER_RATE = 0.01
+async def test_reconnecting_does_not_reset_the_allowance(limits):
+    limits(viewer_burst=flood.CONNECT_COST + 5, viewer_rate=0.01)
     table_id, cookie = await setup_table()
     s = sock(table_id, cookie)
     assert (await s.connect())[0]  # the connect takes CONNECT_COST, a ping one
@@ -85,10 +94,8 @@ async def test_reconnecting_does_not_reset_the_allowance(settings):
     await other.disconnect()
 
 
-async def test_a_client_told_too_fast_stays_out_for_the_cool_off(settings):
-    settings.GAMEPLAY_FLOOD_SOCKET_BURST = 5
-    settings.GAMEPLAY_FLOOD_SOCKET_RATE = 0.01
-    settings.GAMEPLAY_FLOOD_COOL_OFF = 3
+async def test_a_client_told_too_fast_stays_out_for_the_cool_off(limits):
+    limits(socket_burst=5, socket_rate=0.01, cool_off=3)
     table_id, cookie = await setup_table()
     s = sock(table_id, cookie)
     assert (await s.connect())[0]
@@ -112,11 +119,8 @@ async def test_a_client_told_too_fast_stays_out_for_the_cool_off(settings):
     await back.disconnect()
 
 
-async def test_each_refusal_before_the_allowance_has_refilled_doubles_the_cool_off(settings):
-    settings.GAMEPLAY_FLOOD_VIEWER_BURST = 2
-    settings.GAMEPLAY_FLOOD_VIEWER_RATE = 1
-    settings.GAMEPLAY_FLOOD_ADDRESS_FACTOR = 1
-    settings.GAMEPLAY_FLOOD_COOL_OFF = 2
+async def test_each_refusal_before_the_allowance_has_refilled_doubles_the_cool_off(limits):
+    limits(viewer_burst=2, viewer_rate=1, address_factor=1, cool_off=2)
     scope = {"session": None, "client": (f"10.9.{random.randrange(250)}.{random.randrange(250)}", 1)}
     assert (await flood.take(scope, None, 2)).ok
     waits = [(await flood.take(scope, None, 2)).retry_in for _ in range(3)]
@@ -124,10 +128,8 @@ async def test_each_refusal_before_the_allowance_has_refilled_doubles_the_cool_o
     assert waits == [4, 8, 16], waits
 
 
-async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before_the_handshake(settings):
-    settings.GAMEPLAY_FLOOD_VIEWER_BURST = flood.CONNECT_COST + 1
-    settings.GAMEPLAY_FLOOD_VIEWER_RATE = 0.01
-    settings.GAMEPLAY_FLOOD_HOLD = 1.0
+async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before_the_handshake(limits):
+    limits(viewer_burst=flood.CONNECT_COST + 1, viewer_rate=0.01, hold=1.0)
     table_id, cookie = await setup_table()
     first = sock(table_id, cookie)
     assert (await first.connect())[0]  # spends the allowance

@@ -128,9 +128,14 @@ def test_pages_and_json_show_only_the_viewers_hand(people, table4):
             assert not leaked, f"{url} for seat {seat} leaks {sorted(leaked)}"
             if seat is not None:
                 assert hands[seat] <= set(CARD_RE.findall(text)), url
-    # the record (every hand) is refused while the match is played
+    # the record (every hand) is refused while the match is played; the replay shows finished deals only
     assert _client_for(people[0]).get(f"/tables/{table.pk}/record.json").status_code == 404
-    assert _client_for(people[0]).get(f"/tables/{table.pk}/replay/").status_code == 404
+    replay = _client_for(people[0]).get(f"/tables/{table.pk}/replay/")
+    assert replay.status_code == 200
+    if state.deals_finished:
+        assert len(replay.context["replay_data"]["deals"]) == state.deals_finished
+    else:
+        assert replay.context["empty"]
 
 
 def test_spectators_see_hands_one_deal_later_when_the_table_says_so(people):

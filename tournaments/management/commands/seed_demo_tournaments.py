@@ -16,10 +16,14 @@ from django.db import transaction
 
 from clubs.models import Club
 from gameplay import services as tables
+from gameplay.engine import Rules
 from gameplay.engine.bot import choose_action
+from gameplay.engine.selfplay import bot_match
+from gameplay.management.commands.seed_demo_tables import play_on, quietly
 from gameplay.models import Table, TableStatus
 from tournaments import services
-from tournaments.models import Match, MatchStatus, Notification, Tournament, TournamentStatus
+from tournaments.models import Match, MatchStatus, Notification, RoundStatus, Tournament, TournamentStatus
+from tournaments.services import online
 from tournaments.services.day import remind
 
 LIVE_TABLE_PLAYER = "oleh"
@@ -34,6 +38,14 @@ PAIRS = """Нұрлан Ахметов & Жанар Сәрсенова
 Тетяна Бондар & Серік Жақсылықов"""
 
 PRIZES = ["Кубок и 30 000 ₸", "Мешок муки", "Торт «Наполеон»"]
+
+ONLINE = "Онлайн-белка: зимний кубок"
+ONLINE_PAIRS = """Нұрлан Ахметов & Жанар Сәрсенова
+Әсел Жұмабаева & Олег Ткаченко
+Тимур Бекенов & Дана Серікова
+Вера Лисенко & Богдан Кравчук"""
+"""Every player has an account (seed_demo), so each match gets a live table."""
+ONLINE_ROUNDS = 2
 
 
 class Command(BaseCommand):
@@ -52,6 +64,7 @@ class Command(BaseCommand):
         made += self._cup(club, organiser, today)
         made += self._league(club, organiser, today)
         made += self._individual(club, organiser, today)
+        made += self._online(club, organiser, today)
         sent = self._reminders(club)
         live = self._live_table()
         self.stdout.write(
@@ -69,10 +82,11 @@ class Command(BaseCommand):
         self.stdout.write(f"  tournament {name}")
         return tournament
 
-    def _play(self, tournament, organiser, rnd, rng, *, leave_open: int = 0):
+    def _play(self, tournament, organiser, rnd, rng, *, leave_open: int = 0, sheets: bool = False):
         """Enter results for the round's open matches; ``leave_open`` stay unplayed: those with the
         most demo accounts at them, so those accounts get the round's reminders whatever the draw
-        (which can differ with the database's ids)."""
+        (which can differ with the database's ids). With ``sheets`` each result is the score sheet,
+        deal by deal, of a match the engine's bots played (``demo_sheet``)."""
         open_matches = sorted(
             Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED)
             .select_related("home__player_a", "home__player_b", "away__player_a", "away__player_b")
@@ -80,6 +94,10 @@ class Command(BaseCommand):
             key=_accounts_at,
         )
         for match in open_matches[: len(open_matches) - leave_open]:
+            if sheets:
+                deals = demo_sheet(tournament.rules, seed=rng.randrange(1 << 30))
+                services.enter_result(actor=organiser, match=match, deals=deals)
+                continue
             loser = rng.randint(0, 11)
             home_wins = rng.random() < 0.55
             services.enter_result(
@@ -132,7 +150,7 @@ class Command(BaseCommand):
         services.register_entries_bulk(actor=organiser, tournament=t, text="\n".join(PAIRS.splitlines()[1:6]))
         for _ in range(2):
             rnd = services.pair_next_round(actor=organiser, tournament=t)
-            self._play(t, organiser, rnd, rng)
+            self._play(t, organiser, rnd, rng, sheets=True)
         services.pair_next_round(actor=organiser, tournament=t)
         return 1
 
@@ -152,6 +170,45 @@ class Command(BaseCommand):
             rnd = services.pair_next_round(actor=organiser, tournament=t)
             self._play(t, organiser, rnd, rng, leave_open=1 if number == 3 else 0)
         return 1
+
+    def _online(self, club, organiser, today) -> int:
+        """An online Swiss of four pairs with accounts: each round paired, its live tables opened
+        by the online plan's service, played to the end by bots through the table services, and
+        the results taken from the tables (as the plan's task does when a table ends). Both rounds
+        complete, so the tournament is over and its matches' records are public in the archive.
+
+        Not one transaction: each move commits as at a real table. A run that stops half way is
+        taken up where it stopped: a table still playing is played on, a finished one recorded,
+        the next round paired."""
+        t = Tournament.objects.filter(club=club, name=ONLINE).first()
+        made = 0
+        if t is None:
+            with transaction.atomic():
+                t = self._new(
+                    club, organiser, ONLINE, format="swiss", swiss_rounds=ONLINE_ROUNDS, seeding="manual",
+                    play_mode="online", starts_on=today - datetime.timedelta(days=7),
+                    venue="Онлайн, столы сайта",
+                )  # fmt: skip
+                services.register_entries_bulk(actor=organiser, tournament=t, text=ONLINE_PAIRS)
+            made = 1
+        with quietly():
+            for number in range(1, ONLINE_ROUNDS + 1):
+                rnd = t.rounds.filter(number=number).first()
+                if rnd is None:
+                    rnd = services.pair_next_round(actor=organiser, tournament=t)
+                if rnd.status == RoundStatus.COMPLETE:
+                    continue
+                with transaction.atomic():  # it locks the round's matches, as the plan's task does
+                    online.open_tables(round_id=rnd.pk)
+                waiting = Match.objects.filter(
+                    round=rnd, live_table__isnull=False, status=MatchStatus.SCHEDULED
+                )
+                for match in waiting.order_by("table", "game"):
+                    rng = random.Random(f"{ONLINE} {number} {match.table}")  # noqa: S311 - demo play
+                    table = play_on(match.live_table, rng)
+                    online.record_table_result(table_id=table.pk)
+                    self.stdout.write(f"  online round {number}, table {match.table}: live table #{table.pk}")
+        return made
 
     def _reminders(self, club) -> int:
         """The notices the day plans send before a round and a matchday's deadline, so the demo
@@ -195,6 +252,23 @@ class Command(BaseCommand):
                 tables.bot_move(table_id=table.pk, expected_event=table.event_seq, rng=rng)
         self.stdout.write(f"  live table #{table.pk}")
         return f"#{table.pk} opened"
+
+
+def demo_sheet(rules: dict, *, seed: int) -> list[dict]:
+    """The score sheet of a match the engine's bots play (``bot_match``): each played deal's points
+    and the pair that held the jack of clubs, as a scorer writes them down (redeals are not)."""
+    state = bot_match(Rules.from_json(rules or {}), seed=seed, provable=True)
+    deals = []
+    for log in state.deals:
+        if log.redeal is not None or log.outcome is None:
+            continue
+        pairs = {winner & 1 for winner in log.trick_winners}
+        deals.append({
+            "points": tuple(log.points),
+            "jack_holder": log.pair_on_duty,
+            "all_tricks": pairs.pop() if len(pairs) == 1 else None,
+        })
+    return deals
 
 
 def _accounts_at(match: Match) -> int:

@@ -1,0 +1,284 @@
+"""Positions of a replay: each deal of a bilka-record/1 record, and the table at any card of it.
+
+A replay viewer steps through a match card by card; this module says, for every deal, what was
+dealt and what happened (from `record.read_record` and `record.score_state`, so the viewer and the
+scorer can never disagree), and for a deal and a card, the position: the hands left, the trick on
+the table, the tricks taken, the running points and whose turn it is. Pure, like the rest of the
+engine: a page, a CLI or a test reads it without Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gameplay.engine.cards import (
+    PAIRS,
+    SEATS,
+    SUITS,
+    card_to_str,
+    hand_sort_key,
+    mask_cards,
+    mask_points,
+)
+from gameplay.engine.deal import redeal_grounds
+from gameplay.engine.match import MatchState
+from gameplay.engine.record import read_record, score_state
+from gameplay.engine.state import Phase
+
+Score = dict[str, int]
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick: who led it, its cards with their seats in the order played, who took it."""
+
+    leader: str
+    cards: tuple[tuple[str, str], ...]
+    winner: str | None
+    points: int
+
+
+@dataclass(frozen=True)
+class RedealAsked:
+    """The seat that asked for a redeal and every rule of RULES.md ("Redeal") its hand met.
+
+    `grounds` holds `("points", p)`, `("four_nines", 0)` or `("five_of_suit", suit letter)`, as
+    `deal.redeal_grounds` found them; `hand_points` and `redeal_below` let a page say "13 points,
+    fewer than 14"."""
+
+    seat: str
+    grounds: tuple[tuple[str, int | str], ...]
+    hand_points: int
+    redeal_below: int
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """One deal as dealt and as it went. `number` counts from 1, redeals included (as in errors).
+
+    `suits` is whose suit is whose (seat -> suit letter), None before the first played deal of the
+    match gives them; `trump`, `pair_on_duty`, `tricks` and `points` are None or empty for a
+    redealt deal. `cards` is every card played, with its seat, the last trick possibly incomplete.
+    """
+
+    number: int
+    dealer: str
+    hands: dict[str, tuple[str, ...]]
+    jack_holder: str
+    trump: str | None
+    suits: dict[str, str] | None
+    pair_on_duty: str | None
+    leader: str
+    cards: tuple[tuple[str, str], ...]
+    tricks: tuple[Trick, ...]
+    outcome: str
+    points: Score | None
+    eyes: Score
+    score_before: Score
+    score_after: Score
+    redeal: RedealAsked | None
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome != "unfinished"
+
+    @property
+    def plays(self) -> int:
+        """How many cards this deal has: the last `card` a position of it may show."""
+        return len(self.cards)
+
+
+@dataclass(frozen=True)
+class Position:
+    """The table after `card` cards of deal `deal` (index from 0): what a replay viewer draws.
+
+    `trick` is the trick on the table: the one being built, or, right after its fourth card, the
+    trick just completed (then `trick_winner` is set, and it also counts in `tricks`). `to_move` is
+    the seat to play next, None when the deal has no more cards."""
+
+    deal: int
+    card: int
+    plays: int
+    hands: dict[str, tuple[str, ...]]
+    trick: tuple[tuple[str, str], ...]
+    trick_leader: str | None
+    trick_winner: str | None
+    tricks: tuple[Trick, ...]
+    points: Score
+    tricks_taken: Score
+    eyes_before: Score
+    eyes_after: Score
+    to_move: str | None
+
+
+def _pair(seat: str | None) -> str | None:
+    return None if seat is None else PAIRS[SEATS.index(seat) & 1]
+
+
+def _sorted(cards: list[int]) -> tuple[str, ...]:
+    return tuple(card_to_str(c) for c in sorted(cards, key=hand_sort_key))
+
+
+class Replay:
+    """Every deal of one record, and `position(deal_index, card)` for any point of it.
+
+    Build with `Replay.from_record(record)`; a RecordError (from `read_record`) says what is wrong
+    with a record that breaks the rules."""
+
+    def __init__(self, state: MatchState, record: dict[str, Any]) -> None:
+        self.players: dict[str, str] = dict(state.players or {})
+        self.rules = state.rules
+        self._next = tuple(state.next_seat(s) for s in range(4))
+        score = score_state(state)
+        self.score: Score = score["score"]
+        self.winner: str | None = score["winner"]
+        end = record.get("end")
+        self.end: tuple[str, str] | None = (end["reason"], end["seat"]) if isinstance(end, dict) else None
+        self.deals: tuple[DealSummary, ...] = tuple(self._deals(state, score["deals"]))
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Replay:
+        return cls(read_record(record), record)
+
+    # ------------------------------------------------------------------ deals
+    def _deals(self, state: MatchState, scored: list[dict[str, Any]]) -> list[DealSummary]:
+        out: list[DealSummary] = []
+        before: Score = {"NS": 0, "EW": 0}
+        suits_known = False
+        last = len(state.deals) - 1
+        for index, (log, sc) in enumerate(zip(state.deals, scored, strict=True)):
+            redealt = log.redeal is not None
+            # the suits are given out when the first deal's play begins (RULES.md, "Whose suit")
+            began = not redealt and (bool(log.plays) or log.outcome is not None
+                                     or (index == last and state.phase == Phase.PLAY))
+            suits_known = suits_known or began
+            suits = None
+            if suits_known and state.suit_of_seat is not None:
+                suits = {SEATS[s]: SUITS[state.suit_of_seat[s]] for s in range(4)}
+            cards = self._seated_cards(state, log.leader, [card_to_str(c) for c in log.plays],
+                                       [SEATS[w] for w in log.trick_winners])
+            tricks = tuple(
+                Trick(leader=t["leader"], cards=tuple(cards[4 * i:4 * i + 4]), winner=t["winner"],
+                      points=t["points"])
+                for i, t in enumerate(sc.get("tricks", []))
+            )
+            out.append(DealSummary(
+                number=index + 1,
+                dealer=SEATS[log.dealer],
+                hands={SEATS[s]: _sorted(mask_cards(log.hands[s])) for s in range(4)},
+                jack_holder=SEATS[log.jack_holder],
+                trump=sc.get("trump"),
+                suits=suits,
+                pair_on_duty=sc.get("on_duty"),
+                leader=SEATS[log.leader],
+                cards=tuple(cards),
+                tricks=tricks,
+                outcome=sc["outcome"],
+                points=sc.get("points"),
+                eyes=sc["eyes"],
+                score_before=before,
+                score_after=sc["score"],
+                redeal=None if log.redeal is None else self._redeal_asked(log.redeal, log.hands[log.redeal]),
+            ))
+            before = sc["score"]
+        return out
+
+    @staticmethod
+    def _seated_cards(state: MatchState, leader: int, plays: list[str],
+                      winners: list[str]) -> list[tuple[str, str]]:
+        """Each card with the seat that played it: the leader, then in play order; each trick's
+        winner (as the engine decided it) leads the next."""
+        out: list[tuple[str, str]] = []
+        seat = leader
+        for i, card in enumerate(plays):
+            if i and i % 4 == 0:
+                seat = SEATS.index(winners[i // 4 - 1])
+            elif i:
+                seat = state.next_seat(seat)
+            out.append((SEATS[seat], card))
+        return out
+
+    def _redeal_asked(self, seat: int, hand: int) -> RedealAsked:
+        grounds = tuple(
+            (rule, SUITS[detail] if rule == "five_of_suit" else detail)
+            for rule, detail in redeal_grounds(self.rules, hand)
+        )
+        return RedealAsked(seat=SEATS[seat], grounds=grounds, hand_points=mask_points(hand),
+                           redeal_below=self.rules.redeal_below)
+
+    # ------------------------------------------------------------------ positions
+    def clamp(self, deal_index: int, card: int) -> tuple[int, int]:
+        """The nearest real position: a deal index in 0..len-1, a card in 0..its plays."""
+        if not self.deals:
+            return (0, 0)
+        deal_index = min(max(deal_index, 0), len(self.deals) - 1)
+        return (deal_index, min(max(card, 0), self.deals[deal_index].plays))
+
+    def position(self, deal_index: int, card: int) -> Position:
+        """The table after `card` cards of deal `deal_index` (0 = before the first card); out-of-range
+        values are clamped to the nearest real position. A record without deals has none."""
+        if not self.deals:
+            raise IndexError("the record has no deal")
+        deal_index, card = self.clamp(deal_index, card)
+        deal = self.deals[deal_index]
+        played = deal.cards[:card]
+        gone = {c for _seat, c in played}
+        hands = {s: tuple(c for c in deal.hands[s] if c not in gone) for s in SEATS}
+        complete = card // 4
+        taken = deal.tricks[:complete]
+        points = {p: sum(t.points for t in taken if _pair(t.winner) == p) for p in PAIRS}
+        tricks_taken = {p: sum(1 for t in taken if _pair(t.winner) == p) for p in PAIRS}
+        if card % 4:
+            trick = played[card - card % 4:]
+            winner = None
+        elif card:
+            trick = played[card - 4:]
+            winner = taken[-1].winner
+        else:
+            trick, winner = (), None
+        trick_leader = trick[0][0] if trick else None
+        to_move = deal.cards[card][0] if card < deal.plays else None
+        if to_move is None and not deal.finished and deal.redeal is None:
+            to_move = self._next_to_play(deal, card)
+        return Position(
+            deal=deal_index, card=card, plays=deal.plays, hands=hands, trick=tuple(trick),
+            trick_leader=trick_leader, trick_winner=winner, tricks=tuple(taken), points=points,
+            tricks_taken=tricks_taken, eyes_before=deal.score_before,
+            eyes_after=deal.score_after if deal.finished else deal.score_before, to_move=to_move,
+        )
+
+    def _next_to_play(self, deal: DealSummary, card: int) -> str | None:
+        """Who was to play after the last card of a deal that stops short (a match in progress or
+        ended by a timeout): the trick's winner, the first leader, or the next seat in play order."""
+        if not any(deal.hands[s] for s in SEATS):
+            return None
+        if card == 0:
+            return deal.leader
+        if card % 4 == 0:
+            return deal.tricks[card // 4 - 1].winner if len(deal.tricks) >= card // 4 else None
+        return SEATS[self._next[SEATS.index(deal.cards[card - 1][0])]]
+
+    # ------------------------------------------------------------------ for the page's script
+    def to_json(self, visible_deals: int | None = None) -> dict[str, Any]:
+        """What the page's script needs to step through the deals without asking the server again:
+        each deal's hands as dealt, its cards with seats and its tricks' winners and points."""
+        deals = self.deals if visible_deals is None else self.deals[:max(visible_deals, 0)]
+        return {
+            "players": self.players,
+            "deals": [
+                {
+                    "number": d.number, "dealer": d.dealer, "hands": {s: list(h) for s, h in d.hands.items()},
+                    "jack_holder": d.jack_holder, "trump": d.trump, "suits": d.suits,
+                    "pair_on_duty": d.pair_on_duty, "leader": d.leader, "outcome": d.outcome,
+                    "cards": [list(c) for c in d.cards],
+                    "tricks": [{"leader": t.leader, "winner": t.winner, "points": t.points}
+                               for t in d.tricks],
+                    "points": d.points, "eyes": d.eyes, "score_before": d.score_before,
+                    "score_after": d.score_after, "redeal": d.redeal is not None,
+                    "finished": d.finished, "to_move_at_end": self.position(i, d.plays).to_move,
+                }
+                for i, d in enumerate(deals)
+            ],
+        }
+
