@@ -13,10 +13,11 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
-from clubs.models import Membership, Player
+from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
-from gameplay.engine import EngineError, read_record
+from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatKind
 
@@ -212,3 +213,41 @@ def partners(player: Player, seats: QuerySet[ArchivedSeat]) -> list[dict[str, An
            for (pid, label), n in rows.items()]
     out.sort(key=lambda r: (-r["matches"], r["name"]))
     return out[:8]
+
+
+def upload_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs whose matches `user` may upload: those he owns or organises."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    mine = Membership.objects.filter(user=user, role__in=ROSTER_ROLES).values("club_id")
+    return Club.objects.filter(pk__in=mine).order_by("name")
+
+
+def finished_state(record: dict[str, Any]) -> tuple[MatchState | None, str]:
+    """The engine's replay of a record and why it is refused ("" if it is not): the engine's own
+    line (the deal, trick, seat and card at fault), or a match that has no winner yet."""
+    try:
+        state = read_record(record)
+    except RecordError as error:
+        return None, _engine_line(error)
+    except EngineError as error:
+        return None, str(error)
+    if state.winner is None:
+        return None, _("The match is not finished: only the record of a match with a winner is taken.")
+    return state, ""
+
+
+def _engine_line(error: RecordError) -> str:
+    """The engine's line with its place (deal, trick) in the reader's language, so an organiser
+    finds the spot on the paper sheet; the engine's own reason follows as it wrote it."""
+    if error.deal is None:
+        return str(error)
+    if error.trick is None:
+        return _("deal %(deal)d: %(reason)s") % {"deal": error.deal, "reason": error.reason}
+    return _("deal %(deal)d, trick %(trick)d: %(reason)s") % {
+        "deal": error.deal, "trick": error.trick, "reason": error.reason}
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two names typed by people are one when they differ only in case and spaces."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()

@@ -82,7 +82,7 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
         return render_replay(
             request, record=match.record, title=f"{head['ns']} – {head['ew']}",
             back_url=reverse("gameplay:archive"), back_label=_("Match archive"),
-            download_url=None, verify_url=verify,
+            download_url=reverse("gameplay:archived_record", args=[match.pk]), verify_url=verify,
             players={SEATS[s["seat"]]: s["name"] for s in head["seat_rows"]},
             extra={**head, "archive_head": True},
         )

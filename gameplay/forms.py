@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -157,3 +158,40 @@ class TableForm(forms.Form):
         shown = PRESETS[self.cleaned_data.get("options_from") or DEFAULT_PRESET].to_json()
         return {name: chosen[name] if self.cleaned_data[name] == shown[name] else self.cleaned_data[name]
                 for name in self.rule_names}
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files under one name (Django's own recipe): each is cleaned, a list is returned."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        if isinstance(data, list | tuple):
+            return [super(MultipleFileField, self).clean(d, initial) for d in data]
+        return [super().clean(data, initial)] if data else []
+
+
+class ArchiveUploadForm(forms.Form):
+    """Records of matches played elsewhere, for one of the uploader's clubs: files and/or pasted
+    JSON (one record or an array). The files themselves are read by `gameplay.record_input`."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=None, empty_label=None)
+    #: An ISO date, the only one a date input shows whatever the reader's language.
+    played = forms.DateField(label=_("When was it played"),
+                             widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    public = forms.BooleanField(label=_("Anyone may see these matches"), required=False, initial=True)
+    files = MultipleFileField(label=_("Record files (JSON)"), required=False,
+                            widget=MultipleFileInput(attrs={"accept": ".json,application/json"}))
+    pasted = forms.CharField(label=_("…or paste a record, or a JSON array of records"), required=False,
+                             widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}))
+
+    def __init__(self, *args: Any, clubs: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
+        self.fields["played"].initial = timezone.localdate

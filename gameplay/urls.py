@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from gameplay import archive_views, views
+from gameplay import archive_views, record_views, views
 
 app_name = "gameplay"
 urlpatterns = [
@@ -23,4 +23,9 @@ urlpatterns = [
     path("archive/", archive_views.archive_list, name="archive"),
     path("archive/<int:pk>/", archive_views.archived_match, name="archived_match"),
     path("archive/players/<int:pk>/", archive_views.player_archive, name="player_archive"),
+    # Records in and out of the archive (kept together, at the end).
+    path("archive/upload/", record_views.archive_upload, name="archive_upload"),
+    path("archive/<int:pk>/record.json", record_views.archived_record, name="archived_record"),
+    path("archive/<int:pk>/sheet.csv", record_views.archived_sheet_csv, name="archived_sheet_csv"),
+    path("archive/<int:pk>/sheet.json", record_views.archived_sheet_json, name="archived_sheet_json"),
 ]

@@ -19,6 +19,7 @@ from gameplay import archive, selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
 from gameplay.models import ArchivedMatch, Table, TableStatus
+from gameplay.record_input import MAX_RECORD_BYTES, submitted_bytes
 from gameplay.replays import render_replay
 from gameplay.texts import lobby_texts, table_texts
 
@@ -236,8 +237,8 @@ def verify_table(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "gameplay/verify.html", context)
 
 
-#: The largest record the verify page reads (a long match is some tens of kilobytes).
-VERIFY_MAX_BYTES = 1_000_000
+#: The largest record the verify page reads (kept under its old name for its callers).
+VERIFY_MAX_BYTES = MAX_RECORD_BYTES
 
 
 def verify_upload(request: HttpRequest) -> HttpResponse:
@@ -246,15 +247,11 @@ def verify_upload(request: HttpRequest) -> HttpResponse:
                                "pasted": ""}
     if request.method == "POST":
         upload = request.FILES.get("file")
-        if upload is not None:
-            data = upload.read(VERIFY_MAX_BYTES + 1)
-        else:
-            data = request.POST.get("record", "").encode()
+        if upload is None:
             context["pasted"] = request.POST.get("record", "")
-        if not data.strip():
-            context["error"] = _("Paste a record or choose its file.")
-        elif len(data) > VERIFY_MAX_BYTES:
-            context["error"] = _("This file is too large to be a game record.")
+        data, refusal = submitted_bytes(upload, request.POST.get("record", ""))
+        if refusal:
+            context["error"] = refusal
         else:
             context.update(_verdict_of(data))
         if context.get("verdict"):

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from .views import audit, day, entries, events, listing, matches, rounds, standings
+from .views import audit, day, entries, events, listing, match_record, matches, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
@@ -34,6 +34,7 @@ urlpatterns = [
         name="export",
     ),
     path("t/<slug:slug>/matches/<int:pk>/", matches.match, name="match"),
+    path("t/<slug:slug>/matches/<int:pk>/record/", match_record.match_record, name="match_record"),
     path("t/<slug:slug>/players/bulk/", entries.players_bulk, name="players_bulk"),
     path("t/<slug:slug>/players/register/", entries.player_register, name="player_register"),
     path("t/<slug:slug>/players/<int:pk>/substitute/", entries.player_substitute, name="player_substitute"),

@@ -62,6 +62,9 @@ class ArchivedMatch(models.Model):
     reason_seat = models.PositiveSmallIntegerField(choices=SEAT_CHOICES, null=True, blank=True)
     record = models.JSONField(null=True, blank=True)
     has_record = models.BooleanField(default=False, db_index=True)
+    #: The SHA-256 of the record's game (`gameplay.services.archive.record_hash`), so that one
+    #: match is archived once however often its record is uploaded; "" for a sheet-only match.
+    record_hash = models.CharField(max_length=64, blank=True, default="")
     deal_count = models.PositiveSmallIntegerField(default=0)
     #: Counts for ratings: a tournament match of a rated event, or a rated casual table of four
     #: signed-in people. The ratings read only these.
@@ -76,6 +79,8 @@ class ArchivedMatch(models.Model):
         verbose_name_plural = _("archived matches")
         ordering = ["-played_at", "-id"]
         indexes = [models.Index(fields=["public", "played_at"], name="archive_public_played")]
+        constraints = [models.UniqueConstraint(fields=["record_hash"], condition=~models.Q(record_hash=""),
+                                               name="archive_record_hash_unique")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.ns_eyes}:{self.ew_eyes} ({self.source})"

@@ -20,7 +20,9 @@ from gameplay.services.archive import (
     SeatIn,
     SheetDeal,
     archive_match,
+    archived_with_record,
     match_changed,
+    record_hash,
     remove_match,
     set_public,
 )
@@ -39,6 +41,7 @@ from gameplay.services.seating import (
     sit,
     validate_rules,
 )
+from gameplay.services.uploads import Uploaded, upload_records
 
 __all__ = [
     "ArchiveError",
@@ -46,6 +49,10 @@ __all__ = [
     "SeatIn",
     "SheetDeal",
     "archive_match",
+    "Uploaded",
+    "upload_records",
+    "archived_with_record",
+    "record_hash",
     "match_changed",
     "remove_match",
     "set_public",

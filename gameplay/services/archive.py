@@ -107,6 +107,19 @@ def rules_key(rules: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def record_hash(record: dict[str, Any]) -> str:
+    """The SHA-256 of a record's game: its rules, deals, shuffle, end and penalties, not the
+    players' names (a name typed differently is still the same match)."""
+    game = {k: v for k, v in record.items() if k != "players"}
+    text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def archived_with_record(record: dict[str, Any]) -> ArchivedMatch | None:
+    """The archived match that already holds this record's game, if any."""
+    return ArchivedMatch.objects.filter(record_hash=record_hash(record)).first()
+
+
 def _check(played: PlayedMatch) -> None:
     if sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
         raise ArchiveError("a match has four seats, N, E, S and W")
@@ -182,6 +195,12 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     _check(played)
     deals = _deals_of(played.record) if played.record is not None else _sheet_rows(played.sheet)
     match = _existing(played)
+    digest = record_hash(played.record) if played.record is not None else ""
+    if digest:
+        twin = ArchivedMatch.objects.filter(record_hash=digest).exclude(
+            pk=match.pk if match is not None else None).first()
+        if twin is not None:
+            raise ArchiveError(f"already in the archive (#{twin.pk})")
     change = "updated" if match is not None else "created"
     before = _players_of(match) if match is not None else set()
     if match is None:
@@ -201,6 +220,7 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.winner, match.reason, match.reason_seat = played.winner, played.reason, played.reason_seat
     match.record = played.record
     match.has_record = played.record is not None
+    match.record_hash = digest
     match.deal_count = len(deals)
     match.public = played.public
     match.rated = played.rated and all(s.player_id is not None and s.kind == SeatKind.PLAYER

@@ -21,7 +21,7 @@ ALLOWED = frozenset({
     "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
-ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1")
+ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")
 
 #: Not read for words: scripts and styles, and <kbd>, the name of a key as its cap prints it
 #: (Shift, Page Up, Home: Latin on the keyboards of every language of the site).

@@ -133,6 +133,10 @@ class Match(models.Model):
     )
     """``{"code": ..., "params": {...}, "table": n}``: the code is a key of ``live.REFUSALS``, so each
     page says the reason in its reader's language; the match is disputed until the organiser settles it."""
+    #: The bilka-record/1 of a match played elsewhere that the organiser attached to this pairing,
+    #: and who sat where in it (``{"N": player id, ...}``): the archive takes both with the result.
+    record = models.JSONField(null=True, blank=True, editable=False)
+    record_chairs = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")

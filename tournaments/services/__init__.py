@@ -6,6 +6,7 @@
 - ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
+  ``records``: the record of a match played elsewhere attached to its pairing;
 - ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``.
 - ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
   follows any result) are what the others share.
@@ -36,6 +37,7 @@ from .players import (
     self_register_player,
     substitute_player,
 )
+from .records import attach_record, check_record, prefilled_chairs
 from .results import (
     auto_confirm_due,
     confirm_result,
@@ -56,6 +58,9 @@ from .withdrawals import (
 )
 
 __all__ = [
+    "attach_record",
+    "check_record",
+    "prefilled_chairs",
     "PIN_ADDRESS_ALLOWANCE",
     "PIN_SESSION_ALLOWANCE",
     "PairingWarning",

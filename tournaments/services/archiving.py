@@ -48,9 +48,23 @@ def _table_of(match: Match) -> Table | None:
     return Table.objects.filter(pk=match.live_table).prefetch_related("seats").first()
 
 
+def _record_of(match: Match, table: Table | None) -> dict | None:
+    """The record the match is archived with: its live table's when the result came from the
+    table, else the one the organiser attached to the pairing (``services.records``)."""
+    if table is not None:
+        return table.record
+    return match.record
+
+
 def _seats(match: Match, table: Table | None) -> tuple[list[game.SeatIn], str]:
     """The four seats and where the home pair sat ("NS" or "EW")."""
     home, away = _players(match, "home"), _players(match, "away")
+    if table is None and match.record is not None and match.record_chairs:
+        by_id = {p.pk: p for p in home + away}
+        chairs = {SEATS.index(letter): by_id.get(pid) for letter, pid in match.record_chairs.items()}
+        if sorted(chairs) == [0, 1, 2, 3] and all(chairs.values()):
+            home_seats = "NS" if any(p in home for s, p in chairs.items() if s % 2 == 0) else "EW"
+            return [_seat_in(s, p) for s, p in sorted(chairs.items())], home_seats
     if table is not None:
         by_user = {p.user_id: p for p in home + away if p.user_id}
         seats, home_seats = [], "NS"
@@ -119,9 +133,14 @@ def sync_match(match: Match) -> None:
     ns, ew = (match.home_eyes, match.away_eyes) if home_seats == "NS" else (match.away_eyes, match.home_eyes)
     winner = home_seats if home_won else ("EW" if home_seats == "NS" else "NS")
     reason, reason_seat = "eyes", None
+    record = _record_of(match, table)
+    ended = (record or {}).get("end") if table is None else None
     if table is not None and (table.result or {}).get("reason") in ("resign", "timeout"):
         reason = table.result["reason"]
         reason_seat = SEATS.index(table.result["seat"]) if table.result.get("seat") else None
+    elif isinstance(ended, dict) and ended.get("reason") in ("resign", "timeout", "forfeit"):
+        reason = ended["reason"]  # an attached record that ended early: the record says how
+        reason_seat = SEATS.index(ended["seat"]) if ended.get("seat") in SEATS else None
     elif match.forfeit:
         loser = "EW" if winner == "NS" else "NS"
         reason, reason_seat = "forfeit", (0 if loser == "NS" else 1)
@@ -131,8 +150,8 @@ def sync_match(match: Match) -> None:
         rules=tournament.rules,
         played_at=_played_at(match, table),
         ns_eyes=ns, ew_eyes=ew, winner=winner, reason=reason, reason_seat=reason_seat,
-        record=table.record if table is not None else None,
-        sheet=() if table is not None or match.forfeit else _sheet(match, home_seats),
+        record=record,
+        sheet=() if record is not None or match.forfeit else _sheet(match, home_seats),
         table_id=table.pk if table is not None else None,
         tournament_match=match.pk,
         tournament=tournament.pk,

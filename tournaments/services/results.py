@@ -106,10 +106,14 @@ def enter_result(
     away_eyes: int | None = None,
     forfeit: bool = False,
     deals: list[dict] | None = None,
+    record: dict | None = None,
+    record_chairs: dict[str, int] | None = None,
 ) -> Match:
     """A player of the match (or the organiser) reports the final eyes, or the sheet deal by deal.
 
     A player's report waits for the other pair; the organiser's is confirmed at once.
+    ``record``, ``record_chairs``: the record of the match's play and who sat where in it
+    (``services.records`` checks them); a result entered without one drops any earlier record.
     """
     require_user(actor)
     match, tournament = _match_for_update(match)
@@ -130,6 +134,7 @@ def enter_result(
     if forfeit and not organiser:
         raise PermissionDenied(_("Only the organiser records a forfeit or a no-show."))
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
+    match.record, match.record_chairs = record, record_chairs if record is not None else None
     now = timezone.now()
     match.reported_by, match.reported_at = actor, now
     match.reported_side = "organiser" if organiser and side is None else (side or "organiser")
@@ -235,6 +240,8 @@ def correct_result(
     deals: list[dict] | None = None,
     reason: str = "",
     system: bool = False,
+    record: dict | None = None,
+    record_chairs: dict[str, int] | None = None,
 ) -> Match:
     """The organiser sets any result; logged (who, when, before, after); standings follow on read.
 
@@ -242,6 +249,8 @@ def correct_result(
     a written ``reason`` (kept in the log; the match page lists those pairings). ``system``: the
     tournament's own plan sets it (the automatic no-show, ``services.online``), with no user to
     check; the log then names no actor and the match reads "confirmed automatically".
+    ``record``, ``record_chairs``: as for ``enter_result``; a correction without a record drops
+    the earlier one, which would no longer lead to the result.
     """
     match, tournament = _match_for_update(match)
     if not system:
@@ -254,6 +263,7 @@ def correct_result(
     before = match.state()
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
+    match.record, match.record_chairs = record, record_chairs if record is not None else None
     if (
         format_of(tournament).eliminates
         and old_winner is not None
