@@ -56,15 +56,17 @@ def _learn_each(matches):
 
 
 def _season(players, n=12):
+    """Matches archived one after another, each learnt as its notice arrives."""
     out = []
     for i in range(n):
         four = [players[(i + k) % 8] for k in (0, 1, 2, 3)] if i % 3 else players[:4]
         out.append(_archive(four, seed=100 + i, day=i, record=i % 4 != 3))
+        _learn_each(out[-1:])
     return out
 
 
 def test_matches_learnt_one_by_one_equal_a_full_recompute(players):
-    _learn_each(_season(players))
+    _season(players)
     assert not RatingRun.objects.exists()  # each was the latest: learnt at once
     learnt = _snapshot()
     assert len(learnt[0]) == 8 and len(learnt[1]) == 12 * 4
@@ -74,7 +76,6 @@ def test_matches_learnt_one_by_one_equal_a_full_recompute(players):
 
 def test_the_pure_model_gives_the_same_ratings(players):
     matches = _season(players)
-    _learn_each(matches)
     state = RatingState()
     for m in sorted(matches, key=lambda m: (m.played_at, m.pk)):
         seats = [""] * 4
@@ -97,7 +98,6 @@ def test_a_winner_gains_and_a_loser_loses(players):
 
 def test_a_correction_or_a_late_entry_recomputes_everything_after_it(players):
     matches = _season(players)
-    _learn_each(matches)
     late = _archive(players[4:8], seed=999, day=2.5)  # played early, entered now
     ratings.match_changed(sender=None, match_id=late.pk, change="created", players=[])
     run = RatingRun.objects.get()
@@ -106,9 +106,13 @@ def test_a_correction_or_a_late_entry_recomputes_everything_after_it(players):
     after_late = _snapshot()
     ratings.recompute()
     assert _snapshot() == after_late
-    # a correction: the organiser turns the first match round
+    # a correction: the first match's sheet was entered the wrong way round
     first = matches[0]
     ArchivedMatch.objects.filter(pk=first.pk).update(winner="EW" if first.winner == "NS" else "NS")
+    for deal in first.deals.all():
+        deal.ns_eyes, deal.ew_eyes = deal.ew_eyes, deal.ns_eyes
+        deal.ns_points, deal.ew_points = deal.ew_points, deal.ns_points
+        deal.save()
     ratings.match_changed(sender=None, match_id=first.pk, change="updated", players=[])
     pending = RatingRun.objects.filter(status=RunStatus.PENDING).get()
     ratings.run_recompute(run_id=pending.pk)
@@ -125,20 +129,20 @@ def test_a_correction_or_a_late_entry_recomputes_everything_after_it(players):
 
 def test_only_rated_matches_count(players):
     four = players[:4]
-    unrated = [
-        _archive(four, seed=1, day=0, rated=False),  # an unrated event or a table opened unrated
-        _archive(four, seed=2, day=1, bot=True),  # a bot at the table
-        _archive(four, seed=3, day=2, forfeit=True),  # a forfeit before the first card
-    ]
-    _learn_each(unrated)
+    for kind in ({"rated": False},  # an unrated event or a table opened unrated
+                 {"bot": True},  # a bot at the table
+                 {"forfeit": True}):  # a forfeit before the first card
+        _learn_each([_archive(four, seed=len(kind), day=0, **kind)])
     assert not RatingChange.objects.exists()
     ratings.recompute()
     assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
 
 
 def test_casual_results_of_the_same_four_count_less_and_less(players):
-    casual = [_archive(players[:4], seed=10 + i, day=i, tournament=None) for i in range(3)]
-    _learn_each(casual)
+    casual = []
+    for i in range(3):
+        casual.append(_archive(players[:4], seed=10 + i, day=i, tournament=None))
+        _learn_each(casual[-1:])
     weights = [RatingChange.objects.filter(match=m).values_list("weight", flat=True).first() for m in casual]
     assert weights == [1.0, 0.5, pytest.approx(1 / 3)]
     before = _snapshot()
@@ -148,7 +152,6 @@ def test_casual_results_of_the_same_four_count_less_and_less(players):
 
 def test_a_recompute_killed_midway_leaves_the_old_ratings_and_runs_again(players, monkeypatch):
     matches = _season(players)
-    _learn_each(matches)
     good = _snapshot()
     run = ratings.request_recompute(reason="test")
     calls = {"n": 0}
@@ -172,7 +175,7 @@ def test_a_recompute_killed_midway_leaves_the_old_ratings_and_runs_again(players
 
 
 def test_several_requests_make_one_recompute(players):
-    _learn_each(_season(players, n=4))
+    _season(players, n=4)
     first = ratings.request_recompute(reason="one")
     second = ratings.request_recompute(reason="two")
     assert ratings.run_recompute(run_id=first.pk) == "superseded"
