@@ -37,7 +37,8 @@ def _archive(four, *, seed, day, rated=True, tournament=7, record=True, forfeit=
         source="tournament" if tournament else "table", seats=seats, rules={},
         played_at=START + datetime.timedelta(days=day), ns_eyes=12 if forfeit else ns,
         ew_eyes=0 if forfeit else ew, winner="NS" if forfeit else PAIRS[state.winner],
-        reason="forfeit" if forfeit else "eyes", record=None if forfeit or not record else write_record(state),
+        reason="forfeit" if forfeit else "eyes",
+        record=None if forfeit or not record else write_record(state),
         tournament=tournament, tournament_match=seed if tournament else None, rated=rated,
     )
     return game.archive_match(played=played)
