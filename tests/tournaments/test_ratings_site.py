@@ -45,7 +45,8 @@ def _archive(four, *, seed, day, rated=True, tournament=7, record=True, forfeit=
 
 
 def _snapshot():
-    board = {r.player_id: (round(r.rating, 6), round(r.deviation, 6), r.matches) for r in PlayerRating.objects.all()}
+    board = {r.player_id: (round(r.rating, 6), round(r.deviation, 6), r.matches)
+             for r in PlayerRating.objects.all()}
     history = sorted((c.match_id, c.player_id, round(c.before, 6), round(c.after, 6))
                      for c in RatingChange.objects.all())
     return board, history
@@ -152,7 +153,7 @@ def test_casual_results_of_the_same_four_count_less_and_less(players):
 
 
 def test_a_recompute_killed_midway_leaves_the_old_ratings_and_runs_again(players, monkeypatch):
-    matches = _season(players)
+    _season(players)
     good = _snapshot()
     run = ratings.request_recompute(reason="test")
     calls = {"n": 0}
