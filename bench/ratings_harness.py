@@ -29,7 +29,7 @@ from bench.ratings_sim import simulate  # noqa: E402
 from tournaments.ratings.model import ModelParams  # noqa: E402
 
 KINDS = ("league", "rotating", "mix")
-ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0)
+ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0, 256.0)
 PEERS = ("TrueSkill", "OpenSkill PL", "OpenSkill BT")
 
 

@@ -114,6 +114,8 @@ def parse_match(obj: Any) -> tuple[str, Match]:
             day = float(date.fromisoformat(str(obj["date"])).toordinal())
         except ValueError:
             raise BadRecord(f"date is YYYY-MM-DD, not {obj['date']!r}") from None
+    if not isinstance(obj.get("rules", {}), dict):
+        raise BadRecord("rules is an object")
     try:
         rules = ScoringKey.from_rules(obj.get("rules"))
     except (TypeError, ValueError) as e:

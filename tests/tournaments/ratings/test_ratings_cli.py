@@ -76,6 +76,8 @@ def test_a_bad_line_is_refused_with_its_number_and_exit_2() -> None:
             "outcome",
         ),
         (line("m2", ["p1", "p2"], ["p3", "p4"], "NS", colour="red"), "colour"),
+        (line("m2", ["p1", "p2"], ["p3", "p4"], "NS", rules={"rout_at": 95}), "rules"),
+        (line("m2", ["p1", "p2"], ["p3", "p4"], "EW", eyes={"NS": 12, "EW": 4}), "12 eyes"),
     ]:
         done = run(good + "\n" + bad + "\n")
         assert done.returncode == 2, bad
