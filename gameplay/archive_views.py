@@ -66,6 +66,7 @@ def archive_list(request: HttpRequest) -> HttpResponse:
     return render(request, "gameplay/archive_list.html", {
         "form": form, "page": page, "rows": rows, "query": query, "player": player,
         "filtered": any(v for k, v in request.GET.items() if k != "page"),
+        "can_upload": archive.upload_clubs(request.user).exists(),
     })
 
 

@@ -178,3 +178,12 @@ def test_a_players_figures_say_what_they_count_from(client, people):
     assert figures["partners"][0]["name"] == "Oleh" and figures["partners"][0]["matches"] == 2
     page = client.get(reverse("gameplay:player_archive", kwargs={"pk": players["asel"].pk})).content.decode()
     assert "from online records and deal sheets" in page and "from online records" in page
+
+
+def test_the_upload_page_is_reached_from_the_archive_by_organisers_only(client, people, archive):
+    users, _players = people
+    upload = reverse("gameplay:archive_upload")
+    client.force_login(users["stranger"])
+    assert upload not in client.get(reverse("gameplay:archive")).content.decode()
+    client.force_login(users["boss"])
+    assert upload in client.get(reverse("gameplay:archive")).content.decode()
