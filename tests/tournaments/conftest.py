@@ -1,6 +1,8 @@
 """Fixtures for tournament tests: pairs of players, a helper to play rounds (the club and one user
 per role are in tests/conftest.py)."""
 
+import datetime
+
 import pytest
 from django.utils import translation
 
@@ -60,3 +62,24 @@ def _english():
     """Service messages in English, so assertions read the same whatever LANGUAGE_CODE is."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture
+def cup(club, organiser):
+    """A three-round Swiss of the Uspenka club, not started."""
+    return services.create_tournament(
+        actor=organiser, club=club, name="Кубок Успенки", starts_on=datetime.date(2026, 11, 7),
+        format="swiss", swiss_rounds=3,
+    )
+
+
+@pytest.fixture
+def cup_match(club, organiser, cup):
+    """Table 1 of the cup's round 1: asel & oleh against ivan & nurlan, all four with accounts."""
+    asel, oleh, ivan, nurlan = (player_with_account(club, u) for u in ("asel", "oleh", "ivan", "nurlan"))
+    services.register_entry(actor=organiser, tournament=cup, player_a=asel, player_b=oleh)
+    register_pairs(cup, organiser, 1, prefix="Сельчанин")
+    services.register_entry(actor=organiser, tournament=cup, player_a=ivan, player_b=nurlan)
+    register_pairs(cup, organiser, 1, prefix="Селянин")
+    services.update_tournament(actor=organiser, tournament=cup, seeding="manual")
+    return services.pair_next_round(actor=organiser, tournament=cup).matches.get(table=1)

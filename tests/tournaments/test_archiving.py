@@ -14,29 +14,19 @@ from tests.clubs.factories import PlayerFactory
 from tournaments import services
 from tournaments.models import Seat
 
-from .conftest import make_players, play_round, player_with_account, register_pairs
+from .conftest import make_players, play_round, register_pairs
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def swiss(club, organiser):
-    return services.create_tournament(
-        actor=organiser, club=club, name="Кубок Успенки", starts_on=datetime.date(2026, 11, 7),
-        format="swiss", swiss_rounds=3,
-    )
+def swiss(cup):
+    return cup
 
 
 @pytest.fixture
-def match(club, organiser, swiss):
-    asel, oleh, ivan, nurlan = (player_with_account(club, u) for u in ("asel", "oleh", "ivan", "nurlan"))
-    services.register_entry(actor=organiser, tournament=swiss, player_a=asel, player_b=oleh)
-    register_pairs(swiss, organiser, 1, prefix="Сельчанин")
-    services.register_entry(actor=organiser, tournament=swiss, player_a=ivan, player_b=nurlan)
-    register_pairs(swiss, organiser, 1, prefix="Селянин")
-    services.update_tournament(actor=organiser, tournament=swiss, seeding="manual")
-    rnd = services.pair_next_round(actor=organiser, tournament=swiss)
-    return rnd.matches.get(table=1)
+def match(cup_match):
+    return cup_match
 
 
 SHEET = [

@@ -14,46 +14,20 @@ interpolation, since updates must be fast.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from gameplay.engine.scoring import WIN_SCORE, score_deal
+from tournaments.core.eyes import ScoringRules
 
 GRID_LIMIT = 6.0
 GRID_STEP = 0.05
 MAX_EGGS = 3  # eggs in a row beyond this are folded into the last count: (1/30)^4 is nothing
 
 
-@dataclass(frozen=True)
-class ScoringKey:
-    """The rule parameters that change how deals become a match (RULES.md, "Scoring a deal")."""
-
-    rout_at: int = 90
-    lucy: str = "win"
-    lucy_by: str = "tricks"
-    eggs: str = "double"
-    first_deal_two_eyes: bool = False
-
-    @classmethod
-    def from_rules(cls, rules: Mapping[str, object] | None) -> ScoringKey:
-        """The scoring keys of a table's rules object; other keys do not change the odds."""
-        if not rules:
-            return DEFAULT_RULES
-        known = {
-            k: rules[k] for k in ("rout_at", "lucy", "lucy_by", "eggs", "first_deal_two_eyes") if k in rules
-        }
-        key = cls(**known)  # type: ignore[arg-type]
-        if (
-            key.rout_at not in (90, 91)
-            or key.lucy not in ("win", "zero")
-            or key.lucy_by not in ("tricks", "points")
-            or key.eggs not in ("double", "four", "plus_four")
-            or not isinstance(key.first_deal_two_eyes, bool)
-        ):
-            raise ValueError(f"unknown scoring rules: {known}")
-        return key
-
+#: The rule parameters that change how deals become a match (RULES.md, "Scoring a deal"): the
+#: same frozen rules the score sheets are checked by, so both read a table's rules alike.
+ScoringKey = ScoringRules
 
 DEFAULT_RULES = ScoringKey()
 

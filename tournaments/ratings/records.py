@@ -117,7 +117,7 @@ def parse_match(obj: Any) -> tuple[str, Match]:
     if not isinstance(obj.get("rules", {}), dict):
         raise BadRecord("rules is an object")
     try:
-        rules = ScoringKey.from_rules(obj.get("rules"))
+        rules = ScoringKey.from_rules(obj.get("rules") or {})
     except (TypeError, ValueError) as e:
         raise BadRecord(f"rules: {e}") from None
     ended = obj.get("ended", "normal")
