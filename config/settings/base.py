@@ -274,6 +274,9 @@ GAMEPLAY_GRACE_SECONDS = env.int("GAMEPLAY_GRACE_SECONDS", default=120)
 # Real seconds per rules second of the move clock; only tests change it (never the rules object).
 GAMEPLAY_CLOCK_SCALE = 1.0
 GAMEPLAY_QUEUE_TASKS = True
+#: The queue of the archive's "match changed" notices and of the rating recomputes that follow
+#: them (None: Celery's default queue, which the site's worker consumes).
+ARCHIVE_NOTICE_QUEUE = env("ARCHIVE_NOTICE_QUEUE", default=None)
 # Table sockets keep one PostgreSQL connection per pool thread (gameplay/consumers.py).
 GAMEPLAY_SOCKET_DB_REUSE = True
 # Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);

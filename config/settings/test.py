@@ -26,6 +26,10 @@ CACHES = redis_cache(REDIS_URL, f"bilka-test-{RUN_ID}")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = f"bilka-test-{RUN_ID}"
+# The test worker (tests/conftest.py) would otherwise learn ratings from every archived match of
+# every later test while those tests flush their tables: a deadlock. Tests run these tasks
+# in-process where they want them (tests/gameplay/tables/test_tables_archive.py).
+ARCHIVE_NOTICE_QUEUE = f"bilka-test-{RUN_ID}-archive"
 CELERY_CONTROL_EXCHANGE = f"bilka-test-{RUN_ID}"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
 
@@ -184,7 +185,9 @@ def notify_changed(match_id: int, change: str, players: set[int]) -> None:
     """Queue the one "match changed" notice for when the transaction commits (nothing if it rolls back)."""
 
     def send() -> None:
-        current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players))).apply_async()
+        queue = getattr(settings, "ARCHIVE_NOTICE_QUEUE", None)
+        current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players))).apply_async(
+            **({"queue": queue} if queue else {}))
 
     transaction.on_commit(send, robust=True)
 

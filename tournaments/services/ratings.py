@@ -26,9 +26,9 @@ from ..models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingR
 from ..ratings.guard import WINDOW_DAYS, farming_weight
 from ..ratings.match_odds import ScoringKey
 from ..ratings.model import EW, NS, Deal, Match, Rating, RatingState
-from .common import on_commit_task
+from .common import RECOMPUTE_RATINGS, on_commit_task
 
-RECOMPUTE_TASK = "tournaments.recompute_ratings"
+RECOMPUTE_TASK = RECOMPUTE_RATINGS
 PROGRESS_KEY = "bilka:ratings:progress"
 _KINDS = {"win": "win", "rout": "rout", "lucy": "lucy", "eggs": "eggs"}
 _ENDED = {"resign": "resigned", "timeout": "timeout"}
