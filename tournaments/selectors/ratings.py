@@ -29,7 +29,7 @@ PARAMS = ModelParams()
 
 def min_matches() -> int:
     """Matches a player needs to appear on a board (the setting ``RATING_BOARD_MIN_MATCHES``)."""
-    return int(getattr(settings, "RATING_BOARD_MIN_MATCHES", 5))
+    return int(settings.RATING_BOARD_MIN_MATCHES)
 
 
 def day_of(moment: datetime.datetime | None = None) -> float:
@@ -223,3 +223,29 @@ def recompute_progress() -> Progress | None:
     if seen.get("run") == run.pk:
         return Progress(int(seen.get("done", 0)), int(seen.get("total", 0)))
     return Progress(run.done, run.total)
+
+
+@dataclass(frozen=True)
+class EntryRating:
+    """A standings row's rating: the player's, or the pair's (both partners and the pair's own term)."""
+
+    rating: float
+    provisional: bool
+
+
+def entry_ratings(entries: Iterable[object], *, individual: bool) -> dict[int, EntryRating]:
+    """Each entry's current rating by its id (entries whose players were never rated are missing);
+    two queries whatever the field's size."""
+    people = {e.pk: ((e.player_id,) if individual else (e.player_a_id, e.player_b_id))  # type: ignore[attr-defined]
+              for e in entries}
+    state = rating_state(pid for ids in people.values() for pid in ids)
+    day = day_of()
+    out: dict[int, EntryRating] = {}
+    for pk, ids in people.items():
+        keys = [str(i) for i in ids]
+        if not any(k in state.players for k in keys):
+            continue
+        provisional = any(state.is_provisional(k, day) for k in keys)
+        rating = state.display(keys[0], day)[0] if individual else state.pair_display(keys[0], keys[1])[0]
+        out[pk] = EntryRating(rating, provisional)
+    return out
