@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.cache import cache
@@ -172,6 +172,7 @@ class Seen:
     provisional: bool
     win: float
     loss: float
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,14 @@ class Prediction:
     @property
     def away_chance(self) -> float:
         return 1.0 - self.home_chance
+
+    @property
+    def home_percent(self) -> int:
+        return round(100 * self.home_chance)
+
+    @property
+    def away_percent(self) -> int:
+        return 100 - self.home_percent
 
 
 def predict_pairing(home: tuple[int, int], away: tuple[int, int]) -> Prediction:
@@ -249,3 +258,54 @@ def entry_ratings(entries: Iterable[object], *, individual: bool) -> dict[int, E
         rating = state.display(keys[0], day)[0] if individual else state.pair_display(keys[0], keys[1])[0]
         out[pk] = EntryRating(rating, provisional)
     return out
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What a played match did to one player's rating."""
+
+    player_id: int
+    name: str
+    before: float
+    after: float
+    weight: float
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class MatchRatings:
+    """The match page's rating part: unrated, a prediction before it is played, the changes after."""
+
+    rated: bool
+    prediction: Prediction | None = None
+    names: dict[int, str] | None = None
+    home_moved: list[Moved] | None = None
+    away_moved: list[Moved] | None = None
+
+
+def match_ratings(match: object, archived_id: int | None) -> MatchRatings:
+    """Before the match: each pair's chance and each player's win/loss move; after it: the change
+    each player got from its archived match (none when it was a forfeit before the first card)."""
+    m = match  # a tournaments Match with home and away loaded
+    if not m.tournament.rated or m.bye or m.away_id is None:  # type: ignore[attr-defined]
+        return MatchRatings(rated=bool(m.tournament.rated) and not m.bye)  # type: ignore[attr-defined]
+    home, away = m.home, m.away  # type: ignore[attr-defined]
+    names = {p.pk: p.display_name for p in (home.player_a, home.player_b, away.player_a, away.player_b)}
+    if archived_id is not None:
+        changes = changes_of_match([archived_id])
+
+        def moved(ids: tuple[int, int]) -> list[Moved]:
+            return [Moved(i, names[i], changes[i].before, changes[i].after, changes[i].weight)
+                    for i in ids if i in changes]
+
+        return MatchRatings(True, None, names, moved((home.player_a_id, home.player_b_id)),
+                            moved((away.player_a_id, away.player_b_id)))
+    if m.has_result:  # type: ignore[attr-defined]
+        return MatchRatings(True, None, names)  # played, not archived yet (unconfirmed)
+    p = predict_pairing((home.player_a_id, home.player_b_id), (away.player_a_id, away.player_b_id))
+    named = Prediction(p.home_chance, tuple(replace(s, name=names[s.player_id]) for s in p.home),  # type: ignore[arg-type]
+                       tuple(replace(s, name=names[s.player_id]) for s in p.away))  # type: ignore[arg-type]
+    return MatchRatings(True, named, names)
