@@ -108,9 +108,11 @@ def how(request: HttpRequest) -> HttpResponse:
 def _chart_style() -> Style:
     return Style(background="#ffffff", plot_background="#ffffff", foreground="#333333",
                  foreground_strong="#1f5135", foreground_subtle="#dddddd",
-                 colors=("#9cc7ad", "#2e7d4f", "#9cc7ad"),
-                 font_family="system-ui, sans-serif", label_font_size=14, major_label_font_size=14,
-                 value_font_size=14, title_font_size=16)
+                 colors=("#6fa585", "#1f6b40", "#6fa585"), guide_stroke_color="#e4e4e4",
+                 major_guide_stroke_color="#d0d0d0", guide_stroke_dasharray="0",
+                 major_guide_stroke_dasharray="0",
+                 font_family="system-ui, sans-serif", label_font_size=17, major_label_font_size=17,
+                 value_font_size=17, title_font_size=18)
 
 
 def _without_scripts(tree: ElementTree.Element) -> str:
@@ -129,9 +131,10 @@ def chart(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk, merged_into=None)
     changes = rating_selectors.history(player.pk, limit=200)
     line = pygal.DateTimeLine(
-        style=_chart_style(), width=640, height=320, show_legend=False, show_dots=len(changes) <= 40,
-        dots_size=3, x_label_rotation=0, show_minor_x_labels=False, x_labels_major_count=4,
-        show_y_guides=True, show_x_guides=False, margin=12, spacing=8, truncate_label=-1,
+        style=_chart_style(), width=420, height=280, show_legend=False, show_dots=len(changes) <= 40,
+        dots_size=3, x_label_rotation=0, show_minor_x_labels=False, x_labels_major_count=3,
+        show_y_guides=True, y_labels_major_count=5, show_minor_y_labels=False, show_x_guides=False,
+        margin=12, spacing=8, truncate_label=-1,
         x_value_formatter=lambda d: formats.date_format(d, "SHORT_DATE_FORMAT"),
         js=[], explicit_size=False, interpolate=None, tooltip_border_radius=0,
         fill=False, stroke_style={"width": 3},
@@ -140,9 +143,9 @@ def chart(request: HttpRequest, pk: int) -> HttpResponse:
         points = [(c.played_at, c.after) for c in changes]
         upper = [(c.played_at, c.after + c.deviation_after) for c in changes]
         lower = [(c.played_at, c.after - c.deviation_after) for c in changes]
-        line.add(_("upper band"), upper, show_dots=False, stroke_style={"width": 1, "dasharray": "4, 4"})
-        line.add(_("rating"), points)
-        line.add(_("lower band"), lower, show_dots=False, stroke_style={"width": 1, "dasharray": "4, 4"})
+        line.add(_("upper band"), upper, show_dots=False, stroke_style={"width": 2, "dasharray": "6, 4"})
+        line.add(_("rating"), points, stroke_style={"width": 4})
+        line.add(_("lower band"), lower, show_dots=False, stroke_style={"width": 2, "dasharray": "6, 4"})
     else:
         line.add(_("rating"), [(datetime.datetime.now(), None)])
         line.no_data_text = _("No rated matches yet")
