@@ -22,7 +22,8 @@ SHOTS = Path("/work/shots")
 def _scene():
     names = ["Ерлан Сапаров", "Асель Нурланова", "Жанар Бекова", "Нурлан Ахметов",
              "Данияр Омаров", "Айгуль Касымова", "Тимур Ким", "Мадина Алиева"]
-    players = [PlayerFactory(display_name=n, city="Успенка" if i % 3 else "Uspenka") for i, n in enumerate(names)]
+    players = [PlayerFactory(display_name=n, city="Успенка" if i % 3 else "Uspenka")
+               for i, n in enumerate(names)]
     for i in range(12):
         four = [players[(i + k) % 8] for k in (0, 1, 2, 3)] if i % 2 else players[:4]
         _archive(four, seed=500 + i, day=i)
