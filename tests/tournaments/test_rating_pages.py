@@ -180,3 +180,21 @@ def test_the_organiser_sees_a_recompute_under_way(client, club, organiser):
 def test_the_explanation_page(client):
     page = client.get(reverse("tournaments:rating_how")).content.decode()
     assert "provisional" in page and "0.3644" in page and "a third" in page
+
+
+def test_the_match_page_shows_what_the_played_match_did(client, club, organiser, season):
+    t = _swiss(club, organiser)
+    home, away = register_pairs(t, organiser, 2)
+    m = services.pair_next_round(actor=organiser, tournament=t).matches.get()
+    four = [m.home.player_a, m.away.player_a, m.home.player_b, m.away.player_b]
+    state = bot_match(Rules(), seed=900)
+    ns, ew = state.capped_score
+    seats = [game.SeatIn(seat=i, name=p.display_name, player_id=p.pk) for i, p in enumerate(four)]
+    archived = game.archive_match(played=game.PlayedMatch(
+        source="tournament", seats=seats, rules={}, played_at=timezone.now(), ns_eyes=ns, ew_eyes=ew,
+        winner=PAIRS[state.winner], reason="eyes", record=write_record(state), tournament=t.pk,
+        tournament_match=m.pk, rated=True))
+    ratings.match_changed(sender=None, match_id=archived.pk, change="created", players=[])
+    page = client.get(m.get_absolute_url()).content.decode()
+    assert "What this match did to the ratings" in page
+    assert page.count("1500 → ") == 4  # four newcomers, each moved
