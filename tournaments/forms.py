@@ -108,7 +108,8 @@ def rule_fields() -> dict[str, forms.Field]:
 PLAIN_SETTINGS = (
     "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
     "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
-    "points_win", "points_loss", "points_bye", "self_registration", "entry_cap", "auto_confirm_hours",
+    "points_win", "points_loss", "points_bye", "self_registration", "rated", "entry_cap",
+    "auto_confirm_hours",
     "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
@@ -160,6 +161,12 @@ class TournamentForm(BilkaForm):
         label=_("Seeding (knockout)"), choices=Seeding.choices, initial=Seeding.RANDOM
     )
     third_place = forms.BooleanField(label=_("Third-place match (knockout)"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_("Its matches count for the players' ratings. Decide before round 1 is paired."),
+    )
     grand_final_reset = forms.BooleanField(
         label=_("Grand final reset (double elimination)"),
         required=False,
@@ -231,6 +238,7 @@ class TournamentForm(BilkaForm):
             "double_round_robin",
             "matchday_days",
             "seeding",
+            "rated",
             "third_place",
             "grand_final_reset",
             "group_count",

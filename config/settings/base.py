@@ -300,3 +300,6 @@ GAMEPLAY_FLOOD_HOLD = env.float("GAMEPLAY_FLOOD_HOLD", default=4.0)
 # --- Tournament day. A table without a result is shown as stuck on the organiser's dashboard (with
 # its forfeit buttons) only after its round's deadline, or this many minutes after the round started.
 TOURNAMENTS_STUCK_AFTER_MINUTES = env.int("TOURNAMENTS_STUCK_AFTER_MINUTES", default=45)
+
+# --- Ratings. A player appears on the leaderboards after this many rated matches.
+RATING_BOARD_MIN_MATCHES = env.int("RATING_BOARD_MIN_MATCHES", default=5)

@@ -18,6 +18,7 @@ ALLOWED = frozenset({
     "Bilka", "English",  # the site's name; the language menu names each language in itself
     "CSV", "JSON", "PDF", "A4", "PIN",  # formats and codes as printed on screens and paper
     "WhatsApp", "Telegram", "SMS",  # where an invitation link is sent
+    "Elo", "TrueSkill", "OpenSkill", "ECE",  # rating systems and a measure, named on the ratings page
     "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.

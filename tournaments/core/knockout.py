@@ -82,7 +82,7 @@ def seed_positions(size: int) -> list[int]:
     return order
 
 
-def seed_by_rating(ratings: Mapping[EntryId, int | None], rng: random.Random) -> list[EntryId]:
+def seed_by_rating(ratings: Mapping[EntryId, float | None], rng: random.Random) -> list[EntryId]:
     """Seeding order: rated entries by rating (highest first), then unrated ones in random order.
 
     Seeding is by rating where known, else manual or random. Ties in rating are broken

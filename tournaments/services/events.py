@@ -45,6 +45,7 @@ EDITABLE_FIELDS = (
     "points_bye",
     "tiebreaks",
     "self_registration",
+    "rated",
     "entry_cap",
     "auto_confirm_hours",
     "grand_final_reset",
@@ -178,6 +179,10 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
     require_manager(actor, tournament)
     clean = clean_settings(values, current=tournament)
     if tournament.status != TournamentStatus.REGISTRATION:
+        if "rated" in clean and bool(clean["rated"]) != tournament.rated:
+            raise ValidationError(
+                _("Whether the event is rated is decided before the first round is paired.")
+            )
         changed = {k for k in FORMAT_FIELDS if k in clean and clean[k] != getattr(tournament, k)}
         if changed - SERIES_FIELDS:
             raise ValidationError(_("The format and seeding cannot change once the first round is paired."))

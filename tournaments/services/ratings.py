@@ -25,11 +25,11 @@ from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
 from ..models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
 from ..ratings.guard import WINDOW_DAYS, farming_weight
 from ..ratings.match_odds import ScoringKey
-from ..ratings.model import EW, NS, Deal, Match, Rating, RatingState
+from ..ratings.model import EW, NS, Deal, Match, RatingState
+from ..selectors.ratings import PROGRESS_KEY, day_of, rating_state
 from .common import RECOMPUTE_RATINGS, on_commit_task
 
 RECOMPUTE_TASK = RECOMPUTE_RATINGS
-PROGRESS_KEY = "bilka:ratings:progress"
 _KINDS = {"win": "win", "rout": "rout", "lucy": "lucy", "eggs": "eggs"}
 _ENDED = {"resign": "resigned", "timeout": "timeout"}
 
@@ -40,11 +40,6 @@ def _lock() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('bilka-ratings'))")
-
-
-def day_of(moment: datetime.datetime) -> float:
-    """The model's day: the calendar day played, in the site's time zone."""
-    return float(timezone.localdate(moment).toordinal())
 
 
 def _deal(row: tuple[str, int | None, int | None, int | None, int, int]) -> Deal | None:
@@ -181,15 +176,6 @@ def recompute(*, run: RatingRun | None = None) -> int:
     return seq
 
 
-def _state_from_rows() -> RatingState:
-    state = RatingState()
-    for r in PlayerRating.objects.filter(game=BILKA_FOUR):
-        state.players[str(r.player_id)] = Rating(r.mu, r.var, r.day, r.matches)
-    for p in PairRating.objects.filter(game=BILKA_FOUR):
-        state.pairs[(str(p.player_a_id), str(p.player_b_id))] = Rating(p.mu, p.var, p.day, p.matches)
-    return state
-
-
 def learn_latest(match_id: int) -> bool:
     """Learn one newly archived match on top of the stored ratings, if it is the latest rated
     match played and none is learnt yet from it; False when a full recompute is needed instead."""
@@ -216,7 +202,7 @@ def learn_latest(match_id: int) -> bool:
         match = model_match(m, seats, deals, weight)
         if match is None:
             return True
-        state = _state_from_rows()
+        state = rating_state()
         deltas = state.update(match)
         seq = (RatingChange.objects.filter(game=BILKA_FOUR).aggregate(n=Max("seq"))["n"] or 0) + 1
         RatingChange.objects.bulk_create(_change_rows(m, deltas, seq, weight))

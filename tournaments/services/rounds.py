@@ -35,6 +35,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..selectors import ratings as rating_selectors
 from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .plans import plan_round_deadline
 from .progress import refresh_round, set_forfeit
@@ -57,8 +58,7 @@ def last_round_if_complete(tournament: Tournament) -> Round | None:
 
 def _start(tournament: Tournament) -> None:
     """Fix the field and the seeding when the first round is paired. Once anyone has checked in,
-    the entries that did not are out; seeds follow the event's seeding (no ratings are kept yet, so
-    seeding by rating is a random draw, as the core's rule for unrated entries says)."""
+    the entries that did not are out; seeds follow the event's seeding (by rating: ``_by_rating``)."""
     fmt = format_of(tournament)
     rows = fmt.entries()
     entries = list(rows.filter(status__in=ACTIVE_STATUSES).order_by("seed", "id"))
@@ -68,15 +68,12 @@ def _start(tournament: Tournament) -> None:
         entries = [e for e in entries if e.status == EntryStatus.CHECKED_IN]
     fmt.check_start(entries)
     rng = random.Random()  # noqa: S311 - a draw, not a secret
-    if fmt.plays_alone:
-        if tournament.seeding != Seeding.MANUAL:
-            rng.shuffle(entries)
-    elif tournament.seeding == Seeding.RANDOM:
-        rng.shuffle(entries)
-    elif tournament.seeding == Seeding.RATING:
-        order = seed_by_rating({e.pk: None for e in entries}, rng)
+    if tournament.seeding == Seeding.RATING:
+        order = seed_by_rating(_by_rating(entries, alone=fmt.plays_alone), rng)
         by_id = {e.pk: e for e in entries}
         entries = [by_id[i] for i in order]
+    elif tournament.seeding == Seeding.RANDOM or (fmt.plays_alone and tournament.seeding != Seeding.MANUAL):
+        rng.shuffle(entries)
     rows.exclude(pk__in=[e.pk for e in entries]).update(seed=0)
     changed = []
     for number, e in enumerate(entries, start=1):
@@ -86,6 +83,18 @@ def _start(tournament: Tournament) -> None:
     type(entries[0]).objects.bulk_update(changed, ["seed"], batch_size=500)
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["status"])
+
+
+def _by_rating(entries: list, *, alone: bool) -> dict[int, float | None]:
+    """Each entry's seeding figure: a player's rating, or a pair's sum of its partners' ratings;
+    None (drawn at random after the rated ones) while a player in it has no rating."""
+    if alone:
+        ids = {e.pk: (e.player_id,) for e in entries}
+    else:
+        ids = {e.pk: (e.player_a_id, e.player_b_id) for e in entries}
+    rows = rating_selectors.ratings_of(pid for players in ids.values() for pid in players)
+    return {pk: (sum(rows[p].rating for p in players) if all(p in rows for p in players) else None)
+            for pk, players in ids.items()}
 
 
 def _bye(tournament: Tournament, rnd: Round, entry_id: int, **place) -> Match:

@@ -39,3 +39,9 @@ def live_refusal(refusal) -> str:
 def home_tournaments(limit: int = 5):
     """{"live": [...], "open": [...]} for the site's home page: events under way, and those to enter."""
     return selectors.home_tournaments(limit=limit)
+
+
+@register.filter
+def surname(display_name: str) -> str:
+    """The last word of a player's name, as a pair's short name shows it on a phone."""
+    return (display_name or "").split()[-1] if (display_name or "").split() else ""

@@ -26,6 +26,7 @@ from ..forms import DaySettingsForm
 from ..models import Match, Notification, RequestStatus, WithdrawalRequest
 from ..selectors import day as day_selectors
 from ..selectors import open_matches
+from ..selectors import ratings as rating_selectors
 from ..services import online
 from ..services.day import organiser_pair_next
 from ..services.plans import day_settings
@@ -64,6 +65,7 @@ def dashboard(request, slug):
         "dashboard",
         "tournaments/dashboard.html",
         rounds=rounds,
+        progress=rating_selectors.recompute_progress(),
         can_pair=tournament.status != "finished" and (last is None or last.status == "complete"),
         next_number=(last.number + 1) if last else 1,
         stuck=day_selectors.stuck_matches(tournament=tournament),

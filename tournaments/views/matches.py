@@ -22,6 +22,7 @@ from ..models import Entry, Match, MatchStatus
 from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..score_words import score_error_text
 from ..selectors import day as day_selectors
+from ..selectors import ratings as rating_selectors
 from ..services import live
 from .common import context, error_text, refusals, require_manager, tournament_or_404
 
@@ -122,11 +123,14 @@ def match(request, slug, pk):
     may_answer = m.status == MatchStatus.UNCONFIRMED and (
         can_manage or (side is not None and side != m.reported_side) or side is None
     )
+    archived = (archive.visible_matches(request.user).filter(tournament_match=m.pk)
+                .values_list("pk", flat=True).first())
     shown = context(
         request,
         tournament,
         "rounds",
         match=m,
+        ratings=rating_selectors.match_ratings(m, archived),
         side=side,
         may_enter=may_enter,
         may_correct=can_manage and m.has_result and not m.bye,
@@ -140,8 +144,7 @@ def match(request, slug, pk):
         preview_error=preview_error,
         pin_form=PinForm(),
         dispute_form=DisputeForm(auto_id="dispute_%s"),
-        archived=archive.visible_matches(request.user).filter(tournament_match=m.pk)
-        .values_list("pk", flat=True).first(),
+        archived=archived,
     )
     return render(request, "tournaments/match.html", shown)
 

@@ -12,6 +12,7 @@ from ..formats import format_of
 from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
 from ..models import Format, Tournament
 from ..selectors import exports
+from ..selectors import ratings as rating_selectors
 from ..selectors.standings import round_crosstable, standings_columns
 from .common import page, tournament_or_404
 
@@ -36,6 +37,8 @@ def standings(request, slug):
     table = selectors.standings(tournament=tournament)
     template = "tournaments/individual/standings.html" if shown == "players" else "tournaments/standings.html"
     columns = standings_columns(tournament=tournament)
+    entries = [line.entry for line in table.lines]
+    rated = rating_selectors.entry_ratings(entries, individual=shown == "players")
     return page(
         request,
         tournament,
@@ -43,7 +46,8 @@ def standings(request, slug):
         template,
         table=table,
         columns=columns,
-        lines=[(line, [getattr(line.row, c.key) for c in columns]) for line in table.lines],
+        lines=[(line, [getattr(line.row, c.key) for c in columns], rated.get(line.entry.pk))
+               for line in table.lines],
         counts_byes=any(c.key in ("buchholz", "sonneborn_berger") for c in columns),
         by_bracket=format_of(tournament).places_from_bracket,
         bye_draw=(tournament.points_win + tournament.points_loss) / 2,
