@@ -182,3 +182,13 @@ def test_several_requests_make_one_recompute(players):
     second = ratings.request_recompute(reason="two")
     assert ratings.run_recompute(run_id=first.pk) == "superseded"
     assert ratings.run_recompute(run_id=second.pk).endswith("matches")
+
+
+def test_the_command_rebuilds_what_the_notices_built(players, capsys):
+    from django.core.management import call_command
+
+    _season(players, n=4)
+    learnt = _snapshot()
+    call_command("recompute_ratings")
+    assert "4 archived matches read" in capsys.readouterr().out
+    assert _snapshot() == learnt
