@@ -147,7 +147,7 @@ class Command(BaseCommand):
         first, *others = spec.people
         table = services.create_table(
             rules=spec.rules, seating=Seating.IN_ORDER, spectators_see_hands_delayed=spec.delayed,
-            public=spec.public, **_person(first, users),
+            public=spec.public, rated=len(spec.people) == 4 and all(spec.people), **_person(first, users),
         )
         services.set_client_seed(table_id=table.pk, client_seed=seed, **_person(first, users))
         for name in others:
