@@ -1,0 +1,114 @@
+"""PostgreSQL fast paths of the full rating recompute (``ratings.recompute``): one read of every
+rated match with its seats and deals over a server-side cursor, and COPY for what it writes.
+
+The ORM path (``ratings``) reads a batch of matches, then their seats, then their deals, and
+writes with ``bulk_create``: fine for a few thousand matches, minutes for a million. Here one
+query returns each match with its seats and deals folded into two strings, in the model's order
+(played_at, then id), streamed in chunks while the model learns; the rating changes are
+formatted for COPY as they are computed (into a temporary file), then copied in one go. Both
+run in the caller's transaction, under its lock. SQLite (the dev site) keeps the ORM path.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import tempfile
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from psycopg.copy import Copy, FileWriter
+
+_READ = """
+SELECT m.id, m.played_at, m.rules::text, m.winner, m.reason, m.tournament,
+  (SELECT string_agg(s.seat || ':' || coalesce(s.player_id::text, ''), ',')
+     FROM gameplay_archivedseat s WHERE s.match_id = m.id),
+  (SELECT string_agg(d.outcome || ',' || coalesce(d.pair_on_duty::text, '') || ','
+                     || coalesce(d.ns_points::text, '') || ',' || coalesce(d.ew_points::text, '') || ','
+                     || d.ns_eyes || ',' || d.ew_eyes, ';' ORDER BY d.number)
+     FROM gameplay_archiveddeal d WHERE d.match_id = m.id)
+FROM gameplay_archivedmatch m
+WHERE m.rated
+ORDER BY m.played_at, m.id
+"""
+CHANGE_COLUMNS = ("match_id", "player_id", "game", "played_at", "seq", "before", "after", "deviation_before",
+                  "deviation_after", "weight")
+
+
+class ArchivedRow:
+    """The fields of an archived match the recompute reads (``ArchivedMatch`` names, no model)."""
+
+    __slots__ = ("pk", "played_at", "rules", "winner", "reason", "tournament")
+
+    def __init__(self, pk: int, played_at: datetime.datetime, rules: dict[str, Any], winner: str, reason: str,
+                 tournament: int | None) -> None:
+        self.pk, self.played_at, self.rules = pk, played_at, rules
+        self.winner, self.reason, self.tournament = winner, reason, tournament
+
+
+def deal_row(text: str) -> tuple[str, int | None, int | None, int | None, int, int]:
+    """One deal as ``_READ`` folds it (outcome, duty, NS and EW points, NS and EW eyes)."""
+    outcome, duty, ns_points, ew_points, ns_eyes, ew_eyes = text.split(",")
+    return (outcome, int(duty) if duty else None, int(ns_points) if ns_points else None,
+            int(ew_points) if ew_points else None, int(ns_eyes), int(ew_eyes))
+
+
+def rated_matches(conn: Any, itersize: int = 5000) -> Iterator[tuple[ArchivedRow, list[str], list[str]]]:
+    """Every rated match in the model's order: the row, its four players (N E S W, "" for a seat
+    without one) and its deals, each still folded (``deal_row`` unfolds it)."""
+    rules_of: dict[str, dict[str, Any]] = {}
+    with conn.cursor(name="bilka_ratings_recompute") as cur:
+        cur.itersize = itersize
+        cur.execute(_READ)
+        while rows := cur.fetchmany(itersize):
+            for pk, played_at, rules_text, winner, reason, tournament, seats_text, deals_text in rows:
+                rules = rules_of.get(rules_text)
+                if rules is None:
+                    rules = rules_of[rules_text] = json.loads(rules_text)
+                seats = ["", "", "", ""]
+                if seats_text:
+                    for part in seats_text.split(","):
+                        seat, _, player = part.partition(":")
+                        seats[int(seat)] = player
+                yield (ArchivedRow(pk, played_at, rules, winner, reason, tournament), seats,
+                       deals_text.split(";") if deals_text else [])
+
+
+class ChangeFile:
+    """Rating changes formatted for COPY as they come, kept in a temporary file until written."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.file: IO[bytes] = tempfile.TemporaryFile()
+        self.copy = Copy(conn.cursor(), binary=False, writer=FileWriter(self.file))
+        self.rows = 0
+
+    def add(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        write = self.copy.write_row
+        for row in rows:
+            write(row)
+            self.rows += 1
+
+    def write(self, table: str) -> None:
+        """Copy every change formatted so far into ``table``; the file is closed."""
+        self.copy.finish(None)
+        self.file.seek(0)
+        with self.conn.cursor() as cur, cur.copy(f"COPY {table} ({', '.join(CHANGE_COLUMNS)}) FROM STDIN") as copy:
+            while chunk := self.file.read(1 << 20):
+                copy.write(chunk)
+        self.file.close()
+
+
+def copy_rows(conn: Any, table: str, columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> None:
+    with conn.cursor() as cur, cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def clear(conn: Any, table: str, game: str) -> None:
+    """Every row of ``game`` gone from ``table``. DELETE, not TRUNCATE: TRUNCATE refuses a table
+    with trigger events pending in the transaction (rows the caller's transaction wrote), takes a
+    lock that stops readers of the ratings until the commit, and is not seen rightly by a
+    snapshot older than it."""
+    with conn.cursor() as cur:
+        cur.execute(f"DELETE FROM {table} WHERE game = %s", (game,))  # noqa: S608
