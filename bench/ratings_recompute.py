@@ -177,13 +177,15 @@ def main() -> None:
         started = time.perf_counter()
         learnt = ratings.recompute(timings=timings)
         total = time.perf_counter() - started
+        timings["write"] = timings.get("write", 0) + timings.get("commit", 0)
         with connection.cursor() as cur:
             counts = []
             for table in ("tournaments_ratingchange", "tournaments_playerrating", "tournaments_pairrating"):
                 cur.execute(f"SELECT count(*) FROM {table}")  # noqa: S608
                 counts.append(cur.fetchone()[0])
         print(f"run {run}: {learnt:,} matches in {total:.1f} s = read {timings.get('read', 0):.1f} + compute "
-              f"{timings.get('compute', 0):.1f} + write {timings.get('write', 0):.1f} s; {learnt / total:,.0f} "
+              f"{timings.get('compute', 0):.1f} + write {timings.get('write', 0):.1f} (of which the commit's foreign-key "
+              f"checks {timings.get('commit', 0):.1f}) s; {learnt / total:,.0f} "
               f"matches/s; wrote {counts[0]:,} rating changes, {counts[1]:,} player and {counts[2]:,} pair "
               f"ratings; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     from bench import ratings_speed

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
@@ -112,31 +112,39 @@ def model_match(m: ArchivedMatch, seats: list[str], deals: list[tuple[Any, ...]]
     return _as_match(m, seats, [_deal(row) for row in deals], weight)
 
 
-def _as_match(m: Any, seats: list[str], deals: list[Deal | None], weight: float) -> Match | None:
-    """``model_match`` from the deals already read by ``_deal``, one for each deal row."""
+def _as_match(m: Any, seats: list[str], deals: list[Deal | None], weight: float,
+              day: float | None = None) -> Match | None:
+    """``model_match`` from the deals already read by ``_deal``, one for each deal row (and the
+    day played, when known)."""
     if not all(seats):
         return None
     if m.reason == "forfeit" and not deals:
         return None
     parsed = tuple(d for d in deals if d is not None)
     played = parsed if deals else None  # a match known by its score alone has no deals to learn
-    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played, day_of(m.played_at),
+    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played,
+                 day_of(m.played_at) if day is None else day,
                  ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight)
 
 
 class _Farming:
-    """The farming guard's memory: the days of earlier casual matches of each group of four."""
+    """The farming guard's memory: the days of earlier casual matches of each group of four.
+    Matches come in played order (both callers read them so), so a day that has left the window
+    never comes back into it and is dropped."""
 
     def __init__(self) -> None:
-        self.days: dict[frozenset[str], list[float]] = defaultdict(list)
+        self.days: dict[frozenset[str], deque[float]] = defaultdict(deque)
 
-    def weight(self, m: ArchivedMatch, seats: list[str]) -> float:
+    def weight(self, m: ArchivedMatch, seats: list[str], day: float | None = None) -> float:
         if m.tournament is not None:
             return 1.0  # tournament matches always count fully
-        key, day = frozenset(seats), day_of(m.played_at)
-        earlier = [d for d in self.days[key] if day - WINDOW_DAYS <= d <= day]
-        self.days[key].append(day)
-        return farming_weight(len(earlier))
+        day = day_of(m.played_at) if day is None else day
+        days = self.days[frozenset(seats)]
+        while days and days[0] < day - WINDOW_DAYS:
+            days.popleft()
+        earlier = sum(1 for d in days if d <= day)
+        days.append(day)
+        return farming_weight(earlier)
 
 
 def _change_tuples(m: Any, deltas: dict[str, Any], seq: int, weight: float) -> list[tuple[Any, ...]]:
@@ -214,7 +222,7 @@ def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], f
 def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None = None) -> int:
     """Every rating and every change rebuilt from the archive, in one transaction; the number of
     matches learnt. Progress goes to the cache (``progress``) as it runs; ``timings``, if given,
-    gets the seconds spent reading, computing and writing. On PostgreSQL it reads and writes
+    gets the seconds spent reading, computing, writing and committing. On PostgreSQL it reads and writes
     through ``rating_io`` (one streamed query, COPY), elsewhere through the ORM: the same rows."""
     fast = connection.vendor == "postgresql"
     clock = time.perf_counter
@@ -227,6 +235,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         state, farming = RatingState(), _Farming()
         last_played: dict[str, datetime.datetime] = {}
         seq = 0
+        here = timezone.get_current_timezone()
         out: _OrmChanges | _CopyChanges
         if fast:
             source: Iterator[tuple[Any, list[str], list[Any]]] = rating_io.rated_matches(connection.connection)
@@ -238,9 +247,10 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
             for m, seats, deals in source:
                 t1 = clock()
                 spent["read"] += t1 - t0
-                weight = farming.weight(m, seats) if all(seats) else 1.0
+                day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, the zone looked up once
+                weight = farming.weight(m, seats, day) if all(seats) else 1.0
                 parsed = [deal_of[d] for d in deals] if fast else [_deal(row) for row in deals]
-                match = _as_match(m, seats, parsed, weight)
+                match = _as_match(m, seats, parsed, weight, day)
                 seq += 1
                 rows = []
                 if match is not None:
@@ -259,7 +269,9 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         spent["read"] += t3 - t0  # the last fetch, which found no more
         out.write()
         _save_state(state, last_played, fast)
-        spent["write"] += clock() - t3
+        t4 = clock()
+        spent["write"] += t4 - t3
+    spent["commit"] = clock() - t4  # the foreign keys of every row written are checked here
     cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
     if timings is not None:
         timings.update(spent)
