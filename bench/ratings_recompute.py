@@ -98,8 +98,9 @@ def _fill(n: int, n_players: int, seed: int) -> None:
                 sheet_only = rng.random() < 0.05
                 rules = '{"rout_at": 91}' if rng.random() < 0.1 else "{}"
                 src = "tournament" if tournament else "table"
-                matches.append((i, src, tournament, i if tournament else None, at, at, rules, rules[:16], ns, ew,
-                                winner, reason, not sheet_only, 0 if sheet_only else len(played), True, True, "",
+                matches.append((i, src, tournament, i if tournament else None, at, at, rules, rules[:16], ns,
+                                ew, winner, reason, not sheet_only, 0 if sheet_only else len(played), True,
+                                True, "",
                                 f"Турнир {tournament}" if tournament else "", ""))
                 for seat, pid in enumerate(four):
                     seats.append((i, seat, "player", pid, f"Игрок {pid}"))
@@ -125,16 +126,17 @@ def _fill(n: int, n_players: int, seed: int) -> None:
 
 
 def _copy(cur: psycopg.Cursor, matches: list, seats: list, deals: list) -> None:
-    with cur.copy("COPY gameplay_archivedmatch (id, source, tournament, tournament_match, played_at, archived_at,"
-                  " rules, rules_key, ns_eyes, ew_eyes, winner, reason, has_record, deal_count, rated, public,"
+    with cur.copy("COPY gameplay_archivedmatch (id, source, tournament, tournament_match, played_at,"
+                  " archived_at, rules, rules_key, ns_eyes, ew_eyes, winner, reason, has_record, deal_count,"
+                  " rated, public,"
                   " record_hash, event_name, event_url) FROM STDIN") as copy:
         for row in matches:
             copy.write_row(row)
     with cur.copy("COPY gameplay_archivedseat (match_id, seat, kind, player_id, name) FROM STDIN") as copy:
         for row in seats:
             copy.write_row(row)
-    with cur.copy("COPY gameplay_archiveddeal (match_id, number, outcome, pair_on_duty, jack_holder, ns_points,"
-                  " ew_points, ns_eyes, ew_eyes, ns_score, ew_score) FROM STDIN") as copy:
+    with cur.copy("COPY gameplay_archiveddeal (match_id, number, outcome, pair_on_duty, jack_holder,"
+                  " ns_points, ew_points, ns_eyes, ew_eyes, ns_score, ew_score) FROM STDIN") as copy:
         for row in deals:
             copy.write_row(row)
 
@@ -184,8 +186,8 @@ def main() -> None:
                 cur.execute(f"SELECT count(*) FROM {table}")  # noqa: S608
                 counts.append(cur.fetchone()[0])
         print(f"run {run}: {learnt:,} matches in {total:.1f} s = read {timings.get('read', 0):.1f} + compute "
-              f"{timings.get('compute', 0):.1f} + write {timings.get('write', 0):.1f} (of which the commit's foreign-key "
-              f"checks {timings.get('commit', 0):.1f}) s; {learnt / total:,.0f} "
+              f"{timings.get('compute', 0):.1f} + write {timings.get('write', 0):.1f} (of which the "
+              f"commit's foreign-key checks {timings.get('commit', 0):.1f}) s; {learnt / total:,.0f} "
               f"matches/s; wrote {counts[0]:,} rating changes, {counts[1]:,} player and {counts[2]:,} pair "
               f"ratings; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     from bench import ratings_speed

@@ -13,9 +13,9 @@ from __future__ import annotations
 import datetime
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import closing
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -135,7 +135,7 @@ class _Farming:
     def __init__(self) -> None:
         self.days: dict[frozenset[str], deque[float]] = defaultdict(deque)
 
-    def weight(self, m: ArchivedMatch, seats: list[str], day: float | None = None) -> float:
+    def weight(self, m: Any, seats: list[str], day: float | None = None) -> float:
         if m.tournament is not None:
             return 1.0  # tournament matches always count fully
         day = day_of(m.played_at) if day is None else day
@@ -165,7 +165,8 @@ class _OrmChanges:
         self.changes: list[RatingChange] = []
 
     def add(self, rows: list[tuple[Any, ...]]) -> None:
-        self.changes.extend(RatingChange(**dict(zip(rating_io.CHANGE_COLUMNS, row, strict=True))) for row in rows)
+        self.changes.extend(RatingChange(**dict(zip(rating_io.CHANGE_COLUMNS, row, strict=True)))
+                            for row in rows)
 
     def write(self) -> None:
         RatingChange.objects.filter(game=BILKA_FOUR).delete()
@@ -176,8 +177,8 @@ class _CopyChanges(rating_io.ChangeFile):
     """The PostgreSQL path: changes formatted for COPY as computed, copied in at the end."""
 
     def write(self) -> None:  # type: ignore[override]
-        rating_io.clear(self.conn, RatingChange._meta.db_table, BILKA_FOUR)
-        super().write(RatingChange._meta.db_table)
+        with rating_io.replacing(self.conn, RatingChange._meta.db_table, BILKA_FOUR):
+            super().write(RatingChange._meta.db_table)
 
 
 class _Deals(dict[str, Deal | None]):
@@ -207,9 +208,10 @@ def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], f
     players, pairs = _state_rows(state, last_played)
     if fast:
         conn = connection.connection
-        for model, columns, rows in ((PlayerRating, PLAYER_COLUMNS, players), (PairRating, PAIR_COLUMNS, pairs)):
-            rating_io.clear(conn, model._meta.db_table, BILKA_FOUR)
-            rating_io.copy_rows(conn, model._meta.db_table, columns, rows)
+        for model, columns, rows in ((PlayerRating, PLAYER_COLUMNS, players),
+                                     (PairRating, PAIR_COLUMNS, pairs)):
+            with rating_io.replacing(conn, model._meta.db_table, BILKA_FOUR):
+                rating_io.copy_rows(conn, model._meta.db_table, columns, rows)
         return
     PlayerRating.objects.filter(game=BILKA_FOUR).delete()
     PairRating.objects.filter(game=BILKA_FOUR).delete()
@@ -237,17 +239,21 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         seq = 0
         here = timezone.get_current_timezone()
         out: _OrmChanges | _CopyChanges
+        source: Generator[tuple[Any, list[str], list[Any]], None, None]
         if fast:
-            source: Iterator[tuple[Any, list[str], list[Any]]] = rating_io.rated_matches(connection.connection)
+            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                          rating_io.rated_matches(connection.connection))
             out, deal_of = _CopyChanges(connection.connection), _Deals()
         else:
-            source, out = _batches(ArchivedMatch.objects.all()), _OrmChanges()
+            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                          _batches(ArchivedMatch.objects.all()))
+            out = _OrmChanges()
         t0 = clock()
         with closing(source):  # its server-side cursor closed before a rollback, not after
             for m, seats, deals in source:
                 t1 = clock()
                 spent["read"] += t1 - t0
-                day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, the zone looked up once
+                day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, one zone look-up
                 weight = farming.weight(m, seats, day) if all(seats) else 1.0
                 parsed = [deal_of[d] for d in deals] if fast else [_deal(row) for row in deals]
                 match = _as_match(m, seats, parsed, weight, day)
@@ -261,7 +267,8 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
                 t2 = clock()
                 out.add(rows)
                 if seq % 1000 == 0:
-                    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
+                    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total},
+                              600)
                 t0 = clock()
                 spent["compute"] += t2 - t1
                 spent["write"] += t0 - t2
