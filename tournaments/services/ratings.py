@@ -221,12 +221,17 @@ def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], f
                                     for row in pairs], batch_size=5000)
 
 
+def _fast_path() -> bool:
+    """PostgreSQL reads and writes through ``rating_io``; elsewhere (SQLite, the dev site) the ORM."""
+    return connection.vendor == "postgresql"
+
+
 def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None = None) -> int:
     """Every rating and every change rebuilt from the archive, in one transaction; the number of
     matches learnt. Progress goes to the cache (``progress``) as it runs; ``timings``, if given,
     gets the seconds spent reading, computing, writing and committing. On PostgreSQL it reads and writes
     through ``rating_io`` (one streamed query, COPY), elsewhere through the ORM: the same rows."""
-    fast = connection.vendor == "postgresql"
+    fast = _fast_path()
     clock = time.perf_counter
     spent = {"read": 0.0, "compute": 0.0, "write": 0.0}
     with transaction.atomic():
