@@ -14,7 +14,7 @@ from gameplay.engine.cards import PAIRS
 from gameplay.engine.selfplay import bot_match
 from gameplay.models import ArchivedMatch, SeatKind
 from tests.clubs.factories import PlayerFactory
-from tournaments.models import PlayerRating, RatingChange, RatingRun, RunStatus
+from tournaments.models import PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
 from tournaments.ratings.model import RatingState
 from tournaments.services import ratings
 
@@ -74,6 +74,36 @@ def test_matches_learnt_one_by_one_equal_a_full_recompute(players):
     assert len(learnt[0]) == 8 and len(learnt[1]) == 12 * 4
     ratings.recompute()
     assert _snapshot() == learnt
+
+
+@pytest.mark.parametrize("bulk", [False, True], ids=["delete", "truncate"])
+def test_the_postgresql_fast_path_writes_exactly_the_rows_of_the_orm_path(players, monkeypatch, bulk):
+    from tournaments.services import rating_io
+
+    if bulk:  # the very large recompute's way of replacing the rows, here on a small one
+        monkeypatch.setattr(rating_io, "BULK_REPLACE_ROWS", 0)
+    _season(players)
+    for i in range(6):  # casual matches of one four (the farming guard), a forfeit, a late entry
+        _archive(players[:4], seed=300 + i, day=12 + i // 3, tournament=None, record=i % 2 == 0)
+    _archive(players[4:], seed=400, day=13, forfeit=True)
+    _archive(players[2:6], seed=401, day=3)
+
+    def rows():
+        return (sorted((c.match_id, c.player_id, c.played_at, c.seq, c.before, c.after, c.deviation_before,
+                        c.deviation_after, c.weight) for c in RatingChange.objects.all()),
+                sorted((r.player_id, r.rating, r.deviation, r.mu, r.var, r.day, r.matches, r.last_played)
+                       for r in PlayerRating.objects.all()),
+                sorted((p.player_a_id, p.player_b_id, p.mu, p.var, p.day, p.matches)
+                       for p in PairRating.objects.all()))
+
+    timings = {}
+    ratings.recompute(timings=timings)
+    fast = rows()
+    assert set(timings) == {"read", "compute", "write", "commit"}
+    monkeypatch.setattr(ratings, "_fast_path", lambda: False)
+    ratings.recompute()
+    assert rows() == fast
+    assert {c[8] for c in fast[0]} > {1.0}  # the guard weighed some matches down
 
 
 def test_the_pure_model_gives_the_same_ratings(players):

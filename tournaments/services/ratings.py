@@ -11,9 +11,11 @@ queued again, starts over. Both hold one lock, so they never interleave.
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
-from collections.abc import Iterator
-from typing import Any
+import time
+from collections import defaultdict, deque
+from collections.abc import Generator, Iterator
+from contextlib import closing
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -27,6 +29,7 @@ from ..ratings.guard import WINDOW_DAYS, farming_weight
 from ..ratings.match_odds import ScoringKey
 from ..ratings.model import EW, NS, Deal, Match, RatingState
 from ..selectors.ratings import PROGRESS_KEY, day_of, rating_state
+from . import rating_io
 from .common import RECOMPUTE_RATINGS, on_commit_task
 
 RECOMPUTE_TASK = RECOMPUTE_RATINGS
@@ -101,78 +104,185 @@ def model_match(m: ArchivedMatch, seats: list[str], deals: list[tuple[Any, ...]]
                 weight: float = 1.0) -> Match | None:
     """The model's view of an archived match, or None when it is not rated (a seat without a
     player, a forfeit before the first card)."""
+    return _as_match(m, seats, [_deal(row) for row in deals], weight)
+
+
+def _as_match(m: Any, seats: list[str], deals: list[Deal | None], weight: float,
+              day: float | None = None) -> Match | None:
+    """``model_match`` from the deals already read by ``_deal``, one for each deal row (and the
+    day played, when known)."""
     if not all(seats):
         return None
     if m.reason == "forfeit" and not deals:
         return None
-    parsed = tuple(d for d in (_deal(row) for row in deals) if d is not None)
+    parsed = tuple(d for d in deals if d is not None)
     played = parsed if deals else None  # a match known by its score alone has no deals to learn
-    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played, day_of(m.played_at),
+    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played,
+                 day_of(m.played_at) if day is None else day,
                  ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight)
 
 
 class _Farming:
-    """The farming guard's memory: the days of earlier casual matches of each group of four."""
+    """The farming guard's memory: the days of earlier casual matches of each group of four.
+    Matches come in played order (both callers read them so), so a day that has left the window
+    never comes back into it and is dropped."""
 
     def __init__(self) -> None:
-        self.days: dict[frozenset[str], list[float]] = defaultdict(list)
+        self.days: dict[frozenset[str], deque[float]] = defaultdict(deque)
 
-    def weight(self, m: ArchivedMatch, seats: list[str]) -> float:
+    def weight(self, m: Any, seats: list[str], day: float | None = None) -> float:
         if m.tournament is not None:
             return 1.0  # tournament matches always count fully
-        key, day = frozenset(seats), day_of(m.played_at)
-        earlier = [d for d in self.days[key] if day - WINDOW_DAYS <= d <= day]
-        self.days[key].append(day)
-        return farming_weight(len(earlier))
+        day = day_of(m.played_at) if day is None else day
+        days = self.days[frozenset(seats)]
+        while days and days[0] < day - WINDOW_DAYS:
+            days.popleft()
+        earlier = sum(1 for d in days if d <= day)
+        days.append(day)
+        return farming_weight(earlier)
+
+
+def _change_tuples(m: Any, deltas: dict[str, Any], seq: int, weight: float) -> list[tuple[Any, ...]]:
+    """The RatingChange rows of one match, as tuples in the order of ``rating_io.CHANGE_COLUMNS``."""
+    return [(m.pk, int(pid), BILKA_FOUR, m.played_at, seq, d.before, d.after, d.deviation_before,
+             d.deviation_after, weight) for pid, d in deltas.items()]
 
 
 def _change_rows(m: ArchivedMatch, deltas: dict[str, Any], seq: int, weight: float) -> list[RatingChange]:
-    return [RatingChange(match_id=m.pk, player_id=int(pid), game=BILKA_FOUR, played_at=m.played_at, seq=seq,
-                         before=d.before, after=d.after, deviation_before=d.deviation_before,
-                         deviation_after=d.deviation_after, weight=weight)
-            for pid, d in deltas.items()]
+    return [RatingChange(**dict(zip(rating_io.CHANGE_COLUMNS, row, strict=True)))
+            for row in _change_tuples(m, deltas, seq, weight)]
 
 
-def _save_state(state: RatingState, last_played: dict[str, datetime.datetime]) -> None:
-    PlayerRating.objects.filter(game=BILKA_FOUR).delete()
-    PairRating.objects.filter(game=BILKA_FOUR).delete()
-    rows = []
+class _OrmChanges:
+    """Where the ORM path keeps the changes it computed until they are written with bulk_create."""
+
+    def __init__(self) -> None:
+        self.changes: list[RatingChange] = []
+
+    def add(self, rows: list[tuple[Any, ...]]) -> None:
+        self.changes.extend(RatingChange(**dict(zip(rating_io.CHANGE_COLUMNS, row, strict=True)))
+                            for row in rows)
+
+    def write(self) -> None:
+        RatingChange.objects.filter(game=BILKA_FOUR).delete()
+        RatingChange.objects.bulk_create(self.changes, batch_size=5000)
+
+
+class _CopyChanges(rating_io.ChangeFile):
+    """The PostgreSQL path: changes formatted for COPY as computed, copied in at the end."""
+
+    def write(self) -> None:  # type: ignore[override]
+        rows = self.rows + len(self.lines)
+        with rating_io.replacing(self.conn, RatingChange._meta.db_table, BILKA_FOUR, rows=rows):
+            super().write(RatingChange._meta.db_table)
+
+
+class _Deals(dict[str, Deal | None]):
+    """The model's deal for each folded deal row (``rating_io``): a few thousand kinds in all."""
+
+    def __missing__(self, text: str) -> Deal | None:
+        deal = self[text] = _deal(rating_io.deal_row(text))
+        return deal
+
+
+PLAYER_COLUMNS = ("player_id", "game", "rating", "deviation", "mu", "var", "day", "matches", "last_played")
+PAIR_COLUMNS = ("player_a_id", "player_b_id", "game", "mu", "var", "day", "matches")
+
+
+def _state_rows(state: RatingState, last_played: dict[str, datetime.datetime]
+                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    players = []
     for pid, r in state.players.items():
         rating, deviation = state.display(pid, r.day)
-        rows.append(PlayerRating(player_id=int(pid), game=BILKA_FOUR, rating=rating, deviation=deviation,
-                                 mu=r.mu, var=r.var, day=r.day, matches=r.matches,
-                                 last_played=last_played.get(pid)))
-    PlayerRating.objects.bulk_create(rows, batch_size=5000)
-    PairRating.objects.bulk_create(
-        [PairRating(player_a_id=int(a), player_b_id=int(b), game=BILKA_FOUR, mu=r.mu, var=r.var, day=r.day,
-                    matches=r.matches) for (a, b), r in state.pairs.items()], batch_size=5000)
+        players.append((int(pid), BILKA_FOUR, rating, deviation, r.mu, r.var, r.day, r.matches,
+                        last_played.get(pid)))
+    pairs = [(int(a), int(b), BILKA_FOUR, r.mu, r.var, r.day, r.matches) for (a, b), r in state.pairs.items()]
+    return players, pairs
 
 
-def recompute(*, run: RatingRun | None = None) -> int:
+def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], fast: bool) -> None:
+    players, pairs = _state_rows(state, last_played)
+    if fast:
+        conn = connection.connection
+        for model, columns, rows in ((PlayerRating, PLAYER_COLUMNS, players),
+                                     (PairRating, PAIR_COLUMNS, pairs)):
+            with rating_io.replacing(conn, model._meta.db_table, BILKA_FOUR, rows=len(rows)):
+                rating_io.copy_rows(conn, model._meta.db_table, columns, rows)
+        return
+    PlayerRating.objects.filter(game=BILKA_FOUR).delete()
+    PairRating.objects.filter(game=BILKA_FOUR).delete()
+    PlayerRating.objects.bulk_create([PlayerRating(**dict(zip(PLAYER_COLUMNS, row, strict=True)))
+                                      for row in players], batch_size=5000)
+    PairRating.objects.bulk_create([PairRating(**dict(zip(PAIR_COLUMNS, row, strict=True)))
+                                    for row in pairs], batch_size=5000)
+
+
+def _fast_path() -> bool:
+    """PostgreSQL reads and writes through ``rating_io``; elsewhere (SQLite, the dev site) the ORM."""
+    return connection.vendor == "postgresql"
+
+
+def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None = None) -> int:
     """Every rating and every change rebuilt from the archive, in one transaction; the number of
-    matches learnt. Progress goes to the cache (``progress``) as it runs."""
+    matches learnt. Progress goes to the cache (``progress``) as it runs; ``timings``, if given,
+    gets the seconds spent reading, computing, writing and committing. On PostgreSQL it reads and writes
+    through ``rating_io`` (one streamed query, COPY), elsewhere through the ORM: the same rows."""
+    fast = _fast_path()
+    clock = time.perf_counter
+    spent = {"read": 0.0, "compute": 0.0, "write": 0.0}
     with transaction.atomic():
         _lock()
+        started = clock()
         total = _rated(ArchivedMatch.objects.all()).count()
+        spent["read"] += clock() - started
         state, farming = RatingState(), _Farming()
-        changes: list[RatingChange] = []
         last_played: dict[str, datetime.datetime] = {}
         seq = 0
-        for m, seats, deals in _batches(ArchivedMatch.objects.all()):
-            weight = farming.weight(m, seats) if all(seats) else 1.0
-            match = model_match(m, seats, deals, weight)
-            seq += 1
-            if match is not None:
-                deltas = state.update(match)
-                changes.extend(_change_rows(m, deltas, seq, weight))
-                for pid in deltas:
-                    last_played[pid] = m.played_at
-            if seq % 1000 == 0:
-                cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
-        RatingChange.objects.filter(game=BILKA_FOUR).delete()
-        RatingChange.objects.bulk_create(changes, batch_size=5000)
-        _save_state(state, last_played)
+        here = timezone.get_current_timezone()
+        out: _OrmChanges | _CopyChanges
+        source: Generator[tuple[Any, list[str], list[Any]], None, None]
+        if fast:
+            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                          rating_io.rated_matches(connection.connection))
+            out, deal_of = _CopyChanges(connection.connection), _Deals()
+        else:
+            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                          _batches(ArchivedMatch.objects.all()))
+            out = _OrmChanges()
+        t0 = clock()
+        with closing(source):  # its server-side cursor closed before a rollback, not after
+            for m, seats, deals in source:
+                t1 = clock()
+                spent["read"] += t1 - t0
+                day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, one zone look-up
+                weight = farming.weight(m, seats, day) if all(seats) else 1.0
+                parsed = [deal_of[d] for d in deals] if fast else [_deal(row) for row in deals]
+                match = _as_match(m, seats, parsed, weight, day)
+                seq += 1
+                rows = []
+                if match is not None:
+                    deltas = state.update(match)
+                    rows = _change_tuples(m, deltas, seq, weight)
+                    for pid in deltas:
+                        last_played[pid] = m.played_at
+                t2 = clock()
+                out.add(rows)
+                if seq % 1000 == 0:
+                    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total},
+                              600)
+                t0 = clock()
+                spent["compute"] += t2 - t1
+                spent["write"] += t0 - t2
+        t3 = clock()
+        spent["read"] += t3 - t0  # the last fetch, which found no more
+        out.write()
+        _save_state(state, last_played, fast)
+        t4 = clock()
+        spent["write"] += t4 - t3
+    spent["commit"] = clock() - t4  # the foreign keys of every row written are checked here
     cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
+    if timings is not None:
+        timings.update(spent)
     return seq
 
 
