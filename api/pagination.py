@@ -20,13 +20,20 @@ class Pages(PageNumberPagination):
     max_page_size = 200
 
     def paginate_queryset(self, queryset, request, view=None):
-        for name, limit in ((self.page_query_param, None), (self.page_size_query_param, self.max_page_size)):
+        asked = (
+            (self.page_query_param, None, _("Give the page as a whole number from 1.")),
+            (
+                self.page_size_query_param,
+                self.max_page_size,
+                _("Give the page size as a whole number from 1 to %(most)d."),
+            ),
+        )
+        for name, limit, words in asked:
             values = request.query_params.getlist(name)
             if not values:
                 continue
             if len(values) > 1 or not WHOLE.fullmatch(values[0]) or (limit and int(values[0]) > limit):
-                raise ValidationError({name: [_("Give a whole number from 1 to %(most)s.") % {
-                    "most": limit or "the last page"}]})
+                raise ValidationError({name: [str(words) % {"most": limit} if limit else str(words)]})
         return super().paginate_queryset(queryset, request, view)
 
     def get_schema_operation_parameters(self, view):

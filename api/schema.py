@@ -24,6 +24,7 @@ ERROR = {
     "required": ["detail"],
 }
 
+NO_NUL = "^[^\\x00]*$"
 _REF = {"$ref": "#/components/schemas/Error"}
 _WORDS = {
     "400": "The request is malformed (see fields).",
@@ -44,12 +45,18 @@ def _error(code: str) -> dict:
 
 def add_error_responses(result, generator, request, public):
     """Every operation: 401 (a bad key is refused even for a read), 404, 429; with parameters or
-    a body, 400; a write, 403 and 409."""
+    a body, 400; a write, 403 and 409. Text filters say they take no NUL character."""
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR
     for path in result.get("paths", {}).values():
         for method, operation in path.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "query" and schema.get("type") == "string" and not (
+                    {"enum", "format", "pattern"} & schema.keys()
+                ):
+                    schema["pattern"] = NO_NUL  # Django's forms refuse a NUL character (400)
             codes = ["401", "404", "429"]
             if operation.get("parameters") or operation.get("requestBody"):
                 codes.append("400")

@@ -19,6 +19,7 @@ ALLOWED = frozenset({
     "CSV", "JSON", "PDF", "A4", "PIN",  # formats and codes as printed on screens and paper
     "WhatsApp", "Telegram", "SMS",  # where an invitation link is sent
     "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
+    "API",  # the site's programming interface, the word its docs and keys go by in every language
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
 ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")
