@@ -36,7 +36,10 @@ def _run(url: str, report_dir: Path, headers: list[str]) -> tuple[str, int]:
     ]  # fmt: skip
     for header in headers:
         command += ["-H", header]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=1500, check=False)
+    # Run in the test's own folder: schemathesis keeps its cache of crashes in the working directory.
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=1500, check=False, cwd=report_dir
+    )
     return done.stdout + done.stderr, done.returncode
 
 
