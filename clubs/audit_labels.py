@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 ACTION_LABELS = {
+    "api_token.create": gettext_lazy("API key made"),
+    "api_token.revoke": gettext_lazy("API key revoked"),
     "club.create": gettext_lazy("Club created"),
     "club.update": gettext_lazy("Club details edited"),
     "invitation.create": gettext_lazy("Invitation link made"),

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .models import Player, Role
+from .models import Club, Player, Role, TokenScope
 
 
 class BilkaForm(forms.Form):
@@ -93,3 +93,23 @@ class MergeForm(BilkaForm):
 
 class SearchForm(BilkaForm):
     q = forms.CharField(label=_("Name or village"), required=False, max_length=100)
+
+
+class ApiTokenForm(BilkaForm):
+    """A new API key: a name to recognise it by, what it may do, and for a write key its clubs."""
+
+    name = forms.CharField(
+        label=_("Key name"), max_length=80, help_text=_("For example: the results laptop.")
+    )
+    scope = forms.ChoiceField(label=_("The key may"), choices=TokenScope.choices, initial=TokenScope.READ)
+    clubs = forms.ModelMultipleChoiceField(
+        label=_("Clubs it may enter results for"),
+        queryset=Club.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["clubs"].queryset = clubs

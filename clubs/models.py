@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -247,3 +248,54 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"
+
+
+class TokenScope(models.TextChoices):
+    READ = "read", _("read only")
+    WRITE = "write", _("read, and enter results for chosen clubs")
+
+
+class ApiToken(models.Model):
+    """A key for the site's API, made on the account page and shown once.
+
+    Only the SHA-256 digest of the key is kept: a copy of the database opens nothing. The first
+    characters (``prefix``) are kept in the clear so the owner can tell his keys apart. A write key
+    enters results only for the clubs it names, and only where its owner may (the services check)."""
+
+    PREFIX_LENGTH = 8
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+    )
+    name = models.CharField(_("name"), max_length=80)
+    prefix = models.CharField(_("beginning"), max_length=PREFIX_LENGTH, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    scope = models.CharField(_("scope"), max_length=8, choices=TokenScope.choices, default=TokenScope.READ)
+    clubs = models.ManyToManyField(Club, verbose_name=_("clubs"), blank=True, related_name="+")
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API key")
+        verbose_name_plural = _("API keys")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @staticmethod
+    def new_key() -> str:
+        """A fresh key: 32 random bytes, URL-safe, so it fits a header as it is."""
+        return secrets.token_urlsafe(32)
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

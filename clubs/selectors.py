@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from .models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role, User
+from .models import ApiToken, AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role, User
 from .translit import search_key
 
 SEARCH_LIMIT = 50
@@ -160,3 +160,23 @@ def sign_in_key(login: str) -> str:
     lookup = Q(email__iexact=typed) if "@" in typed else Q(username__iexact=typed)
     usernames = list(User.objects.filter(lookup).values_list("username", flat=True)[:2])
     return (usernames[0] if len(usernames) == 1 else typed).casefold()
+
+
+def api_tokens(*, user) -> list[ApiToken]:
+    """The account's API keys, newest first, with the clubs each may write for."""
+    return list(ApiToken.objects.filter(user=user).prefetch_related("clubs"))
+
+
+def api_token_by_key(key: str) -> ApiToken | None:
+    """The key's row with its account and clubs, found by the key's digest (the key is never stored)."""
+    return (
+        ApiToken.objects.select_related("user")
+        .prefetch_related("clubs")
+        .filter(digest=ApiToken.digest_of(key))
+        .first()
+    )
+
+
+def member_clubs(*, user) -> QuerySet[Club]:
+    """The clubs the account belongs to: those a write key may name."""
+    return Club.objects.filter(memberships__user=user).order_by("name", "id")

@@ -33,4 +33,6 @@ urlpatterns = [
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("claim/<str:token>/", views.claim, name="claim"),
     path("me/", views.my_profile, name="my_profile"),
+    path("me/keys/", views.api_token_create, name="api_token_create"),
+    path("me/keys/<int:pk>/revoke/", views.api_token_revoke, name="api_token_revoke"),
 ]

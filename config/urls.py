@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("health/", health, name="health"),
+    path("api/", include("api.urls")),
     path("", include("gameplay.urls")),
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),

@@ -29,10 +29,12 @@ from .roster import (
     parse_player_lines,
     set_roster_active,
 )
+from .tokens import MAX_ACTIVE_TOKENS, create_token, note_token_used, revoke_token
 
 __all__ = [
     "BULK_LIMIT",
     "INVITATION_DAYS",
+    "MAX_ACTIVE_TOKENS",
     "RESERVED_SLUGS",
     "BulkAddResult",
     "add_member",
@@ -41,13 +43,16 @@ __all__ = [
     "bulk_add_players",
     "claim_player",
     "create_club",
+    "create_token",
     "ensure_player_for_user",
     "invite_player",
     "join_club",
     "merge_players",
+    "note_token_used",
     "parse_player_lines",
     "players_merged",
     "remove_member",
+    "revoke_token",
     "set_member_role",
     "set_roster_active",
     "update_club",

@@ -15,7 +15,7 @@ from .clubs import (
     members,
 )
 from .pages import EVENTS_TEMPLATE, club_detail, club_list, home, player_detail, player_search
-from .profile import claim, my_profile, player_edit
+from .profile import api_token_create, api_token_revoke, claim, my_profile, player_edit
 from .roster import (
     invitation,
     roster,
@@ -28,6 +28,8 @@ from .roster import (
 )
 
 __all__ = [
+    "api_token_create",
+    "api_token_revoke",
     "EVENTS_TEMPLATE",
     "claim",
     "club_audit",

@@ -1,4 +1,4 @@
-"""A player's profile as its owner sees it: my profile, claiming one with a link, and editing one."""
+"""A player's profile as its owner sees it: my profile and API keys, claiming one with a link, editing one."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from .. import permissions, selectors, services
-from ..forms import PlayerForm
+from ..forms import ApiTokenForm, PlayerForm
 from ..models import Player, PlayerInvitation
 from .common import refusal_as_message, save_form
 
@@ -74,5 +76,52 @@ def my_profile(request):
         form = (
             PlayerForm(initial={"display_name": player.display_name, "city": player.city}) if player else None
         )
-    context = {"player": player, "form": form, "memberships": selectors.clubs_of_user(user=request.user)}
-    return render(request, "clubs/my_profile.html", context)
+    return _profile_page(request, player=player, form=form)
+
+
+def _profile_page(request, *, player, form, token_form=None, new_key: str = "", status: int = 200):
+    """The account page: the player profile, the clubs, and the API keys (a new key shown once)."""
+    context = {
+        "player": player,
+        "form": form,
+        "memberships": selectors.clubs_of_user(user=request.user),
+        "tokens": selectors.api_tokens(user=request.user),
+        "token_form": token_form or ApiTokenForm(clubs=selectors.member_clubs(user=request.user)),
+        "new_key": new_key,
+    }
+    return render(request, "clubs/my_profile.html", context, status=status)
+
+
+def _player_form(player):
+    return PlayerForm(initial={"display_name": player.display_name, "city": player.city}) if player else None
+
+
+@login_required
+@require_POST
+def api_token_create(request):
+    """A new API key, shown on this one answer and never again (only its digest is kept)."""
+    player = selectors.own_player(user=request.user)
+    form = ApiTokenForm(request.POST, clubs=selectors.member_clubs(user=request.user))
+    if form.is_valid():
+        try:
+            _token, key = services.create_token(actor=request.user, **form.cleaned_data)
+        except (ValidationError, PermissionDenied) as e:
+            form.add_error(None, e.messages if isinstance(e, ValidationError) else str(e))
+        else:
+            messages.success(request, _("The key is made. Copy it now: it is shown only this once."))
+            return _profile_page(
+                request, player=player, form=_player_form(player), new_key=key
+            )
+    return _profile_page(request, player=player, form=_player_form(player), token_form=form, status=400)
+
+
+@login_required
+@require_POST
+def api_token_revoke(request, pk):
+    """The owner revokes one of his keys; another account's key is not found."""
+    try:
+        services.revoke_token(actor=request.user, token_id=pk)
+    except PermissionDenied:
+        raise Http404 from None
+    messages.success(request, _("The key is revoked."))
+    return redirect("clubs:my_profile")

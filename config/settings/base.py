@@ -41,10 +41,15 @@ INSTALLED_APPS = [
     "channels",
     "django_celery_beat",
     "django_htmx",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "config",
     "clubs",
     "tournaments",
     "gameplay",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -303,3 +308,45 @@ TOURNAMENTS_STUCK_AFTER_MINUTES = env.int("TOURNAMENTS_STUCK_AFTER_MINUTES", def
 
 # --- Ratings. A player appears on the leaderboards after this many rated matches.
 RATING_BOARD_MIN_MATCHES = env.int("RATING_BOARD_MIN_MATCHES", default=5)
+
+# --- The public API (api/): read by anyone as the pages are, results written with a key from the
+# account page. Keys are counted per key, every caller per address; the counters live in the Redis
+# cache, so all web workers share them.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOrWriteScope"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pages",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.PerToken", "api.throttles.PerAddress"],
+    "DEFAULT_THROTTLE_RATES": {
+        "token": env("API_RATE_PER_TOKEN", default="600/min"),
+        "address": env("API_RATE_PER_ADDRESS", default="1200/min"),
+    },
+    "EXCEPTION_HANDLER": "api.errors.handle",
+    "URL_FORMAT_OVERRIDE": None,  # ?format= is the tournaments' filter (swiss, knockout...), not a renderer
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Bilka API",
+    "DESCRIPTION": (
+        "Clubs, players, tournaments with their rounds, pairings and standings, the archive of played "
+        "matches and the ratings, as the site's pages show them. Results are entered with a key made "
+        "on the account page (Authorization: Bearer <key>)."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_error_responses",
+    ],
+    "ENUM_NAME_OVERRIDES": {},
+}

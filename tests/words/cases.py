@@ -15,6 +15,7 @@ from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 
+from clubs.models import ApiToken
 from gameplay.models import ArchivedMatch
 
 from .scene import Scene
@@ -31,6 +32,7 @@ SKIPPED = {
     "tournaments:export": "CSV/JSON files",
     "tournaments:rating_chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
     "health": "a machine check",
+    "api:*": "the API's JSON answers and schema; its docs page is Swagger UI's own English",
     "set_language": "redirects only",
     "account_reauthenticate": "no reauthentication flow is used",
     "account_request_reauthentication_code": "login by code is off",
@@ -248,6 +250,20 @@ CASES: list[Case] = [
     Case("account_email", "asel", url("account_email")),
     # --- a player's pages
     Case("clubs:my_profile", "asel", url("clubs:my_profile")),
+    Case(
+        "clubs:api_token_create", "asel", url("clubs:api_token_create"),
+        post=lambda s: {"name": "Ноутбук судьи", "scope": "read"}, label="a new key shown once",
+    ),
+    Case(
+        "clubs:api_token_create", "asel", url("clubs:api_token_create"),
+        post=lambda s: {"name": "", "scope": "write"}, label="no name, no club",
+    ),
+    Case(
+        "clubs:api_token_revoke", "asel",
+        lambda s: reverse("clubs:api_token_revoke", args=[ApiToken.objects.filter(user__username="asel")
+                                                          .values_list("pk", flat=True).first() or 0]),
+        post=lambda s: {},
+    ),
     Case("clubs:player_edit", "asel", url("clubs:player_edit", player_id("asel"))),
     Case("clubs:claim", "ivan", lambda s: reverse("clubs:claim", args=[s.invitation.token])),
     Case("tournaments:my_matches", "asel", url("tournaments:my_matches")),

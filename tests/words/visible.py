@@ -20,6 +20,7 @@ ALLOWED = frozenset({
     "WhatsApp", "Telegram", "SMS",  # where an invitation link is sent
     "Elo", "TrueSkill", "OpenSkill", "ECE",  # rating systems and a measure, named on the ratings page
     "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
+    "API",  # the site's programming interface, the word its docs and keys go by in every language
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
 ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")

@@ -1,0 +1,12 @@
+"""The API's Django app (no models of its own: keys belong to the accounts, in clubs)."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ApiConfig(AppConfig):
+    name = "api"
+    verbose_name = _("API")
+
+    def ready(self) -> None:
+        from . import schema  # noqa: F401  (registers the key's OpenAPI description)

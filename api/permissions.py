@@ -1,0 +1,31 @@
+"""What a key may do: anyone reads (as the pages show); writing needs a write key for the club."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from clubs.models import ApiToken, Club, TokenScope
+
+
+class ReadOrWriteScope(BasePermission):
+    """Reads are open; a write needs a key (401 without one) with the write scope (403 otherwise).
+    Which club the key may write for is checked by ``require_club`` once the object is known."""
+
+    message = _("This key may only read; make a key that may enter results on your account page.")
+
+    def has_permission(self, request, view) -> bool:
+        if request.method in SAFE_METHODS or not hasattr(view, request.method.lower()):
+            return True  # a method the operation lacks is answered 405 by DRF, whoever asks
+        token = request.auth
+        if not isinstance(token, ApiToken):
+            return False  # DRF answers 401 with the Bearer challenge
+        return token.scope == TokenScope.WRITE
+
+
+def require_club(request, club: Club) -> None:
+    """The write key must name the club whose match it changes; the service then checks the person."""
+    token = request.auth
+    if not isinstance(token, ApiToken) or not any(c.pk == club.pk for c in token.clubs.all()):
+        raise PermissionDenied(_("This key may not enter results for this club."))

@@ -1,0 +1,200 @@
+"""What the API shows of each thing: no more of a person than the pages do (no e-mail, no account
+name; a player without an account by the name the club entered), never a match's PINs."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from clubs.models import Player
+from tournaments.models import Format, MatchStatus, RoundStatus, TournamentStatus
+
+
+class ClubSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    city = serializers.CharField()
+    description = serializers.CharField()
+
+
+class ClubLinkSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class PlayerBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    city = serializers.CharField()
+
+
+class RosterLineSerializer(serializers.Serializer):
+    """A club on the player's page: the club, whether he is on its roster now, and since when."""
+
+    club = ClubLinkSerializer()
+    active = serializers.BooleanField()
+    since = serializers.DateTimeField(source="added_at")
+
+
+class PlayerSerializer(PlayerBriefSerializer):
+    has_account = serializers.SerializerMethodField()
+    clubs = RosterLineSerializer(many=True, source="roster_entries.all")
+
+    def get_has_account(self, player: Player) -> bool:
+        return player.user_id is not None
+
+
+class TournamentSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    club = ClubLinkSerializer()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(allow_null=True)
+    venue = serializers.CharField()
+    online = serializers.BooleanField()
+    format = serializers.ChoiceField(choices=Format.choices)
+    status = serializers.ChoiceField(choices=TournamentStatus.choices)
+    rated = serializers.BooleanField()
+    description = serializers.CharField()
+
+
+class PairSerializer(serializers.Serializer):
+    """One side of a match: the entry (a pair) and its two players."""
+
+    id = serializers.IntegerField()
+    players = serializers.SerializerMethodField()
+
+    @extend_schema_field(PlayerBriefSerializer(many=True))
+    def get_players(self, entry) -> list[dict]:
+        return PlayerBriefSerializer([entry.player_a, entry.player_b], many=True).data
+
+
+def side_of_winner(match) -> str | None:
+    if match.winner_id is None:
+        return None
+    return "home" if match.winner_id == match.home_id else "away"
+
+
+class MatchSerializer(serializers.Serializer):
+    """A pairing and its result as the round's page shows it."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.CharField(source="tournament.slug")
+    round = serializers.IntegerField(source="round.number")
+    table = serializers.IntegerField()
+    game = serializers.IntegerField()
+    bracket = serializers.CharField()
+    home = PairSerializer()
+    away = PairSerializer(allow_null=True)
+    bye = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    home_eyes = serializers.IntegerField(allow_null=True)
+    away_eyes = serializers.IntegerField(allow_null=True)
+    forfeit = serializers.BooleanField()
+    winner = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=["home", "away"], allow_null=True))
+    def get_winner(self, match) -> str | None:
+        return side_of_winner(match)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=RoundStatus.choices)
+    deadline = serializers.DateTimeField(allow_null=True)
+    matches = MatchSerializer(many=True, source="matches.all")
+
+
+class StandingEntrySerializer(serializers.Serializer):
+    """A line's entry: a pair (two players) or, in an individual event, one player."""
+
+    id = serializers.IntegerField()
+    players = PlayerBriefSerializer(many=True)
+
+
+class StandingLineSerializer(serializers.Serializer):
+    place = serializers.IntegerField(source="row.place")
+    place_label = serializers.CharField()
+    entry = serializers.SerializerMethodField()
+    match_points = serializers.FloatField(source="row.match_points")
+    played = serializers.IntegerField(source="row.played")
+    wins = serializers.IntegerField(source="row.wins")
+    losses = serializers.IntegerField(source="row.losses")
+    byes = serializers.IntegerField(source="row.byes")
+    eyes_for = serializers.IntegerField(source="row.eyes_for")
+    eyes_against = serializers.IntegerField(source="row.eyes_against")
+    eye_difference = serializers.IntegerField(source="row.eye_difference")
+    buchholz = serializers.FloatField(source="row.buchholz")
+    sonneborn_berger = serializers.FloatField(source="row.sonneborn_berger")
+    lucy = serializers.IntegerField(source="row.lucy")
+    withdrawn = serializers.BooleanField(source="row.withdrawn")
+    prize = serializers.CharField()
+
+    @extend_schema_field(StandingEntrySerializer)
+    def get_entry(self, line) -> dict:
+        entry = line.entry
+        players = [entry.player] if hasattr(entry, "player") else [entry.player_a, entry.player_b]
+        return {"id": entry.pk, "players": PlayerBriefSerializer(players, many=True).data}
+
+
+class StandingsSerializer(serializers.Serializer):
+    final = serializers.BooleanField()
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    lines = StandingLineSerializer(many=True)
+
+
+class ResultSerializer(serializers.Serializer):
+    """The final eyes of both pairs, as the match page's form takes them."""
+
+    home_eyes = serializers.IntegerField(min_value=0, max_value=99)
+    away_eyes = serializers.IntegerField(min_value=0, max_value=99)
+
+
+class ArchivedSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+
+
+class ArchivedDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    outcome = serializers.CharField()
+    ns_eyes = serializers.IntegerField()
+    ew_eyes = serializers.IntegerField()
+    ns_score = serializers.IntegerField()
+    ew_score = serializers.IntegerField()
+
+
+class ArchivedMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    source = serializers.CharField()
+    event_name = serializers.CharField()
+    tournament = serializers.IntegerField(allow_null=True)
+    round_number = serializers.IntegerField(allow_null=True)
+    club = ClubLinkSerializer(allow_null=True)
+    played_at = serializers.DateTimeField()
+    rules_key = serializers.CharField()
+    ns_eyes = serializers.IntegerField()
+    ew_eyes = serializers.IntegerField()
+    winner = serializers.CharField()
+    reason = serializers.CharField()
+    deal_count = serializers.IntegerField()
+    has_record = serializers.BooleanField()
+    rated = serializers.BooleanField()
+    public = serializers.BooleanField()
+    seats = ArchivedSeatSerializer(many=True, source="seats.all")
+
+
+class ArchivedMatchDetailSerializer(ArchivedMatchSerializer):
+    rules = serializers.DictField()
+    deals = ArchivedDealSerializer(many=True, source="deals.all")
+
+
+class RatingSerializer(serializers.Serializer):
+    player = PlayerBriefSerializer()
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField()
+    matches = serializers.IntegerField()
+    last_played = serializers.DateTimeField(allow_null=True)
+

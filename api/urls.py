@@ -1,0 +1,34 @@
+"""The API under /api/v1/, its OpenAPI schema at /api/schema/ and its docs at /api/docs/."""
+
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from . import views
+
+app_name = "api"
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The split view serves its start-up script from ?script, so the page needs no inline script
+    # and runs under the site's Content-Security-Policy unchanged.
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
+        name="docs",
+    ),
+    path("v1/clubs/", views.ClubList.as_view(), name="club_list"),
+    path("v1/clubs/<slug:slug>/", views.ClubDetail.as_view(), name="club_detail"),
+    path("v1/players/", views.PlayerList.as_view(), name="player_list"),
+    path("v1/players/<int:pk>/", views.PlayerDetail.as_view(), name="player_detail"),
+    path("v1/ratings/", views.RatingList.as_view(), name="rating_list"),
+    path("v1/tournaments/", views.TournamentList.as_view(), name="tournament_list"),
+    path("v1/tournaments/<slug:slug>/", views.TournamentDetail.as_view(), name="tournament_detail"),
+    path("v1/tournaments/<slug:slug>/rounds/", views.RoundList.as_view(), name="round_list"),
+    path("v1/tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
+    path("v1/matches/<int:pk>/", views.MatchDetail.as_view(), name="match_detail"),
+    path("v1/matches/<int:pk>/result/", views.MatchResult.as_view(), name="match_result"),
+    path("v1/matches/<int:pk>/confirm/", views.MatchConfirm.as_view(), name="match_confirm"),
+    path("v1/archive/", views.ArchivedMatchList.as_view(), name="archive_list"),
+    path("v1/archive/<int:pk>/", views.ArchivedMatchDetail.as_view(), name="archive_detail"),
+    path("v1/archive/<int:pk>/record/", views.ArchivedMatchRecord.as_view(), name="archive_record"),
+    re_path(r"^.*$", views.not_found, name="not_found"),
+]

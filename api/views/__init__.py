@@ -1,0 +1,25 @@
+"""The API's operations, one module per part of the site; ``api.urls`` names them from here."""
+
+from .archive import ArchivedMatchDetail, ArchivedMatchList, ArchivedMatchRecord
+from .clubs import ClubDetail, ClubList, PlayerDetail, PlayerList, RatingList
+from .results import MatchConfirm, MatchResult
+from .tournaments import MatchDetail, RoundList, StandingsView, TournamentDetail, TournamentList, not_found
+
+__all__ = [
+    "ArchivedMatchDetail",
+    "ArchivedMatchList",
+    "ArchivedMatchRecord",
+    "ClubDetail",
+    "ClubList",
+    "MatchConfirm",
+    "MatchDetail",
+    "MatchResult",
+    "PlayerDetail",
+    "PlayerList",
+    "RatingList",
+    "RoundList",
+    "StandingsView",
+    "TournamentDetail",
+    "TournamentList",
+    "not_found",
+]

@@ -1,0 +1,73 @@
+"""Clubs, players and the rating leaderboard: what the club and player pages show, as JSON."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from rest_framework import generics
+
+from clubs.models import Club, ClubPlayer, Player
+from tournaments.models import BILKA_FOUR, PlayerRating
+
+from ..filters import ClubFilter, PlayerFilter, RatingFilter
+from ..serializers import ClubSerializer, PlayerSerializer, RatingSerializer
+
+
+class ClubList(generics.ListAPIView):
+    """Every club, by name."""
+
+    serializer_class = ClubSerializer
+    filterset_class = ClubFilter
+    queryset = Club.objects.order_by("name", "id")
+
+
+class ClubDetail(generics.RetrieveAPIView):
+    serializer_class = ClubSerializer
+    queryset = Club.objects.all()
+    lookup_field = "slug"
+
+
+def _players():
+    """Players as their page shows them (merged records lead to the one they became, so are left out)."""
+    return (
+        Player.objects.filter(merged_into__isnull=True)
+        .prefetch_related(
+            Prefetch(
+                "roster_entries",
+                queryset=ClubPlayer.objects.select_related("club").order_by("-active", "club__name"),
+            )
+        )
+        .order_by("display_name", "id")
+    )
+
+
+class PlayerList(generics.ListAPIView):
+    """Players by name; ``club`` lists a club's roster."""
+
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+
+    def get_queryset(self):
+        return _players()
+
+
+class PlayerDetail(generics.RetrieveAPIView):
+    serializer_class = PlayerSerializer
+
+    def get_queryset(self):
+        return _players()
+
+
+class RatingList(generics.ListAPIView):
+    """The leaderboard: players by rating, highest first; ``min_matches`` (default 5) leaves out
+    players with too few rated matches for their rating to mean much."""
+
+    serializer_class = RatingSerializer
+    filterset_class = RatingFilter
+    DEFAULT_MIN_MATCHES = 5
+
+    def get_queryset(self):
+        qs = PlayerRating.objects.filter(game=BILKA_FOUR, player__merged_into__isnull=True)
+        qs = qs.select_related("player")
+        if "min_matches" not in self.request.query_params:
+            qs = qs.filter(matches__gte=self.DEFAULT_MIN_MATCHES)
+        return qs.order_by("-rating", "deviation", "player_id")

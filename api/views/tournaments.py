@@ -1,0 +1,73 @@
+"""Tournaments with their rounds, pairings, results and standings, read as the event's pages are."""
+
+from __future__ import annotations
+
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import selectors
+from tournaments.models import Match, Tournament
+
+from ..filters import TournamentFilter
+from ..serializers import MatchSerializer, RoundSerializer, StandingsSerializer, TournamentSerializer
+
+MATCH_RELATED = (
+    "tournament", "round", "home__player_a", "home__player_b", "away__player_a", "away__player_b"
+)
+
+
+class TournamentList(generics.ListAPIView):
+    """Every tournament, newest first."""
+
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+    queryset = Tournament.objects.select_related("club").order_by("-starts_on", "-id")
+
+
+class TournamentDetail(generics.RetrieveAPIView):
+    serializer_class = TournamentSerializer
+    queryset = Tournament.objects.select_related("club")
+    lookup_field = "slug"
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+
+class RoundList(generics.ListAPIView):
+    """The event's rounds in order, each with its pairings and their results."""
+
+    serializer_class = RoundSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_queryset(self):
+        return selectors.rounds_with_matches(tournament=tournament_or_404(self.kwargs["slug"]))
+
+
+class StandingsView(APIView):
+    """The standings as the event's format reckons them (match points, then its tiebreaks)."""
+
+    @extend_schema(responses=StandingsSerializer)
+    def get(self, request, slug):
+        table = selectors.standings(tournament=tournament_or_404(slug))
+        return Response(StandingsSerializer(table).data)
+
+
+class MatchDetail(generics.RetrieveAPIView):
+    """One match: the pairs, the status of its result, the eyes."""
+
+    serializer_class = MatchSerializer
+    queryset = Match.objects.select_related(*MATCH_RELATED)
+
+
+@csrf_exempt  # an answer, not a form: nothing is changed here
+def not_found(request, *args, **kwargs):
+    """Any other address under /api/: JSON, as every answer of the API is."""
+    return JsonResponse({"detail": _("Not found.")}, status=404)
