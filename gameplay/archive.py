@@ -45,6 +45,12 @@ def visible_match(user: Any, pk: int) -> ArchivedMatch | None:
             .prefetch_related("seats__player", "deals").first())
 
 
+def table_match(user: Any, table_id: int) -> tuple[int | None, bool]:
+    """The archived match of a table (None if it has none) and whether `user` may see it."""
+    pk = ArchivedMatch.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+    return pk, pk is not None and visible_matches(user).filter(pk=pk).exists()
+
+
 @dataclass(frozen=True)
 class ArchiveFilter:
     player: int | None = None

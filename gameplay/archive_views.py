@@ -93,8 +93,8 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
 def table_archived(request: HttpRequest, pk: int) -> HttpResponse:
     """From a finished table to its match in the archive (the same 404 for what the viewer may
     not see, and for a table whose match is not archived)."""
-    match = ArchivedMatch.objects.filter(table_id=pk).values_list("pk", flat=True).first()
-    if match is None or archive.visible_match(request.user, match) is None:
+    match, visible = archive.table_match(request.user, pk)
+    if not visible:
         raise Http404()
     return redirect("gameplay:archived_match", pk=match)
 

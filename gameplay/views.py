@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from gameplay import archive, selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
-from gameplay.models import ArchivedMatch, Table, TableStatus
+from gameplay.models import Table, TableStatus
 from gameplay.record_input import MAX_RECORD_BYTES, submitted_bytes
 from gameplay.replays import render_replay
 from gameplay.texts import lobby_texts, table_texts
@@ -66,9 +66,9 @@ def _record_table(request: HttpRequest, pk: int) -> tuple[Table, int | None]:
     table, seat = _visible_table(request, pk)
     if table.casual:
         return table, seat
-    archived = ArchivedMatch.objects.filter(table=table).values_list("pk", flat=True).first()
+    archived, visible = archive.table_match(request.user, table.pk)
     if archived is not None:
-        if not archive.visible_matches(request.user).filter(pk=archived).exists():
+        if not visible:
             raise Http404()
     elif seat is None:
         raise Http404()
