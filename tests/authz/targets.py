@@ -1,0 +1,107 @@
+"""Where each row's request goes: the URL kwargs of a pattern, filled from the world.
+
+A target is named after its pattern, or `pattern@object` where one pattern is asked about for two
+objects (a private and a public table, say). A target returns the kwargs to reverse the pattern
+with, or a ready path for the patterns that cannot be reversed into a useful address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tests.authz.world import World
+
+Target = Callable[[World], "dict[str, Any] | str"]
+
+
+def _club(w: World) -> dict[str, Any]:
+    return {"slug": w.club.slug}
+
+
+def _event(w: World) -> dict[str, Any]:
+    return {"slug": w.tournament.slug}
+
+
+def _solo(w: World) -> dict[str, Any]:
+    return {"slug": w.solo.slug}
+
+
+def _private_table(w: World) -> dict[str, Any]:
+    return {"pk": w.private_table.pk}
+
+
+def _public_table(w: World) -> dict[str, Any]:
+    return {"pk": w.public_table.pk}
+
+
+def _member_player(w: World) -> int:
+    return w.users["member"].player.pk
+
+
+TABLE_ROUTES = ("table", "sit", "bots", "client_seed", "verify_table", "state_json", "record_json",
+                "replay", "table_archived")
+ARCHIVE_ROUTES = ("archived_match", "archived_record", "archived_sheet_csv", "archived_sheet_json")
+
+TARGETS: dict[str, Target] = {
+    "account_confirm_email": lambda w: {"key": "no-such-key"},
+    "account_reset_password_from_key": lambda w: {"uidb36": "1", "key": "no-such-key"},
+    "api:not_found": lambda w: "/api/no-such-thing/",
+    "api:club_detail": _club,
+    "api:player_detail": lambda w: {"pk": _member_player(w)},
+    "api:tournament_detail": _event,
+    "api:round_list": _event,
+    "api:standings": _event,
+    "api:match_detail": lambda w: {"pk": w.match.pk},
+    "api:match_result": lambda w: {"pk": w.match.pk},
+    "api:match_confirm": lambda w: {"pk": w.match.pk},
+    "api:archive_detail@private": lambda w: {"pk": w.private_archived.pk},
+    "api:archive_detail@public": lambda w: {"pk": w.public_archived.pk},
+    "api:archive_record@private": lambda w: {"pk": w.private_archived.pk},
+    "api:archive_record@public": lambda w: {"pk": w.public_archived.pk},
+    **{f"gameplay:{name}@private": _private_table for name in TABLE_ROUTES},
+    **{f"gameplay:{name}@public": _public_table for name in TABLE_ROUTES},
+    "gameplay:invite@private": lambda w: {"pk": w.private_table.pk, "token": w.private_table.invite_token},
+    "gameplay:invite@public": lambda w: {"pk": w.public_table.pk, "token": w.public_table.invite_token},
+    **{f"gameplay:{name}@private": (lambda w: {"pk": w.private_archived.pk}) for name in ARCHIVE_ROUTES},
+    **{f"gameplay:{name}@public": (lambda w: {"pk": w.public_archived.pk}) for name in ARCHIVE_ROUTES},
+    "gameplay:player_archive": lambda w: {"pk": w.users["seated"].player.pk},
+    **{f"clubs:{name}": _club for name in (
+        "club_detail", "club_edit", "club_join", "club_leave", "members", "member_add", "audit", "roster",
+        "roster_add", "roster_bulk", "roster_merge")},
+    "clubs:member_role": lambda w: {"slug": w.club.slug, "user_id": w.users["member"].pk},
+    "clubs:member_remove": lambda w: {"slug": w.club.slug, "user_id": w.users["member"].pk},
+    "clubs:roster_add_member": lambda w: {"slug": w.club.slug, "player_id": _member_player(w)},
+    "clubs:roster_toggle": lambda w: {"slug": w.club.slug, "entry_id": w.roster_entry.pk},
+    "clubs:roster_invite": lambda w: {"slug": w.club.slug, "player_id": w.unclaimed.pk},
+    "clubs:invitation": lambda w: {"slug": w.club.slug, "pk": w.invitation.pk},
+    "clubs:player_detail": lambda w: {"pk": _member_player(w)},
+    "clubs:player_edit@member": lambda w: {"pk": _member_player(w)},
+    "clubs:player_edit@unclaimed": lambda w: {"pk": w.unclaimed.pk},
+    "clubs:claim": lambda w: {"token": w.invitation.token},
+    "clubs:api_token_revoke": lambda w: {"pk": w.owner_token.pk},
+    "tournaments:rating_club": _club,
+    "tournaments:rating_city": lambda w: {"city": w.club.city},
+    "tournaments:rating_chart": lambda w: {"pk": _member_player(w)},
+    "tournaments:club_list": lambda w: {"club_slug": w.club.slug},
+    "tournaments:create": lambda w: {"club_slug": w.club.slug},
+    **{f"tournaments:{name}": _event for name in (
+        "home", "edit", "entries", "entries_bulk", "self_register", "pair_next", "results", "standings",
+        "crosstable", "bracket", "dashboard", "audit", "dashboard_action", "now_playing")},
+    "tournaments:substitute": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk},
+    "tournaments:entry_action": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk, "action": "check-in"},
+    **{f"tournaments:{name}": (lambda w: {"slug": w.tournament.slug, "number": 1}) for name in (
+        "round", "round_edit", "unpair", "swap", "table_number", "print_pairings", "print_sheets")},
+    "tournaments:export": lambda w: {"slug": w.tournament.slug, "what": "results", "fmt": "csv"},
+    "tournaments:match": lambda w: {"slug": w.tournament.slug, "pk": w.match.pk},
+    "tournaments:match_record": lambda w: {"slug": w.tournament.slug, "pk": w.match.pk},
+    "tournaments:forfeit": lambda w: {"slug": w.tournament.slug, "pk": w.match.pk, "loser": w.match.home_id},
+    "tournaments:withdrawal_answer": lambda w: {
+        "slug": w.tournament.slug, "pk": w.ask.pk, "answer": "decline"},
+    "tournaments:players_bulk": _solo,
+    "tournaments:player_register": _solo,
+    **{f"tournaments:{name}": (lambda w: {"slug": w.solo.slug, "pk": w.solo_entry.pk}) for name in (
+        "player_substitute", "player_approve", "player_check_in", "player_withdraw", "player_ask_withdraw",
+        "player_reinstate")},
+    "tournaments:no_show": lambda w: {"slug": w.solo.slug, "pk": w.solo_match.pk, "entry": w.solo_entry.pk},
+}
