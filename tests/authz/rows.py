@@ -33,6 +33,8 @@ class Row:
     method: str
     expect: dict[str, Outcome]
     data: Callable[[World], dict[str, Any]] | None = None
+    #: Roles told no on the page they are sent back to (a "redirect"): their write too must change nothing.
+    unchanged: tuple[str, ...] = ()
     #: A "login" outcome comes with `?next=` back to the page (allauth's code pages send no way back).
     way_back: bool = True
 
@@ -162,9 +164,9 @@ ROWS: list[Row] = [
     *[Row(f"gameplay:{name}@{which}", "GET", every(405))
       for name in TABLE_WRITES for which in ("private", "public")],
     # the private table: refused as missing; the seat is told why not (the match is on) on the table
-    *[Row(f"gameplay:{name}@private", "POST", seat(REDIRECT)) for name in TABLE_WRITES],
+    *[Row(f"gameplay:{name}@private", "POST", seat(REDIRECT), unchanged=ROLES) for name in TABLE_WRITES],
     # the public table is full and in play: anyone may ask, and is told no on the table page
-    *[Row(f"gameplay:{name}@public", "POST", every(REDIRECT)) for name in TABLE_WRITES],
+    *[Row(f"gameplay:{name}@public", "POST", every(REDIRECT), unchanged=ROLES) for name in TABLE_WRITES],
     # a record is downloaded once the match is over; while it is played, no one gets it
     *[Row(f"gameplay:record_json@{which}", method, every(404))
       for which in ("private", "public") for method in ("GET", "POST")],
@@ -265,7 +267,7 @@ ROWS: list[Row] = [
     Row("tournaments:entries_bulk", "POST", managers(REDIRECT), data=_pair_names),
     Row("tournaments:players_bulk", "POST", managers(REDIRECT), data=lambda w: {"text": "Новичок Один"}),
     # self-registration is off: the page says so to anyone
-    Row("tournaments:self_register", "POST", signed_in(REDIRECT)),
+    Row("tournaments:self_register", "POST", signed_in(REDIRECT), unchanged=ROLES),
     Row("tournaments:player_register", "POST", signed_in(403)),
     *[Row(f"tournaments:{name}", "POST", managers(REDIRECT)) for name in (
         "entry_action", "pair_next", "round_edit", "unpair", "player_approve", "player_check_in",
