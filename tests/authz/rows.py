@@ -167,6 +167,13 @@ ROWS: list[Row] = [
     *[Row(f"gameplay:{name}@private", "POST", seat(REDIRECT), unchanged=ROLES) for name in TABLE_WRITES],
     # the public table is full and in play: anyone may ask, and is told no on the table page
     *[Row(f"gameplay:{name}@public", "POST", every(REDIRECT), unchanged=ROLES) for name in TABLE_WRITES],
+    # a private table waiting for players: its link lets anyone see it and sit down; without the
+    # link it is not there, but to the one who sits at it; only he calls in the bots
+    Row("gameplay:table@open", "GET", seat(200)),
+    Row("gameplay:invite@open", "GET", every(200)),
+    Row("gameplay:sit@open", "POST", every(REDIRECT), data=lambda w: {"token": w.open_table.invite_token}),
+    Row("gameplay:sit@open-uninvited", "POST", seat(REDIRECT), unchanged=ROLES),
+    Row("gameplay:bots@open", "POST", seat(REDIRECT)),
     # a record is downloaded once the match is over; while it is played, no one gets it
     *[Row(f"gameplay:record_json@{which}", method, every(404))
       for which in ("private", "public") for method in ("GET", "POST")],

@@ -41,6 +41,7 @@ class World:
     solo_entry: IndividualEntry
     private_table: Table
     public_table: Table
+    open_table: Table
     public_archived: ArchivedMatch
     private_archived: ArchivedMatch
     roster_entry: ClubPlayer
@@ -133,6 +134,9 @@ def build_world() -> World:
     MembershipFactory(club=other_club, user=UserFactory(username="birlik-owner"), role=Role.OWNER)
     seated, others, private_table, public_table = _live_tables(users)
     private_archived = _finished(seated, public=False)
+    # a private table still waiting for players: "seated" opened it and sits there alone
+    open_table = table_services.create_table(rules={}, seating=Seating.IN_ORDER, user=users["seated"],
+                                             public=False)
     public_archived = _finished(others, public=True)
 
     # a tournament of the club with round 1 paired
@@ -191,7 +195,7 @@ def build_world() -> World:
     return World(
         users=users, club=club, other_club=other_club, tournament=tournament, match=match, entry=entry,
         ask=ask, solo=solo, solo_match=solo_match, solo_entry=solo_entry, private_table=private_table,
-        public_table=public_table, public_archived=public_archived, private_archived=private_archived,
-        roster_entry=roster_entry, unclaimed=unclaimed, invitation=invitation, owner_token=owner_token,
-        keys=keys, clients=clients,
+        public_table=public_table, open_table=open_table, public_archived=public_archived,
+        private_archived=private_archived, roster_entry=roster_entry, unclaimed=unclaimed,
+        invitation=invitation, owner_token=owner_token, keys=keys, clients=clients,
     )
