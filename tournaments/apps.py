@@ -15,6 +15,7 @@ class TournamentsConfig(AppConfig):
 
         from . import audit_words, broadcast, day_tasks, schedule, tasks  # noqa: F401 - signal receivers and tasks
         from .models import Match
+        from .selectors import fresh
         from .services import (
             plans,  # noqa: F401 - the day's plans follow rounds and day settings
             ratings,
@@ -28,4 +29,5 @@ class TournamentsConfig(AppConfig):
         broadcast.connect_table_events()
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="bilka-archive-match-deleted")
         archive_changed.connect(ratings.match_changed, dispatch_uid="bilka-ratings-follow-the-archive")
+        fresh.connect()  # the public pages' cache follows every change to what they show
         audit_words.register()  # the audit log words the tournaments' codes in the reader's language

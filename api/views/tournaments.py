@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 
 from tournaments import selectors
 from tournaments.models import Match, Tournament
+from tournaments.selectors import fresh
 
 from ..filters import TournamentFilter
 from ..serializers import MatchSerializer, RoundSerializer, StandingsSerializer, TournamentSerializer
@@ -56,8 +58,12 @@ class StandingsView(APIView):
 
     @extend_schema(responses=StandingsSerializer)
     def get(self, request, slug):
-        table = selectors.standings(tournament=tournament_or_404(slug))
-        return Response(StandingsSerializer(table).data)
+        def compute():
+            table = selectors.standings(tournament=tournament_or_404(slug))
+            return StandingsSerializer(table).data, True
+
+        # Kept until the tournament changes, as its standings page (tournaments.selectors.fresh).
+        return Response(fresh.cached("api-standings", slug, compute, get_language()))
 
 
 class MatchDetail(generics.RetrieveAPIView):

@@ -127,6 +127,10 @@ class VirtualOpponents:
         return self.bye >= self.win
 
 
+Known = dict[Tiebreak, Mapping[EntryId, Value]]
+"""Each metric's values over the whole field, reckoned once for one ranking."""
+
+
 def split(group: list[EntryId], value: Mapping[EntryId, Value]) -> list[list[EntryId]]:
     """Blocks of equal value, best (highest) first; each block keeps the group's order."""
     levels = sorted({value[e] for e in group}, reverse=True)
@@ -141,8 +145,16 @@ class Metric:
     def values(self, tallies: Tallies) -> Mapping[EntryId, Value]:
         raise NotImplementedError
 
-    def split(self, group: list[EntryId], tallies: Tallies) -> list[list[EntryId]]:
-        return split(group, self.values(tallies))
+    def split(
+        self, group: list[EntryId], tallies: Tallies, known: Known | None = None
+    ) -> list[list[EntryId]]:
+        """``group`` in blocks by this metric; ``known`` keeps each metric's values over the whole
+        field for one ranking, so a field of many tied groups reckons them once, not once a group."""
+        if known is None:
+            return split(group, self.values(tallies))
+        if self.tiebreak not in known:
+            known[self.tiebreak] = self.values(tallies)
+        return split(group, known[self.tiebreak])
 
 
 def _match_points(tallies: Tallies) -> dict[EntryId, int]:
@@ -231,7 +243,9 @@ class HeadToHead(Metric):
 
     tiebreak = Tiebreak.HEAD_TO_HEAD
 
-    def split(self, group: list[EntryId], tallies: Tallies) -> list[list[EntryId]]:
+    def split(
+        self, group: list[EntryId], tallies: Tallies, known: Known | None = None
+    ) -> list[list[EntryId]]:
         complete = all(b in tallies[a].mutual for i, a in enumerate(group) for b in group[i + 1 :])
         if not complete:
             return [group]
@@ -267,11 +281,12 @@ def rank(
     """The entries in blocks of equal standing, best first: by match points, then each tiebreak in
     turn within a block still tied. Each block keeps the seeding order of ``entries``."""
     by_tiebreak = metrics(virtual)
+    known: Known = {}
 
     def order(group: list[EntryId], criteria: Sequence[Tiebreak]) -> list[list[EntryId]]:
         if len(group) == 1 or not criteria:
             return [group]
-        blocks = by_tiebreak[criteria[0]].split(group, tallies)
+        blocks = by_tiebreak[criteria[0]].split(group, tallies, known)
         return [sub for block in blocks for sub in order(block, criteria[1:])]
 
     return [block for group in split(entries, _match_points(tallies)) for block in order(group, tiebreaks)]

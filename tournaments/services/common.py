@@ -21,6 +21,7 @@ from clubs.models import AuditEntry
 
 from .. import permissions
 from ..models import Match, ResultCorrection, Round, Tournament
+from ..selectors import fresh
 
 NOTIFY_ROUND_PAIRED = "tournaments.tasks.notify_round_paired"
 NOTIFY_RESULT_REPORTED = "tournaments.tasks.notify_result_reported"
@@ -67,6 +68,7 @@ def audit(*, actor, action: str, obj, tournament: Tournament, before=None, after
         before=before,
         after=after,
     )
+    fresh.renew(slug=tournament.slug)  # its public pages are worked out again, now and on commit
 
 
 def round_of(obj, after) -> int | None:

@@ -28,6 +28,7 @@ from ..models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingR
 from ..ratings.guard import WINDOW_DAYS, farming_weight
 from ..ratings.match_odds import ScoringKey
 from ..ratings.model import EW, NS, Deal, Match, RatingState
+from ..selectors import fresh
 from ..selectors.ratings import PROGRESS_KEY, day_of, rating_state
 from . import rating_io
 from .common import RECOMPUTE_RATINGS, on_commit_task
@@ -277,6 +278,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         spent["read"] += t3 - t0  # the last fetch, which found no more
         out.write()
         _save_state(state, last_played, fast)
+        fresh.renew_all()  # standings show the pairs' ratings
         t4 = clock()
         spent["write"] += t4 - t3
     spent["commit"] = clock() - t4  # the foreign keys of every row written are checked here
@@ -331,6 +333,7 @@ def learn_latest(match_id: int) -> bool:
                 PairRating.objects.update_or_create(
                     player_a_id=int(a), player_b_id=int(b), game=BILKA_FOUR,
                     defaults={"mu": r.mu, "var": r.var, "day": r.day, "matches": r.matches})
+        fresh.renew_all()  # standings show the pairs' ratings
     return True
 
 

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import permissions, selectors
 from ..forms import CHOICE_LABELS, RULE_LABELS
 from ..models import EntryStatus, IndividualEntry, Tournament, TournamentStatus
 from ..selectors import day as day_selectors
+from ..selectors import fresh
 from ..services import check_in_closed
 
 
@@ -41,6 +45,52 @@ def refusals(view):
                 return redirect_to_login(request.get_full_path())
             reason = str(denied) or _("You may not do this.")
             return render(request, "tournaments/refused.html", {"reason": reason}, status=403)
+
+    return wrapper
+
+
+_CSRF_FIELD = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_CSRF_MARK = b"\x00csrf\x00"
+
+
+def _has_messages(request) -> bool:
+    storage = messages.get_messages(request)
+    waiting = bool(list(storage))
+    storage.used = False  # looked at, not shown: they stay for the page that shows them
+    return waiting
+
+
+def cached_for_visitors(view):
+    """A public tournament page as a visitor who is not signed in sees it, kept in the cache until
+    the tournament changes (``selectors.fresh``): spectators reload the standings of a big event
+    all day, and working them out takes hundreds of milliseconds.
+
+    Signed-in people, who may see their own matches and the organiser's buttons, always get the
+    page worked out for them, as does a visitor with a message waiting. The page's form tokens are
+    each visitor's own: the kept page holds a mark where they go."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        if request.method not in ("GET", "HEAD") or request.user.is_authenticated or _has_messages(request):
+            return view(request, slug, *args, **kwargs)
+        refused: list[HttpResponse] = []
+
+        def compute():
+            response = view(request, slug, *args, **kwargs)
+            if response.status_code != 200 or response.streaming or response.cookies:
+                refused.append(response)
+                return None, False
+            body = _CSRF_FIELD.sub(rb"\1" + _CSRF_MARK + rb"\2", response.content)
+            return (response["Content-Type"], body), True
+
+        kept = fresh.cached(view.__name__, slug, compute, request.get_full_path(), get_language(),
+                            bool(getattr(request, "htmx", False)))
+        if refused:
+            return refused[0]
+        content_type, body = kept
+        if _CSRF_MARK in body:
+            body = body.replace(_CSRF_MARK, get_token(request).encode())
+        return HttpResponse(body, content_type=content_type)
 
     return wrapper
 

@@ -13,7 +13,15 @@ from .. import permissions, selectors, services
 from ..formats import format_of
 from ..forms import TIEBREAK_LABELS, TournamentForm
 from ..models import MatchStatus, TournamentStatus
-from .common import context, refusals, require_manager, rules_display, saved, tournament_or_404
+from .common import (
+    cached_for_visitors,
+    context,
+    refusals,
+    require_manager,
+    rules_display,
+    saved,
+    tournament_or_404,
+)
 
 
 def club_tournaments(request, club_slug):
@@ -70,6 +78,7 @@ def edit(request, slug):
     )
 
 
+@cached_for_visitors
 def home(request, slug):
     tournament = tournament_or_404(slug)
     rounds = list(tournament.rounds.order_by("number"))

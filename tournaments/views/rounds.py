@@ -17,7 +17,15 @@ from clubs.confirm import Question, ask_first
 from .. import permissions, selectors, services
 from ..forms import RoundForm
 from ..models import IndividualEntry, Match, Round, Tournament
-from .common import error_text, page, refusals, require_manager, rules_display, tournament_or_404
+from .common import (
+    cached_for_visitors,
+    error_text,
+    page,
+    refusals,
+    require_manager,
+    rules_display,
+    tournament_or_404,
+)
 
 
 def _round(tournament: Tournament, number: int):
@@ -42,6 +50,7 @@ def _pairing_tools(request, tournament: Tournament, rnd: Round, rounds: list[Rou
     }
 
 
+@cached_for_visitors
 def round_view(request, slug, number):
     tournament = tournament_or_404(slug)
     rounds = list(tournament.rounds.order_by("number"))
@@ -69,6 +78,7 @@ def round_view(request, slug, number):
     )
 
 
+@cached_for_visitors
 def results(request, slug):
     tournament = tournament_or_404(slug)
     return page(

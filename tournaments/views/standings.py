@@ -14,7 +14,7 @@ from ..models import Format, Tournament
 from ..selectors import exports
 from ..selectors import ratings as rating_selectors
 from ..selectors.standings import round_crosstable, standings_columns
-from .common import page, tournament_or_404
+from .common import cached_for_visitors, page, tournament_or_404
 
 
 def _bracket_page(request, tournament: Tournament, tab: str):
@@ -29,6 +29,7 @@ def _bracket_page(request, tournament: Tournament, tab: str):
     return page(request, tournament, tab, template, view=view, prizes=prizes)
 
 
+@cached_for_visitors
 def standings(request, slug):
     tournament = tournament_or_404(slug)
     shown = format_of(tournament).standings_page
@@ -57,6 +58,7 @@ def standings(request, slug):
     )
 
 
+@cached_for_visitors
 def crosstable(request, slug):
     """The all-play-all grid of a round robin; for a Swiss, each pair's rounds (opponent, seat, score)."""
     tournament = tournament_or_404(slug)
@@ -79,6 +81,7 @@ def crosstable(request, slug):
     )
 
 
+@cached_for_visitors
 def bracket(request, slug):
     tournament = tournament_or_404(slug)
     fmt = format_of(tournament)

@@ -1,0 +1,247 @@
+"""Benchmark: a 256-pair Swiss under load — its home and standings pages and the API's standings.
+
+Builds once (kept between runs; `--rebuild` makes it again) a PostgreSQL database holding one club's
+Swiss of `--pairs` pairs (256) over 9 rounds with `--rounds` (5) played and the next paired, its
+results not in. Starts one server process (uvicorn, production settings: bench/web_settings.py),
+then for each address runs wrk (Debian's `wrk`; `--connections` 32, two threads, `--seconds` each)
+and prints requests/s and the latency p50/p99 as wrk measured them.
+
+Then freshness: the organiser confirms a result of the open round through the API (`POST
+/api/v1/matches/<id>/result/` with a write key; an organiser's result is confirmed at once) while
+wrk keeps loading the standings page, and the bench polls the standings page and the API's
+standings until each shows it; it prints the worst time from the result's answer to the first page
+and the first API answer showing it, over `--fresh` results. Goal: each address at least 200
+requests/s with p99 under 100 ms; fresh within a second.
+
+Bounded: loopback only, at most 60 s per address. The machine has two cores, shared with the load
+generator and PostgreSQL: note the load average printed beside the figures.
+
+    .venv/bin/python bench/web_load.py [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
+                                       [--fresh 5] [--rebuild] [--only home|standings|api]
+
+`DATABASE_URL` defaults to postgres://postgres@127.0.0.1:5432/bilka_bench_web, `REDIS_URL` to
+redis://127.0.0.1:6379/15 (the site's cache, flushed before the run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bilka_bench_web")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+os.environ["DJANGO_SETTINGS_MODULE"] = "bench.web_settings"
+SLUG = "bench-swiss"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare(args) -> None:
+    """Create and migrate the database when needed; build the Swiss unless it is there."""
+    import psycopg
+
+    url = os.environ["DATABASE_URL"]
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if exists and args.rebuild:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+            exists = None
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)  # noqa: S603
+
+    import django
+
+    django.setup()
+    from tournaments.models import Tournament
+
+    if not Tournament.objects.filter(slug=SLUG).exists():
+        started = time.perf_counter()
+        build(args.pairs, args.rounds)
+        print(f"built the Swiss: {args.pairs} pairs, {args.rounds} rounds played "
+              f"({time.perf_counter() - started:.0f} s)", flush=True)
+
+
+def build(pairs: int, rounds: int) -> None:
+    from clubs.models import Club, Membership, Role, User
+    from tournaments import services
+    from tournaments.models import Match, MatchStatus
+
+    rng = random.Random(7)
+    organiser = User.objects.create_user(username="bench-organiser", password="bench-web")  # noqa: S106
+    club = Club.objects.create(name="Клуб «Белка»", slug="bench-club")
+    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
+    t = services.create_tournament(actor=organiser, club=club, name="Чемпионат Успенки", format="swiss",
+                                   swiss_rounds=9)
+    Tournament = type(t)
+    Tournament.objects.filter(pk=t.pk).update(slug=SLUG)
+    t.refresh_from_db()
+    text = "\n".join(f"Игрок {2 * i + 1} & Игрок {2 * i + 2}" for i in range(pairs))
+    services.register_entries_bulk(actor=organiser, tournament=t, text=text)
+    for number in range(rounds + 1):
+        rnd = services.pair_next_round(actor=organiser, tournament=t)
+        if number == rounds:
+            break  # the open round: its results come in during the freshness check
+        for match in Match.objects.filter(round=rnd, status=MatchStatus.SCHEDULED):
+            loser = rng.randint(0, 11)
+            home = rng.random() < 0.5
+            services.enter_result(actor=organiser, match=match, home_eyes=12 if home else loser,
+                                  away_eyes=loser if home else 12)
+
+
+def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
+    out = subprocess.run(  # noqa: S603
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency", url],  # noqa: S607
+        capture_output=True, text=True, check=True,
+    ).stdout
+    unit = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+    def latency(pct: str) -> float:
+        m = re.search(rf"^\s*{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        return float(m.group(1)) * unit[m.group(2)] if m else float("nan")
+
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    errors = re.search(r"Socket errors:.*", out)
+    total = re.search(r"(\d+) requests in", out)
+    return {
+        "rps": float(rps.group(1)) if rps else 0.0,
+        "p50": latency("50"),
+        "p99": latency("99"),
+        "requests": int(total.group(1)) if total else 0,
+        "non2xx": int(bad.group(1)) if bad else 0,
+        "errors": errors.group(0) if errors else "",
+    }
+
+
+def get(url: str, headers: dict | None = None) -> str:
+    request = urllib.request.Request(url, headers=headers or {})  # noqa: S310 - loopback
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+        return response.read().decode()
+
+
+def standings_table(html: str) -> str:
+    """The standings table of the page (the rest carries a fresh CSP nonce and CSRF token each time)."""
+    m = re.search(r"<table.*?</table>", html, re.S)
+    return m.group(0) if m else ""
+
+
+def freshness(base: str, results: int, seconds: int, connections: int) -> tuple[list[float], list[float]]:
+    """Seconds from a confirmed result's answer to the first standings page and API answer showing it."""
+    from clubs.models import User
+    from clubs.services.tokens import create_token
+    from tournaments.models import Match, MatchStatus, Tournament
+
+    t = Tournament.objects.get(slug=SLUG)
+    organiser = User.objects.get(username="bench-organiser")
+    _, key = create_token(actor=organiser, name=f"bench {time.time():.0f}", scope="write", clubs=[t.club])
+    page_url, api_url = f"{base}/t/{SLUG}/standings/", f"{base}/api/v1/tournaments/{SLUG}/standings/"
+    load = threading.Thread(target=wrk, args=(page_url, seconds, connections), daemon=True)
+    load.start()
+    time.sleep(1)
+    page_s, api_s = [], []
+    open_matches = list(Match.objects.filter(round__tournament=t, status=MatchStatus.SCHEDULED)
+                        .order_by("round__number", "table")[:results])
+    for match in open_matches:
+        before_page = standings_table(get(page_url))
+        before_api = get(api_url)
+        request = urllib.request.Request(  # noqa: S310
+            f"{base}/api/v1/matches/{match.pk}/result/", method="POST",
+            data=json.dumps({"home_eyes": 12, "away_eyes": 5}).encode(),
+            headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            assert response.status in (200, 201), response.status
+        answered = time.perf_counter()
+        seen_page = seen_api = None
+        while (seen_page is None or seen_api is None) and time.perf_counter() - answered < 10:
+            if seen_page is None and standings_table(get(page_url)) != before_page:
+                seen_page = time.perf_counter() - answered
+            if seen_api is None and get(api_url) != before_api:
+                seen_api = time.perf_counter() - answered
+            time.sleep(0.01)
+        page_s.append(seen_page if seen_page is not None else float("inf"))
+        api_s.append(seen_api if seen_api is not None else float("inf"))
+    load.join()
+    return page_s, api_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--fresh", type=int, default=5)
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--only", choices=["home", "standings", "api"])
+    args = parser.parse_args()
+    if not 1 <= args.seconds <= 60 or not 1 <= args.connections <= 256:
+        parser.error("at most 60 s per address and 256 connections")
+    prepare(args)
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(  # noqa: S603
+        [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings"},
+    )
+    try:
+        for _ in range(150):
+            try:
+                get(f"{base}/robots.txt")
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                time.sleep(0.2)
+        addresses = {
+            "home": f"{base}/t/{SLUG}/",
+            "standings": f"{base}/t/{SLUG}/standings/",
+            "api": f"{base}/api/v1/tournaments/{SLUG}/standings/",
+        }
+        print(f"one uvicorn process, {args.connections} connections, {args.seconds} s each, "
+              f"{args.pairs} pairs; load average before: {os.getloadavg()[0]:.2f}", flush=True)
+        print(f"{'address':<42} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}  load", flush=True)
+        for name, url in addresses.items():
+            if args.only and name != args.only:
+                continue
+            for _ in range(3):  # warm: the first request of a process compiles the templates
+                started = time.perf_counter()
+                get(url)
+            print(f"  one request alone: {1000 * (time.perf_counter() - started):.0f} ms", flush=True)
+            r = wrk(url, args.seconds, args.connections)
+            print(f"{url.removeprefix(base):<42} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
+                  f"{r['non2xx']:>8}  {os.getloadavg()[0]:.2f} {r['errors']}", flush=True)
+        if args.fresh:
+            page_s, api_s = freshness(base, args.fresh, max(args.seconds, 3 * args.fresh), args.connections)
+            print(f"fresh after a confirmed result (standings page under load), worst of {len(page_s)}: "
+                  f"page {max(page_s):.3f} s, API {max(api_s):.3f} s", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
