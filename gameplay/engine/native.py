@@ -18,7 +18,7 @@ from pathlib import Path
 
 ENGINE_DIR = Path(__file__).resolve().parent
 REPO = ENGINE_DIR.parent.parent
-NATIVE_MODULES = ("deal", "state", "match")
+NATIVE_MODULES = ("deal", "state", "match", "solver")
 
 _SETUP = """
 import sys

@@ -1,0 +1,395 @@
+"""The double-dummy solver: with every hand known, the card points each pair ends the deal with
+when both play best (N/S maximise theirs, E/W minimise them), and the same for each legal card.
+
+Legality and trick winners come from the same ladders as `state.py` (`ladder.py`): a card
+follows a lead by the `FOLLOW` mask, the ace ban is the mask of plain aces whose suit has not
+been led, and a trick's best card is the highest `STRENGTH4` value plus its seat. The search is
+a null-window alpha-beta (fail-soft) driven MTD(f)-style to the exact value, over a
+transposition table keyed by the four hands, the leader and the aces still banned, which holds
+bounds on the points still to come (the points already taken are never in the key). Cards
+that are equivalent (a run of jacks, or of 6-9 of one suit, with no other live card between
+them, in one hand) are tried once. The solver keeps its table across calls, so a second
+question about the same deal reuses the first one's work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gameplay.engine.cards import CHUNK_POINTS, JACKS, PLAIN_SUIT_MASK, VALUE
+from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH4
+
+_P0, _P1, _P2 = CHUNK_POINTS
+#: The cards worth no points (6 7 8 9 of each suit), the only runs beside the jacks' whose
+#: cards are interchangeable: every other rank of a suit has its own value.
+_ZERO = sum(0xF << (9 * s) for s in range(4))
+_JACK_BITS = (5, 32, 23, 14)  # JC JS JH JD, strongest first
+#: Cards by their value, highest first: aces, tens, kings, queens, jacks, the rest.
+_BY_VALUE = tuple(sum(1 << (9 * s + r) for s in range(4)) for r in (8, 4, 7, 6, 5)) + (_ZERO,)
+
+
+def _points(mask: int) -> int:
+    return _P0[mask & 0xFFF] + _P1[mask >> 12 & 0xFFF] + _P2[mask >> 24]
+
+
+def _run_redundant(order: tuple[int, ...], alive: int, hand: int) -> int:
+    """The cards of `hand` among `order` (strongest first) whose nearest stronger live card
+    of the run is in the same hand: playing either is the same move."""
+    redundant = 0
+    above = -1
+    for bit in order:
+        if alive >> bit & 1:
+            if hand >> bit & 1 and above >= 0 and hand >> above & 1:
+                redundant |= 1 << bit
+            above = bit
+    return redundant
+
+
+#: _ZERO_RED[alive << 4 | hand] for the four zero cards of a suit (bits 0..3 = 6 7 8 9).
+_ZERO_RED = tuple(_run_redundant((3, 2, 1, 0), i >> 4 | (i & 15), i & 15) for i in range(256))
+
+
+def _jack_pattern(mask: int) -> int:
+    return (mask >> 5 & 1) | (mask >> 31 & 2) | (mask >> 21 & 4) | (mask >> 11 & 8)
+
+
+def _jack_mask(pattern: int) -> int:
+    return sum(1 << _JACK_BITS[i] for i in range(4) if pattern >> i & 1)
+
+
+_JACK_RED = tuple(
+    _run_redundant(_JACK_BITS, _jack_mask(i >> 4 | (i & 15)), _jack_mask(i & 15)) for i in range(256)
+)
+
+
+def representatives(legal: int, alive: int) -> int:
+    """`legal` less the cards equivalent to a stronger legal card (same hand, same value, no live
+    card between them in the order that decides tricks). `alive` is every card not in a
+    completed trick: the hands and the cards on the table."""
+    z = legal & _ZERO
+    if z & (z - 1):
+        for shift in (0, 9, 18, 27):
+            zs = z >> shift & 15
+            if zs & (zs - 1):
+                legal &= ~(_ZERO_RED[(alive >> shift & 15) << 4 | zs] << shift)
+    j = legal & JACKS
+    if j & (j - 1):
+        legal &= ~_JACK_RED[_jack_pattern(alive) << 4 | _jack_pattern(j)]
+    return legal
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _beats(row: tuple[int, ...]) -> tuple[int, ...]:
+    """For each strength s (a STRENGTH4 value >> 2), the cards that are stronger."""
+    return tuple(sum(1 << c for c in range(len(row)) if row[c] >> 2 > s) for s in range(48))
+
+
+#: BEATS[idx][s]: the cards that beat the best card so far, of strength s, in a trick led to ladder idx.
+BEATS = tuple(_beats(row) for row in STRENGTH4)
+_LOW_FIRST = _BY_VALUE[::-1]
+
+
+def _ordered(moves: int, beats: int, partner_wins: bool, last: bool) -> list[int]:
+    """Follower's cards in the order most likely to be best: points on a trick the partner holds,
+    else the cards that take it (the dearest first when nobody comes after), then the cheapest."""
+    out: list[int] = []
+    if partner_wins:
+        for m in _BY_VALUE:
+            if moves & m:
+                out += _cards(moves & m)
+        return out
+    win = moves & beats
+    if win:
+        order = _BY_VALUE if last else _LOW_FIRST
+        for m in order:
+            if win & m:
+                out += _cards(win & m)
+    lose = moves & ~beats
+    for m in _LOW_FIRST:
+        if lose & m:
+            out += _cards(lose & m)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A deal at some card: what the solver needs, and nothing of the match around it.
+
+    `hands` are the cards still held (N E S W); `trick` the cards on the table, in play order
+    from `leader`; `unled_aces` the plain aces that may not be discarded yet (0 unless
+    `ace_discard_ban`); `points` the points already taken in completed tricks (NS, EW);
+    `next_seat` the play order (`direction`).
+    """
+
+    hands: tuple[int, int, int, int]
+    trump: int
+    leader: int
+    trick: tuple[int, ...]
+    unled_aces: int
+    points: tuple[int, int]
+    next_seat: tuple[int, int, int, int]
+
+    @classmethod
+    def start(cls, hands: tuple[int, int, int, int], trump: int, leader: int, *, ace_discard_ban: bool,
+              next_seat: tuple[int, int, int, int] = (1, 2, 3, 0)) -> Position:
+        """The deal before its first card."""
+        unled = PLAIN_ACES[trump] if ace_discard_ban else 0
+        return cls(hands, trump, leader, (), unled, (0, 0), next_seat)
+
+    @property
+    def to_move(self) -> int:
+        seat = self.leader
+        for _ in self.trick:
+            seat = self.next_seat[seat]
+        return seat
+
+    @property
+    def over(self) -> bool:
+        return not (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3])
+
+    def legal_mask(self) -> int:
+        """The cards the seat to move may play: the engine's rule (`state.apply`)."""
+        hand = self.hands[self.to_move]
+        if not self.trick:
+            return hand
+        follow = FOLLOW[self.trump * 4 + LEAD_KEY[self.trump][self.trick[0]]]
+        return hand & follow or hand & ~self.unled_aces or hand
+
+    def play(self, card: int) -> Position:
+        """The position after the seat to move plays `card` (ValueError if it may not)."""
+        if not self.legal_mask() >> card & 1:
+            raise ValueError(f"card {card} is not legal here")
+        seat = self.to_move
+        hands = list(self.hands)
+        hands[seat] ^= 1 << card
+        unled = self.unled_aces
+        trick = (*self.trick, card)
+        lead = LEAD_KEY[self.trump][trick[0]]
+        if len(trick) == 1 and lead != self.trump:
+            unled &= ~PLAIN_SUIT_MASK[lead]
+        hs = (hands[0], hands[1], hands[2], hands[3])
+        if len(trick) < 4:
+            return Position(hs, self.trump, self.leader, trick, unled, self.points, self.next_seat)
+        winner = trick_winner(self.trump, self.leader, trick, self.next_seat)
+        points = [self.points[0], self.points[1]]
+        points[winner & 1] += sum(VALUE[c] for c in trick)
+        return Position(hs, self.trump, winner, (), unled, (points[0], points[1]), self.next_seat)
+
+
+def trick_winner(trump: int, leader: int, trick: tuple[int, ...], next_seat: tuple[int, ...]) -> int:
+    """The seat that takes a complete trick (RULES.md, "Playing a trick")."""
+    row = STRENGTH4[trump * 4 + LEAD_KEY[trump][trick[0]]]
+    seat, best = leader, -1
+    for card in trick:
+        value = row[card] + seat
+        if value > best:
+            best = value
+        seat = next_seat[seat]
+    return best & 3
+
+
+class Solver:
+    """A double-dummy solver for the deals of one trump and play order; its transposition table
+    lives as long as it does (a fresh one per deal keeps memory bounded)."""
+
+    def __init__(self, trump: int, next_seat: tuple[int, int, int, int] = (1, 2, 3, 0)) -> None:
+        self.trump = trump
+        self.next_seat = next_seat
+        self._trump4 = trump * 4
+        self._lead_keys = LEAD_KEY[trump]
+        self._hands = [0, 0, 0, 0]
+        #: key -> [lower bound, upper bound, best lead] of the points N/S take from here on.
+        self._table: dict[tuple[int, int, int, int, int, int], list[int]] = {}
+        self.nodes = 0
+
+    # ------------------------------------------------------------------ public
+    def value(self, pos: Position) -> int:
+        """The points N/S end the deal with, both sides playing best from `pos`."""
+        return pos.points[0] + self._exact(pos, -1)
+
+    def card_values(self, pos: Position) -> dict[int, int]:
+        """For each legal card of the seat to move, the points N/S end the deal with after it."""
+        out: dict[int, int] = {}
+        guess = -1
+        for card in _cards(pos.legal_mask()):
+            child = pos.play(card)
+            rest = self._exact(child, guess)
+            guess = rest + child.points[0] - pos.points[0]
+            out[card] = child.points[0] + rest
+        return out
+
+    # ------------------------------------------------------------------ driver
+    def _exact(self, pos: Position, guess: int) -> int:
+        """The points N/S take from `pos` on (exact), by null-window probes (MTD(f))."""
+        if pos.over:
+            return 0
+        self._hands = list(pos.hands)
+        trick_points = sum(VALUE[c] for c in pos.trick)
+        lo, hi = 0, _points(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) + trick_points
+        g = guess if lo < guess <= hi else (lo + hi + 1) // 2
+        while lo < hi:
+            v = self._probe(pos, g)
+            if v >= g:
+                lo = v
+            else:
+                hi = v
+            g = (lo + hi + 1) // 2
+        return lo
+
+    def _probe(self, pos: Position, beta: int) -> int:
+        if not pos.trick:
+            return self._lead(pos.leader, pos.unled_aces, beta)
+        trick = pos.trick
+        trump4 = self._trump4
+        idx = trump4 + self._lead_keys[trick[0]]
+        row = STRENGTH4[idx]
+        seat, best = pos.leader, -1
+        for card in trick:
+            v = row[card] + seat
+            if v > best:
+                best = v
+            seat = self.next_seat[seat]
+        alive = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+        for card in trick:
+            alive |= 1 << card
+        return self._follow(seat, len(trick), idx, best, sum(VALUE[c] for c in trick), pos.unled_aces,
+                            alive, beta)
+
+    # ------------------------------------------------------------------ search
+    def _lead(self, leader: int, unled: int, beta: int) -> int:
+        """Null-window search at a trick's start: a bound on the points N/S take from here on,
+        `>= beta` if they can take `beta`, else `< beta` (fail-soft)."""
+        h = self._hands
+        h0, h1, h2, h3 = h
+        alive = h0 | h1 | h2 | h3
+        total = _P0[alive & 0xFFF] + _P1[alive >> 12 & 0xFFF] + _P2[alive >> 24]
+        if beta > total:
+            return total
+        if beta <= 0:
+            return 0
+        nxt = self.next_seat
+        hand = h[leader]
+        if not hand & (hand - 1):
+            # The last trick: every card is forced.
+            s1 = nxt[leader]
+            s2 = nxt[s1]
+            s3 = nxt[s2]
+            c0 = hand.bit_length() - 1
+            row = STRENGTH4[self._trump4 + self._lead_keys[c0]]
+            best = row[c0] + leader
+            v = row[h[s1].bit_length() - 1] + s1
+            if v > best:
+                best = v
+            v = row[h[s2].bit_length() - 1] + s2
+            if v > best:
+                best = v
+            v = row[h[s3].bit_length() - 1] + s3
+            if v > best:
+                best = v
+            return 0 if best & 1 else total
+        key = (h0, h1, h2, h3, leader, unled)
+        table = self._table
+        entry = table.get(key)
+        if entry is not None:
+            if entry[0] >= beta:
+                return entry[0]
+            if entry[1] < beta:
+                return entry[1]
+            first = entry[2]
+        else:
+            entry = [0, total, -1]
+            table[key] = entry
+            first = -1
+        self.nodes += 1
+        moves = _cards(representatives(hand, alive))
+        if first >= 0 and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        maximise = not leader & 1
+        best_v = -1 if maximise else 999
+        best_card = -1
+        trump4 = self._trump4
+        lead_keys = self._lead_keys
+        s1 = nxt[leader]
+        for c in moves:
+            h[leader] = hand ^ (1 << c)
+            idx = trump4 + lead_keys[c]
+            u = unled & ~PLAIN_SUIT_MASK[idx & 3] if unled and idx & 3 != trump4 >> 2 else unled
+            v = self._follow(s1, 1, idx, STRENGTH4[idx][c] + leader, VALUE[c], u, alive, beta)
+            if maximise:
+                if v > best_v:
+                    best_v, best_card = v, c
+                    if v >= beta:
+                        break
+            elif v < best_v:
+                best_v, best_card = v, c
+                if v < beta:
+                    break
+        h[leader] = hand
+        if best_v >= beta:
+            if best_v > entry[0]:
+                entry[0] = best_v
+        elif best_v < entry[1]:
+            entry[1] = best_v
+        entry[2] = best_card
+        return best_v
+
+    def _follow(self, seat: int, n: int, idx: int, best: int, pts: int, unled: int, alive: int,
+                beta: int) -> int:
+        """Null-window search for the `n`-th card (from 0) of a trick led to the ladder `idx`."""
+        h = self._hands
+        hand = h[seat]
+        legal = hand & FOLLOW[idx] or hand & ~unled or hand
+        reps = representatives(legal, alive)
+        row = STRENGTH4[idx]
+        if reps & (reps - 1):
+            moves = _ordered(reps, BEATS[idx][best >> 2], best & 1 == seat & 1, n == 3)
+        else:
+            moves = [reps.bit_length() - 1]
+        maximise = not seat & 1
+        best_v = -1 if maximise else 999
+        if n == 3:
+            for c in moves:
+                v = row[c] + seat
+                win = (v if v > best else best) & 3
+                tp = pts + VALUE[c]
+                h[seat] = hand ^ (1 << c)
+                if win & 1:
+                    v = self._lead(win, unled, beta)
+                else:
+                    v = tp + self._lead(win, unled, beta - tp)
+                if maximise:
+                    if v > best_v:
+                        best_v = v
+                        if v >= beta:
+                            break
+                elif v < best_v:
+                    best_v = v
+                    if v < beta:
+                        break
+        else:
+            nxt = self.next_seat[seat]
+            for c in moves:
+                v = row[c] + seat
+                h[seat] = hand ^ (1 << c)
+                v = self._follow(nxt, n + 1, idx, v if v > best else best, pts + VALUE[c], unled, alive,
+                                 beta)
+                if maximise:
+                    if v > best_v:
+                        best_v = v
+                        if v >= beta:
+                            break
+                elif v < best_v:
+                    best_v = v
+                    if v < beta:
+                        break
+        h[seat] = hand
+        return best_v
