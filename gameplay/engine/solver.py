@@ -24,6 +24,7 @@ _P0, _P1, _P2 = CHUNK_POINTS
 #: cards are interchangeable: every other rank of a suit has its own value.
 _ZERO = sum(0xF << (9 * s) for s in range(4))
 _JACK_BITS = (5, 32, 23, 14)  # JC JS JH JD, strongest first
+_PLAIN_HIGH_FIRST = (8, 4, 7, 6, 3, 2, 1, 0)  # ranks A 10 K Q 9 8 7 6
 #: Cards by their value, highest first: aces, tens, kings, queens, jacks, the rest.
 _BY_VALUE = tuple(sum(1 << (9 * s + r) for s in range(4)) for r in (8, 4, 7, 6, 5)) + (_ZERO,)
 
@@ -119,6 +120,21 @@ def _ordered(moves: int, beats: int, partner_wins: bool, last: bool) -> list[int
     return out
 
 
+def _lead_order(moves: int, tops: int) -> list[int]:
+    """Leads in the order most likely to be best: the top cards of their class, dearest first,
+    then the rest from the cheapest."""
+    out: list[int] = []
+    top = moves & tops
+    for m in _BY_VALUE:
+        if top & m:
+            out += _cards(top & m)
+    rest = moves & ~tops
+    for m in _BY_VALUE:
+        if rest & m:
+            out += _cards(rest & m)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """A deal at some card: what the solver needs, and nothing of the match around it.
@@ -206,6 +222,11 @@ class Solver:
         self._trump4 = trump * 4
         self._lead_keys = LEAD_KEY[trump]
         self._hands = [0, 0, 0, 0]
+        #: The trumps strongest first: the jacks, then A 10 K Q 9 8 7 6 of the trump suit.
+        self._trump_order = [9 * s + 5 for s in (0, 3, 2, 1)] + [9 * trump + r for r in _PLAIN_HIGH_FIRST]
+        #: Each class's cards strongest first (the trumps, then the plain suits), for `_tops`.
+        self._classes = [self._trump_order] + [
+            [9 * s + r for r in _PLAIN_HIGH_FIRST] for s in range(4) if s != trump]
         #: key -> [lower bound, upper bound, best lead] of the points N/S take from here on.
         self._table: dict[tuple[int, int, int, int, int, int], list[int]] = {}
         self.nodes = 0
@@ -275,6 +296,24 @@ class Solver:
             return total
         if beta <= 0:
             return 0
+        # The highest live trumps, down to the first of the other pair's, fall to their pair
+        # whatever happens: their points bound the value from one side.
+        sure = 0
+        run = -1
+        ns = h0 | h2
+        for c in self._trump_order:
+            if alive >> c & 1:
+                pair = 0 if ns >> c & 1 else 1
+                if run != pair:
+                    if run >= 0:
+                        break
+                    run = pair
+                sure += VALUE[c]
+        if run == 0:
+            if beta <= sure:
+                return sure
+        elif beta > total - sure:
+            return total - sure
         nxt = self.next_seat
         hand = h[leader]
         if not hand & (hand - 1):
@@ -309,7 +348,7 @@ class Solver:
             table[key] = entry
             first = -1
         self.nodes += 1
-        moves = _cards(representatives(hand, alive))
+        moves = _lead_order(representatives(hand, alive), self._tops(alive))
         if first >= 0 and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -341,6 +380,16 @@ class Solver:
             entry[1] = best_v
         entry[2] = best_card
         return best_v
+
+    def _tops(self, alive: int) -> int:
+        """The strongest live card of each class (trumps, each plain suit)."""
+        tops = 0
+        for order in self._classes:
+            for c in order:
+                if alive >> c & 1:
+                    tops |= 1 << c
+                    break
+        return tops
 
     def _follow(self, seat: int, n: int, idx: int, best: int, pts: int, unled: int, alive: int,
                 beta: int) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import random
+import sys
 from functools import cache
 
 import pytest
@@ -255,6 +256,7 @@ def _pure_solver_module():
     spec = importlib.util.spec_from_file_location("pure_solver", REPO / "gameplay" / "engine" / "solver.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["pure_solver"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
