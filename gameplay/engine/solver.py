@@ -280,14 +280,20 @@ class Solver:
         self._hands = list(pos.hands)
         trick_points = sum(VALUE[c] for c in pos.trick)
         lo, hi = 0, _points(pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) + trick_points
-        g = guess if lo < guess <= hi else (lo + hi + 1) // 2
+        near = lo < guess <= hi
+        g = guess if near else (lo + hi + 1) // 2
         while lo < hi:
             v = self._probe(pos, g)
             if v >= g:
                 lo = v
             else:
                 hi = v
-            g = (lo + hi + 1) // 2
+            if near:
+                # A guess is usually right or close: test the value just beside it first.
+                g = lo + 1 if v >= g else hi
+                near = False
+            else:
+                g = (lo + hi + 1) // 2
         return lo
 
     def _probe(self, pos: Position, beta: int) -> int:
