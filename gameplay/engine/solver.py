@@ -449,7 +449,14 @@ class Solver:
         reps = representatives(legal, alive)
         row = STRENGTH4[idx]
         if reps & (reps - 1):
-            moves = _ordered(reps, BEATS[idx][best >> 2], best & 1 == seat & 1, n == 3)
+            beats = BEATS[idx][best >> 2]
+            partner = best & 1 == seat & 1
+            if partner and n == 2:
+                # The partner holds the trick: points on it if the last hand cannot take it.
+                last = h[self.next_seat[seat]]
+                last = last & FOLLOW[idx] or last & ~unled or last
+                partner = not last & beats
+            moves = _ordered(reps, beats, partner, n == 3)
         else:
             moves = [reps.bit_length() - 1]
         maximise = not seat & 1
