@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import gameplay.engine.solver as solver_module  # noqa: E402
 from gameplay.engine.cards import JC, deck_cards  # noqa: E402
-from gameplay.engine.solver import Position, Solver  # noqa: E402
+from gameplay.engine.deal_position import Position
+from gameplay.engine.solver import Solver  # noqa: E402
 
 
 def main() -> None:

@@ -11,10 +11,11 @@ from typing import Any
 
 from gameplay.engine.cards import PAIRS, SEATS, card_to_str
 from gameplay.engine.deal import DealLog
+from gameplay.engine.deal_position import Position
 from gameplay.engine.errors import RecordError
 from gameplay.engine.record import read_record
 from gameplay.engine.rules import Rules
-from gameplay.engine.solver import Position, Solver
+from gameplay.engine.solver import Solver
 
 SOLVE_FORMAT = "bilka-solve/1"
 ANALYSIS_FORMAT = "bilka-analysis/1"

@@ -16,9 +16,10 @@ from engine_helpers import REPO
 import gameplay.engine.solver as solver_module
 from gameplay.engine.analysis import start_position
 from gameplay.engine.cards import PASS, VALUE, deck_cards
+from gameplay.engine.deal_position import Position
 from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
-from gameplay.engine.solver import Position, Solver
+from gameplay.engine.solver import Solver
 
 # ---------------------------------------------------------------- the rules again, plainly (RULES.md)
 JACK, ACE = 5, 8
