@@ -1,4 +1,4 @@
-"""Optional native build of the hot modules (`state.py` and beside it, `solver.py`) with mypyc, and its removal.
+"""Optional native build of the hot modules (`state.py` and beside it, the solver) with mypyc; its removal.
 
 The pure-Python package is the reference and works without it; the build only makes
 `legal_actions()`/`apply()` faster. `python -m gameplay.engine build-native` compiles
