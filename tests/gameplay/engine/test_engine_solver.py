@@ -224,9 +224,11 @@ def plain_alpha_beta(pos: Position) -> int:
 
 @pytest.mark.slow
 def test_twenty_full_deals_match_a_plain_alpha_beta():
+    # Every legality rule but the 36-card deck, whose nine tricks take the plain search minutes.
+    eight_tricks = [r for r in LEGALITY_RULES if r.deck != "36"]
     rng = random.Random(23)
     for i in range(20):
-        rules = LEGALITY_RULES[(i * 7) % len(LEGALITY_RULES)]
+        rules = eight_tricks[(i * 5) % len(eight_tricks)]
         _, pos = random_deal(rules, rng, 0)
         assert Solver(pos.trump, pos.next_seat).value(pos) == plain_alpha_beta(pos), (i, rules)
 
