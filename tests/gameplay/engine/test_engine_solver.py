@@ -191,6 +191,8 @@ def plain_alpha_beta(pos: Position) -> int:
             return 0
         key = (p.hands, p.leader, p.trick, p.unled_aces)
         lo, hi = table.get(key, (0, 120))
+        if lo == hi:
+            return lo
         if lo >= beta:
             return lo
         if hi <= alpha:
