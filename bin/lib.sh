@@ -33,12 +33,30 @@ ensure_venv() {
     mkdir -p "$BILKA_ROOT/var"
     local stamp="$BILKA_ROOT/var/install.stamp" want
     want="$(sha256sum "$BILKA_ROOT/pyproject.toml" | cut -d' ' -f1) $("$PY" -VV | head -1)"
-    if [[ -f $stamp && $(cat "$stamp") == "$want" ]]; then
+    if [[ ! -f $stamp || $(cat "$stamp") != "$want" ]]; then
+        say "installing the project and its dev tools into .venv (pip)"
+        "$PY" -m pip install -q --disable-pip-version-check -e "$BILKA_ROOT[dev]" || die "pip install failed"
+        printf '%s' "$want" >"$stamp"
+    fi
+    ensure_native
+}
+
+# Compile the engine's hot modules and its solver with mypyc (gameplay/engine/native.py) when the
+# build is missing or older than an engine source. Optional: without a C compiler, or when the
+# build fails, the engine runs as plain Python (slower, same answers).
+ensure_native() {
+    local engine="$BILKA_ROOT/gameplay/engine" built
+    built=$(find "$engine" -maxdepth 1 -name 'solver.*.so' -print -quit)
+    if [[ -n $built && -z $(find "$engine" -maxdepth 1 -name '*.py' -newer "$built" -print -quit) ]]; then
         return 0
     fi
-    say "installing the project and its dev tools into .venv (pip)"
-    "$PY" -m pip install -q --disable-pip-version-check -e "$BILKA_ROOT[dev]" || die "pip install failed"
-    printf '%s' "$want" >"$stamp"
+    if ! command -v cc >/dev/null; then
+        say "no C compiler: the engine and its solver run as plain Python"
+        return 0
+    fi
+    say "compiling the engine's hot modules and the solver with mypyc (python -m gameplay.engine build-native)"
+    (cd "$BILKA_ROOT" && "$PY" -m gameplay.engine build-native >/dev/null) \
+        || say "the mypyc build failed: the engine and its solver run as plain Python"
 }
 
 # Compile every locale's .po files (needs gettext's msgfmt).

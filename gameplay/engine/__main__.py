@@ -1,4 +1,5 @@
-"""Command line: `score FILE` prints bilka-score/1; `verify-deal FILE` checks the shuffle of every
+"""Command line: `score FILE` prints bilka-score/1; `solve FILE --deal D --ply K` bilka-solve/1 and
+`analyse FILE` bilka-analysis/1 (the double-dummy solver); `verify-deal FILE` checks the shuffle of every
 deal against the revealed seed (exit 0 all agree, 1 something disagrees, 2 cannot check);
 `bench --seconds N` prints deals/s.
 
@@ -50,6 +51,21 @@ def _verify(data: bytes) -> tuple[str, int]:
     return "\n".join(verdict.lines()), 0 if verdict.ok else 1
 
 
+def _solve(deal: int, ply: int) -> Callable[[bytes], tuple[str, int]]:
+    def action(data: bytes) -> tuple[str, int]:
+        from gameplay.engine.analysis import solve_record
+
+        return json.dumps(solve_record(data, deal, ply)), 0
+
+    return action
+
+
+def _analyse(data: bytes) -> tuple[str, int]:
+    from gameplay.engine.analysis import analyse_record
+
+    return json.dumps(analyse_record(data), indent=1), 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -57,14 +73,24 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("file")
     verify = sub.add_parser("verify-deal", help="check every deal of a record against its revealed seed")
     verify.add_argument("file")
+    solve = sub.add_parser("solve", help="double-dummy par and card values of one position of a record")
+    solve.add_argument("file")
+    solve.add_argument("--deal", type=int, required=True, help="the deal, from 1, redeals counted")
+    solve.add_argument("--ply", type=int, required=True, help="cards of the deal already played")
+    analyse = sub.add_parser("analyse", help="every card of every played deal against best play")
+    analyse.add_argument("file")
     bench = sub.add_parser("bench", help="random playouts per second")
     bench.add_argument("--seconds", type=float, default=5.0)
     bench.add_argument("--seed", type=int, default=1)
-    sub.add_parser("build-native", help="compile state.py with mypyc (optional, faster)")
+    sub.add_parser("build-native", help="compile state.py and solver.py with mypyc (optional, faster)")
     sub.add_parser("clean-native", help="remove the mypyc build")
     args = parser.parse_args(argv)
     if args.command == "score":
         return _run(args.file, "score", _score)
+    if args.command == "solve":
+        return _run(args.file, "solve", _solve(args.deal, args.ply))
+    if args.command == "analyse":
+        return _run(args.file, "analyse", _analyse)
     if args.command == "verify-deal":
         return _run(args.file, "verify", _verify)
     if args.command in ("build-native", "clean-native"):

@@ -1,9 +1,10 @@
-"""Optional native build of the hot modules (`state.py` and beside it) with mypyc, and its removal.
+"""Optional native build of the hot modules (`state.py` and beside it, the solver) with mypyc; its removal.
 
 The pure-Python package is the reference and works without it; the build only makes
 `legal_actions()`/`apply()` faster. `python -m gameplay.engine build-native` compiles
 `state.py` in place (a `.so` beside it), with `deal.py` it calls and `match.py`, which
-subclasses its class (interpreted code cannot subclass a compiled class);
+subclasses its class (interpreted code cannot subclass a compiled class), and the double-dummy
+solver `solver.py` (`bin/lib.sh` builds them all after the install);
 `python -m gameplay.engine clean-native` removes them.
 A build older than any engine source is ignored at import (see `__init__.py`), so an edit
 can never run against stale compiled code.
@@ -18,7 +19,7 @@ from pathlib import Path
 
 ENGINE_DIR = Path(__file__).resolve().parent
 REPO = ENGINE_DIR.parent.parent
-NATIVE_MODULES = ("deal", "state", "match")
+NATIVE_MODULES = ("deal", "state", "match", "solver")
 
 _SETUP = """
 import sys

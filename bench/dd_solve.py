@@ -1,0 +1,72 @@
+"""How fast is the double-dummy solver? Random full deals from fixed seeds, solved from ply 0.
+
+Each deal gets a fresh solver (an empty transposition table) and is answered as
+`python -m gameplay.engine solve --ply 0` answers it: par and the value of every card the
+leader may lead (`--par-only`: par alone). Hands, trump and leader (the JC holder) are drawn
+from `--seed`, so runs compare. Prints which build ran (the mypyc one or pure Python), a line
+per deal with `-v`, and last: `... median X ms, p99 Y ms`.
+
+Usage: .venv/bin/python bench/dd_solve.py [--deals 50] [--deck 32|36|32-no-sevens|28] [--seed 1]
+       [--ace-discard-ban] [--par-only] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import gameplay.engine.solver as solver_module  # noqa: E402
+from gameplay.engine.cards import JC, deck_cards  # noqa: E402
+from gameplay.engine.deal_position import Position
+from gameplay.engine.solver import Solver  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--deck", default="32", choices=["32", "36", "32-no-sevens", "28"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ace-discard-ban", action="store_true")
+    parser.add_argument("--par-only", action="store_true")
+    parser.add_argument("-v", action="store_true", help="a line per deal")
+    args = parser.parse_args()
+    compiled = not (solver_module.__file__ or "").endswith(".py")
+    print("build: " + ("native (mypyc)" if compiled else "pure Python"))
+    rng = random.Random(args.seed)
+    times = []
+    for i in range(args.deals):
+        cards = deck_cards(args.deck)
+        rng.shuffle(cards)
+        n = len(cards) // 4
+        masks = [sum(1 << c for c in cards[k * n:(k + 1) * n]) for k in range(4)]
+        hands = (masks[0], masks[1], masks[2], masks[3])
+        leader = next(s for s in range(4) if hands[s] >> JC & 1)
+        trump = rng.randrange(4)
+        pos = Position.start(hands, trump, leader, ace_discard_ban=args.ace_discard_ban)
+        start = time.perf_counter()
+        solver = Solver(trump)
+        if args.par_only:
+            par = solver.value(pos)
+        else:
+            values = solver.card_values(pos).values()
+            par = max(values) if leader % 2 == 0 else min(values)
+        elapsed = time.perf_counter() - start
+        times.append(elapsed)
+        if args.v:
+            print(f"deal {i + 1}: par NS {par}, {elapsed * 1000:.0f} ms, {solver.nodes} nodes")
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    what = "par" if args.par_only else "par and every card"
+    print(f"{args.deals} deals of {args.deck} cards ({what}, fresh solver each): "
+          f"mean {statistics.fmean(times) * 1000:.0f} ms, median {statistics.median(times) * 1000:.0f} ms, "
+          f"p99 {p99 * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
