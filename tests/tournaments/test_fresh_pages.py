@@ -25,6 +25,10 @@ def swiss(club, organiser):
     return t
 
 
+def _open_match(t):
+    return Match.objects.filter(round__tournament=t, status=MatchStatus.SCHEDULED).order_by("table").first()
+
+
 def _played(client, t) -> tuple[str, int]:
     page = client.get(f"/t/{t.slug}/standings/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     page = re.sub(r'csrfmiddlewaretoken" value="[^"]*"', "", page)  # masked anew on every answer
@@ -34,7 +38,7 @@ def _played(client, t) -> tuple[str, int]:
 
 def test_a_committed_result_is_on_the_kept_pages_at_once(swiss, organiser):
     visitor = Client()
-    match = Match.objects.filter(round__tournament=swiss, status=MatchStatus.SCHEDULED).order_by("table").first()
+    match = _open_match(swiss)
     before, played = _played(visitor, swiss)
     assert played == 0
     assert before == _played(visitor, swiss)[0]  # the same page a second time
@@ -46,7 +50,7 @@ def test_a_committed_result_is_on_the_kept_pages_at_once(swiss, organiser):
 
 def test_a_change_rolled_back_is_never_on_them(swiss, organiser):
     visitor = Client()
-    match = Match.objects.filter(round__tournament=swiss, status=MatchStatus.SCHEDULED).order_by("table").first()
+    match = _open_match(swiss)
     before = _played(visitor, swiss)
     with pytest.raises(RuntimeError), transaction.atomic():
         services.enter_result(actor=organiser, match=match, home_eyes=12, away_eyes=3)
@@ -59,7 +63,7 @@ def test_a_change_rolled_back_is_never_on_them(swiss, organiser):
 def test_a_write_that_is_no_service_renews_them_too(swiss):
     visitor = Client()
     _played(visitor, swiss)
-    match = Match.objects.filter(round__tournament=swiss, status=MatchStatus.SCHEDULED).order_by("table").first()
+    match = _open_match(swiss)
     match.home_eyes, match.away_eyes, match.status = 12, 4, MatchStatus.CONFIRMED
     match.winner = match.home
     match.save()  # as the admin would
