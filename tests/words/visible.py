@@ -27,7 +27,8 @@ ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bil
 
 #: Not read for words: scripts and styles, and <kbd>, the name of a key as its cap prints it
 #: (Shift, Page Up, Home: Latin on the keyboards of every language of the site).
-HIDDEN_TAGS = frozenset({"script", "style", "template", "kbd", "code"})  # <code>: machine text, an API key's random start
+#: <code> is machine text: an API key's random first characters.
+HIDDEN_TAGS = frozenset({"script", "style", "template", "kbd", "code"})
 VOID_TAGS = frozenset({
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
 })  # fmt: skip
