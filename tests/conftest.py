@@ -37,9 +37,15 @@ def _database_url(db: dict) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _own_cache_keys(settings):
+def _own_cache_keys(request, settings):
     """Each test counts in cache keys of its own (wrong PINs from the test client's one address
-    would otherwise add up across tests); never ``cache.clear()``, which empties the shared Redis db."""
+    would otherwise add up across tests); never ``cache.clear()``, which empties the shared Redis db.
+
+    A browser test shares the keys of the run with the site it drives (the Daphne of
+    tests/e2e/test_tables_play.py, one for the session): what the test writes through a service
+    must renew the pages that site keeps (``tournaments.selectors.fresh``)."""
+    if request.node.get_closest_marker("e2e"):
+        return
     settings.CACHES = redis_cache(settings.REDIS_URL, f"bilka-test-{uuid.uuid4().hex[:12]}")
 
 
