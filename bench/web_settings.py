@@ -1,27 +1,18 @@
-"""Settings for bench/web_load.py: the project's settings as production runs them (DEBUG off, the
-cached template loader, the Redis cache), on the bench's own database and Redis.
+"""Settings for bench/web_load.py: bench/server_settings.py (the project's settings as production
+runs them) on the bench's own database and Redis.
 
 The API's per-address limit (1,200 requests a minute, config/settings/base.py) would answer most of
 a load generator's requests, all from 127.0.0.1, with 429; the bench lifts it, as it lifts nothing
 else. Static files are served from the app folders (no collectstatic before a run).
 """
 
-from config.settings.base import *  # noqa: F401,F403
+from bench.server_settings import *  # noqa: F401,F403
 from config.settings.base import REST_FRAMEWORK, env
 
-DEBUG = False
-ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 DATABASES = {"default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/bilka_bench_web")}
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # as config/settings/prod.py
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
     "DEFAULT_THROTTLE_RATES": {**REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "address": "1000000/min",
                                "token": "1000000/min"},
-}
-WHITENOISE_USE_FINDERS = True
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
 }

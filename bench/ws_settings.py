@@ -9,11 +9,9 @@ out of the garbage collector's view (config/asgi.py).
 
 import os
 
-from config.settings.base import *  # noqa: F401,F403
+from bench.server_settings import *  # noqa: F401,F403
 from config.settings.base import REDIS_URL, channel_layer_host, env
 
-DEBUG = False
-ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 DATABASES = {"default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/bilka_bench")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("BENCH_CONN_MAX_AGE", default=0)
 _prefix = os.environ.get("BENCH_PREFIX", "bilka-bench")
@@ -39,13 +37,6 @@ GAMEPLAY_FLOOD_ADDRESS_FACTOR = 1000.0
 GAMEPLAY_BOT_PAUSE = 0.0
 GAMEPLAY_BOT_PAUSE_SPREAD = 0.0
 GAMEPLAY_CLOCK_SCALE = float(os.environ.get("BENCH_CLOCK_SCALE", "1"))  # --move-seconds
-WHITENOISE_USE_FINDERS = True
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
-}
 
 if os.environ.get("BENCH_GC_LOG"):
     # Log every garbage collection that takes 2 ms or more: (pid, generation, ms, monotonic time).
