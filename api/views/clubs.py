@@ -7,6 +7,7 @@ from rest_framework import generics
 
 from clubs.models import Club, ClubPlayer, Player
 from tournaments.models import BILKA_FOUR, PlayerRating
+from tournaments.selectors import ratings as rating_selectors
 
 from ..filters import ClubFilter, PlayerFilter, RatingFilter
 from ..serializers import ClubSerializer, PlayerSerializer, RatingSerializer
@@ -58,16 +59,15 @@ class PlayerDetail(generics.RetrieveAPIView):
 
 
 class RatingList(generics.ListAPIView):
-    """The leaderboard: players by rating, highest first; ``min_matches`` (default 5) leaves out
-    players with too few rated matches for their rating to mean much."""
+    """The leaderboard: players by rating, highest first; ``min_matches`` leaves out players with
+    too few rated matches for their rating to mean much (by default as many as the site's boards
+    ask, the setting ``RATING_BOARD_MIN_MATCHES``)."""
 
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
-    DEFAULT_MIN_MATCHES = 5
-
     def get_queryset(self):
         qs = PlayerRating.objects.filter(game=BILKA_FOUR, player__merged_into__isnull=True)
         qs = qs.select_related("player")
         if "min_matches" not in self.request.query_params:
-            qs = qs.filter(matches__gte=self.DEFAULT_MIN_MATCHES)
+            qs = qs.filter(matches__gte=rating_selectors.min_matches())
         return qs.order_by("-rating", "deviation", "player_id")

@@ -66,6 +66,16 @@ def test_the_board_lists_players_with_enough_matches_and_states_the_rule(client,
                                                       if p.pk != best.player_id)
 
 
+@pytest.mark.parametrize("needed", [2, 5])
+def test_the_api_leaderboard_asks_as_many_matches_as_the_board(client, season, settings, needed):
+    settings.RATING_BOARD_MIN_MATCHES = needed
+    page = client.get(reverse("tournaments:rating_board")).content.decode()
+    on_board = {p.pk for p in season if p.display_name in page}
+    listed = client.get(reverse("api:rating_list"), HTTP_ACCEPT_LANGUAGE="en").json()["results"]
+    assert {row["player"]["id"] for row in listed} == on_board
+    assert len(on_board) == (8 if needed == 2 else 4)
+
+
 def test_the_signed_in_player_sees_his_own_place(client, season):
     user = UserFactory(username="igrok")
     lowest = PlayerRating.objects.filter(matches__gte=5).order_by("rating", "-player_id").first()
