@@ -3,7 +3,7 @@ runs them) on the bench's own database and Redis.
 
 The API's per-address limit (1,200 requests a minute, config/settings/base.py) would answer most of
 a load generator's requests, all from 127.0.0.1, with 429; the bench lifts it, as it lifts nothing
-else. Static files are served from the app folders (no collectstatic before a run).
+else.
 """
 
 from bench.server_settings import *  # noqa: F401,F403

@@ -65,6 +65,7 @@ class RatingList(generics.ListAPIView):
 
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
+
     def get_queryset(self):
         qs = PlayerRating.objects.filter(game=BILKA_FOUR, player__merged_into__isnull=True)
         qs = qs.select_related("player")
