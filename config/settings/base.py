@@ -156,7 +156,7 @@ def redis_cache(url: str, prefix: str) -> dict:
     must be seen by all web workers, not kept per process)."""
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": prefix,
         }
