@@ -3,9 +3,10 @@
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+
+from config.http import get_asgi_application  # noqa: E402  (Django's, with the middleware in one thread)
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
