@@ -32,3 +32,39 @@ def test_an_address_over_its_rate_is_told_to_wait_with_or_without_a_key(api, set
     assert api.get(reverse("api:club_list"), **bearer(key_for(organiser))).status_code == 429
     other = api.get(reverse("api:club_list"), REMOTE_ADDR="10.1.2.3")
     assert other.status_code == 200
+
+
+class _Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_window_slides_and_keeps_two_counters_not_every_request(rf, settings, monkeypatch):
+    """3 a minute: three requests late in one minute still weigh on the first seconds of the next,
+    less and less; what is kept is a count per minute, however many requests there were."""
+    from django.core.cache import cache
+
+    from api.throttles import PerAddress
+
+    _rates(settings, token="1000/min", address="3/min")
+    clock = _Clock(60 * 1000 + 50)  # 50 s into a minute
+    monkeypatch.setattr(PerAddress, "timer", clock)
+
+    def asks() -> bool:
+        throttle = PerAddress()
+        allowed = throttle.allow_request(rf.get("/api/v1/clubs/", REMOTE_ADDR="10.9.9.9"), None)
+        return allowed or -round(throttle.wait(), 6)
+
+    assert [asks() for _ in range(4)] == [True, True, True, -10.0]  # full until the minute ends
+    clock.now += 20  # 10 s into the next: the last minute's 3 weigh 2.5
+    assert asks() is True  # 2.5 + 0 < 3
+    refused = asks()  # 2.5 + 1 = 3.5
+    assert refused == -10.0  # at 20 s in the 3 weigh 2, and 2 + 1 is 3 no more
+    clock.now += 40  # 50 s in: the 3 weigh 0.5
+    assert [asks(), asks(), asks()] == [True, True, -10.0]  # 0.5 + 2 < 3, then 0.5 + 3: full
+    kept = cache.get_many([PerAddress().get_cache_key(rf.get("/", REMOTE_ADDR="10.9.9.9"), None)
+                           + f":{1000 + k}" for k in (0, 1)])
+    assert sorted(kept.values()) == [3, 3]
