@@ -89,3 +89,18 @@ def test_each_visitor_gets_a_form_token_of_his_own(swiss):
     token = response.content.decode().split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
     answer = second.post("/i18n/setlang/", {"language": "kk", "next": "/", "csrfmiddlewaretoken": token})
     assert answer.status_code == 302
+
+
+def test_the_api_standings_are_fresh_in_every_form_they_are_asked_in(swiss, organiser):
+    """Plain JSON is kept as sent; indented JSON is encoded from the kept table."""
+    visitor = Client()
+    url = f"/api/v1/tournaments/{swiss.slug}/standings/"
+    forms = ({}, {"HTTP_ACCEPT": "application/json; indent=2"})
+    for headers in forms:
+        assert visitor.get(url, **headers).status_code == 200
+    services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=3)
+    plain, indented = (visitor.get(url, **headers) for headers in forms)
+    assert plain["Content-Type"] == "application/json"
+    assert sum(line["played"] for line in plain.json()["lines"]) == 2
+    assert indented.content.startswith(b"{\n  ")
+    assert sum(line["played"] for line in indented.json()["lines"]) == 2
