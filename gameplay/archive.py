@@ -19,7 +19,7 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatKind
+from gameplay.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatAnalysis, SeatKind
 
 
 def visible_q(user: Any) -> Q:
@@ -191,6 +191,20 @@ def player_figures(player: Player, user: Any) -> dict[str, Any]:
         "eggs": Figure(counted["eggs"], both),
         "jack": Figure((counted["jack"], counted["deals_records"]), "records"),
         "partners": partners(player, seats),
+        **play_figures(seats),
+    }
+
+
+def play_figures(seats: QuerySet[ArchivedSeat]) -> dict[str, Any]:
+    """His play against double-dummy play, over his analysed matches (gameplay.services.analysis):
+    points lost per deal, and the share of his cards that were a best card."""
+    row = SeatAnalysis.objects.filter(archived_seat__in=seats).aggregate(
+        matches=Count("id"), deals=Coalesce(Sum("deals"), 0), cards=Coalesce(Sum("cards"), 0),
+        best=Coalesce(Sum("best_cards"), 0), lost=Coalesce(Sum("points_lost"), 0))
+    return {
+        "analysed": row["matches"],
+        "lost_per_deal": round(row["lost"] / row["deals"], 1) if row["deals"] else None,
+        "best_share": round(100 * row["best"] / row["cards"]) if row["cards"] else None,
     }
 
 

@@ -19,9 +19,11 @@ from clubs.models import Player
 from gameplay import archive
 from gameplay.archive_forms import ArchiveFilterForm, rules_label
 from gameplay.engine.cards import SEATS
-from gameplay.models import ArchivedMatch, ArchivedSeat, SeatKind
+from gameplay.models import ArchivedMatch, ArchivedSeat, MatchAnalysis, SeatKind
+from gameplay.replay_analysis import DONE, FAILED, PENDING
 from gameplay.replays import render_replay
 from gameplay.seat_words import bot_name
+from gameplay.services import record_hash
 
 PAGE_SIZE = 20
 
@@ -86,8 +88,19 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
             download_url=reverse("gameplay:archived_record", args=[match.pk]), verify_url=verify,
             players={SEATS[s["seat"]]: s["name"] for s in head["seat_rows"]},
             extra={**head, "archive_head": True},
+            **analysis_of(match),
         )
     return render(request, "gameplay/archived_match.html", {**head, "deals": list(match.deals.all())})
+
+
+def analysis_of(match: ArchivedMatch) -> dict[str, Any]:
+    """The replay's double-dummy panel: done, failed, or pending until the analysis worker is through."""
+    found = MatchAnalysis.objects.filter(match=match).first()
+    if found is None or found.record_hash != (match.record_hash or record_hash(match.record)):
+        return {"analysis_state": PENDING}
+    if found.result is None:
+        return {"analysis_state": FAILED}
+    return {"analysis_state": DONE, "analysis": found.result}
 
 
 def table_archived(request: HttpRequest, pk: int) -> HttpResponse:

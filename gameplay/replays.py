@@ -16,9 +16,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from gameplay import replay_analysis
 from gameplay.engine.cards import SEATS, SUITS
 from gameplay.engine.errors import RecordError
 from gameplay.engine.positions import DealSummary, Position, RedealAsked, Replay
+from gameplay.replay_analysis import DONE
 from gameplay.seat_words import pair_name, seat_letter
 from gameplay.texts import deal_outcome, suit_name
 
@@ -48,6 +50,8 @@ def render_replay(
     empty_message: str | None = None,
     players: dict[str, str] | None = None,
     extra: dict[str, Any] | None = None,
+    analysis: dict[str, Any] | None = None,
+    analysis_state: str = "",
 ) -> HttpResponse:
     """The replay page of `record` (bilka-record/1) at the position of `?deal=` and `?card=`.
 
@@ -56,7 +60,8 @@ def render_replay(
     the page with `empty_message`. `players` names the seats instead of the record's `players` (a
     table names its bots in the reader's language). `extra` is added to the template's context
     (`note`: a line under the title). A record that breaks the rules gives the page with the
-    scorer's reason."""
+    scorer's reason. `analysis_state` (gameplay.replay_analysis: pending, done, failed; "" for
+    none) and `analysis`, its bilka-analysis/1, draw the double-dummy panel."""
     context: dict[str, Any] = {
         "title": title, "back_url": back_url, "back_label": back_label, "download_url": download_url,
         "verify_url": verify_url,
@@ -77,7 +82,8 @@ def render_replay(
     deal_index, card = replay.clamp(deal_index, card)
     if players:
         replay.players = {**replay.players, **players}
-    context.update(replay_context(replay, deal_index, card, shown))
+    context.update(replay_context(replay, deal_index, card, shown, analysis=analysis,
+                                  analysis_state=analysis_state))
     return render(request, TEMPLATE, context)
 
 
@@ -88,7 +94,8 @@ def _int(value: str | None, default: int) -> int:
         return default
 
 
-def replay_context(replay: Replay, deal_index: int, card: int, shown: int) -> dict[str, Any]:
+def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
+                   analysis: dict[str, Any] | None = None, analysis_state: str = "") -> dict[str, Any]:
     """Everything the template draws for one position, and the data the script steps through."""
     deal = replay.deals[deal_index]
     pos = replay.position(deal_index, card)
@@ -97,7 +104,11 @@ def replay_context(replay: Replay, deal_index: int, card: int, shown: int) -> di
     data = replay.to_json(visible_deals=shown)
     data["position"] = {"deal": deal_index, "card": pos.card}
     data["rows"] = rows
+    dd_deals = replay_analysis.analysis_data(replay, analysis, shown) if analysis_state == DONE else []
+    data["analysis"] = {"state": analysis_state, "deals": dd_deals}
     return {
+        "dd": replay_analysis.panel(analysis_state, dd_deals, deal_index, pos, names, list(deal.cards),
+                                    rank_words()) if analysis_state else None,
         "empty": False,
         "deal": deal,
         "deal_facts": deal_facts(deal, names),
@@ -287,4 +298,5 @@ def replay_texts(names: dict[str, str]) -> dict[str, Any]:
         "jack_short": pgettext("jack of clubs, short", "J♣"),
         "dealer_short": pgettext("the dealer, short", "dealer"),
         "no_tricks": _("No trick taken yet."),
+        **replay_analysis.panel_texts(),
     }

@@ -8,6 +8,7 @@ from celery import shared_task
 
 from gameplay import services
 from gameplay.models import ArchivedMatch
+from gameplay.services import analysis
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -32,3 +33,10 @@ def match_changed_task(match_id: int, change: str, players: list[int]) -> None:
     """The archive's "match changed" notice, queued on commit by `services.archive`: sends the
     signal `services.match_changed` here, in a worker, where ratings and analysis listen."""
     services.match_changed.send(sender=ArchivedMatch, match_id=match_id, change=change, players=players)
+
+
+@shared_task(name="gameplay.analyse_match", ignore_result=True, acks_late=True)
+def analyse_match_task(match_id: int) -> str:
+    """The double-dummy analysis of one archived match (`services.analysis`), on the analysis
+    queue (`settings.ANALYSIS_QUEUE`): a worker killed mid-match gets it again (acks late)."""
+    return analysis.analyse_match(match_id=match_id)

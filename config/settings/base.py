@@ -282,6 +282,9 @@ GAMEPLAY_QUEUE_TASKS = True
 #: The queue of the archive's "match changed" notices and of the rating recomputes that follow
 #: them (None: Celery's default queue, which the site's worker consumes).
 ARCHIVE_NOTICE_QUEUE = env("ARCHIVE_NOTICE_QUEUE", default=None)
+#: The queue of the double-dummy analysis of archived matches (seconds a deal): a worker of its
+#: own consumes it (bin/site), so moves, clocks and the tournament day never wait behind it.
+ANALYSIS_QUEUE = env("ANALYSIS_QUEUE", default="analysis")
 # Table sockets keep one PostgreSQL connection per pool thread (gameplay/consumers.py).
 GAMEPLAY_SOCKET_DB_REUSE = True
 # Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);

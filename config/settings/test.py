@@ -30,6 +30,7 @@ CELERY_TASK_DEFAULT_QUEUE = f"bilka-test-{RUN_ID}"
 # every later test while those tests flush their tables: a deadlock. Tests run these tasks
 # in-process where they want them (tests/gameplay/tables/test_tables_archive.py).
 ARCHIVE_NOTICE_QUEUE = f"bilka-test-{RUN_ID}-archive"
+ANALYSIS_QUEUE = f"bilka-test-{RUN_ID}-analysis"
 CELERY_CONTROL_EXCHANGE = f"bilka-test-{RUN_ID}"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

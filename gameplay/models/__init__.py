@@ -1,5 +1,7 @@
-"""The game's rows: live tables (`tables`) and the archive of played matches (`archive`)."""
+"""The game's rows: live tables (`tables`), the archive of played matches (`archive`) and its
+double-dummy analysis (`analysis`)."""
 
+from gameplay.models.analysis import MatchAnalysis, SeatAnalysis
 from gameplay.models.archive import ArchivedDeal, ArchivedMatch, ArchivedSeat, MatchSource, SeatKind
 from gameplay.models.tables import (
     REDEAL_SECONDS_MAX,
@@ -17,6 +19,7 @@ from gameplay.models.tables import (
 
 __all__ = [
     "REDEAL_SECONDS_MAX", "REDEAL_SECONDS_MIN", "SEAT_CHOICES",
-    "ArchivedDeal", "ArchivedMatch", "ArchivedSeat", "MatchSource", "Seat", "SeatConnection", "SeatKind",
+    "ArchivedDeal", "ArchivedMatch", "ArchivedSeat", "MatchAnalysis", "MatchSource", "SeatAnalysis", "Seat",
+    "SeatConnection", "SeatKind",
     "Seating", "Table", "TableEvent", "TableStatus", "new_invite_token", "new_shuffle_seed",
 ]

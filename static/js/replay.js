@@ -105,8 +105,34 @@
     p.hands[seat].forEach(function (c) { hand.appendChild(cardEl(c)); });
   }
 
+  /* The double-dummy panel (gameplay/replay_analysis.py writes the same lines). */
+  function words(code) { return rankOf(code) + SUIT[code[1]]; }
+  function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
+  function line(sel, text) { var e = $(sel); if (e) e.textContent = text || ""; }
+  function drawAnalysis(d, p) {
+    var A = D.analysis;
+    if (!A || A.state !== "done") return;
+    var a = A.deals[deal];
+    line(".rp-dd-against", ""); line(".rp-dd-last", ""); line(".rp-dd-now", "");
+    if (!a) { line(".rp-dd-par", T.dd_redealt); return; }
+    line(".rp-dd-par", fmt(T.dd_par, { ns: a.par.NS, ew: a.par.EW }));
+    if (a.final) {
+      line(".rp-dd-against", fmt(T.dd_against, { ns: a.final.NS, ew: a.final.EW,
+        dns: signed(a.final.NS - a.par.NS), dew: signed(a.final.EW - a.par.EW) }));
+    }
+    if (card && card <= a.cards.length) {
+      var c = d.cards[card - 1], best = a.cards[card - 1];
+      var args = { name: name(c[0]), card: words(c[1]), best: best[0].map(words).join(", "), lost: best[1] };
+      line(".rp-dd-last", fmt(best[1] ? T.dd_lost : T.dd_best_card, args));
+    }
+    if (p.toMove && card < a.cards.length) {
+      line(".rp-dd-now", fmt(T.dd_best_now, { name: name(p.toMove), cards: a.cards[card][0].map(words).join(", ") }));
+    }
+  }
+
   function draw() {
     var d = D.deals[deal], row = D.rows[deal], p = position(deal, card);
+    drawAnalysis(d, p);
     $(".rp-deal-name").textContent = fmt(T.deal_of, { n: d.number, total: D.deals.length });
     $(".rp-outcome").textContent = row.outcome;
     $(".rp-dealer").textContent = fmt(T.dealer, { name: name(d.dealer) });
