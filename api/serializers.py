@@ -3,11 +3,15 @@ name; a player without an account by the name the club entered), never a match's
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Player
-from tournaments.models import Format, MatchStatus, RoundStatus, TournamentStatus
+from tournaments.models import EntryStatus, Format, MatchStatus, RoundStatus, Seeding, TournamentStatus
+
+#: The largest id a row may have (a bigint): a larger number is refused, never sent to the database.
+MAX_ID = 2**63 - 1
 
 
 class ClubSerializer(serializers.Serializer):
@@ -141,6 +145,56 @@ class StandingsSerializer(serializers.Serializer):
     final = serializers.BooleanField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
     lines = StandingLineSerializer(many=True)
+
+
+class EntrySerializer(serializers.Serializer):
+    """A pair (or, in an individual event, a player) as the entries page lists it: the seed only
+    where the page shows it (once round 1 is paired, or when the organiser seeds by hand)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    players = serializers.SerializerMethodField()
+    status = serializers.ChoiceField(choices=EntryStatus.choices)
+    seed = serializers.SerializerMethodField()
+    late = serializers.SerializerMethodField()
+
+    @extend_schema_field(PlayerBriefSerializer(many=True))
+    def get_players(self, entry) -> list[dict]:
+        players = [entry.player] if hasattr(entry, "player") else [entry.player_a, entry.player_b]
+        return PlayerBriefSerializer(players, many=True).data
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, entry) -> int | None:
+        tournament = entry.tournament
+        shown = tournament.status != TournamentStatus.REGISTRATION or tournament.seeding == Seeding.MANUAL
+        return (entry.seed or None) if shown else None
+
+    def get_late(self, entry) -> bool:
+        return bool(getattr(entry, "late", False))
+
+
+class PairEntrySerializer(serializers.Serializer):
+    """The two players of a pair the organiser registers, by their ids (``/api/v1/players/``)."""
+
+    player_a = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    player_b = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+    def _player(self, pk: int) -> Player:
+        player = Player.objects.filter(pk=pk).first()
+        if player is None:
+            raise serializers.ValidationError(_("There is no player with this id."))
+        return player
+
+    def validate_player_a(self, pk: int) -> Player:
+        return self._player(pk)
+
+    def validate_player_b(self, pk: int) -> Player:
+        return self._player(pk)
+
+    def validate(self, attrs):
+        if attrs["player_a"].pk == attrs["player_b"].pk:
+            raise serializers.ValidationError({"player_b": [_("A pair is two different players.")]})
+        return attrs
 
 
 class ResultSerializer(serializers.Serializer):
