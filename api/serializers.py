@@ -3,7 +3,6 @@ name; a player without an account by the name the club entered), never a match's
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -174,27 +173,12 @@ class EntrySerializer(serializers.Serializer):
 
 
 class PairEntrySerializer(serializers.Serializer):
-    """The two players of a pair the organiser registers, by their ids (``/api/v1/players/``)."""
+    """The two players of a pair the organiser registers, by their ids (``/api/v1/players/``).
+    Only their form is checked here (400); that they are there, and two, the view and the service
+    check (409, as every refusal the schema cannot describe)."""
 
     player_a = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     player_b = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-
-    def _player(self, pk: int) -> Player:
-        player = Player.objects.filter(pk=pk).first()
-        if player is None:
-            raise serializers.ValidationError(_("There is no player with this id."))
-        return player
-
-    def validate_player_a(self, pk: int) -> Player:
-        return self._player(pk)
-
-    def validate_player_b(self, pk: int) -> Player:
-        return self._player(pk)
-
-    def validate(self, attrs):
-        if attrs["player_a"].pk == attrs["player_b"].pk:
-            raise serializers.ValidationError({"player_b": [_("A pair is two different players.")]})
-        return attrs
 
 
 class ResultSerializer(serializers.Serializer):

@@ -5,12 +5,15 @@ only narrows it to the clubs it names."""
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.models import Player
 from tournaments import selectors, services
 from tournaments.models import Entry
 
@@ -19,6 +22,7 @@ from ..serializers import EntrySerializer, PairEntrySerializer
 from .tournaments import tournament_or_404
 
 ENTRY_RELATED = ("tournament__club", "player_a", "player_b")
+NOT_THIS_CLUB = _("This key may not change the entries of this club's tournaments.")
 
 
 class TournamentEntries(generics.ListAPIView):
@@ -38,16 +42,27 @@ class TournamentEntries(generics.ListAPIView):
     @extend_schema(request=PairEntrySerializer, responses={201: EntrySerializer})
     def post(self, request, slug: str):
         tournament = tournament_or_404(slug)
-        require_club(request, tournament.club)
+        require_club(request, tournament.club, NOT_THIS_CLUB)
         given = PairEntrySerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        entry = services.register_entry(actor=request.user, tournament=tournament, **given.validated_data)
+        players = _players(given.validated_data)
+        entry = services.register_entry(actor=request.user, tournament=tournament, **players)
         return Response(_shown(entry.pk), status=status.HTTP_201_CREATED)
+
+
+def _players(ids: dict[str, int]) -> dict[str, Player]:
+    """The players the ids name; an id no player has is refused by its field (409: the request
+    was well formed, the site has no such player)."""
+    found = Player.objects.in_bulk(set(ids.values()))
+    missing = {name: [_("There is no player with this id.")] for name, pk in ids.items() if pk not in found}
+    if missing:
+        raise ValidationError(missing)
+    return {name: found[pk] for name, pk in ids.items()}
 
 
 def _entry(request, pk: int) -> Entry:
     entry = get_object_or_404(Entry.objects.select_related(*ENTRY_RELATED), pk=pk)
-    require_club(request, entry.tournament.club)
+    require_club(request, entry.tournament.club, NOT_THIS_CLUB)
     return entry
 
 
