@@ -4,6 +4,8 @@ through the entries page's services (who may, the event's rules, the audit row).
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
@@ -232,3 +234,16 @@ def test_an_organiser_withdraws_a_pair_and_a_member_not_in_it_cannot(
     entry.refresh_from_db()
     assert entry.status == EntryStatus.WITHDRAWN
     assert _audited("entry.withdraw", organiser, entry)
+
+
+def test_an_individual_events_list_has_its_players_one_by_one(api, club, organiser, players):
+    solo = services.create_tournament(actor=organiser, club=club, name="Индивидуалка",
+                                      starts_on=datetime.date(2026, 10, 9), format="ind_swiss",
+                                      swiss_rounds=3)  # fmt: skip
+    for player in players:
+        services.register_player(actor=organiser, tournament=solo, player=player)
+    lines = api.get(_list_url(solo)).json()["results"]
+    assert [[p["id"] for p in e["players"]] for e in lines] == [[p.pk] for p in players]
+    assert lines[2]["name"] == "Безаккаунтный Игрок" and {e["late"] for e in lines} == {False}
+    refused = _post(api, solo, players[0].pk, players[1].pk, key_for(organiser, "write", [club]))
+    assert refused.status_code == 409  # players enter an individual event alone
