@@ -2,8 +2,9 @@
 
 A service's PermissionDenied is 403 with the service's own words. A service's ValidationError is a
 well-formed request the game's rules or the match's state refuse (a confirmed result, a score
-that cannot end a match): 409 Conflict, kept apart from 400, which says the request itself is
-malformed (a missing field, a number that is not one), as DRF's serializers find."""
+that cannot end a match, a player already entered or not there at all): 409 Conflict, kept apart
+from 400, which says the request itself is malformed (a missing field, a number that is not one),
+as DRF's serializers find. Whatever the schema cannot say is refused with 409, never 400."""
 
 from __future__ import annotations
 
@@ -33,7 +34,10 @@ def _fields(detail) -> dict[str, list[str]]:
 def handle(exc, context):
     """DRF's handler, with the services' Django exceptions turned into answers first."""
     if isinstance(exc, DjangoValidationError):
-        return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_409_CONFLICT)
+        body = {"detail": " ".join(exc.messages)}
+        if hasattr(exc, "error_dict"):  # refused by field: which of the request's values it was
+            body["fields"] = {str(k): [str(m) for m in v] for k, v in exc.message_dict.items()}
+        return Response(body, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, DjangoPermissionDenied):
         text = str(exc) or _("You may not do this.")
         return Response({"detail": text}, status=status.HTTP_403_FORBIDDEN)

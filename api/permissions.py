@@ -24,8 +24,12 @@ class ReadOrWriteScope(BasePermission):
         return token.scope == TokenScope.WRITE
 
 
-def require_club(request, club: Club) -> None:
-    """The write key must name the club whose match it changes; the service then checks the person."""
+NOT_THIS_CLUB = _("This key may not enter results for this club.")
+
+
+def require_club(request, club: Club, refusal=NOT_THIS_CLUB) -> None:
+    """The write key must name the club whose match (or entry) it changes; the service then checks
+    the person. ``refusal`` says what the key may not do there."""
     token = request.auth
     if not isinstance(token, ApiToken) or not any(c.pk == club.pk for c in token.clubs.all()):
-        raise PermissionDenied(_("This key may not enter results for this club."))
+        raise PermissionDenied(refusal)

@@ -31,7 +31,10 @@ _WORDS = {
     "401": "The key is missing (for a write), unknown or revoked.",
     "403": "The key may not do this, or its owner may not.",
     "404": "Not found, or not visible to this caller.",
-    "409": "The game's rules or the match's state refuse it (already confirmed, an impossible score).",
+    "409": (
+        "The game's rules or the state of the match or event refuse it (already confirmed, an impossible"
+        " score, a player already entered, a full or finished event)."
+    ),
     "429": "Too many requests for this key or address; wait Retry-After seconds.",
 }
 

@@ -7,7 +7,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Player
-from tournaments.models import Format, MatchStatus, RoundStatus, TournamentStatus
+from tournaments.models import EntryStatus, Format, MatchStatus, RoundStatus, Seeding, TournamentStatus
+
+#: The largest id a row may have (a bigint): a larger number is refused, never sent to the database.
+MAX_ID = 2**63 - 1
 
 
 class ClubSerializer(serializers.Serializer):
@@ -141,6 +144,41 @@ class StandingsSerializer(serializers.Serializer):
     final = serializers.BooleanField()
     tiebreaks = serializers.ListField(child=serializers.CharField())
     lines = StandingLineSerializer(many=True)
+
+
+class EntrySerializer(serializers.Serializer):
+    """A pair (or, in an individual event, a player) as the entries page lists it: the seed only
+    where the page shows it (once round 1 is paired, or when the organiser seeds by hand)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    players = serializers.SerializerMethodField()
+    status = serializers.ChoiceField(choices=EntryStatus.choices)
+    seed = serializers.SerializerMethodField()
+    late = serializers.SerializerMethodField()
+
+    @extend_schema_field(PlayerBriefSerializer(many=True))
+    def get_players(self, entry) -> list[dict]:
+        players = [entry.player] if hasattr(entry, "player") else [entry.player_a, entry.player_b]
+        return PlayerBriefSerializer(players, many=True).data
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, entry) -> int | None:
+        tournament = entry.tournament
+        shown = tournament.status != TournamentStatus.REGISTRATION or tournament.seeding == Seeding.MANUAL
+        return (entry.seed or None) if shown else None
+
+    def get_late(self, entry) -> bool:
+        return bool(getattr(entry, "late", False))
+
+
+class PairEntrySerializer(serializers.Serializer):
+    """The two players of a pair the organiser registers, by their ids (``/api/v1/players/``).
+    Only their form is checked here (400); that they are there, and two, the view and the service
+    check (409, as every refusal the schema cannot describe)."""
+
+    player_a = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    player_b = serializers.IntegerField(min_value=1, max_value=MAX_ID)
 
 
 class ResultSerializer(serializers.Serializer):

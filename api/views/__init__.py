@@ -2,6 +2,7 @@
 
 from .archive import ArchivedMatchDetail, ArchivedMatchList, ArchivedMatchRecord
 from .clubs import ClubDetail, ClubList, PlayerDetail, PlayerList, RatingList
+from .entries import EntryApprove, EntryWithdraw, TournamentEntries
 from .results import MatchConfirm, MatchResult
 from .tournaments import MatchDetail, RoundList, StandingsView, TournamentDetail, TournamentList, not_found
 
@@ -11,6 +12,8 @@ __all__ = [
     "ArchivedMatchRecord",
     "ClubDetail",
     "ClubList",
+    "EntryApprove",
+    "EntryWithdraw",
     "MatchConfirm",
     "MatchDetail",
     "MatchResult",
@@ -20,6 +23,7 @@ __all__ = [
     "RoundList",
     "StandingsView",
     "TournamentDetail",
+    "TournamentEntries",
     "TournamentList",
     "not_found",
 ]

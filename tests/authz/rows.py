@@ -146,6 +146,16 @@ ROWS: list[Row] = [
     Row("api:match_confirm", "GET", every(405)),
     # nothing was reported, so an organiser's confirm is refused by the match's state
     Row("api:match_confirm", "POST", by(401, 403, 403, 409, 409, 403, 403)),
+    Row("api:entry_list", "GET", every(200)),
+    # a read key is 403; a member's write key is refused by the service (only organisers register)
+    Row("api:entry_list", "POST", by(401, 403, 403, 201, 201, 403, 403),
+        data=lambda w: {"player_a": w.users["member"].player.pk, "player_b": w.unclaimed.pk}),
+    Row("api:entry_approve", "GET", every(405)),
+    # the pair is approved already: the organiser's approval leaves it so
+    Row("api:entry_approve", "POST", by(401, 403, 403, 200, 200, 403, 403)),
+    Row("api:entry_withdraw", "GET", every(405)),
+    # the member plays in no pair of it: only the organisers (or its own players) withdraw it
+    Row("api:entry_withdraw", "POST", by(401, 403, 403, 200, 200, 403, 403)),
     Row("api:not_found", "GET", every(404)),
     Row("api:not_found", "POST", every(404)),
     # --- live tables
