@@ -79,6 +79,19 @@ def against_line(par: dict[str, int], final: dict[str, int]) -> str:
         "dew": _signed(final["EW"] - par["EW"])}
 
 
+def row_line(deal: dict[str, Any] | None) -> str:
+    """The deal list's line: par, and how far each pair ended from it (a deal played to the end)."""
+    if deal is None:
+        return ""
+    par = deal["par"]
+    if deal["final"] is None:
+        return par_line(par)
+    final = deal["final"]
+    return _("Par NS %(ns)s · EW %(ew)s; against it NS %(dns)s · EW %(dew)s") % {
+        "ns": par["NS"], "ew": par["EW"], "dns": _signed(final["NS"] - par["NS"]),
+        "dew": _signed(final["EW"] - par["EW"])}
+
+
 def last_line(name: str, card: str, best: list[str], lost: int) -> str:
     if lost == 0:
         return _("%(name)s played %(card)s: a best card.") % {"name": name, "card": card}

@@ -106,6 +106,8 @@ def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
     data["rows"] = rows
     dd_deals = replay_analysis.analysis_data(replay, analysis, shown) if analysis_state == DONE else []
     data["analysis"] = {"state": analysis_state, "deals": dd_deals}
+    for row, dd_deal in zip(rows, dd_deals, strict=False):
+        row["dd"] = replay_analysis.row_line(dd_deal)
     return {
         "dd": replay_analysis.panel(analysis_state, dd_deals, deal_index, pos, names, list(deal.cards),
                                     rank_words()) if analysis_state else None,

@@ -98,6 +98,7 @@ def test_the_replay_says_analysing_until_it_is_there_then_shows_best_play(client
     first = result["cards"][0]
     assert ("a best card." if first["lost"] == 0 else f"{first['lost']} points lost.") in page
     assert "The deal ended NS" in page and "against par" in page
+    assert f"Par NS {result['par']['NS']} · EW {result['par']['EW']}; against it NS" in page  # the deal list
     data = json.loads(page.split('id="rp-data" type="application/json">')[1].split("</script>")[0])
     assert data["analysis"]["state"] == "done"
     assert data["analysis"]["deals"][0]["cards"][0] == [first["best"], first["lost"]]
