@@ -15,6 +15,7 @@ from urllib.parse import quote
 import pytest
 import redis
 from django.conf import settings
+from django.utils import translation
 
 from clubs.models import Role
 from config.celery import app as celery_app
@@ -34,6 +35,17 @@ def _database_url(db: dict) -> str:
     host = db.get("HOST") or "127.0.0.1"
     port = f":{db['PORT']}" if db.get("PORT") else ""
     return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language, as a fresh worker or request does: a test client's
+    request leaves its language active in the thread, and a notice worded for a user with no known
+    language is worded in the active one (tournaments.services.notices), so a page test in English
+    made the next test's notices English."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
