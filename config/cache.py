@@ -17,31 +17,25 @@ import threading
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
-_pools: dict[tuple, object] = {}
-_clients: dict[int, object] = {}
+_clients: dict[tuple, object] = {}
 _lock = threading.Lock()
 
 
 class SharedPoolClient(RedisCacheClient):
-    def _get_connection_pool(self, write):
-        index = self._get_connection_pool_index(write)
-        key = (self._servers[index], self._pool_class, repr(sorted(self._pool_options.items())))
-        pool = _pools.get(key)
-        if pool is None:
-            with _lock:
-                pool = _pools.get(key)
-                if pool is None:
-                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
-                    _pools[key] = pool
-        return pool
-
     def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
-        client = _clients.get(id(pool))
+        index = self._get_connection_pool_index(write)
+        name = (self._servers[index], self._pool_class, repr(sorted(self._pool_options.items())))
+        client = _clients.get(name)
         if client is None:
             with _lock:
-                client = _clients.setdefault(id(pool), self._client(connection_pool=pool))
+                client = _clients.get(name)
+                if client is None:
+                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
+                    client = _clients[name] = self._client(connection_pool=pool)
         return client
+
+    def _get_connection_pool(self, write):
+        return self.get_client(write=write).connection_pool
 
 
 class RedisCache(DjangoRedisCache):
