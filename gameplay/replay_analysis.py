@@ -12,11 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from gameplay.engine.positions import Position, Replay
+from gameplay.texts import SUIT_SYMBOL
 
 #: What the replay says of a match's analysis.
 PENDING, DONE, FAILED = "pending", "done", "failed"
+
+#: The panel's sentences, written by the server here and by replay.js (`panel_texts`).
+TEXTS = {
+    "dd_redealt": gettext_lazy("A redealt deal has no best play."),
+    "dd_par": gettext_lazy("Par with best play: NS %(ns)s · EW %(ew)s"),
+    "dd_against": gettext_lazy("The deal ended NS %(ns)s · EW %(ew)s: against par NS %(dns)s · EW %(dew)s"),
+    "dd_best_card": gettext_lazy("%(name)s played %(card)s: a best card."),
+    "dd_lost": gettext_lazy("%(name)s played %(card)s: best was %(best)s; %(lost)s points lost."),
+    "dd_best_now": gettext_lazy("Best for %(name)s now: %(cards)s"),
+}
 
 
 def analysis_data(replay: Replay, result: dict[str, Any] | None, shown: int) -> list[dict[str, Any] | None]:
@@ -34,11 +46,8 @@ def analysis_data(replay: Replay, result: dict[str, Any] | None, shown: int) -> 
     return deals
 
 
-_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-
 def card_words(code: str, ranks: dict[str, str]) -> str:
-    return f"{ranks[code[0]]}{_SYMBOL[code[1]]}"
+    return f"{ranks[code[0]]}{SUIT_SYMBOL[code[1]]}"
 
 
 def panel(state: str, deals: list[dict[str, Any] | None], deal_index: int, pos: Position,
@@ -48,7 +57,7 @@ def panel(state: str, deals: list[dict[str, Any] | None], deal_index: int, pos: 
         return {"state": state}
     deal = deals[deal_index]
     if deal is None:
-        return {"state": state, "par": _("A redealt deal has no best play.")}
+        return {"state": state, "par": str(TEXTS["dd_redealt"])}
     lines = {"state": state, "par": par_line(deal["par"])}
     if deal["final"] is not None:
         lines["against"] = against_line(deal["par"], deal["final"])
@@ -60,23 +69,26 @@ def panel(state: str, deals: list[dict[str, Any] | None], deal_index: int, pos: 
                                   [card_words(c, ranks) for c in best], lost)
     if pos.to_move and pos.card < len(cards):
         best, _lost = cards[pos.card]
-        lines["best_now"] = _("Best for %(name)s now: %(cards)s") % {
+        lines["best_now"] = str(TEXTS["dd_best_now"]) % {
             "name": names[pos.to_move], "cards": ", ".join(card_words(c, ranks) for c in best)}
     return lines
 
 
 def par_line(par: dict[str, int]) -> str:
-    return _("Par with best play: NS %(ns)s · EW %(ew)s") % {"ns": par["NS"], "ew": par["EW"]}
+    return str(TEXTS["dd_par"]) % {"ns": par["NS"], "ew": par["EW"]}
 
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
 
 
+def _gap(par: dict[str, int], final: dict[str, int]) -> dict[str, str]:
+    """How far each pair ended from par, signed."""
+    return {"dns": _signed(final["NS"] - par["NS"]), "dew": _signed(final["EW"] - par["EW"])}
+
+
 def against_line(par: dict[str, int], final: dict[str, int]) -> str:
-    return _("The deal ended NS %(ns)s · EW %(ew)s: against par NS %(dns)s · EW %(dew)s") % {
-        "ns": final["NS"], "ew": final["EW"], "dns": _signed(final["NS"] - par["NS"]),
-        "dew": _signed(final["EW"] - par["EW"])}
+    return str(TEXTS["dd_against"]) % {"ns": final["NS"], "ew": final["EW"], **_gap(par, final)}
 
 
 def row_line(deal: dict[str, Any] | None) -> str:
@@ -86,26 +98,16 @@ def row_line(deal: dict[str, Any] | None) -> str:
     par = deal["par"]
     if deal["final"] is None:
         return par_line(par)
-    final = deal["final"]
     return _("Par NS %(ns)s · EW %(ew)s; against it NS %(dns)s · EW %(dew)s") % {
-        "ns": par["NS"], "ew": par["EW"], "dns": _signed(final["NS"] - par["NS"]),
-        "dew": _signed(final["EW"] - par["EW"])}
+        "ns": par["NS"], "ew": par["EW"], **_gap(par, deal["final"])}
 
 
 def last_line(name: str, card: str, best: list[str], lost: int) -> str:
     if lost == 0:
-        return _("%(name)s played %(card)s: a best card.") % {"name": name, "card": card}
-    return _("%(name)s played %(card)s: best was %(best)s; %(lost)s points lost.") % {
-        "name": name, "card": card, "best": ", ".join(best), "lost": lost}
+        return str(TEXTS["dd_best_card"]) % {"name": name, "card": card}
+    return str(TEXTS["dd_lost"]) % {"name": name, "card": card, "best": ", ".join(best), "lost": lost}
 
 
 def panel_texts() -> dict[str, str]:
-    """The words replay.js writes the panel with."""
-    return {
-        "dd_redealt": _("A redealt deal has no best play."),
-        "dd_par": _("Par with best play: NS %(ns)s · EW %(ew)s"),
-        "dd_against": _("The deal ended NS %(ns)s · EW %(ew)s: against par NS %(dns)s · EW %(dew)s"),
-        "dd_best_card": _("%(name)s played %(card)s: a best card."),
-        "dd_lost": _("%(name)s played %(card)s: best was %(best)s; %(lost)s points lost."),
-        "dd_best_now": _("Best for %(name)s now: %(cards)s"),
-    }
+    """The words replay.js writes the panel with, in the reader's language."""
+    return {key: str(text) for key, text in TEXTS.items()}

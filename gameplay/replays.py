@@ -22,12 +22,11 @@ from gameplay.engine.errors import RecordError
 from gameplay.engine.positions import DealSummary, Position, RedealAsked, Replay
 from gameplay.replay_analysis import DONE
 from gameplay.seat_words import pair_name, seat_letter
-from gameplay.texts import deal_outcome, suit_name
+from gameplay.texts import SUIT_SYMBOL, deal_outcome, suit_name
 
 TEMPLATE = "gameplay/replay.html"
 #: Where each seat sits on the drawn table: North at the top, South at the bottom.
 PLACE = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
-SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def rank_words() -> dict[str, str]:

@@ -82,6 +82,10 @@ def deal_outcome(code: str) -> str:
     return words.get(code, code)
 
 
+#: A suit letter of RULES.md as the cards print it.
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
 def suit_name(code: str) -> str:
     """A suit letter of RULES.md (C, D, H, S) as the reader names the suit."""
     words = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
