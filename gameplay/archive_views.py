@@ -23,7 +23,6 @@ from gameplay.models import ArchivedMatch, ArchivedSeat, MatchAnalysis, SeatKind
 from gameplay.replay_analysis import DONE, FAILED, PENDING
 from gameplay.replays import render_replay
 from gameplay.seat_words import bot_name
-from gameplay.services import record_hash
 
 PAGE_SIZE = 20
 
@@ -96,7 +95,7 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
 def analysis_of(match: ArchivedMatch) -> dict[str, Any]:
     """The replay's double-dummy panel: done, failed, or pending until the analysis worker is through."""
     found = MatchAnalysis.objects.filter(match=match).first()
-    if found is None or found.record_hash != (match.record_hash or record_hash(match.record)):
+    if found is None or found.record_hash != match.record_hash:
         return {"analysis_state": PENDING}
     if found.result is None:
         return {"analysis_state": FAILED}

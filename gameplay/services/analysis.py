@@ -22,8 +22,7 @@ from django.db import transaction
 from gameplay.engine import EngineError
 from gameplay.engine.analysis import analyse_record
 from gameplay.engine.cards import SEATS
-from gameplay.models import ArchivedMatch, MatchAnalysis, SeatAnalysis
-from gameplay.services.archive import record_hash
+from gameplay.models import ArchivedMatch, ArchivedSeat, MatchAnalysis, SeatAnalysis
 
 ANALYSE_TASK = "gameplay.analyse_match"
 
@@ -69,24 +68,24 @@ def _write_seats(analysis: MatchAnalysis) -> None:
     totals = seat_totals(analysis.result)
     SeatAnalysis.objects.bulk_create(
         SeatAnalysis(analysis=analysis, archived_seat=seat, **totals[SEATS[seat.seat]])
-        for seat in analysis.match.seats.all())
-
-
-def _hash(record: dict[str, Any] | None) -> str:
-    return record_hash(record) if record else ""
+        for seat in ArchivedSeat.objects.filter(match_id=analysis.match_id))  # not the match's record
 
 
 def analyse_match(*, match_id: int) -> str:
-    """Work out (or keep) the analysis of one archived match; says what it did."""
-    match = ArchivedMatch.objects.filter(pk=match_id).only("pk", "has_record", "record").first()
-    if match is None or not match.has_record or not match.record:
+    """Work out (or keep) the analysis of one archived match; says what it did.
+
+    A match is known by the hash the archive keeps of its record's game (`record_hash`)."""
+    match = ArchivedMatch.objects.filter(pk=match_id).only("pk", "has_record", "record_hash").first()
+    if match is None or not match.has_record or not match.record_hash:
         return "no record"
-    record, digest = match.record, _hash(match.record)
+    digest = match.record_hash
     kept = MatchAnalysis.objects.filter(match=match, record_hash=digest).first()
     if kept is not None:
         with transaction.atomic():
             _write_seats(kept)
         return "already analysed"
+    # the record read with its hash, so what the solver sees is what the hash names
+    record, digest = ArchivedMatch.objects.values_list("record", "record_hash").get(pk=match_id)
     started = time.perf_counter()
     try:
         result, error = analyse_record(record), ""
@@ -94,11 +93,11 @@ def analyse_match(*, match_id: int) -> str:
         result, error = None, str(exc)[:300]
     seconds = time.perf_counter() - started
     with transaction.atomic():
-        match = ArchivedMatch.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or _hash(match.record) != digest:
+        locked = ArchivedMatch.objects.select_for_update().filter(pk=match_id)
+        if locked.values_list("record_hash", flat=True).first() != digest:
             return "record changed"  # the notice of the change queued its own analysis
         analysis, _created = MatchAnalysis.objects.update_or_create(
-            match=match, defaults={"record_hash": digest, "result": result, "error": error,
-                                   "seconds": seconds})
+            match_id=match_id,
+            defaults={"record_hash": digest, "result": result, "error": error, "seconds": seconds})
         _write_seats(analysis)
     return f"analysed in {seconds:.1f} s" if result is not None else f"not analysed: {error}"

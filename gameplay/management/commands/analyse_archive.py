@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.db.models import F
 
 from gameplay.models import ArchivedMatch, MatchAnalysis
 from gameplay.services import analysis
@@ -26,17 +27,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, queue: bool = False, again: bool = False, limit: int = 0,
                **options: Any) -> None:
         matches = ArchivedMatch.objects.filter(has_record=True).order_by("pk")
-        if not again:
-            done = MatchAnalysis.objects.values_list("match_id", "record_hash")
-            kept = {pk for pk, digest in done}
-            hashes = dict(done)
-            todo = [pk for pk, digest in matches.values_list("pk", "record_hash")
-                    if pk not in kept or (digest and hashes[pk] != digest)]
-        else:
-            todo = list(matches.values_list("pk", flat=True))
-            MatchAnalysis.objects.filter(match_id__in=todo).update(record_hash="")
+        if not again:  # no analysis, or one of another record
+            matches = matches.exclude(analysis__record_hash=F("record_hash"))
+        todo = list(matches.values_list("pk", flat=True))
         if limit:
             todo = todo[:limit]
+        if again:
+            MatchAnalysis.objects.filter(match_id__in=todo).update(record_hash="")
         total, started, said = len(todo), time.perf_counter(), {}
         if queue:
             for pk in todo:
