@@ -59,6 +59,15 @@ def renew_all() -> None:
     _renew([EPOCH_KEY])
 
 
+def stamp(slug: str) -> str | None:
+    """The versions tournament ``slug``'s kept values are worked out at now (None before any was
+    kept): one read of the cache, what a visitor's copy of a page is checked against
+    (``config.visitors``)."""
+    got = cache.get_many([EPOCH_KEY, _version_key(slug)])
+    epoch, version = got.get(EPOCH_KEY), got.get(_version_key(slug))
+    return f"{epoch}.{version}" if epoch is not None and version is not None else None
+
+
 def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: Any) -> T:
     """The value ``compute`` gives for ``name`` of tournament ``slug`` (and ``parts``: the path, the
     language...), from the cache while the tournament's version and the epoch have not moved.
@@ -66,6 +75,12 @@ def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: 
     ``compute`` returns (value, keep): a value not to keep (a refusal, an error page) is returned
     and not stored. While one process works a moved value out, the others answer with the last one
     rather than all working it out at once; it is replaced within the time one takes."""
+    return kept(name, slug, compute, *parts)[0]
+
+
+def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: Any) -> tuple[T, str | None]:
+    """``cached``, with the versions the value was worked out at (None for a value not kept): a copy
+    of it kept elsewhere is good while ``stamp(slug)`` still gives them."""
     digest = hashlib.sha256(repr((name, slug, parts)).encode()).hexdigest()[:32]
     key, version_key = f"fresh:{digest}", _version_key(slug)
     got = cache.get_many([EPOCH_KEY, version_key, key])
@@ -79,15 +94,15 @@ def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: 
     stamp = f"{epoch}.{version}"
     entry = got.get(key)
     if entry is not None and entry[0] == stamp:
-        return entry[1]
+        return entry[1], stamp
     lock = f"{key}:lock"
     if entry is not None and not cache.add(lock, 1, timeout=LOCK_SECONDS):
-        return entry[1]  # another process is working the new one out
+        return entry[1], entry[0]  # another process is working the new one out
     try:
         value, keep = compute()
         if keep:
             cache.set(key, (stamp, value), timeout=TTL)
-        return value
+        return value, stamp if keep else None
     finally:
         if entry is not None:
             cache.delete(lock)
