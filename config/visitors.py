@@ -33,8 +33,8 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponseBase
-from django.http.request import HttpHeaders
 from django.http.cookie import parse_cookie
+from django.http.request import HttpHeaders
 from django.middleware import csrf
 from django.utils.translation import get_language_from_request
 
