@@ -15,6 +15,7 @@ that a kept copy answers never reaches Django; Django's answers the views marked
 from __future__ import annotations
 
 import django
+from django.conf import settings
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
@@ -27,7 +28,7 @@ class OneThreadASGIHandler(ASGIHandler):
         self.visitor_copies = VisitorCopies()
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and settings.VISITOR_COPIES:
             answer = self.visitor_copies.answer(scope)
             if answer is not None:
                 status, headers, body = answer
