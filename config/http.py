@@ -15,8 +15,8 @@ that a kept copy answers never reaches Django; Django's answers the views marked
 from __future__ import annotations
 
 import django
-from django.conf import settings
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 
 from config.visitors import VisitorCopies
@@ -28,14 +28,19 @@ class OneThreadASGIHandler(ASGIHandler):
         self.visitor_copies = VisitorCopies()
 
     async def __call__(self, scope, receive, send) -> None:
+        refreshing = None
         if scope["type"] == "http" and settings.VISITOR_COPIES:
-            answer = self.visitor_copies.answer(scope)
+            answer, refreshing = self.visitor_copies.answer(scope)
             if answer is not None:
                 status, headers, body = answer
                 await send({"type": "http.response.start", "status": status, "headers": headers})
                 await send({"type": "http.response.body", "body": body})
                 return
-        await super().__call__(scope, receive, send)
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # kept or not, cut off or not: the next request may work it out
+            if refreshing is not None:
+                self.visitor_copies.done(refreshing)
 
     async def run_get_response(self, request):
         response = await super().run_get_response(request)

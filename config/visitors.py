@@ -46,7 +46,7 @@ IGNORED_HEADERS = frozenset({
     b"x-real-ip", b"if-none-match", b"if-modified-since", b"accept-language", b"cookie",
 })
 MAX_BYTES = 64 * 1024 * 1024  # the copies of one process, at most
-REFRESH_SECONDS = 30  # a request working a page out that long is given up on: the next one tries
+REFRESH_SECONDS = 10  # a request working a page out that long is given up on: the next one tries
 
 
 @dataclass(frozen=True)
@@ -151,17 +151,28 @@ class VisitorCopies:
         self._size = 0
         self._lock = threading.Lock()
 
-    def answer(self, scope: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
-        """The answer to ``scope`` from a copy that is still current, or None: Django answers."""
+    def answer(self, scope: dict) -> tuple[tuple[int, list[tuple[bytes, bytes]], bytes] | None, Copy | None]:
+        """The answer to ``scope`` from a copy that is still current, or None: Django answers; and
+        the copy this request works out again in Django, if it does (``done`` when it has)."""
         found = _request_key(scope)
         if found is None:
-            return None
+            return None, None
         key, visitor, cookies = found
         copy = self._copies.get(key)
         if copy is None:
-            return None
-        if copy.current() != copy.stamp and not self._refreshing_elsewhere(copy):
-            return None
+            return None, None
+        if copy.current() != copy.stamp:
+            if not self._refreshing_elsewhere(copy):
+                return None, copy
+        return self._answer(key, copy, visitor, cookies), None
+
+    @staticmethod
+    def done(copy: Copy) -> None:
+        """The request working ``copy`` out again ended (kept, refused, failed or cut off)."""
+        copy.refreshing = 0.0
+
+    def _answer(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str],
+                ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         for throttle in copy.throttles:
             if not throttle().allow_request(visitor, None):
                 return None  # Django answers the refusal, with its wait
@@ -201,9 +212,6 @@ class VisitorCopies:
             return
         key = found[0]
         shareable = getattr(response, "shareable", None)
-        copy = self._copies.get(key)
-        if copy is not None:
-            copy.refreshing = 0.0
         if shareable is None or not self._shareable(response, shareable, key[4]):
             self._drop(key)
             return
