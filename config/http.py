@@ -30,7 +30,7 @@ class OneThreadASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send) -> None:
         refreshing = None
         if scope["type"] == "http" and settings.VISITOR_COPIES:
-            answer, refreshing = self.visitor_copies.answer(scope)
+            answer, refreshing = await self.visitor_copies.answer(scope)
             if answer is not None:
                 status, headers, body = answer
                 await send({"type": "http.response.start", "status": status, "headers": headers})

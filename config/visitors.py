@@ -23,11 +23,13 @@ all queueing behind the same work; a page is never older than the time one takes
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +47,7 @@ IGNORED_HEADERS = frozenset({
     b"upgrade-insecure-requests", b"dnt", b"priority", b"te", b"keep-alive", b"x-forwarded-for",
     b"x-real-ip", b"if-none-match", b"if-modified-since", b"accept-language", b"cookie",
 })
+CHECK_THREADS = 8  # copies checked at once (each mostly waits for Redis)
 MAX_BYTES = 64 * 1024 * 1024  # the copies of one process, at most
 REFRESH_SECONDS = 10  # a request working a page out that long is given up on: the next one tries
 
@@ -62,6 +65,9 @@ class Shareable:
 
 
 CSRF_MARK = b"\x00csrf\x00"
+
+
+Answer = tuple[int, list[tuple[bytes, bytes]], bytes]  # status, headers, body
 
 
 @dataclass
@@ -150,10 +156,15 @@ class VisitorCopies:
         self._copies: OrderedDict[tuple, Copy] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="visitor-copies")
 
-    def answer(self, scope: dict) -> tuple[tuple[int, list[tuple[bytes, bytes]], bytes] | None, Copy | None]:
+    async def answer(self, scope: dict) -> tuple[Answer | None, Copy | None]:
         """The answer to ``scope`` from a copy that is still current, or None: Django answers; and
-        the copy this request works out again in Django, if it does (``done`` when it has)."""
+        the copy this request works out again in Django, if it does (``done`` when it has).
+
+        The copy's check (a read of the cache, the API's counters) runs in a thread of a small pool,
+        so the server goes on with other requests while Redis answers: on the event loop those
+        waits added up to most of an API answer's time under load (bench/web_load.py)."""
         found = _request_key(scope)
         if found is None:
             return None, None
@@ -161,6 +172,10 @@ class VisitorCopies:
         copy = self._copies.get(key)
         if copy is None:
             return None, None
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, self._checked, key, copy, visitor, cookies)
+
+    def _checked(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str]):
         if copy.current() != copy.stamp:
             if not self._refreshing_elsewhere(copy):
                 return None, copy
@@ -172,7 +187,7 @@ class VisitorCopies:
         copy.refreshing = 0.0
 
     def _answer(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str],
-                ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+                ) -> Answer | None:
         for throttle in copy.throttles:
             if not throttle().allow_request(visitor, None):
                 return None  # Django answers the refusal, with its wait
