@@ -63,7 +63,7 @@ class StandingsView(APIView):
     @extend_schema(responses=StandingsSerializer)
     def get(self, request, slug):
         def data():
-            return StandingsSerializer(selectors.standings(tournament=tournament_or_404(slug))).data
+            return StandingsSerializer(selectors.shown_standings(tournament=tournament_or_404(slug))).data
 
         # Kept until the tournament changes, as its standings page (tournaments.selectors.fresh).
         renderer = request.accepted_renderer
