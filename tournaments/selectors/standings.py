@@ -29,7 +29,7 @@ def shown_standings(*, tournament: Tournament) -> Standings:
     from . import fresh
 
     return fresh.cached("standings-table", tournament.slug,
-                        lambda: (standings(tournament=tournament), True))
+                        lambda: (standings(tournament=tournament), True), current=True)
 
 
 def tiebreak_order(tournament: Tournament) -> list[Tiebreak]:
