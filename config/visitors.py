@@ -103,13 +103,15 @@ class _Visitor:
 
 def _request_key(scope: dict) -> tuple[tuple, _Visitor, dict[str, str]] | None:
     """The key of a visitor's GET, or None when Django must answer it."""
-    if scope.get("method") != "GET":
+    if scope.get("method") != "GET" or settings.CSRF_USE_SESSIONS:
         return None
     headers: dict[bytes, bytes] = {}
     for name, value in scope["headers"]:
         if name == b"authorization":
             return None
-        headers[name] = headers[name] + b"; " + value if name in headers and name == b"cookie" else value
+        if name in headers:  # as Django's ASGIRequest joins a header sent twice
+            value = headers[name] + (b"; " if name == b"cookie" else b",") + value
+        headers[name] = value
     cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin1"))
     if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
         return None
