@@ -49,7 +49,6 @@ IGNORED_HEADERS = frozenset({
 })
 CHECK_THREADS = 8  # copies checked at once (each mostly waits for Redis)
 MAX_BYTES = 64 * 1024 * 1024  # the copies of one process, at most
-WAIT_SECONDS = 1.0  # how long a visitor waits for a page being worked out again, at most
 REFRESH_SECONDS = 10  # a request working a page out that long is given up on: the next one tries
 
 
@@ -82,7 +81,6 @@ class Copy:
     size: int
     refreshing: float = 0.0  # when a request went to Django to work it out again
     lock: threading.Lock = field(default_factory=threading.Lock)
-    refreshed: asyncio.Event = field(default_factory=asyncio.Event)  # set when a refresh ended
 
 
 class _Visitor:
@@ -168,12 +166,7 @@ class VisitorCopies:
 
         The copy's check (a read of the cache, the API's counters) runs in a thread of a small pool,
         so the server goes on with other requests while Redis answers: on the event loop those
-        waits added up to most of an API answer's time under load (bench/web_load.py).
-
-        A visitor asking while another request works the page out again waits for it (at most
-        ``WAIT_SECONDS``, then he gets the copy before it): answering him from the old copy at once
-        kept the process busy with hundreds of those a second, and the new page, worked out in the
-        same process meanwhile, took two or three times as long to come."""
+        waits added up to most of an API answer's time under load (bench/web_load.py)."""
         found = _request_key(scope)
         if found is None:
             return None, None
@@ -181,37 +174,19 @@ class VisitorCopies:
         copy = self._copies.get(key)
         if copy is None:
             return None, None
-        loop = asyncio.get_running_loop()
-        answer, refreshing, waiting = await loop.run_in_executor(
-            self._pool, self._checked, key, copy, visitor, cookies, True)
-        if waiting is None:
-            if refreshing is not None:
-                refreshing.refreshed.clear()  # (on the loop: the waiters' event)
-            return answer, refreshing
-        try:
-            await asyncio.wait_for(waiting.refreshed.wait(), WAIT_SECONDS)
-        except TimeoutError:
-            pass
-        copy = self._copies.get(key) or waiting
-        answer, refreshing, _ = await loop.run_in_executor(
-            self._pool, self._checked, key, copy, visitor, cookies, False)
-        return answer, refreshing
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, self._checked, key, copy, visitor, cookies)
 
-    def _checked(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str], wait: bool,
-                 ) -> tuple[Answer | None, Copy | None, Copy | None]:
-        """(the answer, the copy this request is to work out again, the copy to wait for)."""
+    def _checked(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str]):
         if copy.current() != copy.stamp:
             if not self._refreshing_elsewhere(copy):
-                return None, copy, None
-            if wait:
-                return None, None, copy
-        return self._answer(key, copy, visitor, cookies), None, None
+                return None, copy
+        return self._answer(key, copy, visitor, cookies), None
 
     @staticmethod
     def done(copy: Copy) -> None:
         """The request working ``copy`` out again ended (kept, refused, failed or cut off)."""
         copy.refreshing = 0.0
-        copy.refreshed.set()
 
     def _answer(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str],
                 ) -> Answer | None:
