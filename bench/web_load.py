@@ -18,6 +18,7 @@ generator and PostgreSQL: note the load average printed beside the figures.
 
     .venv/bin/python bench/web_load.py [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
                                        [--fresh 5] [--rebuild] [--only home|standings|api]
+                                       [--no-copies]
 
 `DATABASE_URL` defaults to postgres://postgres@127.0.0.1:5432/bilka_bench_web, `REDIS_URL` to
 redis://127.0.0.1:6379/15 (the site's cache, flushed before the run).
@@ -193,6 +194,8 @@ def main() -> None:
     parser.add_argument("--fresh", type=int, default=5)
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--only", choices=["home", "standings", "api"])
+    parser.add_argument("--no-copies", action="store_true",
+                        help="without the visitors' copies in front of Django (to compare)")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 60 or not 1 <= args.connections <= 256:
         parser.error("at most 60 s per address and 256 connections")
@@ -205,7 +208,8 @@ def main() -> None:
     server = subprocess.Popen(  # noqa: S603
         [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings"},
+        cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
+                       "VISITOR_COPIES": "0" if args.no_copies else "1"},
     )
     try:
         for _ in range(150):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
@@ -13,6 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.visitors import Shareable
 from tournaments import selectors
 from tournaments.models import Match, Tournament
 from tournaments.selectors import fresh
@@ -60,17 +63,23 @@ class StandingsView(APIView):
     @extend_schema(responses=StandingsSerializer)
     def get(self, request, slug):
         def data():
-            return StandingsSerializer(selectors.standings(tournament=tournament_or_404(slug))).data
+            return StandingsSerializer(selectors.shown_standings(tournament=tournament_or_404(slug))).data
 
         # Kept until the tournament changes, as its standings page (tournaments.selectors.fresh).
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == renderer.media_type:
             # Plain JSON, as every client but the browsable page asks: kept as sent, for encoding
             # a 256-pair table took as long again as the rest of the request.
-            body = fresh.cached("api-standings-json", slug, lambda: (
+            body, stamp = fresh.kept("api-standings-json", slug, lambda: (
                 renderer.render(data(), renderer.media_type, self.get_renderer_context()), True),
                 get_language())
-            return HttpResponse(body, content_type=renderer.media_type)
+            response = HttpResponse(body, content_type=renderer.media_type)
+            if stamp is not None and not request.auth:
+                # the same for every caller without a key: the server answers the next from it,
+                # counting him against the same allowances (config.visitors)
+                response.shareable = Shareable(stamp=stamp, current=partial(fresh.stamp, slug), body=body,
+                                               throttles=tuple(self.throttle_classes))
+            return response
         return Response(fresh.cached("api-standings", slug, lambda: (data(), True), get_language()))
 
 

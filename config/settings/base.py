@@ -234,6 +234,10 @@ TIME_ZONE = env("TIME_ZONE", default="Asia/Almaty")
 USE_I18N = True
 USE_TZ = True
 
+# Visitors' copies of the public pages answered in front of Django (config/visitors.py); off only
+# to compare (bench/web_load.py --no-copies).
+VISITOR_COPIES = env.bool("VISITOR_COPIES", default=True)
+
 # --- Content-Security-Policy (django-csp): scripts and styles only from the site's own files, so a
 # name or a chat line that slipped past escaping could never run. No template has inline script or
 # event handlers (data blocks are json_script, not executed); `request.csp_nonce` is there for one

@@ -104,3 +104,31 @@ def test_the_api_standings_are_fresh_in_every_form_they_are_asked_in(swiss, orga
     assert sum(line["played"] for line in plain.json()["lines"]) == 2
     assert indented.content.startswith(b"{\n  ")
     assert sum(line["played"] for line in indented.json()["lines"]) == 2
+
+
+def test_a_value_others_are_made_from_is_never_the_last_one(swiss):
+    """While one request works the standings table out again after a change, another asking for it
+    to make the API's JSON or the page waits for the new one: made from the old table, they were
+    kept as new and stayed wrong until the next change."""
+    import threading
+    import time
+
+    from tournaments.selectors import fresh
+
+    assert fresh.cached("table", swiss.slug, lambda: ("old", True)) == "old"
+    fresh.renew(slug=swiss.slug)
+    started = threading.Event()
+
+    def slow():
+        started.set()
+        time.sleep(0.5)
+        return "new", True
+
+    worker = threading.Thread(target=fresh.cached, args=("table", swiss.slug, slow))
+    worker.start()
+    started.wait()
+    try:
+        assert fresh.cached("table", swiss.slug, lambda: ("mine", True)) == "old"  # a page may show the last
+        assert fresh.cached("table", swiss.slug, lambda: ("mine", True), current=True) == "new"
+    finally:
+        worker.join()

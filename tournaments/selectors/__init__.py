@@ -26,7 +26,7 @@ from .events import (
 from .listing import filter_cities, filter_clubs, home_tournaments, tournament_list
 from .pairings import UnpairPreview, editable, numbered_tables, swap_choices, unpair_preview
 from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
-from .standings import coming_matchdays, crosstable, prize_list, standings, tiebreak_order
+from .standings import coming_matchdays, crosstable, prize_list, shown_standings, standings, tiebreak_order
 
 __all__ = [
     "UnpairPreview",
@@ -56,6 +56,7 @@ __all__ = [
     "rounds_with_matches",
     "seated_round",
     "standings",
+    "shown_standings",
     "swap_choices",
     "substitute_choices",
     "tiebreak_order",

@@ -17,6 +17,7 @@ ratings' writes, in bulk, renew the epoch themselves.
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -29,6 +30,7 @@ T = TypeVar("T")
 EPOCH_KEY = "fresh:epoch"
 TTL = 600  # seconds an unread value stays in the cache
 LOCK_SECONDS = 30
+WAIT_STEP = 0.02  # seconds between looks while another process works a value out
 
 
 def _version_key(slug: str) -> str:
@@ -59,13 +61,34 @@ def renew_all() -> None:
     _renew([EPOCH_KEY])
 
 
-def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: Any) -> T:
+def stamp(slug: str) -> str | None:
+    """The versions tournament ``slug``'s kept values are worked out at now (None before any was
+    kept): one read of the cache, what a visitor's copy of a page is checked against
+    (``config.visitors``)."""
+    got = cache.get_many([EPOCH_KEY, _version_key(slug)])
+    epoch, version = got.get(EPOCH_KEY), got.get(_version_key(slug))
+    return f"{epoch}.{version}" if epoch is not None and version is not None else None
+
+
+def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: Any,
+           current: bool = False) -> T:
     """The value ``compute`` gives for ``name`` of tournament ``slug`` (and ``parts``: the path, the
     language...), from the cache while the tournament's version and the epoch have not moved.
 
     ``compute`` returns (value, keep): a value not to keep (a refusal, an error page) is returned
     and not stored. While one process works a moved value out, the others answer with the last one
-    rather than all working it out at once; it is replaced within the time one takes."""
+    rather than all working it out at once; it is replaced within the time one takes.
+
+    ``current``: never the last one, but the value at the versions now, waited for while another
+    process works it out: for a value another kept value is worked out from (the standings table
+    the page and the API show), which would otherwise be kept as new while made from the old."""
+    return kept(name, slug, compute, *parts, current=current)[0]
+
+
+def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: Any,
+         current: bool = False) -> tuple[T, str | None]:
+    """``cached``, with the versions the value was worked out at (None for a value not kept): a copy
+    of it kept elsewhere is good while ``stamp(slug)`` still gives them."""
     digest = hashlib.sha256(repr((name, slug, parts)).encode()).hexdigest()[:32]
     key, version_key = f"fresh:{digest}", _version_key(slug)
     got = cache.get_many([EPOCH_KEY, version_key, key])
@@ -79,15 +102,23 @@ def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: 
     stamp = f"{epoch}.{version}"
     entry = got.get(key)
     if entry is not None and entry[0] == stamp:
-        return entry[1]
+        return entry[1], stamp
     lock = f"{key}:lock"
     if entry is not None and not cache.add(lock, 1, timeout=LOCK_SECONDS):
-        return entry[1]  # another process is working the new one out
+        if not current:
+            return entry[1], entry[0]  # another process is working the new one out
+        waited = time.monotonic()
+        while time.monotonic() - waited < LOCK_SECONDS and cache.get(lock) is not None:
+            time.sleep(WAIT_STEP)
+            entry = cache.get(key)
+            if entry is not None and entry[0] == stamp:
+                return entry[1], stamp
+        entry = None  # the other gave up, or the versions moved again: work it out here
     try:
         value, keep = compute()
         if keep:
             cache.set(key, (stamp, value), timeout=TTL)
-        return value
+        return value, stamp if keep else None
     finally:
         if entry is not None:
             cache.delete(lock)

@@ -21,6 +21,17 @@ def standings(*, tournament: Tournament) -> Standings:
     return format_of(tournament).standings()
 
 
+def shown_standings(*, tournament: Tournament) -> Standings:
+    """``standings`` as the standings page and the API show them, worked out once for both and kept
+    until the tournament changes (``fresh``): after a result the page and the API each ranked a
+    256-pair Swiss again, at once, in the one server process. Only for showing: a service deciding
+    from the standings (pairing, prizes) reads the rows in its own transaction with ``standings``."""
+    from . import fresh
+
+    return fresh.cached("standings-table", tournament.slug,
+                        lambda: (standings(tournament=tournament), True), current=True)
+
+
 def tiebreak_order(tournament: Tournament) -> list[Tiebreak]:
     """The tiebreaks as the event states them (its own order, or its format's default)."""
     return format_of(tournament).tiebreak_order()

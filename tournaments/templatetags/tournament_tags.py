@@ -1,6 +1,9 @@
 """Template tags other apps' pages use to show tournaments (the club page's events, the home page)."""
 
+from functools import lru_cache
+
 from django import template
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
@@ -45,3 +48,16 @@ def home_tournaments(limit: int = 5):
 def surname(display_name: str) -> str:
     """The last word of a player's name, as a pair's short name shows it on a phone."""
     return (display_name or "").split()[-1] if (display_name or "").split() else ""
+
+
+@lru_cache(maxsize=8)
+def _archive_address(script_prefix: str) -> str:
+    return reverse("gameplay:player_archive", args=[0]).removesuffix("0/")
+
+
+@register.filter
+def archive_url(player_id: int) -> str:
+    """A player's match archive, as ``{% url 'gameplay:player_archive' id %}`` gives it: a big
+    event's standings link each of its players twice, and reversing each address afresh took a
+    fifth of the page's time (bench/web_load.py)."""
+    return f"{_archive_address(get_script_prefix())}{int(player_id)}/"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import wraps
+from functools import partial, wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -13,6 +13,8 @@ from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from config.visitors import CSRF_MARK, Shareable
 
 from .. import permissions, selectors
 from ..forms import CHOICE_LABELS, RULE_LABELS
@@ -50,7 +52,7 @@ def refusals(view):
 
 
 _CSRF_FIELD = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
-_CSRF_MARK = b"\x00csrf\x00"
+_CSRF_MARK = CSRF_MARK
 
 
 def _has_messages(request) -> bool:
@@ -63,7 +65,9 @@ def _has_messages(request) -> bool:
 def cached_for_visitors(view):
     """A public tournament page as a visitor who is not signed in sees it, kept in the cache until
     the tournament changes (``selectors.fresh``): spectators reload the standings of a big event
-    all day, and working them out takes hundreds of milliseconds.
+    all day, and working them out takes hundreds of milliseconds. The answer is marked shareable,
+    so the server answers the next visitor asking the same from it without Django
+    (``config.visitors``).
 
     Signed-in people, who may see their own matches and the organiser's buttons, always get the
     page worked out for them, as does a visitor with a message waiting. The page's form tokens are
@@ -83,14 +87,16 @@ def cached_for_visitors(view):
             body = _CSRF_FIELD.sub(rb"\1" + _CSRF_MARK + rb"\2", response.content)
             return (response["Content-Type"], body), True
 
-        kept = fresh.cached(view.__name__, slug, compute, request.get_full_path(), get_language(),
-                            bool(getattr(request, "htmx", False)))
+        kept, stamp = fresh.kept(view.__name__, slug, compute, request.get_full_path(), get_language(),
+                                 bool(getattr(request, "htmx", False)))
         if refused:
             return refused[0]
-        content_type, body = kept
-        if _CSRF_MARK in body:
-            body = body.replace(_CSRF_MARK, get_token(request).encode())
-        return HttpResponse(body, content_type=content_type)
+        content_type, marked = kept
+        body = marked.replace(_CSRF_MARK, get_token(request).encode()) if _CSRF_MARK in marked else marked
+        response = HttpResponse(body, content_type=content_type)
+        if stamp is not None:  # the same for every visitor: the server may answer the next from it
+            response.shareable = Shareable(stamp=stamp, current=partial(fresh.stamp, slug), body=marked)
+        return response
 
     return wrapper
 

@@ -35,7 +35,7 @@ def standings(request, slug):
     shown = format_of(tournament).standings_page
     if shown == "bracket":
         return _bracket_page(request, tournament, "standings")
-    table = selectors.standings(tournament=tournament)
+    table = selectors.shown_standings(tournament=tournament)
     template = "tournaments/individual/standings.html" if shown == "players" else "tournaments/standings.html"
     columns = standings_columns(tournament=tournament)
     entries = [line.entry for line in table.lines]

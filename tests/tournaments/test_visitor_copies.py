@@ -1,0 +1,202 @@
+"""Visitors' copies of the public pages, answered in front of Django (config/visitors.py): the next
+visitor asking the same gets Django's answer again without Django, with his own form token and
+cookie, the same headers, in his language, and never a page older than the last commit; signed-in
+people and callers with a key always go through Django."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import HttpCommunicator
+from django.core.signals import request_started
+from django.db import transaction
+from django.test import Client
+
+from tournaments import services
+from tournaments.models import Match, MatchStatus
+
+from .conftest import register_pairs
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
+
+
+@pytest.fixture
+def swiss(club, organiser):
+    t = services.create_tournament(actor=organiser, club=club, name="Копия швейцарки",
+                                   starts_on=datetime.date(2026, 12, 3), format="swiss", swiss_rounds=3)
+    register_pairs(t, organiser, 4, prefix="Копийный")
+    services.pair_next_round(actor=organiser, tournament=t)
+    return t
+
+
+@pytest.fixture
+def site():
+    """The server's application, its copies emptied; and how many requests reached Django."""
+    from config.asgi import application
+
+    handler = application.application_mapping["http"]
+    handler.visitor_copies.clear()
+    reached: list[int] = []
+
+    def started(**kwargs):
+        reached.append(1)
+
+    request_started.connect(started, weak=False)
+    yield handler, reached
+    request_started.disconnect(started)
+    handler.load_middleware(is_async=True)
+    handler.visitor_copies.clear()
+
+
+def fetch(path: str, *headers: tuple[bytes, bytes], method: str = "GET") -> dict:
+    from config.asgi import application
+
+    communicator = HttpCommunicator(application, method, path, headers=[(b"host", b"127.0.0.1"), *headers])
+    answer = async_to_sync(communicator.get_response)(timeout=30)
+    answer["header"] = {}
+    for name, value in answer["headers"]:
+        answer["header"].setdefault(name.decode().lower(), []).append(value.decode("latin1"))
+    return answer
+
+
+def _open_match(t):
+    return Match.objects.filter(round__tournament=t, status=MatchStatus.SCHEDULED).order_by("table").first()
+
+
+def _played(api_answer: dict) -> int:
+    import json
+
+    return sum(line["played"] for line in json.loads(api_answer["body"])["lines"])
+
+
+def test_the_next_visitor_gets_django_s_answer_without_django(swiss, site):
+    _, reached = site
+    url = f"/t/{swiss.slug}/standings/"
+    first = fetch(url)
+    assert first["status"] == 200 and len(reached) == 1
+    second = fetch(url)
+    assert second["status"] == 200 and len(reached) == 1  # answered in front of Django
+    assert TOKEN.sub(b"", second["body"]) == TOKEN.sub(b"", first["body"])
+    api = f"/api/v1/tournaments/{swiss.slug}/standings/"
+    assert fetch(api)["status"] == 200 and len(reached) == 2
+    assert fetch(api)["body"] == fetch(api)["body"] and len(reached) == 2
+
+
+def test_its_headers_are_django_s(swiss, site, settings):
+    """Every header Django's middleware sets (CSP, HSTS, nosniff, frame options, Vary, language)."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")  # as in production
+    settings.SECURE_HSTS_SECONDS = 3600
+    settings.SECURE_CONTENT_TYPE_NOSNIFF = True
+    settings.X_FRAME_OPTIONS = "DENY"
+    handler, reached = site
+    handler.load_middleware(is_async=True)  # the middleware reads these when it is built
+    for number, url in enumerate((f"/t/{swiss.slug}/", f"/api/v1/tournaments/{swiss.slug}/standings/"), 1):
+        django, copy = (fetch(url, (b"accept-language", b"kk"), (b"x-forwarded-proto", b"https"))
+                        for _ in range(2))
+        assert len(reached) == number  # the copy's answer did not reach Django
+        assert django["header"]["strict-transport-security"] == ["max-age=3600"]
+        assert "content-security-policy" in django["header"]
+        assert django["header"]["content-language"] == ["kk"]
+        for answer in (django, copy):
+            answer["header"].pop("set-cookie", None)  # the visitor's own: tested below
+        assert copy["header"] == django["header"]
+
+
+def test_a_visitor_gets_a_form_token_and_cookie_of_his_own(swiss, site):
+    """The language form on a copy works for him: with a cookie he has, and with the new one he gets."""
+    _, reached = site
+    url = f"/t/{swiss.slug}/standings/"
+    fetch(url)
+    client = Client(enforce_csrf_checks=True)
+    new = fetch(url)
+    assert len(reached) == 1
+    cookie = new["header"]["set-cookie"][0]
+    secret = re.match(r"csrftoken=([A-Za-z0-9]+);", cookie).group(1)
+    assert "Max-Age=" in cookie and "SameSite=Lax" in cookie
+    client.cookies["csrftoken"] = secret
+    token = TOKEN.search(new["body"]).group(1).decode()
+    assert client.post("/i18n/setlang/", {"language": "kk", "next": "/",
+                                          "csrfmiddlewaretoken": token}).status_code == 302
+    again = fetch(url, (b"cookie", f"csrftoken={secret}".encode()))
+    assert len(reached) == 2  # the form's post, not the page
+    assert f"csrftoken={secret};" in again["header"]["set-cookie"][0]
+    other_token = TOKEN.search(again["body"]).group(1).decode()
+    assert other_token != token
+    assert client.post("/i18n/setlang/", {"language": "kk", "next": "/",
+                                          "csrfmiddlewaretoken": other_token}).status_code == 302
+    stranger = fetch(url)  # another visitor, no cookie: a secret of his own
+    assert secret not in stranger["header"]["set-cookie"][0]
+
+
+def test_languages_are_not_mixed(swiss, site):
+    url = f"/t/{swiss.slug}/standings/"
+    asks = {
+        "en": [(b"accept-language", b"en")],
+        "kk": [(b"accept-language", b"kk,ru;q=0.8")],
+        "uk": [(b"accept-language", b"en"), (b"cookie", b"django_language=uk")],
+        "ru": [],
+    }
+    for _ in range(2):  # Django's answers, then the copies
+        for language, headers in asks.items():
+            answer = fetch(url, *headers)
+            assert answer["header"]["content-language"] == [language]
+            assert f'<html lang="{language}"'.encode() in answer["body"]
+
+
+def test_signed_in_people_never_get_a_visitor_s_copy(swiss, site, organiser):
+    _, reached = site
+    url = f"/t/{swiss.slug}/"
+    visitor = fetch(url, (b"accept-language", b"en"))
+    fetch(url, (b"accept-language", b"en"))
+    client = Client()
+    client.force_login(organiser)
+    session = client.cookies["sessionid"].value
+    mine = fetch(url, (b"accept-language", b"en"), (b"cookie", f"sessionid={session}".encode()))
+    assert len(reached) == 2
+    assert organiser.username.encode() in mine["body"]
+    assert organiser.username.encode() not in visitor["body"]
+
+
+def test_a_confirmed_result_is_on_the_next_visitor_s_page_and_api(swiss, site, organiser):
+    page, api = f"/t/{swiss.slug}/standings/", f"/api/v1/tournaments/{swiss.slug}/standings/"
+    before = fetch(page)["body"]
+    fetch(page)
+    assert _played(fetch(api)) == _played(fetch(api)) == 0
+    services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=3)  # commits
+    assert _played(fetch(api)) == 2
+    assert TOKEN.sub(b"", fetch(page)["body"]) != TOKEN.sub(b"", before)
+
+
+def test_a_write_rolled_back_does_not_change_them(swiss, site, organiser):
+    page, api = f"/t/{swiss.slug}/standings/", f"/api/v1/tournaments/{swiss.slug}/standings/"
+    before_page, before_api = TOKEN.sub(b"", fetch(page)["body"]), fetch(api)["body"]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=3)
+        raise RuntimeError
+    assert TOKEN.sub(b"", fetch(page)["body"]) == before_page
+    assert fetch(api)["body"] == before_api
+
+
+def test_the_api_allowance_counts_the_copies(swiss, site, settings):
+    from rest_framework.settings import api_settings
+
+    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "address": "3/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    api = f"/api/v1/tournaments/{swiss.slug}/standings/"
+    assert [fetch(api)["status"] for _ in range(4)] == [200, 200, 200, 429]
+
+
+def test_head_and_callers_with_a_key_go_through_django(swiss, site):
+    _, reached = site
+    url = f"/t/{swiss.slug}/standings/"
+    fetch(url)
+    head = fetch(url, method="HEAD")
+    assert head["status"] == 200
+    keyed = fetch(f"/api/v1/tournaments/{swiss.slug}/standings/", (b"authorization", b"Bearer nonsense"))
+    assert keyed["status"] == 401
+    assert len(reached) == 3
