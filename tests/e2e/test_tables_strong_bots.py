@@ -33,8 +33,8 @@ def test_play_now_against_strong_bots(asgi_server, celery_worker_process, bot_wo
             page.locator("#play-now").click()
             page.wait_for_url("**/tables/*/")
             table_id = int(page.url.rstrip("/").split("/")[-1])
-            assert set(Seat.objects.filter(table_id=table_id, is_bot=True).values_list("bot_level", flat=True)) == {
-                "strong"}
+            bots = Seat.objects.filter(table_id=table_id, is_bot=True)
+            assert set(bots.values_list("bot_level", flat=True)) == {"strong"}
             # each bot's seat names its level in the reader's language
             for position in ("left", "top", "right"):
                 expect(page.locator(f".bt-pos-{position} .bt-meta")).to_contain_text("сильный бот")

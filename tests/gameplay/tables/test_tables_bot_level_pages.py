@@ -14,7 +14,8 @@ from gameplay.models import Seat, Table
 
 
 def _script_data(html: str, script_id: str) -> dict:
-    return json.loads(re.search(rf'<script id="{script_id}" type="application/json">(.*?)</script>', html, re.S)[1])
+    found = re.search(rf'<script id="{script_id}" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(found[1])
 
 
 def _snapshot_seats(html: str) -> dict[str, dict]:
@@ -32,7 +33,8 @@ def test_play_now_offers_the_level_and_seats_strong_bots():
     assert sorted(Seat.objects.filter(table=table, is_bot=True).values_list("bot_level", flat=True)) == [
         "strong"] * 3
     seats = _snapshot_seats(client.get(response["Location"]).content.decode())
-    assert {k: v["level"] for k, v in seats.items()} == {"N": "strong", "E": "strong", "S": None, "W": "strong"}
+    levels = {k: v["level"] for k, v in seats.items()}
+    assert levels == {"N": "strong", "E": "strong", "S": None, "W": "strong"}
 
 
 @pytest.mark.django_db
@@ -40,7 +42,8 @@ def test_play_now_without_a_level_seats_beginners_and_refuses_an_unknown_one():
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
     response = client.post("/tables/play-now/")
     table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
-    assert set(Seat.objects.filter(table=table, is_bot=True).values_list("bot_level", flat=True)) == {"beginner"}
+    bots = Seat.objects.filter(table=table, is_bot=True)
+    assert set(bots.values_list("bot_level", flat=True)) == {"beginner"}
     before = Table.objects.count()
     page = client.post("/tables/play-now/", {"bot_level": "grandmaster"}, follow=True).content.decode()
     assert "Неизвестный уровень бота." in page and Table.objects.count() == before
