@@ -33,6 +33,10 @@ from gameplay.services.state_cache import keep_on_commit, take_state
 
 log = logging.getLogger(__name__)
 
+#: The share of the budget the bot itself may think; the rest absorbs the reads before it and the
+#: machine's hiccups, so that a reply is padded to the budget, not late.
+THINK_SHARE = 0.9
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -71,7 +75,11 @@ def bot_to_answer(table: Table, state: MatchState, seat: int | None) -> tuple[Se
 def decide(*, table_id: int, expected_event: int, seat: int | None = None,
            rng: random.Random | None = None, budget: float | None = None) -> Decision | str:
     """The bot's choice for the table as it stands at `expected_event`, made without any lock (no
-    transaction is opened: each read is its own), or why there is none ("stale", "not_a_bot")."""
+    transaction is opened: each read is its own), or why there is none ("stale", "not_a_bot").
+
+    `budget` is the whole reply's: the bot gets `THINK_SHARE` of it less the time the reads took,
+    so that the reply is padded to the budget rather than late."""
+    started = time.monotonic()
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not is_current(table.status, table.event_seq, table.decision_event, expected_event):
         return "stale"
@@ -82,8 +90,9 @@ def decide(*, table_id: int, expected_event: int, seat: int | None = None,
     if row is None:
         return why
     rng = rng or random.Random()  # noqa: S311 - a bot, not a secret
-    budget = settings.BOT_BUDGET if budget is None else budget
-    action = bots.choose(row.bot_level, state.observation(row.seat), rng, budget=budget)
+    budget = float(settings.BOT_BUDGET if budget is None else budget)
+    thinking = max(0.0, budget * THINK_SHARE - (time.monotonic() - started))
+    action = bots.choose(row.bot_level, state.observation(row.seat), rng, budget=thinking)
     return Decision(table_id=table_id, expected_event=expected_event, seat=row.seat, action=action)
 
 
