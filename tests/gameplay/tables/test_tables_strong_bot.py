@@ -171,6 +171,7 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
     bots' worker (the default worker does not consume their queue)."""
     settings.GAMEPLAY_QUEUE_TASKS = True
     table = _strong_table("m" * 32)
+    started = time.monotonic()
 
     def persons_turn_or_over():
         t = Table.objects.get(pk=table.pk)
@@ -192,7 +193,10 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
         outcome = services.play(table_id=t.pk, seat=2, action=action, expected_event=expected)
         assert outcome.ok, outcome.message
     assert t.status == "finished" and t.result["reason"] == "eyes", t.result
+    print(f"whole match: {time.monotonic() - started:.1f} s, {len(services.load_state(t).deals)} deals")
     bot_moves = sum(1 for p in t.events.values_list("public", flat=True) if p.get("seat") in ("N", "E", "W"))
     assert bot_moves > 50
-    assert "bot_think_task" in bot_worker_process.log()
-    assert "bot_think_task" not in celery_worker_process.log()
+    # tasks received (the list of registered tasks at a worker's start names it too)
+    assert "bot_think_task[" in bot_worker_process.log()
+    assert "bot_think_task[" not in celery_worker_process.log()
+    assert "bot_move_task[" not in celery_worker_process.log()
