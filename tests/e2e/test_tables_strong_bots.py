@@ -50,3 +50,33 @@ def test_play_now_against_strong_bots(asgi_server, celery_worker_process, bot_wo
             Table.objects.filter(pk__gt=0, status="playing").update(status="finished")
             context.close()
             browser.close()
+
+
+@pytest.mark.parametrize(("viewport", "name"), [(PHONE, "360"), (DESKTOP, "1280")])
+def test_an_open_table_chooses_each_bots_level(asgi_server, chromium_path, screenshots_dir,  # noqa: F811
+                                               viewport, name):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport=viewport, locale="ru-RU")
+        page = context.new_page()
+        try:
+            page.goto(f"{asgi_server}/tables/new/")
+            page.select_option("select[name=seating]", "in_order")
+            page.locator("#table-form button[type=submit]").click()
+            page.wait_for_url("**/tables/*/")
+            table_id = int(page.url.rstrip("/").split("/")[-1])
+            page.select_option("#level-E", "strong")
+            _no_horizontal_scroll(page)
+            page.screenshot(path=screenshots_dir / f"bot-levels-open-table-{name}.png", full_page=True)
+            page.locator("#fill-bots").click()
+            page.wait_for_url(f"**/tables/{table_id}/")
+            levels = dict(Seat.objects.filter(table_id=table_id, is_bot=True).values_list("seat", "bot_level"))
+            assert levels == {1: "strong", 2: "beginner", 3: "beginner"}
+            # the person sits at N: E on his left, S at the top, W on his right
+            expect(page.locator(".bt-pos-left .bt-meta")).to_contain_text("сильный бот")
+            expect(page.locator(".bt-pos-top .bt-meta")).to_contain_text("бот-новичок")
+            expect(page.locator(".bt-pos-right .bt-meta")).to_contain_text("бот-новичок")
+        finally:
+            Table.objects.filter(pk__gt=0, status="playing").update(status="finished")
+            context.close()
+            browser.close()
