@@ -70,7 +70,8 @@ def test_an_open_table_chooses_each_bots_level(asgi_server, chromium_path, scree
             page.screenshot(path=screenshots_dir / f"bot-levels-open-table-{name}.png", full_page=True)
             page.locator("#fill-bots").click()
             page.wait_for_url(f"**/tables/{table_id}/")
-            levels = dict(Seat.objects.filter(table_id=table_id, is_bot=True).values_list("seat", "bot_level"))
+            bots = Seat.objects.filter(table_id=table_id, is_bot=True)
+            levels = dict(bots.values_list("seat", "bot_level"))
             assert levels == {1: "strong", 2: "beginner", 3: "beginner"}
             # the person sits at N: E on his left, S at the top, W on his right
             expect(page.locator(".bt-pos-left .bt-meta")).to_contain_text("сильный бот")
