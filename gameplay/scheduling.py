@@ -23,6 +23,7 @@ from django.conf import settings
 BOT_MOVE_TASK = "gameplay.tasks.bot_move_task"
 MOVE_CLOCK_TASK = "gameplay.tasks.move_clock_task"
 BOT_THINK_TASK = "gameplay.tasks.bot_think_task"
+BOT_PLAY_TASK = "gameplay.tasks.bot_play_task"
 
 
 def _enabled() -> bool:
@@ -55,6 +56,17 @@ def queue_bot_move(table_id: int, expected_event: int, seat: int | None = None,
         signature(BOT_MOVE_TASK).apply_async(args, countdown=countdown)
     else:
         signature(BOT_THINK_TASK).apply_async(args, countdown=countdown, queue=settings.BOT_QUEUE)
+
+
+def queue_bot_play(table_id: int, expected_event: int, seat: int, action: int, seconds: float) -> bool:
+    """A strong bot's decided move, played `seconds` from now (the rest of its budget) by the bots'
+    worker, which meanwhile thinks for other tables instead of sleeping; False when tasks are not
+    queued (the caller then waits and plays itself)."""
+    if not _enabled():
+        return False
+    signature(BOT_PLAY_TASK).apply_async((table_id, expected_event, seat, action),
+                                         countdown=seconds if seconds > 0 else None, queue=settings.BOT_QUEUE)
+    return True
 
 
 def queue_clock(table_id: int, expected_event: int, seconds: float) -> None:

@@ -25,6 +25,13 @@ def bot_think_task(table_id: int, expected_event: int, seat: int | None = None) 
 
 
 @shared_task(ignore_result=True, acks_late=True)
+def bot_play_task(table_id: int, expected_event: int, seat: int, action: int) -> str:
+    """A strong bot's decided move, played when its budget is spent (queued by `bot_think_task` on
+    the bots' queue with the rest of the budget as its countdown); stale if the table moved on."""
+    return services.bot_play(table_id=table_id, expected_event=expected_event, seat=seat, action=action)
+
+
+@shared_task(ignore_result=True, acks_late=True)
 def move_clock_task(table_id: int, expected_event: int) -> str:
     return services.clock_expired(table_id=table_id, expected_event=expected_event)
 

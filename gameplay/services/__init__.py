@@ -27,7 +27,7 @@ from gameplay.services.archive import (
     remove_match,
     set_public,
 )
-from gameplay.services.bot_thinking import bot_think
+from gameplay.services.bot_thinking import bot_play, bot_think
 from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
 from gameplay.services.clocks import bot_move, clock_expired
 from gameplay.services.connections import connection_changed, reap_dead_servers
@@ -68,6 +68,7 @@ __all__ = [
     "clock_expired",
     "connection_changed",
     "create_table",
+    "bot_play",
     "bot_think",
     "fill_with_bots",
     "load_state",

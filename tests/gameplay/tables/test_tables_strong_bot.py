@@ -195,10 +195,13 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
         assert outcome.ok, outcome.message
     assert t.status == "finished" and t.result["reason"] == "eyes", t.result
     print(f"whole match: {time.monotonic() - started:.1f} s, {len(services.load_state(t).deals)} deals")
-    bot_moves = sum(1 for p in t.events.values_list("public", flat=True) if p.get("seat") in ("N", "E", "W"))
-    assert bot_moves > 50
+    events = list(t.events.order_by("number").values_list("public", "created_at"))
+    # each bot's card comes at least the whole budget after the event that asked for it
+    gaps = [(at - events[i - 1][1]).total_seconds() for i, (public, at) in enumerate(events)
+            if i and public.get("seat") in ("N", "E", "W") and public.get("action") not in ("pass", "redeal")]
+    assert len(gaps) > 50 and min(gaps) >= settings.BOT_BUDGET, min(gaps)
     # the tasks each worker received in this test (a worker's start lists every task's name too)
     default_log = celery_worker_process.log()[logs_from[0]:]
     bots_log = bot_worker_process.log()[logs_from[1]:]
-    assert "bot_think_task[" in bots_log
+    assert "bot_think_task[" in bots_log and "bot_play_task[" in bots_log
     assert "bot_think_task[" not in default_log and "bot_move_task[" not in default_log
