@@ -138,6 +138,24 @@ def test_a_void_shown_on_a_plain_lead_keeps_that_suit_out_but_not_the_jacks():
     assert knowledge.allowed[3] & spades == spades
 
 
+@pytest.mark.parametrize("ban", [True, False])
+def test_a_banned_ace_discarded_shows_a_hand_of_banned_aces_only(ban):
+    """Under `ace_discard_ban` a seat that cannot follow may throw an ace of an unled suit only when it
+    holds nothing else: after S throws AH on a spade lead, S can hold only AD (spades have been led)."""
+    obs = play_into_deal(Rules(redeal_below=0), 0, 0).observation(0)
+    hand = tuple(card_from_str(c) for c in "JC 7C 8C 9C TC QC KC AC".split())
+    lead, ace = card_from_str("7S"), card_from_str("AH")
+    fake = dataclasses.replace(obs, hand=hand, hand_sizes=(8, 7, 7, 8), trump=0, jack_holder=0,
+                               trick_leader=1, trick=(lead, ace), history=((1, lead), (2, ace)),
+                               rules=Rules(redeal_below=0, ace_discard_ban=ban))
+    knowledge = Knowledge.of(fake)
+    if ban:
+        assert knowledge.allowed[2] == 1 << card_from_str("AD")
+    else:
+        assert knowledge.allowed[2] >> card_from_str("KH") & 1
+        assert knowledge.allowed[2] & sum(1 << card_from_str(r + "S") for r in "89TQKA") == 0
+
+
 def test_only_an_observation_is_read():
     state = play_into_deal(Rules(redeal_below=0), 1, 5)
     with pytest.raises(TypeError):

@@ -121,13 +121,13 @@ def test_it_stops_drawing_when_the_clock_says_the_budget_is_spent():
     assert len(obs.legal) > 1
 
     def solved(budget: float, **kw: object) -> int:
-        # every reading of the clock is 1/8 s after the last: a solve "takes" 1/8 s, and the k-th
-        # draw starts 2k/8 s after the decision began
-        return strong_bot.decide(obs, random.Random(1), budget=budget, clock=FakeClock(0.125),
+        # every reading of the clock is 1/16 s after the last: a solve "takes" 1/16 s (twice that is
+        # budgeted), the k-th draw starts 2k/16 s after the decision began and goes on if (2k+1)/16 fits
+        return strong_bot.decide(obs, random.Random(1), budget=budget, clock=FakeClock(0.0625),
                                  costs=CostModel(), **kw)[1]  # type: ignore[arg-type]
 
-    assert solved(1.0) == 4
-    assert solved(3.0) == 12
+    assert solved(1.0) == 7
+    assert solved(3.0) == 23
     assert solved(1000.0, max_samples=20) == 20
 
 
