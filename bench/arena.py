@@ -136,15 +136,26 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _progress(a: str, b: str, done: int, total: int, start: float) -> None:
+    print(f"\r{a} vs {b}: {done}/{total} deals, {time.perf_counter() - start:.0f} s", end="",
+          file=sys.stderr, flush=True)
+
+
 def match_up(a: str, b: str, args: argparse.Namespace, rules: Rules) -> None:
     jobs = [(args.seed, i, (a, b)) for i in range(args.deals)]
     start = time.perf_counter()
+    results = []
     if args.jobs > 1:
         with Pool(args.jobs, initializer=_init, initargs=(rules, args.budget)) as pool:
-            results = pool.map(duplicate, jobs, chunksize=1)
+            for r in pool.imap_unordered(duplicate, jobs, chunksize=1):
+                results.append(r)
+                _progress(a, b, len(results), len(jobs), start)
     else:
         _init(rules, args.budget)
-        results = [duplicate(j) for j in jobs]
+        for j in jobs:
+            results.append(duplicate(j))
+            _progress(a, b, len(results), len(jobs), start)
+    print(file=sys.stderr)
     elapsed = time.perf_counter() - start
     margin, half = _ci([r[0] for r in results])
     lost_a, lost_a_half = _ci([r[1] for r in results])
