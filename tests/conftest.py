@@ -124,10 +124,10 @@ def bot_worker_process(django_db_setup, django_db_blocker) -> Iterator[CeleryWor
     client = redis.Redis.from_url(settings.REDIS_URL)
     client.delete(settings.BOT_QUEUE)  # bot moves queued by earlier tests without a worker
     client.close()
-    yield from _worker("test-bots", [settings.BOT_QUEUE])
+    yield from _worker("test-bots", [settings.BOT_QUEUE], {"BILKA_BOT_WORKER": "1"})
 
 
-def _worker(name: str, queues: list[str]) -> Iterator[CeleryWorker]:
+def _worker(name: str, queues: list[str], extra_env: dict[str, str] | None = None) -> Iterator[CeleryWorker]:
     """Start a worker on `queues` (none: this run's default queue), wait for its ping, stop it."""
     db = settings.DATABASES["default"]
     if db["ENGINE"] != "django.db.backends.postgresql":
@@ -140,6 +140,7 @@ def _worker(name: str, queues: list[str]) -> Iterator[CeleryWorker]:
         "REDIS_URL": settings.REDIS_URL,
         "BILKA_RUN_ID": settings.RUN_ID,
         "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
     }
     log_file = tempfile.NamedTemporaryFile(prefix="bilka-celery-worker-", suffix=".log", delete=False)
     command = [

@@ -170,6 +170,8 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
     """Three strong bots and a person play to the end: the bots' moves come only through the
     bots' worker (the default worker does not consume their queue)."""
     settings.GAMEPLAY_QUEUE_TASKS = True
+    # the bots' worker timed the solver as it started, before any decision
+    assert "strong bots: the solver timed up to" in bot_worker_process.log()
     logs_from = len(celery_worker_process.log()), len(bot_worker_process.log())
     table = _strong_table("m" * 32)
     started = time.monotonic()
