@@ -9,12 +9,19 @@ connection (`WORKER_CONN_MAX_AGE` seconds, with Django's health check) and, befo
 task, drops it only when it is broken or too old (`close_old_connections`, as Django does per
 request). The fix-up still closes it every `CELERY_DB_REUSE_MAX` tasks. Other pools (solo,
 threads) keep `CONN_MAX_AGE` as set, 0: a connection per task, as before.
+
+The strong bots' worker (bin/site sets BILKA_BOT_WORKER=1 for it) times the double-dummy solver
+once as it starts, before its pool forks, so every process knows the solver's speed before its
+first decision (`strong_bot.COSTS`); without it a strong bot plays the beginner's card until its
+own solves have taught it. Timing it in a task would make that task's reply late by seconds.
 """
 
+import logging
 import os
+import time
 
 from celery import Celery
-from celery.signals import task_prerun, worker_process_init
+from celery.signals import task_prerun, worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
@@ -39,3 +46,18 @@ def _drop_broken_or_old_connections(**kwargs):
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_init.connect
+def _time_the_solver_for_strong_bots(**kwargs):
+    if not os.environ.get("BILKA_BOT_WORKER"):
+        return
+    from django.conf import settings
+
+    from gameplay.engine import strong_bot
+
+    began = time.monotonic()
+    strong_bot.COSTS.calibrate(float(settings.BOT_BUDGET))
+    logging.getLogger(__name__).warning(
+        "strong bots: the solver timed up to %s cards in %.1f s", max(strong_bot.COSTS.slowest, default=0),
+        time.monotonic() - began)

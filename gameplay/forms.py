@@ -20,13 +20,17 @@ from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import rules as engine_rules
 from gameplay.engine.rules import PRESETS, Rules
-from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, Seating
+from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, BotLevel, Seating
 from gameplay.seat_words import seat_letter
 
 
 def clockwise() -> str:
     """The direction of play, its seats in the reader's letters."""
     return gettext("Clockwise: %(order)s.") % {"order": " → ".join(seat_letter(s) for s in "NESW")}
+
+
+BOT_LEVEL_HELP = _("The beginner answers at once; the strong bot thinks about a second a card, "
+                   "guessing the hidden hands from what it has seen.")
 
 
 #: A label and a one-line explanation for each parameter of RULES.md (the engine owns the values).
@@ -123,6 +127,8 @@ class TableForm(forms.Form):
         help_text=_("After each deal every player answers at once: play the hand, or ask for a redeal "
                     "where it allows one. Whoever has not answered in time plays."))
     bots = forms.BooleanField(label=_("Fill empty seats with bots now"), required=False)
+    bot_level = forms.ChoiceField(label=_("Bot level"), choices=BotLevel.choices, initial=BotLevel.BEGINNER,
+                                  required=False, help_text=BOT_LEVEL_HELP)
     rated = forms.BooleanField(
         label=_("Rated"), required=False, initial=True,
         help_text=_("Counts for the players' ratings when four signed-in people play it to the end; "

@@ -7,7 +7,10 @@ clock scale are settings, never the rules object.
 
 A bot's pause is the only timing anyone sees of a bot's hand, so it is drawn here, where nothing
 of the hand is known: not the number of legal cards, not whether the card is forced. The spread
-also covers the bot's own thinking, which does depend on the hand.
+also covers the beginner's own thinking (a few milliseconds), which does depend on the hand. A
+strong bot thinks for up to `settings.BOT_BUDGET` seconds and is padded to exactly that budget
+(`services.bot_thinking`), so its reply comes after the same drawn pause plus the same budget
+whatever it holds; its task goes to a queue of its own (`settings.BOT_QUEUE`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from django.conf import settings
 
 BOT_MOVE_TASK = "gameplay.tasks.bot_move_task"
 MOVE_CLOCK_TASK = "gameplay.tasks.move_clock_task"
+BOT_THINK_TASK = "gameplay.tasks.bot_think_task"
+BOT_PLAY_TASK = "gameplay.tasks.bot_play_task"
 
 
 def _enabled() -> bool:
@@ -36,13 +41,32 @@ def bot_pause() -> float:
     return max(0.0, shortest + spread * pause_rng.random())
 
 
-def queue_bot_move(table_id: int, expected_event: int, seat: int | None = None) -> None:
-    """The bot to move plays (or, with `seat`, that bot answers the redeal question)."""
+def queue_bot_move(table_id: int, expected_event: int, seat: int | None = None,
+                   level: str = "beginner") -> None:
+    """The bot to move plays (or, with `seat`, that bot answers the redeal question).
+
+    A beginner plays under the table's lock on the default queue; any other level thinks without
+    the lock, on the bots' queue."""
     if not _enabled():
         return
     pause = bot_pause()
     args = (table_id, expected_event) if seat is None else (table_id, expected_event, seat)
-    signature(BOT_MOVE_TASK).apply_async(args, countdown=pause if pause > 0 else None)
+    countdown = pause if pause > 0 else None
+    if level == "beginner":
+        signature(BOT_MOVE_TASK).apply_async(args, countdown=countdown)
+    else:
+        signature(BOT_THINK_TASK).apply_async(args, countdown=countdown, queue=settings.BOT_QUEUE)
+
+
+def queue_bot_play(table_id: int, expected_event: int, seat: int, action: int, seconds: float) -> bool:
+    """A strong bot's decided move, played `seconds` from now (the rest of its budget) by the bots'
+    worker, which meanwhile thinks for other tables instead of sleeping; False when tasks are not
+    queued (the caller then waits and plays itself)."""
+    if not _enabled():
+        return False
+    signature(BOT_PLAY_TASK).apply_async((table_id, expected_event, seat, action),
+                                         countdown=seconds if seconds > 0 else None, queue=settings.BOT_QUEUE)
+    return True
 
 
 def queue_clock(table_id: int, expected_event: int, seconds: float) -> None:

@@ -1,6 +1,7 @@
-"""Celery tasks of the live tables: a bot's move, the move clock, and the sockets of dead server
-processes. Idempotent: each carries the event number it was queued for and does nothing when the
-table has moved on or is gone; the reaper only drops what is still there."""
+"""Celery tasks of the live tables: a bot's move (a strong bot's on a queue of its own), the move
+clock, and the sockets of dead server processes. Idempotent: each carries the event number it was
+queued for and does nothing when the table has moved on or is gone; the reaper only drops what is
+still there."""
 
 from __future__ import annotations
 
@@ -14,6 +15,20 @@ from gameplay.services import analysis
 @shared_task(ignore_result=True, acks_late=True)
 def bot_move_task(table_id: int, expected_event: int, seat: int | None = None) -> str:
     return services.bot_move(table_id=table_id, expected_event=expected_event, seat=seat)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def bot_think_task(table_id: int, expected_event: int, seat: int | None = None) -> str:
+    """A strong bot's move, on the bots' queue (`settings.BOT_QUEUE`): it thinks for its budget
+    without the table's lock, then plays if the table is still where the task was queued."""
+    return services.bot_think(table_id=table_id, expected_event=expected_event, seat=seat)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def bot_play_task(table_id: int, expected_event: int, seat: int, action: int) -> str:
+    """A strong bot's decided move, played when its budget is spent (queued by `bot_think_task` on
+    the bots' queue with the rest of the budget as its countdown); stale if the table moved on."""
+    return services.bot_play(table_id=table_id, expected_event=expected_event, seat=seat, action=action)
 
 
 @shared_task(ignore_result=True, acks_late=True)

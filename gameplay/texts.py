@@ -24,6 +24,9 @@ def table_texts() -> dict[str, str]:
         "you": _("you"),
         "partner": _("partner"),
         "bot": _("bot"),
+        # a bot seat's level, beside its name (the seat's "level" in the snapshot)
+        "bot_beginner": _("beginner bot"),
+        "bot_strong": _("strong bot"),
         "offline": _("offline, grace %(s)s s"),
         "resign_confirm": _("Resign? Your pair loses the match."),
         "last_trick": _("Last trick, taken by %(name)s"),

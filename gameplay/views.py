@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from gameplay import archive, selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
-from gameplay.models import Table, TableStatus
+from gameplay.models import BotLevel, Table, TableStatus
 from gameplay.record_input import MAX_RECORD_BYTES, submitted_bytes
 from gameplay.replays import render_replay
 from gameplay.texts import lobby_texts, table_texts
@@ -91,6 +91,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 user=_user(request),
                 session_key=_session_key(request, create=True),
                 bots=form.cleaned_data["bots"],
+                bot_level=form.cleaned_data["bot_level"] or BotLevel.BEGINNER,
                 public=not form.cleaned_data["private"],
                 rated=form.cleaned_data["rated"],
             )
@@ -103,7 +104,13 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    table = services.play_now(user=_user(request), session_key=_session_key(request, create=True))
+    """"Play now vs bots", at the level the lobby's form chose (the beginner without one)."""
+    try:
+        table = services.play_now(user=_user(request), session_key=_session_key(request, create=True),
+                                  bot_level=request.POST.get("bot_level") or BotLevel.BEGINNER)
+    except services.TableError as exc:
+        messages.error(request, exc.message)
+        return redirect("gameplay:lobby")
     return redirect(table)
 
 
@@ -128,6 +135,7 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         "invited": token is not None and token == table.invite_token,
         "invite_token": token if token is not None and token == table.invite_token else "",
         "can_sit": table.status == TableStatus.OPEN and seat is None,
+        "empty_seats": [x for x in SEATS if x not in {s["seat"] for s in snapshot["table"]["seats"]}],
         "replay_open": table.status == TableStatus.PLAYING
         and (seat is not None or table.spectators_see_hands_delayed),
         "i18n": table_texts(),
@@ -169,9 +177,12 @@ def client_seed(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def bots(request: HttpRequest, pk: int) -> HttpResponse:
+    """Fill the empty seats with bots, each at the level its seat's choice names (`level_N`, ...)."""
     table, _seat = _visible_table(request, pk)
+    levels = {n: request.POST.get(f"level_{letter}") or BotLevel.BEGINNER for n, letter in enumerate(SEATS)}
     try:
-        services.fill_with_bots(table_id=table.pk, user=_user(request), session_key=_session_key(request))
+        services.fill_with_bots(table_id=table.pk, user=_user(request), session_key=_session_key(request),
+                                levels=levels)
     except services.TableError as exc:
         messages.error(request, exc.message)
     return redirect(table)

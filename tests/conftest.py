@@ -112,11 +112,27 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[Celery
     on the same Redis database neither steals its tasks nor answers its pings. Stopped with
     SIGTERM (a warm shutdown, 5–10 s) before pytest-django drops the database.
     """
+    celery_app.control.purge()  # tasks queued by earlier tests without a worker
+    yield from _worker("test", [])
+
+
+@pytest.fixture(scope="session")
+def bot_worker_process(django_db_setup, django_db_blocker) -> Iterator[CeleryWorker]:
+    """A second real worker consuming only this run's strong-bot queue (`settings.BOT_QUEUE`), as
+    bin/site runs one: a strong bot's move reaches the table only through it. Use it together with
+    `celery_worker_process`, which runs the clocks and the beginners."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(settings.BOT_QUEUE)  # bot moves queued by earlier tests without a worker
+    client.close()
+    yield from _worker("test-bots", [settings.BOT_QUEUE], {"BILKA_BOT_WORKER": "1"})
+
+
+def _worker(name: str, queues: list[str], extra_env: dict[str, str] | None = None) -> Iterator[CeleryWorker]:
+    """Start a worker on `queues` (none: this run's default queue), wait for its ping, stop it."""
     db = settings.DATABASES["default"]
     if db["ENGINE"] != "django.db.backends.postgresql":
         pytest.fail("the Celery worker fixture needs the PostgreSQL test database (DATABASE_URL)")
-    celery_app.control.purge()  # tasks queued by earlier tests without a worker
-    hostname = f"test-{uuid.uuid4().hex[:8]}@%h"
+    hostname = f"{name}-{uuid.uuid4().hex[:8]}@%h"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -124,12 +140,14 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[Celery
         "REDIS_URL": settings.REDIS_URL,
         "BILKA_RUN_ID": settings.RUN_ID,
         "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
     }
     log_file = tempfile.NamedTemporaryFile(prefix="bilka-celery-worker-", suffix=".log", delete=False)
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
         "--loglevel=INFO", "--pool=solo", "--hostname", hostname,
         "--without-gossip", "--without-mingle", "--without-heartbeat",
+        *(["-Q", ",".join(queues)] if queues else []),
     ]  # fmt: skip
     process = subprocess.Popen(  # noqa: S603 - fixed command line
         command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT

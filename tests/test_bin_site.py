@@ -1,6 +1,6 @@
 """`bin/site` stopped with SIGTERM (as a service manager or `kill` stops it, not Ctrl-C from its
-terminal) leaves no process behind: web server, live-table move workers, Celery worker and beat,
-the embedded Redis, and no pid file.
+terminal) leaves no process behind: web server, live-table move workers, Celery workers (the strong
+bots' among them) and beat, the embedded Redis, and no pid file.
 
 The site runs for real from its own var directory (SQLite, embedded Redis) on free ports, and a
 player's socket is opened first so that the move worker process exists when the signal comes.
@@ -134,6 +134,8 @@ def test_sigterm_stops_everything_the_site_started(tmp_path):
             groups = {os.getpgid(p) for p in seen if _alive(p)}
             assert any("celery" in _cmdline(p) and " beat" in _cmdline(p) for p in seen)
             assert any("celery" in _cmdline(p) and " worker" in _cmdline(p) for p in seen)
+            # the strong bots' worker, on their queue only
+            assert any("celery" in _cmdline(p) and "-Q bots" in _cmdline(p) for p in seen)
             site.send_signal(signal.SIGTERM)
             site.wait(timeout=90)
         deadline = time.monotonic() + 10

@@ -289,6 +289,12 @@ ARCHIVE_NOTICE_QUEUE = env("ARCHIVE_NOTICE_QUEUE", default=None)
 #: The queue of the double-dummy analysis of archived matches (seconds a deal): a worker of its
 #: own consumes it (bin/site), so moves, clocks and the tournament day never wait behind it.
 ANALYSIS_QUEUE = env("ANALYSIS_QUEUE", default="analysis")
+#: The queue of the strong bots' moves (up to BOT_BUDGET seconds of thinking each): a worker of its
+#: own consumes it (bin/site), so clocks, beginner bots and the tournament day never wait behind it.
+BOT_QUEUE = env("BOT_QUEUE", default="bots")
+#: Seconds a strong bot thinks over each move; every strong bot's move takes exactly this long (a
+#: quicker decision is padded to it), so the time taken says nothing of its hand.
+BOT_BUDGET = env.float("BOT_BUDGET", default=1.0)
 # Table sockets keep one PostgreSQL connection per pool thread (gameplay/consumers.py).
 GAMEPLAY_SOCKET_DB_REUSE = True
 # Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);

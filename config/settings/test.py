@@ -31,6 +31,8 @@ CELERY_TASK_DEFAULT_QUEUE = f"bilka-test-{RUN_ID}"
 # in-process where they want them (tests/gameplay/tables/test_tables_archive.py).
 ARCHIVE_NOTICE_QUEUE = f"bilka-test-{RUN_ID}-archive"
 ANALYSIS_QUEUE = f"bilka-test-{RUN_ID}-analysis"
+# The strong bots' queue, consumed by a worker of its own in the tests too (tests/conftest.py).
+BOT_QUEUE = f"bilka-test-{RUN_ID}-bots"
 CELERY_CONTROL_EXCHANGE = f"bilka-test-{RUN_ID}"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -51,6 +53,8 @@ BILKA_WS_ORIGINS = env.list("BILKA_WS_ORIGINS", default=["http://127.0.0.1:8000"
 # Live tables: bots move without a pause.
 GAMEPLAY_BOT_PAUSE = 0.0
 GAMEPLAY_BOT_PAUSE_SPREAD = 0.0
+# Strong bots think briefly, so that a whole match through the worker takes seconds, not minutes.
+BOT_BUDGET = env.float("BOT_BUDGET", default=0.05)
 # A client told "too fast" is held this long before its refused reconnect is answered (tests wait less).
 GAMEPLAY_FLOOD_HOLD = 0.3
 # Moves run in the server's thread pool; tests/gameplay/tables/test_tables_move_pool.py turns the

@@ -12,6 +12,7 @@ must be importable anywhere (a worker, a CLI, a test) without settings.
     state.observation(seat).to_json()                   # what that seat may see
     state.spectator_observation().to_json()             # no hands at all
     choose_action(state.observation(seat), rng)         # the beginner bot
+    bots.choose("strong", state.observation(seat), rng, budget=1.0)  # a bot by level
     write_record(state) / read_record(doc)              # bilka-record/1, exact round trip
     score_record(doc)                                   # bilka-score/1
     positions.Replay.from_record(doc).position(d, k)    # a replay's table after k cards of deal d

@@ -12,6 +12,10 @@ from typing import TYPE_CHECKING, Any
 from gameplay.engine.cards import PAIRS, SEATS, SUITS, action_to_str, card_to_str, hand_sort_key, mask_cards
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from gameplay.engine.deal import DealLog
+    from gameplay.engine.rules import Rules
     from gameplay.engine.state import BaseMatchState
 
 
@@ -27,6 +31,12 @@ class Observation:
     shown for finished deals only: `last_deal` is the last
     deal that ended (a redeal included), `last_played` the last one played to the end, with the
     pair that was on duty in it and the score after it (the summary shown between deals).
+
+    Python-side only (not in `to_json`, so the frames sent to clients stay as they are):
+    `history`, every card played in this deal with its seat, in order, as a player at the table
+    remembers the deal even where `review_tricks` hides the turned tricks; `passed`, the seats
+    that answered "play" to this deal's redeal question; `rules`, the table's rules (public).
+    The strong bot reasons from these, and they hold nothing a seat may not see.
     """
 
     seat: int | None
@@ -54,6 +64,9 @@ class Observation:
     deck: str
     last_played: dict[str, Any] | None = None
     answered: tuple[int, ...] = ()
+    history: tuple[tuple[int, int], ...] = ()
+    passed: tuple[int, ...] = ()
+    rules: Rules | None = None
 
     @classmethod
     def of(cls, state: BaseMatchState, seat: int | None) -> Observation:
@@ -115,6 +128,9 @@ class Observation:
             deck=state.rules.deck,
             last_played=last_played,
             answered=answered,
+            history=_history(log, state.next_seat) if in_deal and log is not None else (),
+            passed=tuple(log.passed) if in_deal and log is not None else (),
+            rules=state.rules,
         )
 
     def visible_cards(self) -> set[int]:
@@ -122,7 +138,7 @@ class Observation:
         cards = set(self.hand or ()) | set(self.trick) | {c for c in self.legal if c < 36}
         if self.last_trick:
             cards |= set(self.last_trick[1])
-        return cards
+        return cards | {c for _, c in self.history}
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON in the notation of RULES.md, for a client."""
@@ -177,6 +193,19 @@ class Observation:
                 "score": dict(zip(PAIRS, self.last_played["score_after"], strict=True)),
             },
         }
+
+
+def _history(log: DealLog, next_seat: Callable[[int], int]) -> tuple[tuple[int, int], ...]:
+    """(seat, card) of every card played in the deal so far: each trick led by the last one's winner."""
+    out: list[tuple[int, int]] = []
+    seat = log.leader
+    winners = log.trick_winners
+    for i, card in enumerate(log.plays):
+        if i and i % 4 == 0:
+            seat = winners[i // 4 - 1]
+        out.append((seat, card))
+        seat = next_seat(seat)
+    return tuple(out)
 
 
 def observe(state: BaseMatchState, seat: int) -> Observation:

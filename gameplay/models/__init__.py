@@ -7,6 +7,7 @@ from gameplay.models.tables import (
     REDEAL_SECONDS_MAX,
     REDEAL_SECONDS_MIN,
     SEAT_CHOICES,
+    BotLevel,
     Seat,
     SeatConnection,
     Seating,
@@ -19,7 +20,8 @@ from gameplay.models.tables import (
 
 __all__ = [
     "REDEAL_SECONDS_MAX", "REDEAL_SECONDS_MIN", "SEAT_CHOICES",
-    "ArchivedDeal", "ArchivedMatch", "ArchivedSeat", "MatchAnalysis", "MatchSource", "SeatAnalysis", "Seat",
+    "ArchivedDeal", "ArchivedMatch", "ArchivedSeat", "BotLevel", "MatchAnalysis", "MatchSource",
+    "SeatAnalysis", "Seat",
     "SeatConnection", "SeatKind",
     "Seating", "Table", "TableEvent", "TableStatus", "new_invite_token", "new_shuffle_seed",
 ]

@@ -35,6 +35,14 @@ class Seating(models.TextChoices):
     IN_ORDER = "in_order", _("in the order people sit down")
 
 
+class BotLevel(models.TextChoices):
+    """How well a bot seat plays (`gameplay.engine.bots`): the beginner answers at once, by rules of
+    thumb; the strong bot samples the hidden hands and solves them, up to `settings.BOT_BUDGET`."""
+
+    BEGINNER = "beginner", _("beginner")
+    STRONG = "strong", _("strong")
+
+
 class TableStatus(models.TextChoices):
     OPEN = "open", _("open")
     PLAYING = "playing", _("playing")
@@ -122,6 +130,9 @@ class Seat(models.Model):
                              related_name="table_seats")
     session_key = models.CharField(max_length=40, blank=True, db_index=True)
     is_bot = models.BooleanField(default=False)
+    #: How the bot at this seat plays; read only where `is_bot`.
+    bot_level = models.CharField(_("bot level"), max_length=16, choices=BotLevel.choices,
+                                 default=BotLevel.BEGINNER)
     name = models.CharField(max_length=120)
     #: Open sockets of this seat (a player may have two tabs).
     connections = models.PositiveSmallIntegerField(default=0)

@@ -69,7 +69,7 @@ def frame_for(event: Any, seat: int | None) -> dict[str, Any]:
 
 
 def seats_meta(table: Any, seats: list[Any]) -> list[dict[str, Any]]:
-    """Who sits where, bots, connection and disconnection grace left: public."""
+    """Who sits where, bots and their levels, connection and disconnection grace left: public."""
     total = grace_seconds()
     now = timezone.now()
     out = []
@@ -81,6 +81,7 @@ def seats_meta(table: Any, seats: list[Any]) -> list[dict[str, Any]]:
             "seat": SEATS[s.seat],
             "name": bot_name(s.seat) if s.is_bot else s.name,
             "bot": s.is_bot,
+            "level": s.bot_level if s.is_bot else None,
             "connected": s.connected,
             "grace_left": max(0, round(total - used)) if not s.is_bot else None,
         })

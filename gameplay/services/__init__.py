@@ -6,7 +6,8 @@ appends numbered events, stores the record as it grows, and only on commit broad
 and queues the bot and clock tasks (`gameplay.scheduling`).
 
 One module per job, by what it changes: `seating` (open a table, sit, bots, start), `moves`,
-`clocks` (what the bot and clock tasks do), `ending` (decided, resigned or called off),
+`clocks` (what the bot and clock tasks do), `bot_thinking` (a strong bot decides without the lock),
+`ending` (decided, resigned or called off),
 `connections` (sockets and dead servers), `archive` (the archive of final matches, its one writer);
 `changes` holds what they share (lock, events, clock, next task, refusals) and `state_cache` the
 states this process moved last. Callers use the names below: `from gameplay import services`.
@@ -26,6 +27,7 @@ from gameplay.services.archive import (
     remove_match,
     set_public,
 )
+from gameplay.services.bot_thinking import bot_play, bot_think
 from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
 from gameplay.services.clocks import bot_move, clock_expired
 from gameplay.services.connections import connection_changed, reap_dead_servers
@@ -66,6 +68,8 @@ __all__ = [
     "clock_expired",
     "connection_changed",
     "create_table",
+    "bot_play",
+    "bot_think",
     "fill_with_bots",
     "load_state",
     "parse_action",

@@ -122,11 +122,38 @@ def queue_next_task(table: Table, state: MatchState | None, seats: list[Seat]) -
         transaction.on_commit(lambda: scheduling.queue_clock(table_id, expected, seconds), robust=True)
         for seat in state.redeal_pending:
             if seats[seat].is_bot:
-                transaction.on_commit(lambda s=seat: scheduling.queue_bot_move(table_id, expected, s),
-                                      robust=True)
+                level = seats[seat].bot_level
+                transaction.on_commit(
+                    lambda s=seat, v=level: scheduling.queue_bot_move(table_id, expected, s, v), robust=True)
         return
     if seats[state.to_move].is_bot:
-        transaction.on_commit(lambda: scheduling.queue_bot_move(table_id, expected), robust=True)
+        level = seats[state.to_move].bot_level
+        transaction.on_commit(lambda: scheduling.queue_bot_move(table_id, expected, level=level), robust=True)
     else:
         seconds = move_seconds(table)
         transaction.on_commit(lambda: scheduling.queue_clock(table_id, expected, seconds), robust=True)
+
+
+def current_table(table_id: int, expected_event: int) -> Table | None:
+    """The table, its row locked, if it is still playing at `expected_event`; else None.
+
+    A task's check that it is not stale. Most clock tasks are (the move came), so the check is
+    first made without a lock: locking the row would make that table's moves wait and cost
+    PostgreSQL a transaction ID and a WAL flush. The event number only grows, so a table read as
+    moved on stays so; one read as current is read again under the lock.
+
+    A task of a redeal question carries the number of the event that put it: it stays current
+    through the answers, until the question closes."""
+    row = Table.objects.filter(pk=table_id).values_list("status", "event_seq", "decision_event").first()
+    if row is None or not is_current(*row, expected_event):
+        return None
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None or not is_current(table.status, table.event_seq, table.decision_event, expected_event):
+        return None
+    return table
+
+
+def is_current(status: str, event_seq: int, decision_event: int | None, expected_event: int) -> bool:
+    """A table still where a task was queued: playing, and at its event (or, in the redeal phase,
+    still asking the question whose event the task carries)."""
+    return status == TableStatus.PLAYING and expected_event in (event_seq, decision_event)

@@ -14,73 +14,50 @@ from django.utils import timezone
 
 from gameplay import broadcast, scheduling
 from gameplay.engine import MatchState, Phase, write_record
-from gameplay.engine.bot import choose_action
+from gameplay.engine.bots import choose
 from gameplay.engine.cards import SEATS
-from gameplay.models import Seat, Table, TableStatus
+from gameplay.models import BotLevel, Seat, Table
 from gameplay.protocol.frames import grace_seconds
 from gameplay.selectors import load_state
-from gameplay.services.changes import Conflict, append_event, queue_next_task, seat_rows, set_move_clock
+from gameplay.services.bot_thinking import bot_to_answer
+from gameplay.services.changes import (
+    Conflict,
+    append_event,
+    current_table,
+    queue_next_task,
+    seat_rows,
+    set_move_clock,
+)
 from gameplay.services.ending import finish_locked
 from gameplay.services.moves import apply_locked
 from gameplay.services.state_cache import keep_on_commit, take_state
 
 
-def current_table(table_id: int, expected_event: int) -> Table | None:
-    """The table, its row locked, if it is still playing at `expected_event`; else None.
-
-    A task's check that it is not stale. Most clock tasks are (the move came), so the check is
-    first made without a lock: locking the row would make that table's moves wait and cost
-    PostgreSQL a transaction ID and a WAL flush. The event number only grows, so a table read as
-    moved on stays so; one read as current is read again under the lock.
-
-    A task of a redeal question carries the number of the event that put it: it stays current
-    through the answers, until the question closes."""
-    row = Table.objects.filter(pk=table_id).values_list("status", "event_seq", "decision_event").first()
-    if row is None or not _current(row, expected_event):
-        return None
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or not _current((table.status, table.event_seq, table.decision_event), expected_event):
-        return None
-    return table
-
-
-def _current(row: tuple[str, int, int | None], expected_event: int) -> bool:
-    status, seq, opened = row
-    return status == TableStatus.PLAYING and (seq == expected_event or opened == expected_event)
-
-
 @transaction.atomic
 def bot_move(*, table_id: int, expected_event: int, seat: int | None = None,
              rng: random.Random | None = None) -> str:
-    """Let the bot to move play, if the table is still where the task was queued; else nothing.
+    """Let the beginner bot to move play, if the table is still where the task was queued; else nothing.
 
     In the redeal phase the bot at `seat` answers (without `seat`: the first bot yet to answer),
-    from its own observation, as a person would."""
+    from its own observation, as a person would. The beginner decides in microseconds, so it
+    decides under the lock; a bot of another level thinks outside it (`bot_think`, on the bots'
+    queue), and is left alone here ("other_level")."""
     table = current_table(table_id, expected_event)
     if table is None:
         return "stale"
     state = take_state(table)
-    if state is None or state.to_move is None:
+    if state is None:
         return "stale"
-    if state.phase == Phase.REDEAL:
-        bots = set(Seat.objects.filter(table=table, is_bot=True).values_list("seat", flat=True))
-        waiting = [s for s in state.redeal_pending if s in bots]
-        if seat is None:
-            seat = waiting[0] if waiting else None
-        if seat is None or seat not in waiting:
-            return "stale" if seat is None or seat in bots else "not_a_bot"
-        mover = seat
-    else:
-        mover = state.to_move
-        if seat is not None and seat != mover:
-            return "stale"
-        row = Seat.objects.filter(table=table, seat=mover).first()
-        if row is None or not row.is_bot:
-            return "not_a_bot"
+    row, why = bot_to_answer(table, state, seat)
+    if row is None:
+        return why
+    if row.bot_level != BotLevel.BEGINNER:
+        keep_on_commit(table, state)  # unchanged: back into the cache
+        return "other_level"
     rng = rng or random.Random()  # noqa: S311 - a bot, not a secret
-    action = choose_action(state.observation(mover), rng)
+    action = choose(row.bot_level, state.observation(row.seat), rng)
     try:
-        apply_locked(table, state, mover, action)
+        apply_locked(table, state, row.seat, action)
     except Conflict:
         return "stale"
     keep_on_commit(table, state)

@@ -16,6 +16,7 @@ from gameplay.engine.shuffle import CLIENT_SEED_MAX, Shuffle, client_seed_proble
 from gameplay.models import (
     REDEAL_SECONDS_MAX,
     REDEAL_SECONDS_MIN,
+    BotLevel,
     Seat,
     Seating,
     Table,
@@ -60,12 +61,14 @@ def create_table(
     session_key: str = "",
     sit: bool = True,
     bots: bool = False,
+    bot_level: str = BotLevel.BEGINNER,
     shuffle_prominent: bool = False,
     public: bool = True,
     casual: bool = True,
     rated: bool = False,
 ) -> Table:
-    """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest.
+    """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest
+    with bots of `bot_level`.
 
     The table draws its secret shuffle seed now, so its commitment is shown while it waits and
     before anyone's client seed is final. `shuffle_prominent` shows the fair-shuffle panel open
@@ -73,6 +76,8 @@ def create_table(
     players only (and, while it waits, by whoever holds its invitation link). A table that is not
 `casual` (a tournament pairing's) is archived by its tournament, not when its match ends."""
     full_rules = validate_rules(rules or {})
+    if bots:
+        clean_bot_level(bot_level)
     if seating not in Seating.values:
         raise TableError(_("Unknown seating."), "invalid")
     if redeal_seconds is not None and not (
@@ -96,7 +101,7 @@ def create_table(
     if sit:
         _sit_locked(table, user=user, session_key=session_key)
     if bots:
-        _fill_bots_locked(table)
+        _fill_bots_locked(table, bot_level)
     broadcast.lobby_changed()
     return table
 
@@ -155,25 +160,37 @@ def _sit_locked(table: Table, *, user: Any, session_key: str, client_seed: str =
 
 
 @transaction.atomic
-def fill_with_bots(*, table_id: int, user: Any = None, session_key: str = "") -> None:
-    """Seat the beginner bot on every empty seat (a seated person asks) and start the match."""
+def fill_with_bots(*, table_id: int, user: Any = None, session_key: str = "",
+                   levels: str | dict[int, str] = BotLevel.BEGINNER) -> None:
+    """Seat a bot on every empty seat (a seated person asks) and start the match.
+
+    `levels` is one level for every bot, or a level by seat number (0..3); a seat it leaves out
+    gets the beginner."""
     table = lock_table(table_id)
     if seat_for(table, user=user, session_key=session_key) is None:
         raise TableError(_("Only a player at this table can call in bots."), "forbidden")
     if table.status != TableStatus.OPEN:
         raise TableError(_("This table has already started."), "started")
-    _fill_bots_locked(table)
+    _fill_bots_locked(table, levels)
     broadcast.lobby_changed()
 
 
-def _fill_bots_locked(table: Table) -> None:
+def clean_bot_level(value: Any) -> str:
+    """A bot level (`BotLevel`); TableError in the player's words if it is not one."""
+    if value not in BotLevel.values:
+        raise TableError(_("Unknown bot level."), "invalid")
+    return str(value)
+
+
+def _fill_bots_locked(table: Table, levels: str | dict[int, str] = BotLevel.BEGINNER) -> None:
     seats = seat_rows(table)
     if not any(not s.is_bot for s in seats):
         raise TableError(_("A table needs at least one person."), "invalid")
     taken = {s.seat for s in seats}
     for number in range(4):
         if number not in taken:
-            Seat.objects.create(table=table, seat=number, is_bot=True,
+            level = levels if isinstance(levels, str) else levels.get(number, BotLevel.BEGINNER)
+            Seat.objects.create(table=table, seat=number, is_bot=True, bot_level=clean_bot_level(level),
                                 name=_("Bot %(seat)s") % {"seat": SEATS[number]})
     _start_locked(table)
 
@@ -229,8 +246,10 @@ def set_client_seed(*, table_id: int, client_seed: Any, user: Any = None, sessio
 
 
 @transaction.atomic
-def play_now(*, user: Any = None, session_key: str = "", rules: dict[str, Any] | None = None) -> Table:
-    """"Play now vs bots": a table with the person at S and three bots, started at once."""
+def play_now(*, user: Any = None, session_key: str = "", rules: dict[str, Any] | None = None,
+             bot_level: str = BotLevel.BEGINNER) -> Table:
+    """"Play now vs bots": a table with the person at S and three bots of `bot_level`, started at once."""
+    clean_bot_level(bot_level)
     if user is not None and not user.is_authenticated:
         user = None
     if user is None and not session_key:
@@ -241,5 +260,5 @@ def play_now(*, user: Any = None, session_key: str = "", rules: dict[str, Any] |
     )
     Seat.objects.create(table=table, seat=2, user=user, session_key="" if user else session_key,
                         name=_player_name(user))
-    _fill_bots_locked(table)
+    _fill_bots_locked(table, bot_level)
     return table

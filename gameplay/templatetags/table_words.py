@@ -1,9 +1,11 @@
 """Filters that word the table in the reader's language: `{{ s.seat|seat }}`, `{{ "NS"|pair }}`,
-`{{ deal.outcome|outcome }}`, `{{ deal.trump|suit }}` (gameplay.seat_words, gameplay.texts)."""
+`{{ deal.outcome|outcome }}`, `{{ deal.trump|suit }}` (gameplay.seat_words, gameplay.texts); the
+bot levels a form offers (`{% bot_levels as levels %}`) and a level's name (`{{ s.level|bot_level }}`)."""
 
 from django import template
 
 from gameplay import seat_words
+from gameplay.models import BotLevel
 from gameplay.texts import deal_outcome, suit_name
 
 register = template.Library()
@@ -30,3 +32,15 @@ def outcome(value):
 @register.filter
 def suit(value):
     return suit_name(str(value))
+
+
+@register.simple_tag
+def bot_levels():
+    """(value, name) of every bot level, the beginner first: the choices of a "which bot" select."""
+    return BotLevel.choices
+
+
+@register.filter
+def bot_level(value):
+    """A bot level's name in the reader's language ("" for none)."""
+    return BotLevel(value).label if value in BotLevel.values else ""

@@ -87,7 +87,7 @@
       var meta = [seatWord(seat)];
       if (me && seat === me) meta.push(T.you);
       else if (me && SEATS.indexOf(seat) % 2 === SEATS.indexOf(me) % 2) meta.push(T.partner);
-      if (row && row.bot) meta.push(T.bot);
+      if (row && row.bot) meta.push((row.level && T["bot_" + row.level]) || T.bot);
       // the seat's own suit, in words too (the legend under the table says what it means)
       if (view && view.suits) meta.push(SUIT[view.suits[seat]] + "\u00a0" + T["suit_" + view.suits[seat]]);
       box.appendChild(el("div", "bt-meta", meta.join(" · ")));

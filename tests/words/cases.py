@@ -203,6 +203,7 @@ CASES: list[Case] = [
     Case("gameplay:table", None, lambda s: s.table.get_absolute_url(), label="bots playing, watched"),
     Case("gameplay:table", "asel", lambda s: s.table.get_absolute_url(), label="bots playing, seated"),
     Case("gameplay:table", None, lambda s: s.finished_table.get_absolute_url(), label="finished"),
+    Case("gameplay:table", "asel", lambda s: s.open_table.get_absolute_url(), label="open, bot levels"),
     Case("gameplay:replay", None, url("gameplay:replay", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.table.pk), label="playing"),
@@ -509,6 +510,10 @@ CASES: list[Case] = [
         label="table started",
     ),
     Case("gameplay:create", None, url("gameplay:create"), post=lambda s: {"seating": "куда-то"}, label="bad"),
+    Case("gameplay:play_now", None, url("gameplay:play_now"), post=lambda s: {"bot_level": "strong"},
+         label="strong bots"),
+    Case("gameplay:play_now", None, url("gameplay:play_now"), post=lambda s: {"bot_level": "гроссмейстер"},
+         label="unknown level"),
     Case(
         "gameplay:client_seed",
         "asel",

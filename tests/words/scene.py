@@ -42,6 +42,8 @@ class Scene:
     finished_table: Table
     invitation: PlayerInvitation
     mix_match_entry: int = 0
+    #: A table waiting for players, asel seated: the form that picks each empty seat's bot level.
+    open_table: Table | None = None
     names: frozenset[str] = field(default=frozenset())
 
     def user(self, username: str | None):
@@ -85,6 +87,7 @@ def build_scene() -> Scene:
         finished_table=Table.objects.get(pk=finished.pk),
         invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
     )  # fmt: skip
+    scene.open_table = table_services.create_table(rules={}, user=users["asel"])
     scene.mix_match_entry = (
         IndividualEntry.objects.filter(tournament=mix, player__in=_players_at(scene.mix_match)).first().pk
     )
