@@ -220,11 +220,15 @@ def snapshots_built(monkeypatch):
 
 
 async def test_a_socket_repeating_its_sync_is_answered_without_the_database_until_told_too_fast(
-        snapshots_built):
+        snapshots_built, limits, monkeypatch):
     """A flood of syncs costs the server one snapshot: the repeats get the same picture (its
     clock moved on), the limit counts them at the pace they come and closes the socket."""
-    table_id, cookies, _spec = await four_people_table()
-    s = sock(table_id, cookies[0])
+    from gameplay import consumers
+
+    limits(socket_rate=0.01)  # nothing refills while a loaded machine builds the first snapshot
+    monkeypatch.setattr(consumers.TableConsumer, "KEEP_SNAPSHOT_SECONDS", 30.0)
+    table_id, _cookies, spectator = await four_people_table()
+    s = sock(table_id, spectator)  # a spectator's connect sends no presence frame that would refresh it
     assert (await s.connect())[0]
     for _ in range(10):
         await s.send_json_to({"type": "sync", "last": -1})
