@@ -10,6 +10,7 @@ is checked in config/asgi.py before this consumer runs, and the flood limits bef
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -75,6 +76,11 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     group: str | None = None
     lang: str | None = None
     throttled = False  # told it sends too fast; closing
+    #: (monotonic time, frame) of the last snapshot this socket was sent, while nothing has reached
+    #: it from its table since and it has not moved (`_kept_snapshot`)
+    kept: tuple[float, dict[str, Any]] | None = None
+    #: how long a kept snapshot answers a repeated sync
+    KEEP_SNAPSHOT_SECONDS = 1.0
     #: The client's message types and their handlers: the one list of what a table socket acts on
     #: (the authorisation matrix, tests/authz, has a row for each and fails on one it does not know).
     ACTIONS: dict[str, str] = {
@@ -208,8 +214,38 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     async def _resync(self, last: Any) -> None:
         if isinstance(last, bool) or not isinstance(last, int):
             last = -1
-        for frame in await self._catch_up(last):
+        kept = self._kept_snapshot(last)
+        if kept is not None:
+            await self.send_json(kept)
+            return
+        frames = await self._catch_up(last)
+        if len(frames) == 1 and frames[0]["type"] == "snapshot":
+            # frames are handled one at a time: whatever the table published after this read
+            # reaches the socket after this, and forgets it
+            self.kept = (time.monotonic(), frames[0])
+        for frame in frames:
             await self.send_json(frame)
+
+    def _kept_snapshot(self, last: int) -> dict[str, Any] | None:
+        """The snapshot this socket was last sent, again, when a sync asks for one within
+        KEEP_SNAPSHOT_SECONDS and nothing has come from the table since (no event, no presence,
+        no move of its own): a client repeating its sync gets the same picture without a database
+        read. A flood of syncs so costs the server one snapshot and is counted at the pace it
+        is sent, not at the pace snapshots are built (which under load let one run for seconds
+        before its limit caught it). The move clock is moved on by the time that has passed."""
+        if self.kept is None:
+            return None
+        at, frame = self.kept
+        elapsed = time.monotonic() - at
+        if elapsed > self.KEEP_SNAPSHOT_SECONDS:
+            self.kept = None
+            return None
+        if 0 <= last <= frame["n"]:
+            return None  # the events after `last` (none when last is the snapshot's own number)
+        meta = frame["table"]
+        if meta.get("deadline_in") is None:
+            return frame
+        return {**frame, "table": {**meta, "deadline_in": max(0.0, round(meta["deadline_in"] - elapsed, 1))}}
 
     @database_sync_to_async
     def _catch_up(self, last: int) -> list[dict[str, Any]]:
@@ -246,6 +282,7 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
                 await self._resync(expected)
 
     async def _play(self, action: Any, expected: int, move_id: str | None) -> services.Outcome:
+        self.kept = None
         kwargs = {"table_id": self.table_id, "seat": self.seat, "action": action, "expected_event": expected,
                   "client_move_id": move_id}
         if move_pool.enabled():
@@ -275,6 +312,7 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
         return services.Outcome(**data)
 
     async def _resign(self) -> None:
+        self.kept = None
         if self.seat is None:
             await self._refuse(None, gettext_noop("You are not seated at this table."), code="forbidden")
             return
@@ -296,11 +334,13 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A frame that is the same for every viewer (presence)."""
+        self.kept = None
         if not self.throttled:  # closed by the limits: nothing may be sent after the close
             await self.send(text_data=event["text"])
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """An event: the message holds every viewer's filtered frame; send this socket's only."""
+        self.kept = None
         if not self.throttled:
             await self.send(text_data=event["frames"][viewer_index(self.seat)])
 

@@ -2,6 +2,8 @@
 
 Client -> server:
   {"type": "sync", "last": N}        after connecting and on any gap; N = -1 for a fresh snapshot
+                                     (asked again within a second with nothing new at the table,
+                                     the same snapshot comes back, its deadline_in moved on)
   {"type": "move", "action": "JC" | "redeal" | "pass", "n": N, "id": "<client move id>"}
                                      N: the last event number seen (required: a move without it
                                      is refused as `invalid`); a resend keeps its id. While the

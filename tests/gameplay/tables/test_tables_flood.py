@@ -199,3 +199,77 @@ async def test_a_whole_match_by_a_fast_client_is_never_limited():
     assert status == "finished"
     for s in socks:
         await s.disconnect()
+
+
+@pytest.fixture
+def snapshots_built(monkeypatch):
+    """How many times a table socket read a snapshot or catch-up from the database (the real
+    `catch_up`, counted)."""
+    from gameplay import consumers
+
+    built = []
+    real = consumers.catch_up
+
+    def counted(table, seat, last):
+        frames = real(table, seat, last)
+        built.append(frames[0]["type"] if frames else None)
+        return frames
+
+    monkeypatch.setattr(consumers, "catch_up", counted)
+    return built
+
+
+async def test_a_socket_repeating_its_sync_is_answered_without_the_database_until_told_too_fast(
+        snapshots_built, limits, monkeypatch):
+    """A flood of syncs costs the server one snapshot: the repeats get the same picture (its
+    clock moved on), the limit counts them at the pace they come and closes the socket."""
+    from gameplay import consumers
+
+    limits(socket_rate=0.01)  # nothing refills while a loaded machine builds the first snapshot
+    monkeypatch.setattr(consumers.TableConsumer, "KEEP_SNAPSHOT_SECONDS", 30.0)
+    table_id, _cookies, spectator = await four_people_table()
+    s = sock(table_id, spectator)  # a spectator's connect sends no presence frame that would refresh it
+    assert (await s.connect())[0]
+    for _ in range(10):
+        await s.send_json_to({"type": "sync", "last": -1})
+    snapshots = []
+    while True:
+        frame = await s.receive_json_from(timeout=5)
+        if frame["type"] == "refused":
+            break
+        if frame["type"] == "snapshot":
+            snapshots.append(frame)
+    assert frame["code"] == "too_fast"
+    assert await closed_with(s) == 4429
+    assert len(snapshots) == 6  # the socket's burst (60 tokens) pays for six syncs
+    assert snapshots_built == ["snapshot"]
+    first, last = snapshots[0], snapshots[-1]
+    assert {**last, "table": {**last["table"], "deadline_in": 0}} == {
+        **first, "table": {**first["table"], "deadline_in": 0}}
+    assert last["table"]["deadline_in"] <= first["table"]["deadline_in"]
+
+
+async def test_a_sync_after_anything_has_reached_the_socket_reads_the_table_again(snapshots_built):
+    table_id, cookies, _spec = await four_people_table()
+    socks = [sock(table_id, c) for c in cookies]
+    for s in socks:
+        assert (await s.connect())[0]
+    watcher = socks[0]
+    await watcher.send_json_to({"type": "sync", "last": -1})
+    first = await watcher.receive_json_from(timeout=5)
+    while first["type"] != "snapshot":
+        first = await watcher.receive_json_from(timeout=5)
+    # a seat answers the redeal question (or plays): an event reaches the watcher
+    turn = await database_sync_to_async(_mover)(table_id, random.Random(3))
+    assert turn is not None
+    seat, action, n = turn
+    await socks[seat].send_json_to({"type": "move", "action": action, "n": n, "id": "m1"})
+    while (frame := await watcher.receive_json_from(timeout=5))["type"] != "event":
+        pass
+    await watcher.send_json_to({"type": "sync", "last": -1})
+    while (again := await watcher.receive_json_from(timeout=5))["type"] != "snapshot":
+        pass
+    assert again["n"] == frame["n"] > first["n"]
+    assert snapshots_built.count("snapshot") == 2
+    for s in socks:
+        await s.disconnect()
