@@ -194,7 +194,9 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
         expected = t.decision_event if state.phase == Phase.REDEAL else t.event_seq
         action = "pass" if state.phase == Phase.REDEAL else legal_strings(state)[0]
         outcome = services.play(table_id=t.pk, seat=2, action=action, expected_event=expected)
-        assert outcome.ok, outcome.message
+        # A bot's redeal request may close the question between our read and our answer: the
+        # answer is then stale, as a person's would be, and the loop reads the table again.
+        assert outcome.ok or (outcome.code == "stale" and state.phase == Phase.REDEAL), outcome.message
     assert t.status == "finished" and t.result["reason"] == "eyes", t.result
     print(f"whole match: {time.monotonic() - started:.1f} s, {len(services.load_state(t).deals)} deals")
     events = list(t.events.order_by("number").values_list("public", "created_at"))
