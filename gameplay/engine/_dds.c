@@ -21,7 +21,6 @@ typedef uint64_t u64;
 #define BIT(c) ((u64)1 << (c))
 #define JACKS (BIT(5) | BIT(14) | BIT(23) | BIT(32))
 #define ZERO ((u64)0xF | (u64)0xF << 9 | (u64)0xF << 18 | (u64)0xF << 27)
-#define POP(x) __builtin_popcountll(x)
 #define LOW(x) __builtin_ctzll(x)
 
 static int VALUE[36];
@@ -38,10 +37,9 @@ static const int JACK_BITS[4] = {5, 32, 23, 14}; /* JC JS JH JD, strongest first
 static const int ZERO_ORDER[4] = {3, 2, 1, 0};
 static const int PLAIN_HIGH_FIRST[8] = {8, 4, 7, 6, 3, 2, 1, 0}; /* A 10 K Q 9 8 7 6 */
 
-static int points(u64 m) {
-    return 11 * POP(m & RANK_MASK[8]) + 10 * POP(m & RANK_MASK[4]) + 4 * POP(m & RANK_MASK[7]) +
-           3 * POP(m & RANK_MASK[6]) + 2 * POP(m & RANK_MASK[5]);
-}
+static uint8_t CHUNK[3][4096]; /* the points of each 12-card slice of a mask */
+
+static int points(u64 m) { return CHUNK[0][m & 0xFFF] + CHUNK[1][m >> 12 & 0xFFF] + CHUNK[2][m >> 24 & 0xFFF]; }
 
 static unsigned jack_pattern(u64 m) {
     return (unsigned)((m >> 5 & 1) | (m >> 31 & 2) | (m >> 21 & 4) | (m >> 11 & 8));
@@ -99,6 +97,13 @@ static void build_tables(void) {
         RANK_MASK[r] = 0;
         for (int s = 0; s < 4; s++) RANK_MASK[r] |= BIT(9 * s + r);
     }
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 4096; i++) {
+            int p = 0;
+            for (int b = 0; b < 12; b++)
+                if (i >> b & 1) p += VALUE[12 * k + b];
+            CHUNK[k][i] = (uint8_t)p;
+        }
     for (int s = 0; s < 4; s++) PLAIN_SUIT[s] = ((u64)0x1FF << (9 * s)) & ~JACKS;
     for (int t = 0; t < 4; t++) {
         for (int c = 0; c < 36; c++) LEAD_KEY[t][c] = (c % 9 == 5 || c / 9 == t) ? t : c / 9;
@@ -144,9 +149,11 @@ static u64 representatives(u64 legal, u64 alive) {
 }
 
 /* ------------------------------------------------------------------ the table */
+/* The key packs the position in two words: which cards are live, and two bits of each live
+ * card's holder (seats 1 and 3, seats 2 and 3), with the leader and the banned aces; `b` is
+ * never 0 for a used entry. */
 typedef struct {
-    u64 k[4];
-    uint8_t meta; /* 0: empty; else 1 + leader + 4 * the banned aces (4 bits) */
+    u64 a, b;
     uint8_t lo, hi;
     int8_t best;
 } Entry;
@@ -165,12 +172,12 @@ typedef struct {
     Entry *table;
     size_t mask;
     size_t count;
+    unsigned gen; /* changes when the entries move (a bigger table) or go (a fresh one) */
     long long nodes;
 } Search;
 
-static size_t slot_of(const u64 *k, unsigned meta, size_t mask) {
-    u64 x = k[0] * 0x9E3779B97F4A7C15ULL ^ k[1] * 0xC2B2AE3D27D4EB4FULL ^ k[2] * 0x165667B19E3779F9ULL ^
-            k[3] * 0xD6E8FEB86659FD93ULL ^ meta;
+static size_t slot_of(u64 a, u64 b, size_t mask) {
+    u64 x = a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL;
     x ^= x >> 29;
     x *= 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 32;
@@ -184,28 +191,30 @@ static int table_grow(Search *S) {
         /* no memory for a bigger one: start afresh in the one we have */
         memset(S->table, 0, (S->mask + 1) * sizeof(Entry));
         S->count = 0;
+        S->gen++;
         return 0;
     }
     for (size_t i = 0; i <= S->mask; i++) {
         Entry *e = &S->table[i];
-        if (!e->meta) continue;
-        size_t s = slot_of(e->k, e->meta, cap - 1);
-        while (fresh[s].meta) s = (s + 1) & (cap - 1);
+        if (!e->b) continue;
+        size_t s = slot_of(e->a, e->b, cap - 1);
+        while (fresh[s].b) s = (s + 1) & (cap - 1);
         fresh[s] = *e;
     }
     free(S->table);
     S->table = fresh;
     S->mask = cap - 1;
+    S->gen++;
     return 0;
 }
 
 /* The entry for the key, a new one ([0, total], no best card) if there was none. */
-static Entry *table_get(Search *S, const u64 *k, unsigned meta, int total, int *found) {
-    size_t s = slot_of(k, meta, S->mask);
+static Entry *table_get(Search *S, u64 a, u64 b, int total, int *found) {
+    size_t s = slot_of(a, b, S->mask);
     for (;;) {
         Entry *e = &S->table[s];
-        if (!e->meta) break;
-        if (e->meta == meta && e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->k[3] == k[3]) {
+        if (!e->b) break;
+        if (e->a == a && e->b == b) {
             *found = 1;
             return e;
         }
@@ -218,13 +227,14 @@ static Entry *table_get(Search *S, const u64 *k, unsigned meta, int total, int *
         } else {
             memset(S->table, 0, (S->mask + 1) * sizeof(Entry));
             S->count = 0;
+            S->gen++;
         }
-        s = slot_of(k, meta, S->mask);
-        while (S->table[s].meta) s = (s + 1) & S->mask;
+        s = slot_of(a, b, S->mask);
+        while (S->table[s].b) s = (s + 1) & S->mask;
     }
     Entry *e = &S->table[s];
-    memcpy(e->k, k, sizeof(e->k));
-    e->meta = (uint8_t)meta;
+    e->a = a;
+    e->b = b;
     e->lo = 0;
     e->hi = (uint8_t)total;
     e->best = -1;
@@ -310,10 +320,13 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
     unsigned ja = jack_pattern(alive);
     if (LOOSE_J[ja])
         for (int i = 0; i < 4; i++) k[i] = (k[i] & ~JACKS) | JACK_TOP[ja << 4 | jack_pattern(k[i])];
-    unsigned meta = 1 + (unsigned)leader +
-                    4 * (unsigned)((unled >> 8 & 1) | (unled >> 16 & 2) | (unled >> 24 & 4) | (unled >> 32 & 8));
+    u64 meta = 1 + (u64)leader + 4 * ((unled >> 8 & 1) | (unled >> 16 & 2) | (unled >> 24 & 4) | (unled >> 32 & 8));
+    u64 live = k[0] | k[1] | k[2] | k[3];
+    u64 ka = (k[1] | k[3]) | (live & 0xFFFFFFF) << 36;
+    u64 kb = (k[2] | k[3]) | (live >> 28) << 36 | meta << 44;
     int found;
-    Entry *e = table_get(S, k, meta, total, &found);
+    Entry *e = table_get(S, ka, kb, total, &found);
+    unsigned gen = S->gen;
     int first = -1;
     if (found) {
         if (e->lo >= beta) return e->lo;
@@ -355,7 +368,7 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
         }
     }
     h[leader] = hand;
-    e = table_get(S, k, meta, total, &found); /* the table may have moved meanwhile */
+    if (S->gen != gen) e = table_get(S, ka, kb, total, &found); /* the entries moved meanwhile */
     if (best_v >= beta) {
         if (best_v > e->lo) e->lo = (uint8_t)best_v;
     } else if (best_v < e->hi) {
