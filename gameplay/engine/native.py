@@ -15,10 +15,14 @@ can never run against stale compiled code.
 
 from __future__ import annotations
 
+import importlib
+import os
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
+from typing import Any
 
 ENGINE_DIR = Path(__file__).resolve().parent
 REPO = ENGINE_DIR.parent.parent
@@ -90,3 +94,19 @@ def clean() -> int:
     for path in native_files():
         path.unlink()
     return 0
+
+
+def load_c(name: str = "gameplay.engine._dds") -> Any:
+    """The solver's C search if it is built and not older than `_dds.c`, else None (the Python
+    search runs): an edit of the C source never runs against its stale build."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        return None
+    built = getattr(module, "__file__", None) or ""
+    source = os.path.join(os.path.dirname(built), "_dds.c")
+    if os.path.exists(source) and os.path.getmtime(built) < os.path.getmtime(source):
+        warnings.warn(f"{built} is older than _dds.c and is ignored; rebuild it with "
+                      "`python -m gameplay.engine build-native`", RuntimeWarning, stacklevel=2)
+        return None
+    return module

@@ -22,14 +22,12 @@ holds the position it searches from.
 
 from __future__ import annotations
 
-import importlib
-import os
-import warnings
 from typing import Any
 
 from gameplay.engine.cards import CHUNK_POINTS, JACKS, PLAIN_SUIT_MASK, VALUE
 from gameplay.engine.deal_position import Position
 from gameplay.engine.ladder import FOLLOW, LEAD_KEY, STRENGTH4
+from gameplay.engine.native import load_c
 
 _P0, _P1, _P2 = CHUNK_POINTS
 #: The cards worth no points (6 7 8 9 of each suit), the only runs beside the jacks' whose
@@ -172,23 +170,7 @@ def _lead_order(moves: int, tops: int) -> list[int]:
     return out
 
 
-def _load_c(name: str = "gameplay.engine._dds") -> Any:
-    """The C search module if it is built and not older than `_dds.c`, else None (the Python
-    search runs): an edit of the C source never runs against its stale build."""
-    try:
-        module = importlib.import_module(name)
-    except ImportError:
-        return None
-    built = getattr(module, "__file__", None) or ""
-    source = os.path.join(os.path.dirname(built), "_dds.c")
-    if os.path.exists(source) and os.path.getmtime(built) < os.path.getmtime(source):
-        warnings.warn(f"{built} is older than _dds.c and is ignored; rebuild it with "
-                      "`python -m gameplay.engine build-native`", RuntimeWarning, stacklevel=2)
-        return None
-    return module
-
-
-_C = _load_c()
+_C = load_c()
 #: Which search a `Solver` runs by default: "C", "mypyc" (this module compiled) or "pure Python".
 BUILD = "C" if _C is not None else "pure Python" if (__file__ or "").endswith(".py") else "mypyc"
 

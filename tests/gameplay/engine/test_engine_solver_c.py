@@ -55,11 +55,11 @@ def test_the_c_search_answers_as_the_python_search_from_the_middle_of_deals():
 @pytest.mark.slow
 def test_the_c_search_answers_as_the_python_search_on_many_positions():
     _sweep(41, 320, 6)
-    # whole deals of the short decks from their first card
+    # whole deals from their first cards: seven or eight tricks (the 28- and 32-card decks)
     rng = random.Random(43)
-    short = [r for r in LEGALITY_RULES if r.deck == "28"]
-    for i in range(8):
-        _, pos = random_deal(short[i % len(short)], rng, rng.randrange(0, 4))
+    whole = [r for r in LEGALITY_RULES if r.deck in ("28", "32")]
+    for i in range(10):
+        _, pos = random_deal(whole[(i * 3) % len(whole)], rng, rng.randrange(0, 4))
         _same_answers(pos)
 
 
