@@ -7,8 +7,10 @@
  *
  * Built by `python -m gameplay.engine build-native` (`native.py`) into `_dds.*.so`; without it
  * `solver.py` searches in Python. The table lives in a `Search` object as long as the Python
- * `Solver` that owns it; it grows with the search up to a cap, then starts afresh (it only holds
- * bounds, so forgetting them costs time, never correctness).
+ * `Solver` that owns it; it grows with the search up to a cap of 6 MB, then a new entry replaces
+ * the one nearby with the fewest cards left (it only holds bounds: forgetting one costs time,
+ * never correctness). A table that fits the processor's cache is faster than one that keeps
+ * everything: a look-up that misses the cache costs more than searching a small subtree again.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -156,10 +158,13 @@ typedef struct {
     u64 a, b;
     uint8_t lo, hi;
     int8_t best;
+    uint8_t cards; /* cards left in the hands */
 } Entry;
 
 #define TABLE_START ((size_t)1 << 14)
-#define TABLE_CAP ((size_t)1 << 21)
+#ifndef TABLE_CAP
+#define TABLE_CAP ((size_t)1 << 18)
+#endif
 
 typedef struct {
     PyObject_HEAD
@@ -172,6 +177,8 @@ typedef struct {
     Entry *table;
     size_t mask;
     size_t count;
+    size_t cap;  /* the most entries (TABLE_CAP, or less for the tests) */
+    int capped; /* no memory for a bigger table */
     unsigned gen; /* changes when the entries move (a bigger table) or go (a fresh one) */
     long long nodes;
 } Search;
@@ -184,62 +191,70 @@ static size_t slot_of(u64 a, u64 b, size_t mask) {
     return (size_t)x & mask;
 }
 
-static int table_grow(Search *S) {
+/* Each key lives in one of the WINDOW slots from its hash's: a look-up never reads more. */
+#define WINDOW 8
+
+static void table_grow(Search *S) {
     size_t cap = (S->mask + 1) * 2;
     Entry *fresh = calloc(cap, sizeof(Entry));
-    if (fresh == NULL) {
-        /* no memory for a bigger one: start afresh in the one we have */
-        memset(S->table, 0, (S->mask + 1) * sizeof(Entry));
-        S->count = 0;
-        S->gen++;
-        return 0;
+    if (fresh == NULL) { /* no memory for a bigger one: keep replacing in this one */
+        S->capped = 1;
+        return;
     }
     for (size_t i = 0; i <= S->mask; i++) {
         Entry *e = &S->table[i];
         if (!e->b) continue;
         size_t s = slot_of(e->a, e->b, cap - 1);
-        while (fresh[s].b) s = (s + 1) & (cap - 1);
-        fresh[s] = *e;
+        for (int k = 0; k < WINDOW; k++, s = (s + 1) & (cap - 1)) {
+            if (!fresh[s].b) {
+                fresh[s] = *e;
+                break;
+            }
+        } /* an entry with no room is forgotten: it only held bounds */
     }
     free(S->table);
     S->table = fresh;
     S->mask = cap - 1;
     S->gen++;
-    return 0;
 }
 
-/* The entry for the key, a new one ([0, total], no best card) if there was none. */
-static Entry *table_get(Search *S, u64 a, u64 b, int total, int *found) {
-    size_t s = slot_of(a, b, S->mask);
+/* The entry for the key, a new one ([0, total], no best card) if there was none. Below the cap
+ * the table doubles when half full or when a window has no room; at the cap the new entry
+ * replaces the one of its window with the fewest cards left (the cheapest to search again). */
+static Entry *table_get(Search *S, u64 a, u64 b, int total, int cards, int *found) {
     for (;;) {
-        Entry *e = &S->table[s];
-        if (!e->b) break;
-        if (e->a == a && e->b == b) {
-            *found = 1;
-            return e;
+        size_t s = slot_of(a, b, S->mask);
+        Entry *victim = NULL;
+        for (int k = 0; k < WINDOW; k++, s = (s + 1) & S->mask) {
+            Entry *e = &S->table[s];
+            if (!e->b) {
+                victim = e;
+                break;
+            }
+            if (e->a == a && e->b == b) {
+                *found = 1;
+                return e;
+            }
+            if (victim == NULL || e->cards < victim->cards) victim = e;
         }
-        s = (s + 1) & S->mask;
-    }
-    *found = 0;
-    if (2 * (S->count + 1) > S->mask + 1) {
-        if (S->mask + 1 < TABLE_CAP) {
+        int room = !victim->b;
+        if (!S->capped && S->mask + 1 < S->cap && (!room || 2 * (S->count + 1) > S->mask + 1)) {
             table_grow(S);
-        } else {
-            memset(S->table, 0, (S->mask + 1) * sizeof(Entry));
-            S->count = 0;
-            S->gen++;
+            continue;
         }
-        s = slot_of(a, b, S->mask);
-        while (S->table[s].b) s = (s + 1) & S->mask;
+        *found = 0;
+        if (room)
+            S->count++;
+        else
+            S->gen++; /* a frame may hold the entry it replaces */
+        victim->a = a;
+        victim->b = b;
+        victim->lo = 0;
+        victim->hi = (uint8_t)total;
+        victim->best = -1;
+        victim->cards = (uint8_t)cards;
+        return victim;
     }
-    Entry *e = &S->table[s];
-    e->a = a;
-    e->b = b;
-    e->lo = 0;
-    e->hi = (uint8_t)total;
-    e->best = -1;
-    S->count++;
-    return e;
 }
 
 /* ------------------------------------------------------------------ search */
@@ -325,7 +340,8 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
     u64 ka = (k[1] | k[3]) | (live & 0xFFFFFFF) << 36;
     u64 kb = (k[2] | k[3]) | (live >> 28) << 36 | meta << 44;
     int found;
-    Entry *e = table_get(S, ka, kb, total, &found);
+    int cards = __builtin_popcountll(alive);
+    Entry *e = table_get(S, ka, kb, total, cards, &found);
     unsigned gen = S->gen;
     int first = -1;
     if (found) {
@@ -368,7 +384,7 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
         }
     }
     h[leader] = hand;
-    if (S->gen != gen) e = table_get(S, ka, kb, total, &found); /* the entries moved meanwhile */
+    if (S->gen != gen) e = table_get(S, ka, kb, total, cards, &found); /* the entries moved meanwhile */
     if (best_v >= beta) {
         if (best_v > e->lo) e->lo = (uint8_t)best_v;
     } else if (best_v < e->hi) {
@@ -448,8 +464,14 @@ static int follow(Search *S, int seat, int n, int idx, int best, int pts, u64 un
 /* ------------------------------------------------------------------ Python */
 static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
     int trump, n0, n1, n2, n3;
-    static char *kwlist[] = {"trump", "next_seat", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i(iiii)", kwlist, &trump, &n0, &n1, &n2, &n3)) return -1;
+    Py_ssize_t cap = (Py_ssize_t)TABLE_CAP;
+    static char *kwlist[] = {"trump", "next_seat", "capacity", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i(iiii)|$n", kwlist, &trump, &n0, &n1, &n2, &n3, &cap))
+        return -1;
+    if (cap < 16 || (cap & (cap - 1))) {
+        PyErr_SetString(PyExc_ValueError, "capacity is a power of two, at least 16");
+        return -1;
+    }
     if (trump < 0 || trump > 3 || n0 < 0 || n0 > 3 || n1 < 0 || n1 > 3 || n2 < 0 || n2 > 3 || n3 < 0 || n3 > 3) {
         PyErr_SetString(PyExc_ValueError, "trump and seats are 0..3");
         return -1;
@@ -470,14 +492,17 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
         for (int i = 0; i < 8; i++) S->classes[k][i] = 9 * s + PLAIN_HIGH_FIRST[i];
         S->class_len[k++] = 8;
     }
+    S->cap = (size_t)cap;
+    size_t start = S->cap < TABLE_START ? S->cap : TABLE_START;
     free(S->table);
-    S->table = calloc(TABLE_START, sizeof(Entry));
+    S->table = calloc(start, sizeof(Entry));
     if (S->table == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    S->mask = TABLE_START - 1;
+    S->mask = start - 1;
     S->count = 0;
+    S->capped = 0;
     S->nodes = 0;
     return 0;
 }
@@ -566,7 +591,7 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gameplay.engine._dds.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Search(trump, next_seat): a double-dummy search with its own transposition table",
+    .tp_doc = "Search(trump, next_seat, *, capacity=2**18): a double-dummy search with its own table of at most capacity entries",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
     .tp_dealloc = (destructor)Search_dealloc,
@@ -577,7 +602,11 @@ static PyTypeObject SearchType = {
 static struct PyModuleDef dds_module = {PyModuleDef_HEAD_INIT, "_dds",
                                         "The double-dummy search of solver.py in C.", -1, NULL, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__dds(void) {
+#ifndef DDS_INIT /* another name for the module: the benchmarks load two builds side by side */
+#define DDS_INIT PyInit__dds
+#endif
+
+PyMODINIT_FUNC DDS_INIT(void) {
     build_tables();
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&dds_module);

@@ -64,6 +64,22 @@ def test_the_c_search_answers_as_the_python_search_on_many_positions():
 
 
 @needs_c
+def test_a_full_table_replaces_entries_and_answers_the_same():
+    # 32 entries where a deal needs hundreds: nearly every new entry replaces another
+    rng = random.Random(47)
+    short = [r for r in LEGALITY_RULES if r.deck in ("28", "32-no-sevens")]
+    for i in range(4):
+        _, pos = random_deal(short[(i * 5) % len(short)], rng, rng.randrange(4, 8))
+        search = solver_module._C.Search(pos.trump, pos.next_seat, capacity=32)
+        py = Solver(pos.trump, pos.next_seat, native=False)
+        for card, value in py.card_values(pos).items():
+            child = pos.play(card)
+            assert child.points[0] + search.exact(child.hands, child.leader, child.trick, child.unled_aces,
+                                                  -1) == value
+        assert search.nodes > 4 * 32
+
+
+@needs_c
 def test_the_c_search_refuses_what_is_not_a_position():
     search = solver_module._C.Search(0, (1, 2, 3, 0))
     with pytest.raises(ValueError):
@@ -72,6 +88,8 @@ def test_the_c_search_refuses_what_is_not_a_position():
         search.exact((1, 2, 4, 8), 0, (99,), 0, -1)
     with pytest.raises(ValueError):
         solver_module._C.Search(4, (1, 2, 3, 0))
+    with pytest.raises(ValueError):
+        solver_module._C.Search(0, (1, 2, 3, 0), capacity=100)
 
 
 # ---------------------------------------------------------------- without the C build
