@@ -11,6 +11,8 @@
  * the one nearby with the fewest cards left (it only holds bounds: forgetting one costs time,
  * never correctness). A table that fits the processor's cache is faster than one that keeps
  * everything: a look-up that misses the cache costs more than searching a small subtree again.
+ * Over 400 lines because an extension module is one translation unit: the tables, the table of
+ * bounds, the search and its Python type are kept together so the compiler can inline across them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
