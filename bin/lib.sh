@@ -41,22 +41,25 @@ ensure_venv() {
     ensure_native
 }
 
-# Compile the engine's hot modules and its solver with mypyc (gameplay/engine/native.py) when the
-# build is missing or older than an engine source. Optional: without a C compiler, or when the
-# build fails, the engine runs as plain Python (slower, same answers).
+# Compile the engine's hot modules and its solver with mypyc, and the solver's search in C
+# (gameplay/engine/native.py), when a build is missing or older than an engine source.
+# Optional: without a C compiler, or where a build fails, that part runs as plain Python
+# (slower, same answers).
 ensure_native() {
-    local engine="$BILKA_ROOT/gameplay/engine" built
+    local engine="$BILKA_ROOT/gameplay/engine" built c_built
     built=$(find "$engine" -maxdepth 1 -name 'solver.*.so' -print -quit)
-    if [[ -n $built && -z $(find "$engine" -maxdepth 1 -name '*.py' -newer "$built" -print -quit) ]]; then
+    c_built=$(find "$engine" -maxdepth 1 -name '_dds.*.so' -print -quit)
+    if [[ -n $built && -z $(find "$engine" -maxdepth 1 -name '*.py' -newer "$built" -print -quit)
+          && -n $c_built && -z $(find "$engine" -maxdepth 1 -name '*.c' -newer "$c_built" -print -quit) ]]; then
         return 0
     fi
     if ! command -v cc >/dev/null; then
         say "no C compiler: the engine and its solver run as plain Python"
         return 0
     fi
-    say "compiling the engine's hot modules and the solver with mypyc (python -m gameplay.engine build-native)"
+    say "compiling the engine's hot modules with mypyc and the solver's search in C (python -m gameplay.engine build-native)"
     (cd "$BILKA_ROOT" && "$PY" -m gameplay.engine build-native >/dev/null) \
-        || say "the mypyc build failed: the engine and its solver run as plain Python"
+        || say "a native build failed: what did not build runs as plain Python"
 }
 
 # Compile every locale's .po files (needs gettext's msgfmt).

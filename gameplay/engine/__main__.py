@@ -82,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="random playouts per second")
     bench.add_argument("--seconds", type=float, default=5.0)
     bench.add_argument("--seed", type=int, default=1)
-    sub.add_parser("build-native", help="compile state.py and solver.py with mypyc (optional, faster)")
-    sub.add_parser("clean-native", help="remove the mypyc build")
+    sub.add_parser("build-native",
+                   help="compile the engine with mypyc, the solver's search in C (optional, faster)")
+    sub.add_parser("clean-native", help="remove the native builds")
     args = parser.parse_args(argv)
     if args.command == "score":
         return _run(args.file, "score", _score)

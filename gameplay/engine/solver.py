@@ -10,6 +10,11 @@ bounds on the points still to come (the points already taken are never in the ke
 that are equivalent (a run of jacks, or of 6-9 of one suit, with no other live card between
 them, in one hand) are tried once. The solver keeps its table across calls, so a second
 question about the same deal reuses the first one's work.
+
+The same search is written in C (`_dds.c`, built beside this file by `build-native`): a
+`Solver` uses it whenever it is built and not older than its source, and this Python search
+otherwise (no C compiler, a failed build) or when asked (`native=False`); the tests hold the two
+to the same answers. `BUILD` says which one runs.
 Over 400 lines because the search is one class whose hot methods read the move-grouping and
 ordering tables beside it directly (the mypyc build compiles them together); `deal_position.py`
 holds the position it searches from.
@@ -17,9 +22,12 @@ holds the position it searches from.
 
 from __future__ import annotations
 
+from typing import Any
+
 from gameplay.engine.cards import CHUNK_POINTS, JACKS, PLAIN_SUIT_MASK, VALUE
 from gameplay.engine.deal_position import Position
 from gameplay.engine.ladder import FOLLOW, LEAD_KEY, STRENGTH4
+from gameplay.engine.native import load_c
 
 _P0, _P1, _P2 = CHUNK_POINTS
 #: The cards worth no points (6 7 8 9 of each suit), the only runs beside the jacks' whose
@@ -162,11 +170,22 @@ def _lead_order(moves: int, tops: int) -> list[int]:
     return out
 
 
+_C = load_c()
+#: Which search a `Solver` runs by default: "C", "mypyc" (this module compiled) or "pure Python".
+BUILD = "C" if _C is not None else "pure Python" if (__file__ or "").endswith(".py") else "mypyc"
+
+
 class Solver:
     """A double-dummy solver for the deals of one trump and play order; its transposition table
-    lives as long as it does (a fresh one per deal keeps memory bounded)."""
+    lives as long as it does (a fresh one per deal keeps memory bounded).
 
-    def __init__(self, trump: int, next_seat: tuple[int, int, int, int] = (1, 2, 3, 0)) -> None:
+    Any position of a deal may be asked about, mid-trick and with points taken (`Position.play`
+    from the start, or a position built for a sampled deal): `card_values` then costs one
+    search per legal card, each reusing the table the earlier ones filled. `native=False` runs
+    the Python search even where the C one is built."""
+
+    def __init__(self, trump: int, next_seat: tuple[int, int, int, int] = (1, 2, 3, 0), *,
+                 native: bool = True) -> None:
         self.trump = trump
         self.next_seat = next_seat
         self._trump4 = trump * 4
@@ -180,6 +199,7 @@ class Solver:
         #: key -> [lower bound, upper bound, best lead] of the points N/S take from here on.
         self._table: dict[tuple[int, int, int, int, int, int], list[int]] = {}
         self.nodes = 0
+        self._c: Any = _C.Search(trump, next_seat) if native and _C is not None else None
 
     # ------------------------------------------------------------------ public
     def value(self, pos: Position) -> int:
@@ -200,6 +220,10 @@ class Solver:
     # ------------------------------------------------------------------ driver
     def _exact(self, pos: Position, guess: int) -> int:
         """The points N/S take from `pos` on (exact), by null-window probes (MTD(f))."""
+        if self._c is not None:
+            rest: int = self._c.exact(pos.hands, pos.leader, pos.trick, pos.unled_aces, guess)
+            self.nodes = self._c.nodes
+            return rest
         if pos.over:
             return 0
         self._hands = list(pos.hands)
