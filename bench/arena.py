@@ -214,8 +214,7 @@ def main() -> None:
     parser.add_argument("--move-times", type=int, default=0)
     args = parser.parse_args()
     rules = Rules(deck=args.deck)
-    compiled = not (solver_module.__file__ or "").endswith(".py")
-    print(f"build: {'native (mypyc)' if compiled else 'pure Python'}; time budget per decision: "
+    print(f"solver build: {solver_module.BUILD}; time budget per decision: "
           f"{args.budget} s; deck {args.deck}; seed {args.seed}")
     if args.move_times:
         move_times(args, rules)
