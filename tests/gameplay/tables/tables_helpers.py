@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
+import threading
+from collections.abc import Iterator
+
+from django.db import connections, transaction
 
 from gameplay import services
 from gameplay.engine.cards import SEATS, card_to_str, mask_cards
@@ -56,3 +61,29 @@ def hand_strings(state, seat: int) -> set[str]:
 
 
 __all__ = ["CARD_RE", "SEATS", "answer_play", "hand_strings", "legal_strings", "play_random", "state_of"]
+
+
+@contextlib.contextmanager
+def table_locked_elsewhere(table_id: int) -> Iterator[list[bool]]:
+    """Hold the table's row lock in another thread's transaction (another connection) while the
+    block runs. Yields a list that gets True when the holder let go because the block ended
+    (False: it gave up after 30 s, so the block must have waited for the lock)."""
+    locked, release, held_until_released = threading.Event(), threading.Event(), []
+
+    def hold_the_lock():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table_id)
+                locked.set()
+                held_until_released.append(release.wait(30))
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        yield held_until_released
+    finally:
+        release.set()
+        holder.join(35)

@@ -6,9 +6,8 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
-from tables_helpers import answer_play, legal_strings
+from tables_helpers import answer_play, legal_strings, table_locked_elsewhere
 
 from gameplay import services
 from gameplay.engine.cards import SEATS
@@ -133,35 +132,18 @@ def test_worker_bots_play_up_to_the_person(celery_worker_process, settings):
 def test_a_stale_clock_or_bot_task_does_not_wait_for_the_table_lock(table4):
     """Most clock tasks come after the move (stale): they must not queue behind, or hold up, the
     moves of that table. Another connection holds the row lock; a stale task still ends, at once."""
-    import threading
-
-    from django.db import connection, connections
+    from django.db import connection
 
     table4 = answer_play(table4.pk)
     n = table4.event_seq
     state = services.load_state(table4)
     services.play(table_id=table4.pk, seat=state.to_move, action=legal_strings(state)[0], expected_event=n)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_lock():
-        try:
-            with transaction.atomic():
-                Table.objects.select_for_update().get(pk=table4.pk)
-                locked.set()
-                release.wait(30)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_lock)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with table_locked_elsewhere(table4.pk):
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '2s'")  # a task that waited for the lock would fail
-        assert services.clock_expired(table_id=table4.pk, expected_event=n) == "stale"
-        assert services.bot_move(table_id=table4.pk, expected_event=n) == "stale"
-    finally:
-        release.set()
-        holder.join()
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = 0")
+        try:
+            assert services.clock_expired(table_id=table4.pk, expected_event=n) == "stale"
+            assert services.bot_move(table_id=table4.pk, expected_event=n) == "stale"
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = 0")

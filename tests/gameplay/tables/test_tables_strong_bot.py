@@ -8,8 +8,8 @@ import threading
 import time
 
 import pytest
-from django.db import connections, transaction
-from tables_helpers import answer_play, legal_strings
+from django.db import connections
+from tables_helpers import answer_play, legal_strings, table_locked_elsewhere
 
 from gameplay import services
 from gameplay.engine import Phase
@@ -65,25 +65,8 @@ def test_the_decision_is_made_while_another_connection_holds_the_table_lock():
     and the decision still comes (a decision that waited for the lock would come only after the
     holder gave up, 30 s later, and the holder would have seen it still waiting)."""
     table = _to_the_bots_move(_strong_table().pk)
-    locked, release, held_until_decided = threading.Event(), threading.Event(), []
-
-    def hold_the_lock():
-        try:
-            with transaction.atomic():
-                Table.objects.select_for_update().get(pk=table.pk)
-                locked.set()
-                held_until_decided.append(release.wait(30))
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_lock)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with table_locked_elsewhere(table.pk) as held_until_decided:
         decision = bot_thinking.decide(table_id=table.pk, expected_event=table.event_seq, budget=0.2)
-    finally:
-        release.set()
-        holder.join(35)
     assert held_until_decided == [True]  # the lock was held until after the decision
     state = services.load_state(table)
     assert isinstance(decision, bot_thinking.Decision)
