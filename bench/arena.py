@@ -11,7 +11,10 @@ hidden hands is worth. The redeal question is answered "play" by everyone, so bo
 deal are the same deal. The strong bot's cost model is calibrated at the start (each worker).
 
 Usage: .venv/bin/python bench/arena.py [--deals 200] [--budget 1.0] [--against beginner,cheat]
-       [--seed 1] [--deck 32] [--jobs 1] [--move-times N]
+       [--seed 1] [--deck 32] [--jobs 1] [--move-times N] [--clock wall|cpu]
+`--clock cpu`: the strong bot's budget counts the CPU seconds of its own process instead of the
+wall clock, so a long run can share the machine (at `nice -n 19`) and still give the bot the
+same thinking per decision; the live tables always count wall seconds.
 `--move-times N`: instead of matches, time N decisions of the strong bot at `--budget` from
 random deals (all seats strong) and print the p50/p99 of those with a choice.
 """
@@ -94,16 +97,20 @@ def play_once(hands: tuple[int, int, int, int], dealer: int, suits: tuple[int, i
             card = bot.choose_action(state.observation(seat), rng)
         else:
             began = time.perf_counter()
-            card = strong_bot.choose_action(state.observation(seat), rng, budget=budget)
+            card = strong_bot.choose_action(state.observation(seat), rng, budget=budget,
+                                            clock=_settings["clock"])  # type: ignore[arg-type]
             times.append(time.perf_counter() - began)
         lost[seat % 2] += best - sign * values[card]
         state.apply(card)
     return log.points, (lost[0], lost[1])
 
 
-def _init(rules: Rules, budget: float) -> None:
-    _settings["rules"], _settings["budget"] = rules, budget
-    strong_bot.COSTS.calibrate(budget, deck=rules.deck)
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def _init(rules: Rules, budget: float, clock: str = "wall") -> None:
+    _settings["rules"], _settings["budget"], _settings["clock"] = rules, budget, CLOCKS[clock]
+    strong_bot.COSTS.calibrate(budget, deck=rules.deck, clock=CLOCKS[clock])
 
 
 def duplicate(job: tuple[int, int, tuple[str, str]]) -> tuple[float, float, float, list[float]]:
@@ -146,12 +153,12 @@ def match_up(a: str, b: str, args: argparse.Namespace, rules: Rules) -> None:
     start = time.perf_counter()
     results = []
     if args.jobs > 1:
-        with Pool(args.jobs, initializer=_init, initargs=(rules, args.budget)) as pool:
+        with Pool(args.jobs, initializer=_init, initargs=(rules, args.budget, args.clock)) as pool:
             for r in pool.imap_unordered(duplicate, jobs, chunksize=1):
                 results.append(r)
                 _progress(a, b, len(results), len(jobs), start)
     else:
-        _init(rules, args.budget)
+        _init(rules, args.budget, args.clock)
         for j in jobs:
             results.append(duplicate(j))
             _progress(a, b, len(results), len(jobs), start)
@@ -175,7 +182,8 @@ def match_up(a: str, b: str, args: argparse.Namespace, rules: Rules) -> None:
 
 def move_times(args: argparse.Namespace, rules: Rules) -> None:
     """Time the strong bot's decisions with a choice, all four seats strong, whole deals."""
-    strong_bot.COSTS.calibrate(args.budget, deck=rules.deck)
+    clock = CLOCKS[args.clock]
+    strong_bot.COSTS.calibrate(args.budget, deck=rules.deck, clock=clock)
     times: list[float] = []
     solved: list[int] = []
     seed = args.seed
@@ -190,7 +198,7 @@ def move_times(args: argparse.Namespace, rules: Rules) -> None:
             obs = state.observation(state.to_move)  # type: ignore[arg-type]
             if len(obs.legal) > 1:
                 began = time.perf_counter()
-                card, n = strong_bot.decide(obs, rng, budget=args.budget)
+                card, n = strong_bot.decide(obs, rng, budget=args.budget, clock=clock)
                 times.append(time.perf_counter() - began)
                 solved.append(n)
             else:
@@ -212,10 +220,11 @@ def main() -> None:
     parser.add_argument("--deck", default="32", choices=["32", "36", "32-no-sevens", "28"])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--move-times", type=int, default=0)
+    parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS))
     args = parser.parse_args()
     rules = Rules(deck=args.deck)
     print(f"solver build: {solver_module.BUILD}; time budget per decision: "
-          f"{args.budget} s; deck {args.deck}; seed {args.seed}")
+          f"{args.budget} s ({'CPU seconds of the bot process' if args.clock == 'cpu' else 'wall clock'}); deck {args.deck}; seed {args.seed}")
     if args.move_times:
         move_times(args, rules)
         return

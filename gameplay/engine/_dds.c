@@ -183,7 +183,12 @@ typedef struct {
     int capped; /* no memory for a bigger table */
     unsigned gen; /* changes when the entries move (a bigger table) or go (a fresh one) */
     long long nodes;
+    PyObject *stop; /* a callable asked every STOP_EVERY positions whether to give up, or NULL */
+    int stopped;    /* it said yes (or raised): every search unwinds at once, storing nothing */
 } Search;
+
+/* Positions between two questions to `stop`: a few hundred microseconds of search. */
+#define STOP_EVERY 1024
 
 static size_t slot_of(u64 a, u64 b, size_t mask) {
     u64 x = a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL;
@@ -285,6 +290,7 @@ static u64 tops(Search *S, u64 alive) {
 
 /* A bound on the points N/S take from a trick's start: >= beta if they can take beta, else < beta. */
 static int lead(Search *S, int leader, u64 unled, int beta) {
+    if (S->stopped) return 0;
     u64 *h = S->h;
     u64 h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3];
     u64 alive = h0 | h1 | h2 | h3;
@@ -352,6 +358,15 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
         first = e->best;
     }
     S->nodes++;
+    if (S->stop != NULL && S->stop != Py_None && !(S->nodes & (STOP_EVERY - 1))) {
+        PyObject *r = PyObject_CallNoArgs(S->stop);
+        int yes = r == NULL ? 1 : PyObject_IsTrue(r);
+        Py_XDECREF(r);
+        if (yes) {
+            S->stopped = yes < 0 ? 1 : yes;
+            return 0;
+        }
+    }
     int moves[12], nm = 0;
     u64 reps = representatives(hand, alive);
     u64 top = reps & tops(S, alive), rest = reps & ~top;
@@ -373,6 +388,7 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
         int idx = trump * 4 + lk;
         u64 u = (unled && lk != trump) ? unled & ~PLAIN_SUIT[lk] : unled;
         int v = follow(S, s1, 1, idx, STR4[idx][c] + leader, VALUE[c], u, alive, beta);
+        if (S->stopped) break;
         if (maximise) {
             if (v > best_v) {
                 best_v = v;
@@ -386,6 +402,7 @@ static int lead(Search *S, int leader, u64 unled, int beta) {
         }
     }
     h[leader] = hand;
+    if (S->stopped) return 0; /* a value cut short is no bound: keep it out of the table */
     if (S->gen != gen) e = table_get(S, ka, kb, total, cards, &found); /* the entries moved meanwhile */
     if (best_v >= beta) {
         if (best_v > e->lo) e->lo = (uint8_t)best_v;
@@ -449,6 +466,7 @@ static int follow(Search *S, int seat, int n, int idx, int best, int pts, u64 un
         } else {
             v = follow(S, nxt, n + 1, idx, nb, pts + VALUE[c], unled, alive, beta);
         }
+        if (S->stopped) break;
         if (maximise) {
             if (v > best_v) {
                 best_v = v;
@@ -511,6 +529,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kwds) {
 
 static void Search_dealloc(Search *S) {
     free(S->table);
+    Py_XDECREF(S->stop);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -544,6 +563,7 @@ static PyObject *Search_exact(Search *S, PyObject *args) {
         cards[i] = (int)c;
     }
     if (!all) return PyLong_FromLong(0);
+    S->stopped = 0;
     for (int i = 0; i < 4; i++) S->h[i] = hs[i];
     int trick_points = 0;
     for (int i = 0; i < nt; i++) trick_points += VALUE[cards[i]];
@@ -566,6 +586,10 @@ static PyObject *Search_exact(Search *S, PyObject *args) {
             }
             v = follow(S, seat, (int)nt, idx, best, trick_points, unled, alive, g);
         }
+        if (S->stopped) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TimeoutError, "the search was stopped");
+            return NULL;
+        }
         if (v >= g)
             lo = v;
         else
@@ -587,6 +611,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyMemberDef Search_members[] = {
     {"nodes", T_LONGLONG, offsetof(Search, nodes), READONLY, "positions searched at a trick's start"},
+    {"stop", T_OBJECT, offsetof(Search, stop), 0,
+     "None, or a callable asked every 1024 positions: true stops the search (exact raises TimeoutError)"},
     {NULL, 0, 0, 0, NULL}};
 
 static PyTypeObject SearchType = {

@@ -22,6 +22,7 @@ holds the position it searches from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gameplay.engine.cards import CHUNK_POINTS, JACKS, PLAIN_SUIT_MASK, VALUE
@@ -185,7 +186,7 @@ class Solver:
     the Python search even where the C one is built."""
 
     def __init__(self, trump: int, next_seat: tuple[int, int, int, int] = (1, 2, 3, 0), *,
-                 native: bool = True) -> None:
+                 native: bool = True, stop: Callable[[], bool] | None = None) -> None:
         self.trump = trump
         self.next_seat = next_seat
         self._trump4 = trump * 4
@@ -200,6 +201,11 @@ class Solver:
         self._table: dict[tuple[int, int, int, int, int, int], list[int]] = {}
         self.nodes = 0
         self._c: Any = _C.Search(trump, next_seat) if native and _C is not None else None
+        #: None, or asked every 1024 positions whether to give up: a search it stops raises
+        #: `TimeoutError` (a caller with a deadline, such as the strong bot, drops that solve).
+        self._stop = stop
+        if self._c is not None:
+            self._c.stop = stop
 
     # ------------------------------------------------------------------ public
     def value(self, pos: Position) -> int:
@@ -346,6 +352,8 @@ class Solver:
             table[key] = entry
             first = -1
         self.nodes += 1
+        if self._stop is not None and not self.nodes & 1023 and self._stop():
+            raise TimeoutError("the search was stopped")
         moves = _lead_order(representatives(hand, alive), self._tops(alive))
         if first >= 0 and first in moves:
             moves.remove(first)

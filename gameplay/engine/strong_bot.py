@@ -15,7 +15,8 @@ The redeal question is answered by the beginner's rule (`bot.wants_redeal`): the
 redealt only on a hand with almost no high cards, which is what a strong player asks too.
 
 Time: `budget` seconds per decision. A deal is solved only when the time spent plus what one
-solve is expected to take still fits the budget; the expectation (`CostModel`) is learnt from
+solve is expected to take still fits the budget, and a solve still running at `HARD_STOP` of the
+budget is stopped (the solver asks the clock every 1024 positions) and dropped; the expectation (`CostModel`) is learnt from
 the solves this process has timed, per number of cards still in the hands, as a slowly
 forgotten maximum; for a number of cards never timed it is that of the nearest larger number
 timed, else the nearest smaller one's times a growth factor per card (`calibrate` times a few
@@ -48,6 +49,10 @@ MAX_SAMPLES = 64
 #: A solve is started only if twice its expected cost still fits: deals of one size differ
 #: tenfold in cost, and without the margin the p99 decision overran a 1 s budget by half.
 SAFETY = 2.0
+#: A solve still running when this share of the budget is spent is stopped and dropped: the
+#: cost model is a guess, and one deal in a few hundred costs ten times its size's usual, which
+#: without the stop took a decision to 2.2 s on a 1 s budget.
+HARD_STOP = 0.85
 
 
 class CostModel:
@@ -136,7 +141,9 @@ def decide(obs: Observation, rng: random.Random, *, budget: float = DEFAULT_BUDG
     sampler = knowledge.sampler()
     trump = obs.trump
     assert trump is not None and obs.trick_leader is not None  # noqa: S101
-    solver = Solver(trump, knowledge.next_seat)  # one table for the decision: its keys are whole deals
+    hard_stop = start + HARD_STOP * budget
+    # one table for the decision: its keys are whole deals
+    solver = Solver(trump, knowledge.next_seat, stop=lambda: clock() > hard_stop)
     totals = dict.fromkeys(legal, 0)
     costs = COSTS if costs is None else costs
     cards_left = sum(obs.hand_sizes)
@@ -148,7 +155,12 @@ def decide(obs: Observation, rng: random.Random, *, budget: float = DEFAULT_BUDG
         hands = sampler.draw(rng)
         pos = Position(hands, trump, obs.trick_leader, obs.trick, knowledge.unled_aces, knowledge.points,
                        knowledge.next_seat)
-        for card, ns_points in solver.card_values(pos).items():
+        try:
+            values = solver.card_values(pos)
+        except TimeoutError:
+            costs.observe(cards_left, clock() - began)  # it cost at least this much: remember it
+            break
+        for card, ns_points in values.items():
             totals[card] += ns_points
         solved += 1
         costs.observe(cards_left, clock() - began)

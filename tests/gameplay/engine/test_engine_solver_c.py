@@ -153,3 +153,43 @@ def test_a_failed_or_broken_or_stale_c_build_falls_back_to_the_python_search(tmp
     library.write_bytes(b"not a library")  # a broken file where the build belongs
     broken_build, broken, _ = _answers(tmp_path)
     assert broken_build == "pure Python" and broken == pure
+
+
+def _whole_deal(seed: int) -> Position:
+    rules = next(r for r in LEGALITY_RULES if r.deck == "32")
+    _, pos = random_deal(rules, random.Random(seed), 0)
+    return pos
+
+
+@pytest.mark.parametrize("native", [pytest.param(True, marks=needs_c), False])
+def test_a_stopped_search_raises_and_leaves_its_table_sound(native):
+    pos = _whole_deal(53)
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) >= 2  # the second question: after 2,048 positions
+
+    solver = Solver(pos.trump, pos.next_seat, native=native, stop=stop)
+    with pytest.raises(TimeoutError):
+        solver.card_values(pos)
+    assert len(asked) == 2
+    # what it stored before it stopped holds: the same solver, not stopped, answers as a fresh one
+    solver._stop = None
+    if solver._c is not None:
+        solver._c.stop = None
+    assert solver.card_values(pos) == Solver(pos.trump, pos.next_seat, native=False).card_values(pos)
+
+
+@needs_c
+def test_a_stop_that_raises_passes_its_error_on():
+    pos = _whole_deal(59)
+
+    def stop() -> bool:
+        raise ZeroDivisionError("the clock broke")
+
+    with pytest.raises(ZeroDivisionError):
+        Solver(pos.trump, pos.next_seat, stop=stop).card_values(pos)
+    # a stop that never says yes changes nothing
+    assert Solver(pos.trump, pos.next_seat, stop=lambda: False).card_values(pos) == \
+        Solver(pos.trump, pos.next_seat).card_values(pos)

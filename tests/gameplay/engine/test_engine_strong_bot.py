@@ -198,3 +198,17 @@ def test_levels_by_name():
     assert bots.choose("strong", obs, random.Random(2), budget=5.0) in obs.legal
     with pytest.raises(ValueError, match="unknown bot level"):
         bots.choose("grandmaster", obs, random.Random(2))
+
+
+def test_a_solve_that_runs_past_the_hard_stop_is_dropped():
+    # the cost model says a solve is cheap; the clock says otherwise: every reading is 0.3 s after
+    # the last, so the first question the solver asks (after 1,024 positions) is past 0.85 of 1 s
+    state = play_into_deal(Rules(redeal_below=0), 5, 0)
+    obs = state.observation(state.to_move)
+    assert len(obs.legal) > 1
+    costs = CostModel()
+    costs.slowest[sum(obs.hand_sizes)] = 0.0001
+    action, solved = strong_bot.decide(obs, random.Random(3), budget=1.0, clock=FakeClock(0.3), costs=costs)
+    assert solved == 0
+    assert action == bot.choose_action(obs, random.Random(3))  # the beginner's card, not a half-solved one
+    assert costs.predict(sum(obs.hand_sizes)) >= 0.3  # and the model learnt that it was dear
