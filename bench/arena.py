@@ -223,8 +223,9 @@ def main() -> None:
     parser.add_argument("--clock", default="wall", choices=sorted(CLOCKS))
     args = parser.parse_args()
     rules = Rules(deck=args.deck)
+    counted = "CPU seconds of the bot process" if args.clock == "cpu" else "wall clock"
     print(f"solver build: {solver_module.BUILD}; time budget per decision: "
-          f"{args.budget} s ({'CPU seconds of the bot process' if args.clock == 'cpu' else 'wall clock'}); deck {args.deck}; seed {args.seed}")
+          f"{args.budget} s ({counted}); deck {args.deck}; seed {args.seed}")
     if args.move_times:
         move_times(args, rules)
         return

@@ -14,16 +14,16 @@ search thresholds; they are left for later.
 The redeal question is answered by the beginner's rule (`bot.wants_redeal`): the deal is
 redealt only on a hand with almost no high cards, which is what a strong player asks too.
 
-Time: `budget` seconds per decision. A deal is solved only when the time spent plus what one
-solve is expected to take still fits the budget, and a solve still running at `HARD_STOP` of the
-budget is stopped (the solver asks the clock every 1024 positions) and dropped; the expectation (`CostModel`) is learnt from
-the solves this process has timed, per number of cards still in the hands, as a slowly
-forgotten maximum; for a number of cards never timed it is that of the nearest larger number
-timed, else the nearest smaller one's times a growth factor per card (`calibrate` times a few
-random deals of each size up front). So the bot adapts to the solver it runs on (pure Python, mypyc, C):
+Time: `budget` seconds per decision. A deal is solved only when the time spent plus what one solve
+is expected to take still fits the budget, and a solve still running at `HARD_STOP` of the budget is
+stopped (the solver asks the clock every 1024 positions) and dropped; the expectation (`CostModel`)
+is learnt from the solves this process has timed, per number of cards still in the hands, as a
+slowly forgotten maximum; for a number of cards never timed it is that of the nearest larger number
+timed, else the nearest smaller one's times a growth factor per card (`calibrate` times a few random
+deals of each size up front). So the bot adapts to the solver it runs on (pure Python, mypyc, C):
 where even one solve would not fit (the first cards of a deal, on a slow solver) it plays the
-beginner's card for that decision instead of overrunning the table's clock. The clock can be
-given, so a test can spend the budget for it.
+beginner's card for that decision instead of overrunning the table's clock. The clock can be given,
+so a test can spend the budget for it.
 It sees only an `Observation`: never the state, never another seat's hand.
 """
 
