@@ -193,6 +193,8 @@ class ArchivedSeatSerializer(serializers.Serializer):
     kind = serializers.CharField()
     name = serializers.CharField()
     player = serializers.IntegerField(source="player_id", allow_null=True)
+    #: A bot's level ("beginner", "strong"); "" for a person or a bot archived before levels were kept.
+    bot_level = serializers.CharField()
 
 
 class ArchivedDealSerializer(serializers.Serializer):

@@ -19,7 +19,7 @@ from clubs.models import Player
 from gameplay import archive
 from gameplay.archive_forms import ArchiveFilterForm, rules_label
 from gameplay.engine.cards import SEATS
-from gameplay.models import ArchivedMatch, ArchivedSeat, MatchAnalysis, SeatKind
+from gameplay.models import ArchivedMatch, ArchivedSeat, BotLevel, MatchAnalysis, SeatKind
 from gameplay.replay_analysis import DONE, FAILED, PENDING
 from gameplay.replays import render_replay
 from gameplay.seat_words import bot_name
@@ -31,7 +31,8 @@ def seat_name(seat: ArchivedSeat) -> str:
     """A seat's name as the reader reads it: a bot by its seat in his language, a player by the
     name his club keeps now, a guest by the name he sat down with."""
     if seat.kind == SeatKind.BOT:
-        return bot_name(seat.seat)
+        level = BotLevel(seat.bot_level).label if seat.bot_level in BotLevel.values else ""
+        return f"{bot_name(seat.seat)} ({level})" if level else bot_name(seat.seat)
     return seat.player.display_name if seat.player is not None else seat.name
 
 

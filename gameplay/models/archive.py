@@ -104,6 +104,9 @@ class ArchivedSeat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="archived_seats")
     name = models.CharField(max_length=120)
+    #: A bot's level as it played ("beginner", "strong"); "" for a person, and for bots archived
+    #: before levels were kept.
+    bot_level = models.CharField(_("bot level"), max_length=16, blank=True, default="")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="archived_seat_unique")]

@@ -57,6 +57,7 @@ class SeatIn:
     kind: str = SeatKind.PLAYER
     player_id: int | None = None
     user_id: int | None = None
+    bot_level: str = ""
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.deals.all().delete()
     ArchivedSeat.objects.bulk_create(
         ArchivedSeat(match=match, seat=s.seat, kind=s.kind, player_id=s.player_id, user_id=s.user_id,
-                     name=s.name[:120])
+                     name=s.name[:120], bot_level=s.bot_level if s.kind == SeatKind.BOT else "")
         for s in sorted(played.seats, key=lambda s: s.seat)
     )
     for row in deals:
@@ -277,7 +278,7 @@ def seats_of_table(table: Table) -> list[SeatIn]:
     out = []
     for s in rows:
         if s.is_bot:
-            out.append(SeatIn(seat=s.seat, name=s.name, kind=SeatKind.BOT))
+            out.append(SeatIn(seat=s.seat, name=s.name, kind=SeatKind.BOT, bot_level=s.bot_level))
         elif s.user_id is None:
             out.append(SeatIn(seat=s.seat, name=s.name, kind=SeatKind.GUEST))
         else:

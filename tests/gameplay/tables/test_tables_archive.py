@@ -11,7 +11,7 @@ from tables_helpers import answer_play, legal_strings
 from clubs.models import Player
 from gameplay import services
 from gameplay.engine import Phase, read_record
-from gameplay.models import ArchivedMatch, Seating, SeatKind, Table, TableStatus
+from gameplay.models import ArchivedMatch, BotLevel, Seating, SeatKind, Table, TableStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +65,19 @@ def test_a_resigned_match_with_a_guest_and_bots_keeps_them_marked(db):
     assert sorted(kinds.values()).count(SeatKind.BOT) == 3
     assert match.reason == "resign" and match.reason_seat == guest.seat
     assert match.winner == ("EW" if guest.seat % 2 == 0 else "NS")
+
+
+def test_the_archive_keeps_each_bots_level_and_the_match_page_names_it(client, db):
+    table = services.play_now(session_key="guest-session-2", bot_level=BotLevel.STRONG)
+    answer_play(table.pk)
+    guest = Table.objects.get(pk=table.pk).seats.get(is_bot=False)
+    services.resign(table_id=table.pk, seat=guest.seat)
+    match = ArchivedMatch.objects.get(table=table)
+    levels = {s.seat: s.bot_level for s in match.seats.all()}
+    assert levels.pop(guest.seat) == ""
+    assert set(levels.values()) == {BotLevel.STRONG}
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert f"({BotLevel.STRONG.label})" in page
 
 
 def test_a_cancelled_match_and_a_tournament_table_are_not_archived_at_their_end(people):
