@@ -4,7 +4,8 @@ Builds once (kept between runs; `--rebuild` makes it again) a PostgreSQL databas
 Swiss of `--pairs` pairs (256) over 9 rounds with `--rounds` (5) played and the next paired, its
 results not in. Starts one server process (uvicorn, production settings: bench/web_settings.py),
 then for each address runs wrk (Debian's `wrk`; `--connections` 32, two threads, `--seconds` each)
-and prints requests/s and the latency p50/p99 as wrk measured them.
+and prints requests/s and the latency p50/p99 as wrk measured them, and the server process's CPU time
+per request (user and system, from /proc: less noisy than the rates on a shared machine).
 
 Then freshness: the organiser confirms a result of the open round through the API (`POST
 /api/v1/matches/<id>/result/` with a write key; an organiser's result is confirmed at once) while
@@ -133,6 +134,12 @@ def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
     }
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used so far (Linux: /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def get(url: str, headers: dict | None = None) -> str:
     request = urllib.request.Request(url, headers=headers or {})  # noqa: S310 - loopback
     with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
@@ -227,7 +234,8 @@ def main() -> None:
         }
         print(f"one uvicorn process, {args.connections} connections, {args.seconds} s each, "
               f"{args.pairs} pairs; load average before: {os.getloadavg()[0]:.2f}", flush=True)
-        print(f"{'address':<42} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}  load", flush=True)
+        print(f"{'address':<42} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8} "
+              f"{'CPU ms/req':>10}  load", flush=True)
         for name, url in addresses.items():
             if args.only and name != args.only:
                 continue
@@ -235,9 +243,11 @@ def main() -> None:
                 started = time.perf_counter()
                 get(url)
             print(f"  one request alone: {1000 * (time.perf_counter() - started):.0f} ms", flush=True)
+            used = cpu_seconds(server.pid)
             r = wrk(url, args.seconds, args.connections)
+            cpu_ms = 1000 * (cpu_seconds(server.pid) - used) / max(r["requests"], 1)
             print(f"{url.removeprefix(base):<42} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
-                  f"{r['non2xx']:>8}  {os.getloadavg()[0]:.2f} {r['errors']}", flush=True)
+                  f"{r['non2xx']:>8} {cpu_ms:>10.2f}  {os.getloadavg()[0]:.2f} {r['errors']}", flush=True)
         if args.fresh:
             page_s, api_s = freshness(base, args.fresh, max(args.seconds, 3 * args.fresh), args.connections)
             print(f"fresh after a confirmed result (standings page under load), worst of {len(page_s)}: "
