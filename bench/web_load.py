@@ -7,6 +7,11 @@ then for each address runs wrk (Debian's `wrk`; `--connections` 32, two threads,
 and prints requests/s and the latency p50/p99 as wrk measured them, and the server process's CPU time
 per request (user and system, from /proc: less noisy than the rates on a shared machine).
 
+Beside it runs the site's Celery worker, started as bin/site starts it (`celery -A config worker`),
+which works the public pages out again after each commit (`PUBLIC_PAGES_REFRESH`,
+tournaments.selectors.fresh); `--no-refresh` runs the server without it, as before (the first
+reader after a result works the pages out in the server process), to compare.
+
 Then freshness: the organiser confirms a result of the open round through the API (`POST
 /api/v1/matches/<id>/result/` with a write key; an organiser's result is confirmed at once) while
 wrk keeps loading the standings page, and the bench polls the standings page and the API's
@@ -19,7 +24,7 @@ generator and PostgreSQL: note the load average printed beside the figures.
 
     .venv/bin/python bench/web_load.py [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
                                        [--fresh 5] [--rebuild] [--only home|standings|api]
-                                       [--no-copies]
+                                       [--no-copies] [--no-refresh]
 
 `DATABASE_URL` defaults to postgres://postgres@127.0.0.1:5432/bilka_bench_web, `REDIS_URL` to
 redis://127.0.0.1:6379/15 (the site's cache, flushed before the run).
@@ -107,6 +112,27 @@ def build(pairs: int, rounds: int) -> None:
             home = rng.random() < 0.5
             services.enter_result(actor=organiser, match=match, home_eyes=12 if home else loser,
                                   away_eyes=loser if home else 12)
+
+
+def start_worker(env: dict[str, str]) -> subprocess.Popen:
+    """The site's worker as bin/site starts it (default queue, prefork pool, one child a core), on the
+    bench's Redis; returns once it answers a ping."""
+    from config.celery import app
+
+    hostname = f"bench-web-{os.getpid()}@%h"
+    worker = subprocess.Popen(  # noqa: S603
+        [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--loglevel=WARNING",
+         "--hostname", hostname],
+        cwd=ROOT, env=env,
+    )
+    name = hostname.replace("%h", socket.gethostname())
+    for _ in range(60):
+        if worker.poll() is not None:
+            sys.exit(f"the Celery worker exited ({worker.returncode})")
+        if app.control.ping(destination=[name], timeout=0.5):
+            return worker
+    worker.terminate()
+    sys.exit("the Celery worker did not answer in 30 s")
 
 
 def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
@@ -203,6 +229,8 @@ def main() -> None:
     parser.add_argument("--only", choices=["home", "standings", "api"])
     parser.add_argument("--no-copies", action="store_true",
                         help="without the visitors' copies in front of Django (to compare)")
+    parser.add_argument("--no-refresh", action="store_true",
+                        help="without the worker working the pages out after a commit (to compare)")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 60 or not 1 <= args.connections <= 256:
         parser.error("at most 60 s per address and 256 connections")
@@ -212,11 +240,14 @@ def main() -> None:
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
+           "VISITOR_COPIES": "0" if args.no_copies else "1",
+           "PUBLIC_PAGES_REFRESH": "0" if args.no_refresh else "1"}
+    worker = None if args.no_refresh else start_worker(env)
     server = subprocess.Popen(  # noqa: S603
         [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
-                       "VISITOR_COPIES": "0" if args.no_copies else "1"},
+        cwd=ROOT, env=env,
     )
     try:
         for _ in range(150):
@@ -255,6 +286,9 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+        if worker is not None:
+            worker.terminate()  # a warm shutdown: 5-10 s
+            worker.wait(timeout=60)
 
 
 if __name__ == "__main__":
