@@ -197,16 +197,25 @@ def refresh_public_pages(slug: str) -> int:
     after a commit, in each language someone read them in lately, so that readers get the new ones
     at once instead of the first of them working them out in the web process (``fresh``). Returns
     how many were worked out."""
-    mark = fresh.refresh_started(slug)
     done = 0
-    with fresh.refreshing():
-        for language, _ in settings.LANGUAGES:
-            for path, name, parts in _refreshed(slug, language):
-                if not fresh.was_kept(name, slug, *parts):
-                    continue
-                status = _visit(path, language)
-                if status != 200:
-                    log.warning("refreshing %s (%s) answered %s", path, language, status)
-                done += 1
-    fresh.refresh_done(slug, mark)
+    while fresh.refresh_claim(slug):
+        try:
+            while fresh.refresh_take(slug) is not None:  # again if a commit came meanwhile
+                with fresh.refreshing():
+                    done += _refresh(slug)
+        finally:
+            fresh.refresh_release(slug)
+    return done
+
+
+def _refresh(slug: str) -> int:
+    done = 0
+    for language, _ in settings.LANGUAGES:
+        for path, name, parts in _refreshed(slug, language):
+            if not fresh.was_kept(name, slug, *parts):
+                continue
+            status = _visit(path, language)
+            if status != 200:
+                log.warning("refreshing %s (%s) answered %s", path, language, status)
+            done += 1
     return done

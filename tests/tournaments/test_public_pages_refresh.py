@@ -17,6 +17,7 @@ from rest_framework.renderers import JSONRenderer
 
 from api.serializers import StandingsSerializer
 from tournaments import selectors, services
+from tournaments.models import Match
 from tournaments.selectors import fresh
 
 from . import test_visitor_copies as copies
@@ -29,7 +30,7 @@ standings_selectors = importlib.import_module("tournaments.selectors.standings")
 
 
 def _pending(slug: str) -> object:
-    return cache.get_many([f"fresh:pending:{slug}", f"fresh:queued:{slug}"])
+    return cache.get_many([f"fresh:{what}:{slug}" for what in ("pending", "queued", "running")])
 
 
 def _worked_out_here(monkeypatch) -> list[int]:
@@ -87,14 +88,28 @@ def test_a_commit_marks_and_queues_its_refresh_once(swiss, organiser, settings, 
     settings.PUBLIC_PAGES_REFRESH = True
     app = mock.MagicMock()
     monkeypatch.setattr(fresh, "current_app", app)
-    services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=3)
+    slug = swiss.slug
+    first_match, second_match = Match.objects.filter(round__tournament=swiss).order_by("table")[:2]
+    services.enter_result(actor=organiser, match=first_match, home_eyes=12, away_eyes=3)
     # one task, though the commit renewed the tournament's version more than once
-    app.signature.assert_called_once_with(fresh.REFRESH_TASK, args=(swiss.slug,))
+    app.signature.assert_called_once_with(fresh.REFRESH_TASK, args=(slug,))
     app.signature.return_value.apply_async.assert_called_once_with()
-    mark = fresh.refresh_started(swiss.slug)
-    assert mark is not None and time.time() - mark < 5
-    fresh.refresh_done(swiss.slug, mark)
-    assert _pending(swiss.slug) == {}
+    assert fresh.refresh_claim(slug)
+    assert not fresh.refresh_claim(slug)  # one worker at a time
+    first = fresh.refresh_take(slug)
+    assert first is not None and time.time() - first < 5
+    assert fresh.refresh_take(slug) is None
+    services.enter_result(actor=organiser, match=second_match, home_eyes=12, away_eyes=4)  # meanwhile
+    assert app.signature.call_count == 2
+    assert cache.get(f"fresh:pending:{slug}") == first  # readers' second counts from the first commit
+    second = fresh.refresh_take(slug)  # the claimer's loop takes it too
+    assert second is not None and second >= first
+    assert cache.get(f"fresh:pending:{slug}") == second
+    fresh.refresh_release(slug)
+    assert _pending(slug) == {}
+    fresh.renew_all()  # a rating learnt: every page moves; the ones refreshed lately are refreshed again
+    assert app.signature.call_args_list[-1] == mock.call(fresh.REFRESH_TASK, args=(slug,))
+    assert app.signature.call_count == 3
 
 
 def test_a_reader_gets_the_value_before_for_at_most_refresh_wait(swiss, settings):

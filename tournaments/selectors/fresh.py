@@ -64,40 +64,72 @@ def _renew(keys: list[str], slug: str | None = None) -> None:
 
     def committed() -> None:
         _renew_now(keys)
-        if slug is not None and getattr(settings, "PUBLIC_PAGES_REFRESH", False):
-            _queue_refresh(slug)
+        if getattr(settings, "PUBLIC_PAGES_REFRESH", False):
+            # every tournament's pages (a rating learnt from a result moves the epoch): those
+            # refreshed lately, the ones people are watching
+            for each in [slug] if slug is not None else _refreshed_lately():
+                _queue_refresh(each)
 
     transaction.on_commit(committed, robust=True)
 
 
 def _pending_key(slug: str) -> str:
-    return f"fresh:pending:{slug}"
+    return f"fresh:pending:{slug}"  # the time of the first commit not yet refreshed
 
 
 def _queued_key(slug: str) -> str:
-    return f"fresh:queued:{slug}"
+    return f"fresh:queued:{slug}"  # the time of the first commit no refresh has taken yet
+
+
+def _running_key(slug: str) -> str:
+    return f"fresh:running:{slug}"
+
+
+RECENT_KEY = "fresh:recent"  # {slug: when a worker last took a refresh of it}
+
+
+def _refreshed_lately() -> list[str]:
+    now = time.time()
+    return [slug for slug, when in (cache.get(RECENT_KEY) or {}).items() if now - when < TTL]
 
 
 def _queue_refresh(slug: str) -> None:
-    """A change to ``slug`` committed: mark when (the first commit not yet refreshed keeps its mark)
-    and queue its refresh, once for the commits before the worker takes it."""
-    cache.add(_pending_key(slug), time.time(), timeout=REFRESH_MARK_SECONDS)
-    if cache.add(_queued_key(slug), 1, timeout=REFRESH_MARK_SECONDS):
+    """A change to ``slug`` committed: mark when (an earlier commit not yet refreshed keeps its
+    mark) and queue its refresh, once for all the commits before a worker takes them."""
+    now = time.time()
+    cache.add(_pending_key(slug), now, timeout=REFRESH_MARK_SECONDS)
+    if cache.add(_queued_key(slug), now, timeout=REFRESH_MARK_SECONDS):
         current_app.signature(REFRESH_TASK, args=(slug,)).apply_async()
 
 
-def refresh_started(slug: str) -> float | None:
-    """The worker took ``slug``'s refresh: a commit from now on queues another. Returns the mark it
-    answers (to clear with ``refresh_done``)."""
-    cache.delete(_queued_key(slug))
-    return cache.get(_pending_key(slug))
+def refresh_claim(slug: str) -> bool:
+    """Whether this worker refreshes ``slug`` now: a commit is waiting for it and no other worker
+    is refreshing it (two at once would only work the same pages out twice)."""
+    return cache.get(_queued_key(slug)) is not None and cache.add(_running_key(slug), 1, timeout=LOCK_SECONDS)
 
 
-def refresh_done(slug: str, mark: float | None) -> None:
-    """The worker kept the new values: readers no longer get the ones before them (unless a later
-    commit marked the time again: then its own refresh clears it)."""
-    if mark is not None and cache.get(_pending_key(slug)) == mark:
+def refresh_take(slug: str) -> float | None:
+    """The commits waiting for a refresh of ``slug`` are the claimer's to refresh now (a commit
+    from now on waits for the next turn); None when none is. Returns when the first was."""
+    mark = cache.get(_queued_key(slug))
+    if mark is not None:
+        cache.delete(_queued_key(slug))  # a commit that found it there came before, and is covered
+        cache.set(_pending_key(slug), mark, timeout=REFRESH_MARK_SECONDS)
+        now = time.time()  # (two workers writing at once may drop one slug: it is worked out as before)
+        recent = {s: when for s, when in (cache.get(RECENT_KEY) or {}).items() if now - when < TTL}
+        cache.set(RECENT_KEY, {**recent, slug: now}, timeout=TTL)
+    return mark
+
+
+def refresh_release(slug: str) -> None:
+    """The claimer is done: readers no longer get the values before the refresh, unless a commit
+    came since (its own refresh follows: the claimer's loop, or its task)."""
+    mark = cache.get(_queued_key(slug))
+    if mark is None:
         cache.delete(_pending_key(slug))
+    else:
+        cache.set(_pending_key(slug), mark, timeout=REFRESH_MARK_SECONDS)
+    cache.delete(_running_key(slug))
 
 
 @contextlib.contextmanager
@@ -132,7 +164,8 @@ def renew(*, slug: str | None = None, tournament_id: int | None = None) -> None:
 
 
 def renew_all() -> None:
-    """Something every tournament's pages may show changed (ratings, a player's or a club's name)."""
+    """Something every tournament's pages may show changed (ratings, a player's or a club's name);
+    the tournaments refreshed lately are refreshed again on commit."""
     _renew([EPOCH_KEY])
 
 
@@ -183,7 +216,7 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
         return entry[1], entry[0]  # a worker is working the new one out (refresh_public_pages)
     lock = f"{key}:lock"
     if entry is not None and not cache.add(lock, 1, timeout=LOCK_SECONDS):
-        if not current:
+        if not current and not _refreshing.get():
             return entry[1], entry[0]  # another process is working the new one out
         waited = time.monotonic()
         while time.monotonic() - waited < LOCK_SECONDS and cache.get(lock) is not None:
