@@ -9,8 +9,9 @@ per request (user and system, from /proc: less noisy than the rates on a shared 
 
 Beside it runs the site's Celery worker, started as bin/site starts it (`celery -A config worker`),
 which works the public pages out again after each commit (`PUBLIC_PAGES_REFRESH`,
-tournaments.selectors.fresh); `--no-refresh` runs the server without it, as before (the first
-reader after a result works the pages out in the server process), to compare.
+tournaments.selectors.fresh), and learns the ratings from each result (which moves every page
+again); `--no-refresh` turns the refresh off, the worker still running, as before (the first reader
+after a result works the pages out in the server process), to compare.
 
 Then freshness: the organiser confirms a result of the open round through the API (`POST
 /api/v1/matches/<id>/result/` with a write key; an organiser's result is confirmed at once) while
@@ -230,7 +231,7 @@ def main() -> None:
     parser.add_argument("--no-copies", action="store_true",
                         help="without the visitors' copies in front of Django (to compare)")
     parser.add_argument("--no-refresh", action="store_true",
-                        help="without the worker working the pages out after a commit (to compare)")
+                        help="the worker does not work the pages out after a commit (to compare)")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 60 or not 1 <= args.connections <= 256:
         parser.error("at most 60 s per address and 256 connections")
@@ -243,7 +244,7 @@ def main() -> None:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
            "VISITOR_COPIES": "0" if args.no_copies else "1",
            "PUBLIC_PAGES_REFRESH": "0" if args.no_refresh else "1"}
-    worker = None if args.no_refresh else start_worker(env)
+    worker = start_worker(env)
     server = subprocess.Popen(  # noqa: S603
         [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning", "--no-access-log"],
@@ -286,9 +287,8 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
-        if worker is not None:
-            worker.terminate()  # a warm shutdown: 5-10 s
-            worker.wait(timeout=60)
+        worker.terminate()  # a warm shutdown: 5-10 s
+        worker.wait(timeout=60)
 
 
 if __name__ == "__main__":
