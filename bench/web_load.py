@@ -8,10 +8,10 @@ and prints requests/s and the latency p50/p99 as wrk measured them, and the serv
 per request (user and system, from /proc: less noisy than the rates on a shared machine).
 
 Beside it runs the site's Celery worker, started as bin/site starts it (`celery -A config worker`),
-which works the public pages out again after each commit (`PUBLIC_PAGES_REFRESH`,
-tournaments.selectors.fresh), and learns the ratings from each result (which moves every page
-again); `--no-refresh` turns the refresh off, the worker still running, as before (the first reader
-after a result works the pages out in the server process), to compare.
+which learns the ratings from each result (which moves every page again); with `--refresh` it also
+works the public pages out again after each commit (`PUBLIC_PAGES_REFRESH`,
+tournaments.selectors.fresh), where by default the first reader after a result works them out in
+the server process.
 
 Then freshness: the organiser confirms a result of the open round through the API (`POST
 /api/v1/matches/<id>/result/` with a write key; an organiser's result is confirmed at once) while
@@ -25,7 +25,7 @@ generator and PostgreSQL: note the load average printed beside the figures.
 
     .venv/bin/python bench/web_load.py [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
                                        [--fresh 5] [--rebuild] [--only home|standings|api]
-                                       [--no-copies] [--no-refresh]
+                                       [--no-copies] [--refresh]
 
 `DATABASE_URL` defaults to postgres://postgres@127.0.0.1:5432/bilka_bench_web, `REDIS_URL` to
 redis://127.0.0.1:6379/15 (the site's cache, flushed before the run).
@@ -230,8 +230,8 @@ def main() -> None:
     parser.add_argument("--only", choices=["home", "standings", "api"])
     parser.add_argument("--no-copies", action="store_true",
                         help="without the visitors' copies in front of Django (to compare)")
-    parser.add_argument("--no-refresh", action="store_true",
-                        help="the worker does not work the pages out after a commit (to compare)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="the worker works the pages out after each commit (PUBLIC_PAGES_REFRESH)")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 60 or not 1 <= args.connections <= 256:
         parser.error("at most 60 s per address and 256 connections")
@@ -243,7 +243,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
            "VISITOR_COPIES": "0" if args.no_copies else "1",
-           "PUBLIC_PAGES_REFRESH": "0" if args.no_refresh else "1"}
+           "PUBLIC_PAGES_REFRESH": "1" if args.refresh else "0"}
     worker = start_worker(env)
     server = subprocess.Popen(  # noqa: S603
         [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
