@@ -8,13 +8,14 @@ rating recompute, a renamed player or club) renews the *epoch* they all share (`
 ``cached`` keeps one value per name under the versions it was worked out at and works it out again
 once either moved: a page is never older than the last committed change.
 
-After a commit that renews a tournament, a Celery worker works its public pages out again at once
-(``tournaments.tasks.refresh_public_pages``, queued here on commit when ``PUBLIC_PAGES_REFRESH`` is
-on): in the web process that work shared one interpreter with every other request, so a 256-pair
-Swiss's standings took 1.3-1.8 s to appear under load (bench/web_load.py). Until the worker has
-kept the new value, a reader gets the value before it, but for at most ``REFRESH_WAIT`` seconds
-after the first commit still waiting for it; later, or with no worker refreshing, the reader works
-it out himself, as before. A rolled-back change queues nothing and marks nothing.
+With ``PUBLIC_PAGES_REFRESH`` on (off by default), after a commit that renews a tournament a Celery
+worker works its public pages out again at once (``tournaments.tasks.refresh_public_pages``, queued
+here on commit), so that the first reader does not, in the web process, sharing one interpreter
+with every other request. Until the worker has kept the new value, a reader gets the value before
+it, but for at most ``REFRESH_WAIT`` seconds after the first commit still waiting for it; later, or
+with no worker refreshing, the reader works it out himself. A rolled-back change queues nothing and
+marks nothing. Off by default: on the shared two-core machine the worker, waiting for a core,
+made results slower to appear, not faster (README, "Load figures").
 
 Renewed from the services' audit row (``tournaments.services.common.audit``, which every
 tournament service writes), and from ``post_save``/``post_delete`` of the rows the pages show
