@@ -125,3 +125,17 @@ def test_a_reader_gets_the_value_before_for_at_most_refresh_wait(swiss, settings
     fresh.renew(slug=slug)
     with fresh.refreshing():  # the worker itself always works it out
         assert fresh.cached("probe", slug, lambda: ("newest", True)) == "newest"
+
+
+def test_the_api_copy_is_what_drf_renders(swiss, site, organiser):
+    """Without the worker too: the API's standings a visitor gets from the server's copy are DRF's
+    rendering byte for byte, with its content type, after a result as before it."""
+    _, reached = site
+    api = f"/api/v1/tournaments/{swiss.slug}/standings/"
+    services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=7)
+    first, second = fetch(api), fetch(api)
+    assert len(reached) == 1  # the second from the copy
+    swiss.refresh_from_db()
+    drf = JSONRenderer().render(StandingsSerializer(selectors.standings(tournament=swiss)).data)
+    assert first["body"] == second["body"] == drf
+    assert first["header"]["content-type"] == second["header"]["content-type"] == ["application/json"]
