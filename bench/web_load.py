@@ -4,7 +4,14 @@ Builds once (kept between runs; `--rebuild` makes it again) a PostgreSQL databas
 Swiss of `--pairs` pairs (256) over 9 rounds with `--rounds` (5) played and the next paired, its
 results not in. Starts one server process (uvicorn, production settings: bench/web_settings.py),
 then for each address runs wrk (Debian's `wrk`; `--connections` 32, two threads, `--seconds` each)
-and prints requests/s and the latency p50/p99 as wrk measured them.
+and prints requests/s and the latency p50/p99 as wrk measured them, and the server process's CPU time
+per request (user and system, from /proc: less noisy than the rates on a shared machine).
+
+Beside it runs the site's Celery worker, started as bin/site starts it (`celery -A config worker`),
+which learns the ratings from each result (which moves every page again); with `--refresh` it also
+works the public pages out again after each commit (`PUBLIC_PAGES_REFRESH`,
+tournaments.selectors.fresh), where by default the first reader after a result works them out in
+the server process.
 
 Then freshness: the organiser confirms a result of the open round through the API (`POST
 /api/v1/matches/<id>/result/` with a write key; an organiser's result is confirmed at once) while
@@ -18,7 +25,7 @@ generator and PostgreSQL: note the load average printed beside the figures.
 
     .venv/bin/python bench/web_load.py [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
                                        [--fresh 5] [--rebuild] [--only home|standings|api]
-                                       [--no-copies]
+                                       [--no-copies] [--refresh]
 
 `DATABASE_URL` defaults to postgres://postgres@127.0.0.1:5432/bilka_bench_web, `REDIS_URL` to
 redis://127.0.0.1:6379/15 (the site's cache, flushed before the run).
@@ -108,6 +115,27 @@ def build(pairs: int, rounds: int) -> None:
                                   away_eyes=loser if home else 12)
 
 
+def start_worker(env: dict[str, str]) -> subprocess.Popen:
+    """The site's worker as bin/site starts it (default queue, prefork pool, one child a core), on the
+    bench's Redis; returns once it answers a ping."""
+    from config.celery import app
+
+    hostname = f"bench-web-{os.getpid()}@%h"
+    worker = subprocess.Popen(  # noqa: S603
+        [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", "--loglevel=WARNING",
+         "--hostname", hostname],
+        cwd=ROOT, env=env,
+    )
+    name = hostname.replace("%h", socket.gethostname())
+    for _ in range(60):
+        if worker.poll() is not None:
+            sys.exit(f"the Celery worker exited ({worker.returncode})")
+        if app.control.ping(destination=[name], timeout=0.5):
+            return worker
+    worker.terminate()
+    sys.exit("the Celery worker did not answer in 30 s")
+
+
 def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
     out = subprocess.run(  # noqa: S603
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency", url],  # noqa: S607
@@ -131,6 +159,12 @@ def wrk(url: str, seconds: int, connections: int) -> dict[str, float]:
         "non2xx": int(bad.group(1)) if bad else 0,
         "errors": errors.group(0) if errors else "",
     }
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used so far (Linux: /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def get(url: str, headers: dict | None = None) -> str:
@@ -196,6 +230,8 @@ def main() -> None:
     parser.add_argument("--only", choices=["home", "standings", "api"])
     parser.add_argument("--no-copies", action="store_true",
                         help="without the visitors' copies in front of Django (to compare)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="the worker works the pages out after each commit (PUBLIC_PAGES_REFRESH)")
     args = parser.parse_args()
     if not 1 <= args.seconds <= 60 or not 1 <= args.connections <= 256:
         parser.error("at most 60 s per address and 256 connections")
@@ -205,11 +241,14 @@ def main() -> None:
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
+           "VISITOR_COPIES": "0" if args.no_copies else "1",
+           "PUBLIC_PAGES_REFRESH": "1" if args.refresh else "0"}
+    worker = start_worker(env)
     server = subprocess.Popen(  # noqa: S603
         [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
-                       "VISITOR_COPIES": "0" if args.no_copies else "1"},
+        cwd=ROOT, env=env,
     )
     try:
         for _ in range(150):
@@ -227,7 +266,8 @@ def main() -> None:
         }
         print(f"one uvicorn process, {args.connections} connections, {args.seconds} s each, "
               f"{args.pairs} pairs; load average before: {os.getloadavg()[0]:.2f}", flush=True)
-        print(f"{'address':<42} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}  load", flush=True)
+        print(f"{'address':<42} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8} "
+              f"{'CPU ms/req':>10}  load", flush=True)
         for name, url in addresses.items():
             if args.only and name != args.only:
                 continue
@@ -235,9 +275,11 @@ def main() -> None:
                 started = time.perf_counter()
                 get(url)
             print(f"  one request alone: {1000 * (time.perf_counter() - started):.0f} ms", flush=True)
+            used = cpu_seconds(server.pid)
             r = wrk(url, args.seconds, args.connections)
+            cpu_ms = 1000 * (cpu_seconds(server.pid) - used) / max(r["requests"], 1)
             print(f"{url.removeprefix(base):<42} {r['rps']:>8.0f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
-                  f"{r['non2xx']:>8}  {os.getloadavg()[0]:.2f} {r['errors']}", flush=True)
+                  f"{r['non2xx']:>8} {cpu_ms:>10.2f}  {os.getloadavg()[0]:.2f} {r['errors']}", flush=True)
         if args.fresh:
             page_s, api_s = freshness(base, args.fresh, max(args.seconds, 3 * args.fresh), args.connections)
             print(f"fresh after a confirmed result (standings page under load), worst of {len(page_s)}: "
@@ -245,6 +287,8 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+        worker.terminate()  # a warm shutdown: 5-10 s
+        worker.wait(timeout=60)
 
 
 if __name__ == "__main__":

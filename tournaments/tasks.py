@@ -5,7 +5,16 @@ Every task takes ids, tolerates rows that are gone or already handled, and may r
 
 from __future__ import annotations
 
+import functools
+import io
+import logging
+import sys
+
 from celery import shared_task
+from django.conf import settings
+from django.core.handlers.base import BaseHandler
+from django.core.handlers.wsgi import WSGIRequest
+from django.urls import reverse
 
 from clubs.models import Membership
 from clubs.permissions import ROSTER_ROLES
@@ -14,6 +23,9 @@ from config.notify import notify_user
 from . import services
 from .models import Match, Round, Tournament
 from .schedule import AUTO_CONFIRM_TASK
+from .selectors import fresh
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name=AUTO_CONFIRM_TASK)
@@ -140,3 +152,70 @@ def recompute_ratings(run_id: int) -> str:
     from .services import ratings
 
     return ratings.run_recompute(run_id=run_id)
+
+
+#: The public addresses a refresh works out again, with the name and parts their kept value has in
+#: ``fresh`` (the page's view, its path, language and whether htmx asked; the API's JSON, language):
+#: the three a tournament's visitors reload while results come in.
+def _refreshed(slug: str, language: str) -> list[tuple[str, str, tuple]]:
+    home, standings = reverse("tournaments:home", args=[slug]), reverse("tournaments:standings", args=[slug])
+    return [
+        (standings, "standings", (standings, language, False)),
+        (reverse("api:standings", args=[slug]), "api-standings-json", (language,)),
+        (home, "home", (home, language, False)),
+    ]
+
+
+@functools.cache
+def _handler() -> BaseHandler:
+    handler = BaseHandler()
+    handler.load_middleware()
+    return handler
+
+
+def _visit(path: str, language: str) -> int:
+    """GET ``path`` as a visitor speaking ``language`` would, through the whole middleware chain and
+    the view (no address: the API counts it against nobody's allowance)."""
+    names = [h for h in settings.ALLOWED_HOSTS if h and "*" not in h and not h.startswith(".")]
+    host = names[0] if names else "localhost"
+    secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
+    environ = {
+        "REQUEST_METHOD": "GET", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
+        "SERVER_NAME": host, "SERVER_PORT": "443" if secure else "80", "HTTP_HOST": host,
+        "HTTP_ACCEPT_LANGUAGE": language, "wsgi.url_scheme": "https" if secure else "http",
+        "wsgi.input": io.BytesIO(), "wsgi.errors": sys.stderr,
+    }
+    if secure and settings.SECURE_PROXY_SSL_HEADER:
+        header, value = settings.SECURE_PROXY_SSL_HEADER
+        environ[header] = value
+    return _handler().get_response(WSGIRequest(environ)).status_code
+
+
+@shared_task(name=fresh.REFRESH_TASK, ignore_result=True)
+def refresh_public_pages(slug: str) -> int:
+    """Work tournament ``slug``'s public standings, its home page and the API's standings out again
+    after a commit, in each language someone read them in lately, so that readers get the new ones
+    at once instead of the first of them working them out in the web process (``fresh``). Returns
+    how many were worked out."""
+    done = 0
+    while fresh.refresh_claim(slug):
+        try:
+            while fresh.refresh_take(slug) is not None:  # again if a commit came meanwhile
+                with fresh.refreshing():
+                    done += _refresh(slug)
+        finally:
+            fresh.refresh_release(slug)
+    return done
+
+
+def _refresh(slug: str) -> int:
+    done = 0
+    for language, _ in settings.LANGUAGES:
+        for path, name, parts in _refreshed(slug, language):
+            if not fresh.was_kept(name, slug, *parts):
+                continue
+            status = _visit(path, language)
+            if status != 200:
+                log.warning("refreshing %s (%s) answered %s", path, language, status)
+            done += 1
+    return done

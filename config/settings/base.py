@@ -237,6 +237,13 @@ USE_TZ = True
 # Visitors' copies of the public pages answered in front of Django (config/visitors.py); off only
 # to compare (bench/web_load.py --no-copies).
 VISITOR_COPIES = env.bool("VISITOR_COPIES", default=True)
+# On: after a change to a tournament commits, the site's Celery worker works its public pages out
+# again (tournaments.selectors.fresh); readers get the pages before it for at most a second
+# meanwhile. Off (the default): the first reader after the change works them out in the web
+# process. Off because on the shared two-core machine the worker, starved of a core by the load
+# generator and the server, took longer than that: fresh after 1.2-2.3 s with it, 0.9-1.5 s without
+# (README, "Load figures"); to measure again where a core is free for it (bench/web_load.py --refresh).
+PUBLIC_PAGES_REFRESH = env.bool("PUBLIC_PAGES_REFRESH", default=False)
 
 # --- Content-Security-Policy (django-csp): scripts and styles only from the site's own files, so a
 # name or a chat line that slipped past escaping could never run. No template has inline script or

@@ -35,6 +35,10 @@ ANALYSIS_QUEUE = f"bilka-test-{RUN_ID}-analysis"
 BOT_QUEUE = f"bilka-test-{RUN_ID}-bots"
 CELERY_CONTROL_EXCHANGE = f"bilka-test-{RUN_ID}"
 
+# Most tests run no Celery worker: the first reader after a change works the pages out
+# (tests/tournaments/test_public_pages_refresh.py turns the worker's refresh on).
+PUBLIC_PAGES_REFRESH = False
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES = {

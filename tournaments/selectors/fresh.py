@@ -8,6 +8,15 @@ rating recompute, a renamed player or club) renews the *epoch* they all share (`
 ``cached`` keeps one value per name under the versions it was worked out at and works it out again
 once either moved: a page is never older than the last committed change.
 
+With ``PUBLIC_PAGES_REFRESH`` on (off by default), after a commit that renews a tournament a Celery
+worker works its public pages out again at once (``tournaments.tasks.refresh_public_pages``, queued
+here on commit), so that the first reader does not, in the web process, sharing one interpreter
+with every other request. Until the worker has kept the new value, a reader gets the value before
+it, but for at most ``REFRESH_WAIT`` seconds after the first commit still waiting for it; later, or
+with no worker refreshing, the reader works it out himself. A rolled-back change queues nothing and
+marks nothing. Off by default: on the shared two-core machine the worker, waiting for a core,
+made results slower to appear, not faster (README, "Load figures").
+
 Renewed from the services' audit row (``tournaments.services.common.audit``, which every
 tournament service writes), and from ``post_save``/``post_delete`` of the rows the pages show
 (``connect``), which covers writes that are no service's: the admin, fixtures, scripts; the
@@ -16,12 +25,16 @@ ratings' writes, in bulk, renew the epoch themselves.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from celery import current_app
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
@@ -31,6 +44,12 @@ EPOCH_KEY = "fresh:epoch"
 TTL = 600  # seconds an unread value stays in the cache
 LOCK_SECONDS = 30
 WAIT_STEP = 0.02  # seconds between looks while another process works a value out
+REFRESH_TASK = "tournaments.refresh_public_pages"
+#: Seconds after a commit a reader may still get the value before it while a worker works the new
+#: one out; then he works it out himself.
+REFRESH_WAIT = 1.0
+REFRESH_MARK_SECONDS = 5  # how long the marks below live in the cache, at most
+_refreshing: contextvars.ContextVar[bool] = contextvars.ContextVar("fresh_refreshing", default=False)
 
 
 def _version_key(slug: str) -> str:
@@ -41,9 +60,98 @@ def _renew_now(keys: list[str]) -> None:
     cache.set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
 
 
-def _renew(keys: list[str]) -> None:
+def _renew(keys: list[str], slug: str | None = None) -> None:
     _renew_now(keys)
-    transaction.on_commit(lambda: _renew_now(keys), robust=True)
+
+    def committed() -> None:
+        _renew_now(keys)
+        if getattr(settings, "PUBLIC_PAGES_REFRESH", False):
+            # every tournament's pages (a rating learnt from a result moves the epoch): those
+            # refreshed lately, the ones people are watching
+            for each in [slug] if slug is not None else _refreshed_lately():
+                _queue_refresh(each)
+
+    transaction.on_commit(committed, robust=True)
+
+
+def _pending_key(slug: str) -> str:
+    return f"fresh:pending:{slug}"  # the time of the first commit not yet refreshed
+
+
+def _queued_key(slug: str) -> str:
+    return f"fresh:queued:{slug}"  # the time of the first commit no refresh has taken yet
+
+
+def _running_key(slug: str) -> str:
+    return f"fresh:running:{slug}"
+
+
+RECENT_KEY = "fresh:recent"  # {slug: when a worker last took a refresh of it}
+
+
+def _refreshed_lately() -> list[str]:
+    now = time.time()
+    return [slug for slug, when in (cache.get(RECENT_KEY) or {}).items() if now - when < TTL]
+
+
+def _queue_refresh(slug: str) -> None:
+    """A change to ``slug`` committed: mark when (an earlier commit not yet refreshed keeps its
+    mark) and queue its refresh, once for all the commits before a worker takes them."""
+    now = time.time()
+    cache.add(_pending_key(slug), now, timeout=REFRESH_MARK_SECONDS)
+    if cache.add(_queued_key(slug), now, timeout=REFRESH_MARK_SECONDS):
+        current_app.signature(REFRESH_TASK, args=(slug,)).apply_async()
+
+
+def refresh_claim(slug: str) -> bool:
+    """Whether this worker refreshes ``slug`` now: a commit is waiting for it and no other worker
+    is refreshing it (two at once would only work the same pages out twice)."""
+    return cache.get(_queued_key(slug)) is not None and cache.add(_running_key(slug), 1, timeout=LOCK_SECONDS)
+
+
+def refresh_take(slug: str) -> float | None:
+    """The commits waiting for a refresh of ``slug`` are the claimer's to refresh now (a commit
+    from now on waits for the next turn); None when none is. Returns when the first was."""
+    mark = cache.get(_queued_key(slug))
+    if mark is not None:
+        cache.delete(_queued_key(slug))  # a commit that found it there came before, and is covered
+        cache.set(_pending_key(slug), mark, timeout=REFRESH_MARK_SECONDS)
+        now = time.time()  # (two workers writing at once may drop one slug: it is worked out as before)
+        recent = {s: when for s, when in (cache.get(RECENT_KEY) or {}).items() if now - when < TTL}
+        cache.set(RECENT_KEY, {**recent, slug: now}, timeout=TTL)
+    return mark
+
+
+def refresh_release(slug: str) -> None:
+    """The claimer is done: readers no longer get the values before the refresh, unless a commit
+    came since (its own refresh follows: the claimer's loop, or its task)."""
+    mark = cache.get(_queued_key(slug))
+    if mark is None:
+        cache.delete(_pending_key(slug))
+    else:
+        cache.set(_pending_key(slug), mark, timeout=REFRESH_MARK_SECONDS)
+    cache.delete(_running_key(slug))
+
+
+@contextlib.contextmanager
+def refreshing() -> Iterator[None]:
+    """Inside: values are worked out as the versions are now, never answered with the one before
+    (the worker's refresh)."""
+    token = _refreshing.set(True)
+    try:
+        yield
+    finally:
+        _refreshing.reset(token)
+
+
+def was_kept(name: str, slug: str, *parts: Any) -> bool:
+    """Whether a value for ``name`` of ``slug`` (and ``parts``) is in the cache, current or not:
+    someone asked for it lately, so a refresh works it out again."""
+    return cache.has_key(_key(name, slug, parts))
+
+
+def _key(name: str, slug: str, parts: tuple) -> str:
+    return "fresh:" + hashlib.sha256(repr((name, slug, parts)).encode()).hexdigest()[:32]
 
 
 def renew(*, slug: str | None = None, tournament_id: int | None = None) -> None:
@@ -53,11 +161,12 @@ def renew(*, slug: str | None = None, tournament_id: int | None = None) -> None:
 
         slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     if slug:
-        _renew([_version_key(slug)])
+        _renew([_version_key(slug)], slug)
 
 
 def renew_all() -> None:
-    """Something every tournament's pages may show changed (ratings, a player's or a club's name)."""
+    """Something every tournament's pages may show changed (ratings, a player's or a club's name);
+    the tournaments refreshed lately are refreshed again on commit."""
     _renew([EPOCH_KEY])
 
 
@@ -89,9 +198,8 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
          current: bool = False) -> tuple[T, str | None]:
     """``cached``, with the versions the value was worked out at (None for a value not kept): a copy
     of it kept elsewhere is good while ``stamp(slug)`` still gives them."""
-    digest = hashlib.sha256(repr((name, slug, parts)).encode()).hexdigest()[:32]
-    key, version_key = f"fresh:{digest}", _version_key(slug)
-    got = cache.get_many([EPOCH_KEY, version_key, key])
+    key, version_key, pending_key = _key(name, slug, parts), _version_key(slug), _pending_key(slug)
+    got = cache.get_many([EPOCH_KEY, version_key, key, pending_key])
     epoch, version = got.get(EPOCH_KEY), got.get(version_key)
     if epoch is None:  # never set, or the cache was emptied: start it (once, whoever comes first)
         cache.add(EPOCH_KEY, uuid.uuid4().hex, timeout=None)
@@ -103,9 +211,13 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
     entry = got.get(key)
     if entry is not None and entry[0] == stamp:
         return entry[1], stamp
+    pending = got.get(pending_key)
+    if (entry is not None and not current and pending is not None and not _refreshing.get()
+            and time.time() - pending < REFRESH_WAIT):
+        return entry[1], entry[0]  # a worker is working the new one out (refresh_public_pages)
     lock = f"{key}:lock"
     if entry is not None and not cache.add(lock, 1, timeout=LOCK_SECONDS):
-        if not current:
+        if not current and not _refreshing.get():
             return entry[1], entry[0]  # another process is working the new one out
         waited = time.monotonic()
         while time.monotonic() - waited < LOCK_SECONDS and cache.get(lock) is not None:
