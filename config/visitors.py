@@ -80,6 +80,7 @@ class Copy:
     throttles: tuple[type, ...]
     size: int
     refreshing: float = 0.0  # when a request went to Django to work it out again
+    refreshing_stamp: str | None = None  # the versions it works it out at
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -160,9 +161,10 @@ class VisitorCopies:
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="visitor-copies")
 
-    async def answer(self, scope: dict) -> tuple[Answer | None, Copy | None]:
+    async def answer(self, scope: dict) -> tuple[Answer | None, tuple[Copy, str | None] | None]:
         """The answer to ``scope`` from a copy that is still current, or None: Django answers; and
-        the copy this request works out again in Django, if it does (``done`` when it has).
+        the copy this request works out again in Django with the versions it works it out at, if it
+        does (``done`` when it has).
 
         The copy's check (a read of the cache, the API's counters) runs in a thread of a small pool,
         so the server goes on with other requests while Redis answers: on the event loop those
@@ -178,15 +180,19 @@ class VisitorCopies:
             self._pool, self._checked, key, copy, visitor, cookies)
 
     def _checked(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str]):
-        if copy.current() != copy.stamp:
-            if not self._refreshing_elsewhere(copy):
-                return None, copy
+        now = copy.current()
+        if now != copy.stamp and not self._refreshing_elsewhere(copy, now):
+            return None, (copy, now)
         return self._answer(key, copy, visitor, cookies), None
 
     @staticmethod
-    def done(copy: Copy) -> None:
-        """The request working ``copy`` out again ended (kept, refused, failed or cut off)."""
-        copy.refreshing = 0.0
+    def done(refreshing: tuple[Copy, str | None]) -> None:
+        """The request working a copy out again at the versions given ended (kept, refused, failed
+        or cut off)."""
+        copy, stamp = refreshing
+        with copy.lock:
+            if copy.refreshing_stamp == stamp:
+                copy.refreshing = 0.0
 
     def _answer(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str],
                 ) -> Answer | None:
@@ -211,14 +217,17 @@ class VisitorCopies:
         return copy.status, headers, body
 
     @staticmethod
-    def _refreshing_elsewhere(copy: Copy) -> bool:
-        """Whether another request is working the page out now (then this one gets the copy);
-        if not, this one will."""
+    def _refreshing_elsewhere(copy: Copy, stamp: str | None) -> bool:
+        """Whether another request is working the page out now at the versions ``stamp`` (then
+        this one gets the copy); if not, this one will. One working it out at versions that have
+        moved since (a reader during a writer's transaction, whose commit renewed them again) does
+        not count: waiting for it made a result take two page computations to show."""
         with copy.lock:
             now = time.monotonic()
-            if copy.refreshing and now - copy.refreshing < REFRESH_SECONDS:
+            if (copy.refreshing and copy.refreshing_stamp == stamp
+                    and now - copy.refreshing < REFRESH_SECONDS):
                 return True
-            copy.refreshing = now
+            copy.refreshing, copy.refreshing_stamp = now, stamp
             return False
 
     def keep(self, scope: dict, response: Any) -> None:

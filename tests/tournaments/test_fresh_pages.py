@@ -132,3 +132,33 @@ def test_a_value_others_are_made_from_is_never_the_last_one(swiss):
         assert fresh.cached("table", swiss.slug, lambda: ("mine", True), current=True) == "new"
     finally:
         worker.join()
+
+
+def test_a_value_at_versions_since_moved_does_not_hold_up_the_one_now(swiss):
+    """A reader during the writer's transaction works the page out at the versions renewed when the
+    change was made; the commit renews them again. The reader after the commit works the new page
+    out at once, not after the first reader is done (which made a result twice as slow to show),
+    and the first reader's page, older, does not replace it when it comes."""
+    import threading
+
+    from tournaments.selectors import fresh
+
+    assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
+    fresh.renew(slug=swiss.slug)  # the change made (in its transaction)
+    started, release = threading.Event(), threading.Event()
+
+    def slow():
+        started.set()
+        assert release.wait(10)
+        return "from the rows before the commit", True
+
+    reader = threading.Thread(target=fresh.cached, args=("page", swiss.slug, slow))
+    reader.start()
+    assert started.wait(10)
+    try:
+        fresh.renew(slug=swiss.slug)  # the commit
+        assert fresh.cached("page", swiss.slug, lambda: ("after", True)) == "after"
+    finally:
+        release.set()
+        reader.join()
+    assert fresh.cached("page", swiss.slug, lambda: ("worked out again", True)) == "after"

@@ -29,6 +29,17 @@ swiss, site = copies.swiss, copies.site  # the same fixtures: a 4-pair Swiss, th
 standings_selectors = importlib.import_module("tournaments.selectors.standings")
 
 
+@pytest.fixture(autouse=True)
+def _tasks_only_where_the_worker_is_watched(request, monkeypatch):
+    """The session's worker, once started, stays up: a result's own tasks (ratings, notices) sent
+    by a test that does not wait for them ran while the database was flushed after it, and the flush
+    deadlocked with them. Only the worker's own test sends them."""
+    if "celery_worker_process" not in request.fixturenames:
+        from tournaments.services import common
+
+        monkeypatch.setattr(common, "current_app", mock.MagicMock())
+
+
 def _pending(slug: str) -> object:
     return cache.get_many([f"fresh:{what}:{slug}" for what in ("pending", "queued", "running")])
 

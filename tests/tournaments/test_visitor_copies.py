@@ -200,3 +200,35 @@ def test_head_and_callers_with_a_key_go_through_django(swiss, site):
     keyed = fetch(f"/api/v1/tournaments/{swiss.slug}/standings/", (b"authorization", b"Bearer nonsense"))
     assert keyed["status"] == 401
     assert len(reached) == 3
+
+
+def test_a_copy_worked_out_at_versions_since_moved_does_not_hold_up_the_one_now():
+    """A reader during a writer's transaction goes to Django at the versions the change renewed;
+    the commit renews them again. The next reader goes to Django at once for the versions now
+    instead of getting the old copy until the first is done (a result then took two page
+    computations to show); the first one ending does not free the second one's turn."""
+    from config.visitors import Copy, VisitorCopies
+
+    now = ["during the transaction"]
+    copies = VisitorCopies()
+    copy = Copy(stamp="before", current=lambda: now[0], status=200, headers=[], parts=[b"old page"],
+                throttles=(), size=8)
+    key = ("/t/x/standings/",)
+    copies._copies[key] = copy
+
+    def ask():
+        return copies._checked(key, copy, None, {})
+
+    answer, first = ask()
+    assert answer is None and first == (copy, "during the transaction")  # works it out in Django
+    answer, turn = ask()
+    assert answer is not None and answer[2].endswith(b"old page") and turn is None  # waits: the old copy
+    now[0] = "after the commit"
+    answer, second = ask()
+    assert answer is None and second == (copy, "after the commit")
+    copies.done(first)
+    answer, turn = ask()
+    assert answer is not None and turn is None  # the second is still working it out
+    copies.done(second)
+    answer, third = ask()
+    assert answer is None and third == (copy, "after the commit")

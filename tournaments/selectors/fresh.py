@@ -215,7 +215,10 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
     if (entry is not None and not current and pending is not None and not _refreshing.get()
             and time.time() - pending < REFRESH_WAIT):
         return entry[1], entry[0]  # a worker is working the new one out (refresh_public_pages)
-    lock = f"{key}:lock"
+    # One lock per versions: a value still being worked out at versions that have moved since (say
+    # by a reader during the writer's transaction, before its commit renewed them) does not hold
+    # up the one at the versions now, which would otherwise wait for it and then start.
+    lock = f"{key}:{stamp}:lock"
     if entry is not None and not cache.add(lock, 1, timeout=LOCK_SECONDS):
         if not current and not _refreshing.get():
             return entry[1], entry[0]  # another process is working the new one out
@@ -228,12 +231,24 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
         entry = None  # the other gave up, or the versions moved again: work it out here
     try:
         value, keep = compute()
-        if keep:
+        if keep and (_stamp_now(version_key) == stamp or _kept_stamp(key) != _stamp_now(version_key)):
+            # (a value worked out at versions that moved meanwhile is still newer than the one
+            # kept, unless someone has already kept the one at the versions now)
             cache.set(key, (stamp, value), timeout=TTL)
         return value, stamp if keep else None
     finally:
         if entry is not None:
             cache.delete(lock)
+
+
+def _stamp_now(version_key: str) -> str:
+    got = cache.get_many([EPOCH_KEY, version_key])
+    return f"{got.get(EPOCH_KEY)}.{got.get(version_key)}"
+
+
+def _kept_stamp(key: str) -> str | None:
+    entry = cache.get(key)
+    return entry[0] if entry is not None else None
 
 
 def _tournament_of(instance: Any) -> tuple[int | None, bool]:
