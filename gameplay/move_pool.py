@@ -7,7 +7,8 @@ loop waited for the move's Python work in turn (bench/ws_load.py, BENCH_TRACE). 
 its own the move has its own interpreter and the server's loop only relays.
 
 The worker runs `services.play` unchanged (same transaction, row lock, compare-and-set, receipts,
-clock task queued on commit). The frames it would broadcast on commit are handed back with the
+clock task queued on commit, though sent to the broker by a thread of the worker after the move has
+returned: `scheduling.send_in_background`). The frames it would broadcast on commit are handed back with the
 outcome (`broadcast.collecting`) and the server publishes them, so they leave through the server's
 pipelined publisher as before. If a worker dies mid-move the pool is replaced and the client is
 told to resend: a move that did commit is recognised by its move id and not applied twice.
@@ -47,6 +48,10 @@ def _init_worker(settings_module: str, databases: dict[str, Any]) -> None:
     # The server's database settings as they are at run time (a test database has its own name).
     for alias, config in databases.items():
         worker_settings.DATABASES[alias].update(config)
+    from gameplay import scheduling
+
+    # a move's frames go back to the server without waiting for its clock task to reach the broker
+    scheduling.send_in_background()
 
 
 def pool() -> ProcessPoolExecutor:

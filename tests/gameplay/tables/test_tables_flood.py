@@ -273,3 +273,32 @@ async def test_a_sync_after_anything_has_reached_the_socket_reads_the_table_agai
     assert snapshots_built.count("snapshot") == 2
     for s in socks:
         await s.disconnect()
+
+
+async def test_a_reconnect_in_the_cool_off_is_refused_before_any_database_read(limits, monkeypatch):
+    """Closed for flooding, the client comes back at once: the gate answers it from Redis alone,
+    in the client's language, before the session, the user or the table are read."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from gameplay import consumers
+
+    limits(socket_burst=5, socket_rate=0.01, cool_off=30, hold=0)
+    table_id, cookie = await setup_table()
+    s = sock(table_id, cookie)
+    assert (await s.connect())[0]
+    _, told = await pings_answered(s, 8)
+    assert told["code"] == "too_fast"
+    assert await closed_with(s) == 4429
+    reads = []
+    real_load, real_identify = SessionStore.load, consumers.TableConsumer._identify  # noqa: SLF001
+    monkeypatch.setattr(SessionStore, "load", lambda store: reads.append("session") or real_load(store))
+    monkeypatch.setattr(consumers.TableConsumer, "_identify",
+                        lambda consumer: reads.append("table") or real_identify(consumer))
+    for _ in range(3):
+        again = sock(table_id, cookie)
+        assert (await again.connect())[0]
+        refused = await again.receive_json_from(timeout=5)
+        assert refused["code"] == "too_fast" and refused["retry_in"] >= 20
+        assert refused["message"].startswith("Слишком много сообщений")
+        assert await closed_with(again) == 4429
+    assert reads == []
