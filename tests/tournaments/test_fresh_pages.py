@@ -162,3 +162,26 @@ def test_a_value_at_versions_since_moved_does_not_hold_up_the_one_now(swiss):
         release.set()
         reader.join()
     assert fresh.cached("page", swiss.slug, lambda: ("worked out again", True)) == "after"
+
+
+def test_a_change_moves_the_pages_of_others_only_when_it_commits(swiss):
+    """Renewed inside the transaction, every reader elsewhere worked the pages out again from the
+    rows before it (once a saved row); now only the transaction's own reads work them out, from
+    its rows, keeping nothing, and the others' pages move at the commit."""
+    from tournaments.selectors import fresh
+
+    assert fresh.cached("probe", swiss.slug, lambda: ("before", True)) == "before"
+    before = fresh.stamp(swiss.slug)
+    with transaction.atomic():
+        fresh.renew(slug=swiss.slug)
+        assert fresh.stamp(swiss.slug) == before  # what a reader elsewhere checks: unmoved
+        assert fresh.cached("probe", swiss.slug, lambda: ("its own rows", True)) == "its own rows"
+        assert fresh.cached("probe", swiss.slug, lambda: ("again", True)) == "again"  # kept nothing
+    assert fresh.stamp(swiss.slug) != before
+    assert fresh.cached("probe", swiss.slug, lambda: ("after", True)) == "after"
+    moved = fresh.stamp(swiss.slug)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        fresh.renew(slug=swiss.slug)
+        raise RuntimeError
+    assert fresh.stamp(swiss.slug) == moved  # rolled back: nothing moves
+    assert fresh.cached("probe", swiss.slug, lambda: ("worked out again", True)) == "after"

@@ -1,12 +1,13 @@
 """What the public tournament pages were worked out from, and a cache of what is dear to work out.
 
 A 256-pair Swiss takes a few hundred milliseconds to rank and render; spectators reload its
-standings all day. Each tournament has a *version* in the cache, renewed by every change to it
-(``renew``: at once, and again when the change commits, so a reader that worked a page out from the
-rows before the commit cannot keep it); a change that may touch every tournament's pages (a
-rating recompute, a renamed player or club) renews the *epoch* they all share (``renew_all``).
-``cached`` keeps one value per name under the versions it was worked out at and works it out again
-once either moved: a page is never older than the last committed change.
+standings all day. Each tournament has a *version* in the cache, renewed by every change to it when
+the change commits (``renew``; outside a transaction at once; inside one, until its commit, only the
+transaction's own reads work the pages out anew, from its rows, and keep nothing); a change that may
+touch every tournament's pages (a rating recompute, a renamed player or club) renews the *epoch*
+they all share (``renew_all``). ``cached`` keeps one value per name under the versions it was worked
+out at and works it out again once either moved: a page is never older than the last committed
+change.
 
 With ``PUBLIC_PAGES_REFRESH`` on (off by default), after a commit that renews a tournament a Celery
 worker works its public pages out again at once (``tournaments.tasks.refresh_public_pages``, queued
@@ -60,8 +61,36 @@ def _renew_now(keys: list[str]) -> None:
     cache.set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
 
 
+def _marks(connection: Any, outer: Any) -> set[str] | None:
+    marks = getattr(connection, "_bilka_fresh_marks", None)
+    return marks[1] if marks is not None and marks[0] is outer else None
+
+
+def _marked_here(*keys: str) -> bool:
+    """Whether this thread's open transaction changed what ``keys`` version: its own reads then
+    see rows no one else sees yet."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        return False
+    marks = _marks(connection, connection.atomic_blocks[0])
+    return marks is not None and any(key in marks for key in keys)
+
+
 def _renew(keys: list[str], slug: str | None = None) -> None:
-    _renew_now(keys)
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        # Not in the cache before the commit: every reader elsewhere would work the pages out again
+        # from the rows before it (one computation a saved row, each renewing them, several at
+        # once in the one server process), and the one after the commit waited behind them: a
+        # result took 1.5 s to show. Only this transaction's own reads know (`_marked_here`).
+        outer = connection.atomic_blocks[0]
+        marks = _marks(connection, outer)
+        if marks is None:
+            marks = set()
+            connection._bilka_fresh_marks = (outer, marks)  # noqa: SLF001 - ours, on Django's connection
+        marks.update(keys)
+    else:
+        _renew_now(keys)
 
     def committed() -> None:
         _renew_now(keys)
@@ -199,6 +228,8 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
     """``cached``, with the versions the value was worked out at (None for a value not kept): a copy
     of it kept elsewhere is good while ``stamp(slug)`` still gives them."""
     key, version_key, pending_key = _key(name, slug, parts), _version_key(slug), _pending_key(slug)
+    if _marked_here(EPOCH_KEY, version_key):
+        return compute()[0], None  # from this transaction's own rows: never kept, never shared
     got = cache.get_many([EPOCH_KEY, version_key, key, pending_key])
     epoch, version = got.get(EPOCH_KEY), got.get(version_key)
     if epoch is None:  # never set, or the cache was emptied: start it (once, whoever comes first)
