@@ -262,7 +262,8 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
         entry = None  # the other gave up, or the versions moved again: work it out here
     try:
         value, keep = compute()
-        if keep and (_stamp_now(version_key) == stamp or _kept_stamp(key) != _stamp_now(version_key)):
+        now = _stamp_now(version_key) if keep else None
+        if keep and (now == stamp or _kept_stamp(key) != now):
             # (a value worked out at versions that moved meanwhile is still newer than the one
             # kept, unless someone has already kept the one at the versions now)
             cache.set(key, (stamp, value), timeout=TTL)
