@@ -24,6 +24,7 @@ all queueing behind the same work; a page is never older than the time one takes
 from __future__ import annotations
 
 import asyncio
+import operator
 import re
 import threading
 import time
@@ -62,6 +63,9 @@ class Shareable:
     current: Callable[[], str | None]
     body: bytes
     throttles: tuple[type, ...] = ()
+    #: Whether a request working the page out at versions ``a`` makes one at ``b`` needless (it
+    #: will show what moved them, or a second computation would follow it anyway).
+    covers: Callable[[str | None, str | None], bool] = operator.eq
 
 
 CSRF_MARK = b"\x00csrf\x00"
@@ -79,6 +83,7 @@ class Copy:
     parts: list[bytes]  # the body split at CSRF_MARK
     throttles: tuple[type, ...]
     size: int
+    covers: Callable[[str | None, str | None], bool] = operator.eq
     refreshing: float = 0.0  # when a request went to Django to work it out again
     refreshing_stamp: str | None = None  # the versions it works it out at
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -221,10 +226,12 @@ class VisitorCopies:
         """Whether another request is working the page out now at the versions ``stamp`` (then
         this one gets the copy); if not, this one will. One working it out at versions that have
         moved since (a reader during a writer's transaction, whose commit renewed them again) does
-        not count: waiting for it made a result take two page computations to show."""
+        not count: waiting for it made a result take two page computations to show; unless the
+        page says it covers them (``Shareable.covers``: only the ratings moved since, say), when
+        a second computation beside it would only slow both down."""
         with copy.lock:
             now = time.monotonic()
-            if (copy.refreshing and copy.refreshing_stamp == stamp
+            if (copy.refreshing and copy.covers(copy.refreshing_stamp, stamp)
                     and now - copy.refreshing < REFRESH_SECONDS):
                 return True
             copy.refreshing, copy.refreshing_stamp = now, stamp
@@ -246,7 +253,8 @@ class VisitorCopies:
         parts = shareable.body.split(CSRF_MARK)
         size = sum(map(len, parts)) + 512
         copy = Copy(stamp=shareable.stamp, current=shareable.current, status=response.status_code,
-                    headers=headers, parts=parts, throttles=shareable.throttles, size=size)
+                    headers=headers, parts=parts, throttles=shareable.throttles, size=size,
+                    covers=shareable.covers)
         with self._lock:
             old = self._copies.pop(key, None)
             self._size += size - (old.size if old else 0)

@@ -77,7 +77,8 @@ class StandingsView(APIView):
             if stamp is not None and not request.auth:
                 # the same for every caller without a key: the server answers the next from it,
                 # counting him against the same allowances (config.visitors)
-                response.shareable = Shareable(stamp=stamp, current=partial(fresh.stamp, slug), body=body,
+                response.shareable = Shareable(stamp=stamp, current=partial(fresh.stamp, slug),
+                                               covers=fresh.covers, body=body,
                                                throttles=tuple(self.throttle_classes))
             return response
         return Response(fresh.cached("api-standings", slug, lambda: (data(), True), get_language()))

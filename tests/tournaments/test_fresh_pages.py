@@ -164,6 +164,41 @@ def test_a_value_at_versions_since_moved_does_not_hold_up_the_one_now(swiss):
     assert fresh.cached("page", swiss.slug, lambda: ("worked out again", True)) == "after"
 
 
+def test_a_move_of_the_epoch_alone_waits_for_the_value_being_worked_out_at_the_version(swiss):
+    """The worker learns the ratings from a result 25-50 ms after it and moves the epoch. A page
+    already being worked out at the result's version shows the result, so another reader gets the
+    last value until it is kept rather than working the page out again beside it, in the same
+    interpreter, which made both twice as slow. A value others are made from stays exact, and a
+    new tournament version is worked out at once."""
+    import threading
+
+    from tournaments.selectors import fresh
+
+    assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
+    fresh.renew(slug=swiss.slug)  # a result committed
+    started, release = threading.Event(), threading.Event()
+
+    def slow():
+        started.set()
+        assert release.wait(10)
+        return "with the result", True
+
+    reader = threading.Thread(target=fresh.cached, args=("page", swiss.slug, slow))
+    reader.start()
+    assert started.wait(10)
+    try:
+        fresh.renew_all()  # the ratings learnt from it
+        assert fresh.cached("page", swiss.slug, lambda: ("twice", True)) == "before"
+        assert fresh.cached("page", swiss.slug, lambda: ("exact", True), current=True) == "exact"
+    finally:
+        release.set()
+        reader.join()
+    after = fresh.cached("page", swiss.slug, lambda: ("with the ratings", True))
+    assert after in ("exact", "with the ratings")
+    fresh.renew(slug=swiss.slug)  # a change to the tournament is worked out at once
+    assert fresh.cached("page", swiss.slug, lambda: ("next", True)) == "next"
+
+
 def test_a_change_moves_the_pages_of_others_only_when_it_commits(swiss):
     """Renewed inside the transaction, every reader elsewhere worked the pages out again from the
     rows before it (once a saved row); now only the transaction's own reads work them out, from
@@ -185,3 +220,40 @@ def test_a_change_moves_the_pages_of_others_only_when_it_commits(swiss):
         raise RuntimeError
     assert fresh.stamp(swiss.slug) == moved  # rolled back: nothing moves
     assert fresh.cached("probe", swiss.slug, lambda: ("worked out again", True)) == "after"
+
+
+def test_a_commit_renews_the_versions_once_however_many_rows_it_saved(swiss, organiser, monkeypatch):
+    """Each renewal sends every reader to work the pages out again. A result's commit renewed the
+    tournament's version once a saved row, 50-90 ms apart under load: the page worked out at the
+    first was old before it was done, and a second computation started beside it. Now once a
+    commit, with every version it moved; a savepoint rolled back takes nothing with it."""
+    from tournaments.selectors import fresh
+
+    renewed: list[list[str]] = []
+    real = fresh._renew_now
+    monkeypatch.setattr(fresh, "_renew_now", lambda keys: (renewed.append(sorted(keys)), real(keys)))
+    services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=3)
+    assert renewed == [[fresh._version_key(swiss.slug)]]
+
+    renewed.clear()
+    with transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            fresh.renew(slug="rolled-back")
+            raise RuntimeError
+        fresh.renew(slug=swiss.slug)
+        fresh.renew_all()
+        fresh.renew(slug=swiss.slug)
+        assert renewed == []
+    assert len(renewed) == 1
+    assert {fresh.EPOCH_KEY, fresh._version_key(swiss.slug)} <= set(renewed[0])
+
+    renewed.clear()
+    with transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            fresh.renew(slug=swiss.slug)
+            raise RuntimeError
+    assert renewed == []  # only a rolled-back savepoint renewed: nothing moves
+
+    renewed.clear()
+    fresh.renew(slug=swiss.slug)  # outside a transaction: at once, once
+    assert renewed == [[fresh._version_key(swiss.slug)]]

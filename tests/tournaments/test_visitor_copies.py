@@ -232,3 +232,36 @@ def test_a_copy_worked_out_at_versions_since_moved_does_not_hold_up_the_one_now(
     copies.done(second)
     answer, third = ask()
     assert answer is None and third == (copy, "after the commit")
+
+
+def test_a_copy_being_worked_out_since_the_result_covers_a_move_of_the_ratings_only():
+    """The worker learns the ratings from a result 25-50 ms after it and moves every page's epoch.
+    The request already working the page out at the result's version shows the result: the next
+    reader gets the copy until it is kept, instead of working the page out a second time beside
+    it (which made both, and the result's appearance, twice as slow); after it, one does."""
+    from config.visitors import Copy, VisitorCopies
+    from tournaments.selectors import fresh
+
+    now = ["e0.v1"]
+    copies = VisitorCopies()
+    copy = Copy(stamp="e0.v0", current=lambda: now[0], status=200, headers=[], parts=[b"before the result"],
+                throttles=(), size=17, covers=fresh.covers)
+    key = ("/t/x/standings/",)
+    copies._copies[key] = copy
+
+    def ask():
+        return copies._checked(key, copy, None, {})
+
+    answer, first = ask()
+    assert answer is None and first == (copy, "e0.v1")
+    now[0] = "e1.v1"  # the ratings learnt
+    answer, turn = ask()
+    assert answer is not None and turn is None  # the one working it out shows the result
+    now[0] = "e1.v2"  # another result
+    answer, second = ask()
+    assert answer is None and second == (copy, "e1.v2")  # not covered: worked out at once
+    copies.done(first)
+    copies.done(second)
+    now[0] = "e2.v2"
+    answer, third = ask()
+    assert answer is None and third == (copy, "e2.v2")  # no one works it out now: this one does

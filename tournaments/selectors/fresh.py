@@ -32,6 +32,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from celery import current_app
@@ -61,9 +62,21 @@ def _renew_now(keys: list[str]) -> None:
     cache.set_many({key: uuid.uuid4().hex for key in keys}, timeout=None)
 
 
-def _marks(connection: Any, outer: Any) -> set[str] | None:
+@dataclass
+class _Marks:
+    """What this connection's open transaction changed: what its own reads work out anew, and what
+    its commit renews for everyone (``renew_all`` touches every tournament refreshed lately)."""
+
+    outer: Any  # the transaction's outermost atomic block
+    keys: set[str] = field(default_factory=set)
+    pending: set[str] = field(default_factory=set)
+    slugs: set[str] = field(default_factory=set)
+    everyone: bool = False
+
+
+def _marks(connection: Any, outer: Any) -> _Marks | None:
     marks = getattr(connection, "_bilka_fresh_marks", None)
-    return marks[1] if marks is not None and marks[0] is outer else None
+    return marks if marks is not None and marks.outer is outer else None
 
 
 def _marked_here(*keys: str) -> bool:
@@ -73,34 +86,56 @@ def _marked_here(*keys: str) -> bool:
     if not connection.in_atomic_block:
         return False
     marks = _marks(connection, connection.atomic_blocks[0])
-    return marks is not None and any(key in marks for key in keys)
+    return marks is not None and any(key in marks.keys for key in keys)
 
 
 def _renew(keys: list[str], slug: str | None = None) -> None:
     connection = transaction.get_connection()
-    if connection.in_atomic_block:
-        # Not in the cache before the commit: every reader elsewhere would work the pages out again
-        # from the rows before it (one computation a saved row, each renewing them, several at
-        # once in the one server process), and the one after the commit waited behind them: a
-        # result took 1.5 s to show. Only this transaction's own reads know (`_marked_here`).
-        outer = connection.atomic_blocks[0]
-        marks = _marks(connection, outer)
-        if marks is None:
-            marks = set()
-            connection._bilka_fresh_marks = (outer, marks)  # noqa: SLF001 - ours, on Django's connection
-        marks.update(keys)
-    else:
+    if not connection.in_atomic_block:
         _renew_now(keys)
+        _after_renewal({slug} if slug is not None else set(), slug is None)
+        return
+    # Not in the cache before the commit: every reader elsewhere would work the pages out again
+    # from the rows before it (one computation a saved row, each renewing them, several at
+    # once in the one server process), and the one after the commit waited behind them: a
+    # result took 1.5 s to show. Only this transaction's own reads know (`_marked_here`).
+    outer = connection.atomic_blocks[0]
+    marks = _marks(connection, outer)
+    if marks is None:
+        marks = _Marks(outer)
+        connection._bilka_fresh_marks = marks  # noqa: SLF001 - ours, on Django's connection
+    marks.keys.update(keys)
+    marks.pending.update(keys)
+    if slug is None:
+        marks.everyone = True
+    else:
+        marks.slugs.add(slug)
 
     def committed() -> None:
-        _renew_now(keys)
-        if getattr(settings, "PUBLIC_PAGES_REFRESH", False):
-            # every tournament's pages (a rating learnt from a result moves the epoch): those
-            # refreshed lately, the ones people are watching
-            for each in [slug] if slug is not None else _refreshed_lately():
-                _queue_refresh(each)
+        # Once a commit, whatever the number of rows it saved: each renewal sends every reader to
+        # work the pages out again, and a result's commit renewed the tournament's version twice,
+        # 50-90 ms apart under load, so the page worked out at the first was old before it was
+        # done and a second computation started beside it. A hook is added at every renewal (the
+        # one added inside a savepoint rolled back is dropped, the others stay); the first to run
+        # renews all.
+        if not marks.pending:
+            return
+        keys_now, slugs, everyone = sorted(marks.pending), set(marks.slugs), marks.everyone
+        marks.pending.clear()
+        if getattr(connection, "_bilka_fresh_marks", None) is marks:
+            connection._bilka_fresh_marks = None  # noqa: SLF001 - the transaction is over
+        _renew_now(keys_now)
+        _after_renewal(slugs, everyone)
 
     transaction.on_commit(committed, robust=True)
+
+
+def _after_renewal(slugs: set[str], everyone: bool) -> None:
+    if getattr(settings, "PUBLIC_PAGES_REFRESH", False):
+        # every tournament's pages (a rating learnt from a result moves the epoch): those
+        # refreshed lately, the ones people are watching
+        for each in sorted(slugs | (set(_refreshed_lately()) if everyone else set())):
+            _queue_refresh(each)
 
 
 def _pending_key(slug: str) -> str:
@@ -208,6 +243,14 @@ def stamp(slug: str) -> str | None:
     return f"{epoch}.{version}" if epoch is not None and version is not None else None
 
 
+def covers(working: str | None, now: str | None) -> bool:
+    """Whether a value being worked out at stamp ``working`` will show every change to the
+    tournament up to stamp ``now``: the same tournament version, the epoch the same or moved since
+    (a rating learnt, a name changed: shown by the computation after it, which starts when this
+    one is kept)."""
+    return working is not None and now is not None and working.split(".", 1)[1:] == now.split(".", 1)[1:]
+
+
 def cached(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: Any,
            current: bool = False) -> T:
     """The value ``compute`` gives for ``name`` of tournament ``slug`` (and ``parts``: the path, the
@@ -249,17 +292,33 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
     # One lock per versions: a value still being worked out at versions that have moved since (say
     # by a reader during the writer's transaction, before its commit renewed them) does not hold
     # up the one at the versions now, which would otherwise wait for it and then start.
-    lock = f"{key}:{stamp}:lock"
-    if entry is not None and not cache.add(lock, 1, timeout=LOCK_SECONDS):
-        if not current and not _refreshing.get():
+    # A value that may be the last one is worked out once per *tournament* version at a time: when
+    # only the epoch moved meanwhile (the worker learnt the ratings from the result 25-50 ms after
+    # it), the value being worked out already shows the result, and a second computation beside
+    # it, in the same interpreter, only made both (and the result's appearance) twice as slow.
+    # The next one starts when it is kept; until then the others get the last.
+    exact = current or _refreshing.get()
+    lock = f"{key}:{stamp}:lock"  # what a reader needing the value at these versions waits for
+    held: list[str] = []
+    if entry is not None:
+        if not exact:
+            version_lock = f"{key}:{version}:lock"
+            if not cache.add(version_lock, 1, timeout=LOCK_SECONDS):
+                return entry[1], entry[0]  # another process is working the new one out
+            held.append(version_lock)
+        if cache.add(lock, 1, timeout=LOCK_SECONDS):
+            held.append(lock)
+        elif not exact:
+            cache.delete_many(held)
             return entry[1], entry[0]  # another process is working the new one out
-        waited = time.monotonic()
-        while time.monotonic() - waited < LOCK_SECONDS and cache.get(lock) is not None:
-            time.sleep(WAIT_STEP)
-            entry = cache.get(key)
-            if entry is not None and entry[0] == stamp:
-                return entry[1], stamp
-        entry = None  # the other gave up, or the versions moved again: work it out here
+        else:
+            waited = time.monotonic()
+            while time.monotonic() - waited < LOCK_SECONDS and cache.get(lock) is not None:
+                time.sleep(WAIT_STEP)
+                entry = cache.get(key)
+                if entry is not None and entry[0] == stamp:
+                    return entry[1], stamp
+            # the other gave up, or the versions moved again: work it out here
     try:
         value, keep = compute()
         now = _stamp_now(version_key) if keep else None
@@ -269,8 +328,8 @@ def kept(name: str, slug: str, compute: Callable[[], tuple[T, bool]], *parts: An
             cache.set(key, (stamp, value), timeout=TTL)
         return value, stamp if keep else None
     finally:
-        if entry is not None:
-            cache.delete(lock)
+        for each in held:
+            cache.delete(each)
 
 
 def _stamp_now(version_key: str) -> str:

@@ -95,7 +95,8 @@ def cached_for_visitors(view):
         body = marked.replace(_CSRF_MARK, get_token(request).encode()) if _CSRF_MARK in marked else marked
         response = HttpResponse(body, content_type=content_type)
         if stamp is not None:  # the same for every visitor: the server may answer the next from it
-            response.shareable = Shareable(stamp=stamp, current=partial(fresh.stamp, slug), body=marked)
+            response.shareable = Shareable(stamp=stamp, current=partial(fresh.stamp, slug),
+                                           covers=fresh.covers, body=marked)
         return response
 
     return wrapper
