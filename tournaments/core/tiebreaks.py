@@ -117,9 +117,12 @@ class VirtualOpponents:
             for bye_round in tally.bye_rounds
         ]
 
-    def counted(self, tallies: Tallies) -> dict[EntryId, Fraction]:
+    def counted(self, tallies: Tallies) -> dict[EntryId, Value]:
         """Each entry's points as its opponents' tiebreaks count them: each of its byes as a draw."""
-        return {e: t.match_points - t.byes * (self.bye - self.draw) for e, t in tallies.items()}
+        # whole numbers stay ints (the same values: sums of Fractions were most of a 256-pair
+        # table's ranking time)
+        return {e: t.match_points - t.byes * (self.bye - self.draw) if t.byes else t.match_points
+                for e, t in tallies.items()}
 
     @property
     def bye_is_win(self) -> bool:
@@ -194,11 +197,11 @@ class Buchholz(Metric):
     def __init__(self, virtual: VirtualOpponents | None = None) -> None:
         self.virtual = virtual or VirtualOpponents()
 
-    def values(self, tallies: Tallies) -> dict[EntryId, Fraction]:
+    def values(self, tallies: Tallies) -> dict[EntryId, Value]:
         counted = self.virtual.counted(tallies)
         n = self.virtual.last_round(tallies)
         return {
-            e: sum((counted[o] for o in t.opponents), Fraction(0)) + sum(self.virtual.scores(t, n))
+            e: sum((counted[o] for o in t.opponents), 0) + sum(self.virtual.scores(t, n))
             for e, t in tallies.items()
         }
 
@@ -212,12 +215,12 @@ class SonnebornBerger(Metric):
     def __init__(self, virtual: VirtualOpponents | None = None) -> None:
         self.virtual = virtual or VirtualOpponents()
 
-    def values(self, tallies: Tallies) -> dict[EntryId, Fraction]:
+    def values(self, tallies: Tallies) -> dict[EntryId, Value]:
         counted = self.virtual.counted(tallies)
         n = self.virtual.last_round(tallies)
         beat_virtual = self.virtual.bye_is_win
         return {
-            e: sum((counted[o] for o in t.beaten), Fraction(0))
+            e: sum((counted[o] for o in t.beaten), 0)
             + (sum(self.virtual.scores(t, n)) if beat_virtual else 0)
             for e, t in tallies.items()
         }

@@ -93,27 +93,36 @@ def points_of(tournament: Tournament) -> MatchPoints:
 
 def results_of(matches: Sequence[Match]) -> list[MatchResult]:
     """The confirmed matches and byes as the pure standings read them (load them with their round)."""
-    results = []
-    for m in matches:
-        if m.status != MatchStatus.CONFIRMED:
-            continue
-        if m.bye:
-            results.append(MatchResult(home=m.home_id, away=None, bye=True, round=m.round.number))
-        else:
-            results.append(
-                MatchResult(
-                    home=m.home_id,
-                    away=m.away_id,
-                    home_eyes=m.home_eyes,
-                    away_eyes=m.away_eyes,
-                    winner=m.winner_id,
-                    home_lucy=m.home_lucy,
-                    away_lucy=m.away_lucy,
-                    forfeit=m.forfeit,
-                    round=m.round.number,
-                )
-            )
-    return results
+    return [
+        _result_of_row(m.home_id, m.away_id, m.home_eyes, m.away_eyes, m.winner_id, m.home_lucy, m.away_lucy,
+                       m.forfeit, m.bye, m.round.number)
+        for m in matches
+        if m.status == MatchStatus.CONFIRMED
+    ]
+
+
+#: What ``results_of`` reads of a match, in ``_result_of_row``'s order.
+RESULT_FIELDS = ("home_id", "away_id", "home_eyes", "away_eyes", "winner_id", "home_lucy", "away_lucy",
+                 "forfeit", "bye", "round__number")
+
+
+def _result_of_row(home, away, home_eyes, away_eyes, winner, home_lucy, away_lucy, forfeit, bye,
+                   number) -> MatchResult:
+    if bye:
+        return MatchResult(home=home, away=None, bye=True, round=number)
+    return MatchResult(home=home, away=away, home_eyes=home_eyes, away_eyes=away_eyes, winner=winner,
+                       home_lucy=home_lucy, away_lucy=away_lucy, forfeit=forfeit, round=number)
+
+
+def confirmed_results(tournament: Tournament, entries: dict) -> list[MatchResult]:
+    """``results_of`` the tournament's confirmed matches between ``entries`` (ids), read as plain
+    rows: a 256-pair Swiss's 1,300 matches made as model instances, each with its round, were
+    most of its standings' time, and a result is on the public pages only once they are
+    worked out again (bench/web_load.py)."""
+    rows = (Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED)
+            .values_list(*RESULT_FIELDS))
+    return [_result_of_row(*row) for row in rows
+            if row[0] in entries and (row[1] is None or row[1] in entries)]
 
 
 def prize_of(tournament: Tournament, place: int) -> str:
@@ -221,17 +230,10 @@ class TournamentFormat:
         tournament = self.tournament
         field_entries = self.ranked_entries()
         by_id = {e.pk: e for e in field_entries}
-        matches = [
-            m
-            for m in Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED).select_related(
-                "round"
-            )
-            if m.home_id in by_id and (m.away_id is None or m.away_id in by_id)
-        ]
         order = self.tiebreak_order()
         rows = compute_standings(
             [e.pk for e in field_entries],
-            results_of(matches),
+            confirmed_results(tournament, by_id),
             points=points_of(tournament),
             tiebreaks=order,
             withdrawn=[e.pk for e in field_entries if e.status == EntryStatus.WITHDRAWN],

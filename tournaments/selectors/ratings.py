@@ -155,10 +155,13 @@ def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
         ids = list(player_ids)
         players = players.filter(player_id__in=ids)
         pairs = pairs.filter(player_a_id__in=ids, player_b_id__in=ids)
-    for r in players:
-        state.players[str(r.player_id)] = Rating(r.mu, r.var, r.day, r.matches)
-    for p in pairs:
-        state.pairs[(str(p.player_a_id), str(p.player_b_id))] = Rating(p.mu, p.var, p.day, p.matches)
+    # plain rows, not model instances: a 256-pair event's standings read 512 players' and their
+    # pairs' ratings each time they are worked out again (bench/web_load.py)
+    for player_id, mu, var, day, matches in players.values_list("player_id", "mu", "var", "day", "matches"):
+        state.players[str(player_id)] = Rating(mu, var, day, matches)
+    for a, b, mu, var, day, matches in pairs.values_list("player_a_id", "player_b_id", "mu", "var", "day",
+                                                         "matches"):
+        state.pairs[(str(a), str(b))] = Rating(mu, var, day, matches)
     return state
 
 
