@@ -10,6 +10,13 @@ from .base import CHANNEL_LAYERS, channel_layer_host, env, redis_cache
 # worker, a spawned live server) read the same value. It keeps parallel runs that share a Redis
 # database apart: their own channel-layer prefix, task queue and control exchange.
 RUN_ID = os.environ.setdefault("BILKA_RUN_ID", uuid.uuid4().hex[:10])
+# Under pytest-xdist (bin/test -n) each worker process is a run of its own: its own test database
+# (pytest-django adds the _gw0, _gw1 suffix), so also its own prefix, queues and Celery workers,
+# or one worker's Celery worker would take tasks meant for another's database. The processes a
+# worker starts inherit PYTEST_XDIST_WORKER as well as the suffixed id: add the suffix once.
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _XDIST_WORKER and not RUN_ID.endswith(f"-{_XDIST_WORKER}"):
+    RUN_ID = os.environ["BILKA_RUN_ID"] = f"{RUN_ID}-{_XDIST_WORKER}"
 
 # Each parallel run (a developer's, CI's) may name its own test database and Redis db.
 # A Celery worker started by the tests gets DATABASE_URL pointing at the test database itself:

@@ -36,10 +36,15 @@ def _sockets(settings):
     channel_layers.backends.clear()
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def _end_stray_connections(django_db_setup, django_db_blocker):
     """Sockets leave connections in worker threads of closed event loops; end them so that the
-    test database can be dropped at the end of the run (as the live-table tests do)."""
+    test database can be dropped at the end of the run (as the live-table tests do).
+
+    At the end of the session, not of this module: every connection to the test database is
+    ended, so mid-run it also cut the session's Celery worker and the connection of asgiref's
+    shared thread from under the tests that ran next in the same process (which files those are
+    depends on how pytest-xdist hands them out)."""
     yield
     from django.db import connection
 

@@ -20,8 +20,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 @pytest.fixture
 def worker_pool():
-    """One move worker process for the test, shut down after it."""
-    with override_settings(GAMEPLAY_MOVE_PROCESSES=1):
+    """One move worker process for the test, shut down after it.
+
+    The table's clocks are stretched a hundredfold: a deal that opens with a redeal question has
+    one 15 s clock, set as the table starts, and when the run's Celery worker is up (another test
+    file started it in this process) it closed the question with an event of its own mid-test,
+    after a killed worker's replacement was slow to spawn on a busy machine."""
+    with override_settings(GAMEPLAY_MOVE_PROCESSES=1, GAMEPLAY_CLOCK_SCALE=100):
         yield
         pool = move_pool._pool
         if pool is not None:
