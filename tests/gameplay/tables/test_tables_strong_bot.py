@@ -186,7 +186,9 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
     # each bot's card comes at least the whole budget after the event that asked for it
     gaps = [(at - events[i - 1][1]).total_seconds() for i, (public, at) in enumerate(events)
             if i and public.get("seat") in ("N", "E", "W") and public.get("action") not in ("pass", "redeal")]
-    assert len(gaps) > 50 and min(gaps) >= settings.BOT_BUDGET, min(gaps)
+    # (a match may be over in a deal or two: at least one deal's 24 bot cards; 48 were seen on a busy
+    # machine, where bots thinking for a fixed time play differently, and "more than 50" failed)
+    assert len(gaps) >= 24 and min(gaps) >= settings.BOT_BUDGET, (len(gaps), min(gaps))
     # the tasks each worker received in this test (a worker's start lists every task's name too)
     default_log = celery_worker_process.log()[logs_from[0]:]
     bots_log = bot_worker_process.log()[logs_from[1]:]
