@@ -22,6 +22,10 @@ Renewed from the services' audit row (``tournaments.services.common.audit``, whi
 tournament service writes), and from ``post_save``/``post_delete`` of the rows the pages show
 (``connect``), which covers writes that are no service's: the admin, fixtures, scripts; the
 ratings' writes, in bulk, renew the epoch themselves.
+
+Its 400-odd lines are one job, what a public page may be answered from and when it must be worked
+out again: the versions, their renewal at commit, the locks that keep one computation a version,
+the worker's refresh and the signals; split, each part would need the others' keys and marks.
 """
 
 from __future__ import annotations
