@@ -73,9 +73,9 @@ class _Marks:
 
     outer: Any  # the transaction's outermost atomic block
     keys: set[str] = field(default_factory=set)
-    pending: set[str] = field(default_factory=set)
     slugs: set[str] = field(default_factory=set)
     everyone: bool = False
+    renewed: bool = False  # the commit has renewed them (its first hook)
 
 
 def _marks(connection: Any, outer: Any) -> _Marks | None:
@@ -109,7 +109,6 @@ def _renew(keys: list[str], slug: str | None = None) -> None:
         marks = _Marks(outer)
         connection._bilka_fresh_marks = marks  # noqa: SLF001 - ours, on Django's connection
     marks.keys.update(keys)
-    marks.pending.update(keys)
     if slug is None:
         marks.everyone = True
     else:
@@ -122,14 +121,13 @@ def _renew(keys: list[str], slug: str | None = None) -> None:
         # done and a second computation started beside it. A hook is added at every renewal (the
         # one added inside a savepoint rolled back is dropped, the others stay); the first to run
         # renews all.
-        if not marks.pending:
+        if marks.renewed:
             return
-        keys_now, slugs, everyone = sorted(marks.pending), set(marks.slugs), marks.everyone
-        marks.pending.clear()
+        marks.renewed = True
         if getattr(connection, "_bilka_fresh_marks", None) is marks:
             connection._bilka_fresh_marks = None  # noqa: SLF001 - the transaction is over
-        _renew_now(keys_now)
-        _after_renewal(slugs, everyone)
+        _renew_now(sorted(marks.keys))
+        _after_renewal(marks.slugs, marks.everyone)
 
     transaction.on_commit(committed, robust=True)
 
