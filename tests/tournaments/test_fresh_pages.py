@@ -1,8 +1,10 @@
 """The public tournament pages and the API's standings are kept in the cache for visitors, and a
 change shows on them as soon as it commits; a change rolled back never does."""
 
+import contextlib
 import datetime
 import re
+import threading
 
 import pytest
 from django.db import transaction
@@ -134,33 +136,42 @@ def test_a_value_others_are_made_from_is_never_the_last_one(swiss):
         worker.join()
 
 
-def test_a_value_at_versions_since_moved_does_not_hold_up_the_one_now(swiss):
-    """A reader during the writer's transaction works the page out at the versions renewed when the
-    change was made; the commit renews them again. The reader after the commit works the new page
-    out at once, not after the first reader is done (which made a result twice as slow to show),
-    and the first reader's page, older, does not replace it when it comes."""
-    import threading
-
+@contextlib.contextmanager
+def _being_worked_out(slug: str, name: str, value: str):
+    """Inside: another reader is working ``name`` out (at the versions when it began), and gives
+    ``value`` when the block ends."""
     from tournaments.selectors import fresh
 
-    assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
-    fresh.renew(slug=swiss.slug)  # the change made (in its transaction)
     started, release = threading.Event(), threading.Event()
 
     def slow():
         started.set()
         assert release.wait(10)
-        return "from the rows before the commit", True
+        return value, True
 
-    reader = threading.Thread(target=fresh.cached, args=("page", swiss.slug, slow))
+    reader = threading.Thread(target=fresh.cached, args=(name, slug, slow))
     reader.start()
     assert started.wait(10)
     try:
-        fresh.renew(slug=swiss.slug)  # the commit
-        assert fresh.cached("page", swiss.slug, lambda: ("after", True)) == "after"
+        yield
     finally:
         release.set()
         reader.join()
+
+
+def test_a_value_at_versions_since_moved_does_not_hold_up_the_one_now(swiss):
+    """A reader during the writer's transaction works the page out at the versions renewed when the
+    change was made; the commit renews them again. The reader after the commit works the new page
+    out at once, not after the first reader is done (which made a result twice as slow to show),
+    and the first reader's page, older, does not replace it when it comes."""
+
+    from tournaments.selectors import fresh
+
+    assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
+    fresh.renew(slug=swiss.slug)  # the change made (in its transaction)
+    with _being_worked_out(swiss.slug, "page", "from the rows before the commit"):
+        fresh.renew(slug=swiss.slug)  # the commit
+        assert fresh.cached("page", swiss.slug, lambda: ("after", True)) == "after"
     assert fresh.cached("page", swiss.slug, lambda: ("worked out again", True)) == "after"
 
 
@@ -170,29 +181,15 @@ def test_a_move_of_the_epoch_alone_waits_for_the_value_being_worked_out_at_the_v
     last value until it is kept rather than working the page out again beside it, in the same
     interpreter, which made both twice as slow. A value others are made from stays exact, and a
     new tournament version is worked out at once."""
-    import threading
 
     from tournaments.selectors import fresh
 
     assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
     fresh.renew(slug=swiss.slug)  # a result committed
-    started, release = threading.Event(), threading.Event()
-
-    def slow():
-        started.set()
-        assert release.wait(10)
-        return "with the result", True
-
-    reader = threading.Thread(target=fresh.cached, args=("page", swiss.slug, slow))
-    reader.start()
-    assert started.wait(10)
-    try:
+    with _being_worked_out(swiss.slug, "page", "with the result"):
         fresh.renew_all()  # the ratings learnt from it
         assert fresh.cached("page", swiss.slug, lambda: ("twice", True)) == "before"
         assert fresh.cached("page", swiss.slug, lambda: ("exact", True), current=True) == "exact"
-    finally:
-        release.set()
-        reader.join()
     after = fresh.cached("page", swiss.slug, lambda: ("with the ratings", True))
     assert after in ("exact", "with the ratings")
     fresh.renew(slug=swiss.slug)  # a change to the tournament is worked out at once
