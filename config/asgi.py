@@ -9,12 +9,12 @@ from config.http import get_asgi_application  # noqa: E402  (Django's, with the 
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.socket_db import AuthMiddlewareStack  # noqa: E402  (the user looked up in the shared pool)
 from gameplay.flood import ConnectGate  # noqa: E402
 
 # A socket drives a player's seat with his session cookie, which any page can make the browser send:

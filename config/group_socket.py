@@ -3,9 +3,10 @@
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from clubs.session_sockets import ClosesOnSignOut
+from config.socket_db import KeepsConnections
 
 
-class OneWayGroupConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
+class OneWayGroupConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     """Joins one channel-layer group, leaves it on close, ignores what the client sends.
 
     A subclass decides in ``connect`` which group the socket hears (or refuses it), calls

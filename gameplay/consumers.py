@@ -13,47 +13,20 @@ import asyncio
 import time
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.session_sockets import ClosesOnSignOut
+from config.socket_db import KeepsConnections, database_sync_to_async
 from gameplay import broadcast, flood, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table
 from gameplay.protocol.inbound import UNREADABLE, read_frame
 from gameplay.selectors import catch_up, lobby_tables, visible_to
-
-
-def database_sync_to_async(func: Any) -> Any:
-    """Run `func` in the shared thread pool, keeping each pool thread's database connection.
-
-    Moves of different tables never queue behind one thread (the table row lock orders the moves
-    of one table). The pool is bounded, so are its connections; opening a PostgreSQL connection
-    per call (CONN_MAX_AGE = 0) cost more than the move itself (bench/ws_load.py: p50 2 s -> 0.25 s
-    at 50 moves/s). `GAMEPLAY_SOCKET_DB_REUSE = False` gives Channels' usual close-per-call.
-    """
-    if not getattr(settings, "GAMEPLAY_SOCKET_DB_REUSE", True):
-        return _database_sync_to_async(func, thread_sensitive=False)
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        connection = connections[DEFAULT_DB_ALIAS]
-        if connection.connection is not None and connection.errors_occurred and not connection.is_usable():
-            connection.close()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            if connection.errors_occurred and not connection.is_usable():
-                connection.close()
-
-    return sync_to_async(run, thread_sensitive=False)
 
 
 def _session_key(scope: dict[str, Any]) -> str:
@@ -70,7 +43,7 @@ def _language(scope: dict[str, Any]) -> str | None:
     return lang
 
 
-class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
+class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
     group: str | None = None
@@ -86,16 +59,6 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     ACTIONS: dict[str, str] = {
         "sync": "_on_sync", "move": "_move", "resign": "_on_resign", "ping": "_on_ping",
     }
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels runs close_old_connections in a pool thread before every message; a frame to
-        relay touches no database, and this consumer's database calls look after their own
-        connection (`database_sync_to_async` above). Skipping it took a quarter of the server's
-        CPU off at 1,000 frames a second (bench/ws_load.py, py-spy)."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Whatever ends this socket (its close, a crash, the server cancelling it), it lets go of
@@ -345,7 +308,7 @@ class TableConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
             await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
-class LobbyConsumer(ClosesOnSignOut, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsumer):
     """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends."""
 
     async def connect(self) -> None:

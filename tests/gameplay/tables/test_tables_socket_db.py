@@ -1,0 +1,65 @@
+"""Sockets coming and going keep the pool's database connections: a signed-in person's handshake
+(the user's look-up) and a socket's close open and close none of their own.
+
+Ten flood sockets coming back at once used to cost some twenty PostgreSQL backends in a second,
+and the other tables' moves waited for their CPU (config/socket_db.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.db.backends.signals import connection_created
+from django.test import Client
+
+from config.asgi import application
+from gameplay import services
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+SOCKETS = 24
+
+
+@database_sync_to_async
+def seated_and_watching() -> tuple[int, list[bytes]]:
+    """A started table of four signed-in people, and a signed-in spectator: their session cookies."""
+    User = get_user_model()
+    users = [User.objects.create_user(username=f"d{i}", password="pw-x-1") for i in range(5)]
+    table = services.create_table(rules={}, seating="in_order", user=users[0])
+    for u in users[1:4]:
+        services.sit(table_id=table.pk, user=u)
+    cookies = []
+    for u in users:
+        client = Client()
+        client.force_login(u)
+        cookies.append(f"sessionid={client.cookies['sessionid'].value}".encode())
+    return table.pk, cookies
+
+
+async def test_sockets_that_come_and_go_open_no_database_connection_each(settings):
+    settings.GAMEPLAY_SOCKET_DB_REUSE = True  # the site's path (the other table tests close per call)
+    table_id, cookies = await seated_and_watching()
+    opened: list[object] = []
+
+    def count(sender, connection, **kwargs) -> None:  # noqa: ANN001, ANN003
+        opened.append(connection)
+
+    connection_created.connect(count)
+    try:
+        for k in range(SOCKETS):
+            s = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
+                                      headers=[ORIGIN, (b"cookie", cookies[k % len(cookies)])])
+            assert (await s.connect())[0]
+            await s.send_json_to({"type": "sync", "last": -1})
+            frame = await s.receive_json_from(timeout=5)
+            while frame["type"] == "presence":  # a seat's coming or going may come first
+                frame = await s.receive_json_from(timeout=5)
+            assert frame["type"] == "snapshot"
+            await s.disconnect()
+    finally:
+        connection_created.disconnect(count)
+    # each pool thread opens one the first time it is used (at most the pool's size), and keeps it
+    assert len(opened) <= 8, f"{len(opened)} database connections for {SOCKETS} sockets"
