@@ -13,6 +13,10 @@ latency (`BENCH_DUMP`), and prints:
 
     .venv/bin/python bench/ws_flood_ab.py [--pairs 5] [--seconds 30] [-- more ws_load options]
 
+`bench/ws_load.py --flood-windows 30` measures the same within one run, with and without the flood
+in alternating windows: it is the better measure here (the machine's drift between runs falls on
+both kinds alike), and the README's figures come from it.
+
 Goal (issue "Fair live tables"): every other table's move -> all seats p99 within 10 ms of the same
 run without the flood. Bounded: each run as ws_load.py bounds it.
 """

@@ -28,12 +28,17 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
                                       [--tables 100] [--watchers 16] [--seconds 60] [--interval 2]
                                       [--processes 1] [--move-seconds 25] [--no-tasks]
                                       [--watcher-procs 1] [--flood]
+                                      [--flood-windows 30 [--warmup S] [--flood-linger 2]]
 
 `--flood` (bench/ws_flood.py): the defined flood at one more table, not measured: 10 sockets (its
-four seats and six spectators, each its own guest session) send 1,000 frames/s in all for the
-whole run, each a `sync` from -1 (the dearest frame to answer), and reconnect at once whenever the
-server closes them. The move latency of every other table, with and without it, shows what a
-flood costs them (gameplay/flood.py limits it); `BENCH_FLOOD_LIMITS=0` turns the limits off.
+four seats and six spectators, each its own guest session, from 127.0.0.2, in a process of their
+own) send 1,000 frames/s in all for the whole run, each a `sync` from -1 (the dearest frame to
+answer), and reconnect at once whenever the server closes them. The move latency of every other
+table, with and without it, shows what a flood costs them (gameplay/flood.py limits it);
+`BENCH_FLOOD_LIMITS=0` turns the limits off. `--flood-windows W` (bench/ws_windows.py) measures
+both in one run, which two runs cannot at this machine's spread: after the warm-up, pairs of
+W-second windows, one flooded (the defined flood is 30 s) and one not, in a seeded random order,
+with the p99 difference and its 95% interval over the pairs (up to 600 s then).
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
 system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
@@ -65,7 +70,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.ws_flood import flooder, prepare_flood  # noqa: E402
+from bench import ws_windows  # noqa: E402
+from bench.ws_flood import flood_process, prepare_flood  # noqa: E402
 
 
 def _free_port() -> int:
@@ -132,7 +138,7 @@ SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.lo
 
 def start_server(args, port: int) -> subprocess.Popen:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer,
-           "BENCH_PREFIX": f"bilka-bench-{uuid.uuid4().hex[:6]}", "PYTHONUNBUFFERED": "1",
+           "PYTHONUNBUFFERED": "1",
            "BILKA_WS_ORIGINS": f"http://127.0.0.1:{port}"}  # the generator's Origin, as the site's pages
     if args.server == "uvicorn":
         cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
@@ -436,9 +442,13 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
-    flood_stats = {"frames": 0, "connects": 0, "closed": 0, "told": 0}
-    flooders = [flooder(port, flood[0], key, stop, flood_stats) for key in flood[1]] if flood else []
-    await asyncio.gather(*(driver(t) for t in state.values()), *flooders)
+    flood_windows = (ws_windows.windows(stop - args.seconds, args.warmup, args.seconds, args.flood_windows)
+                     if args.flood_windows else [])
+    flooding = None
+    if flood:
+        spans = ws_windows.flood_spans(flood_windows) if flood_windows else [(stop - args.seconds, stop)]
+        flooding = flood_process(port, flood[0], flood[1], spans)
+    await asyncio.gather(*(driver(t) for t in state.values()))
     await asyncio.sleep(2)
     cpu1, me1, w1 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
     my_lag = lag.stop()
@@ -475,11 +485,14 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
           f"load generator: {100 * (me1 - me0) / (args.seconds + 2):.0f}%"
           f"{f' + watcher processes {child_cpu:.0f} CPU-s in all' if children else ''}, "
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    if flood:
-        print(f"flood at table {flood[0]}: {flood_stats['frames']} frames sent "
-              f"({flood_stats['frames'] / args.seconds:.0f}/s), {flood_stats['connects']} connects, "
-              f"closed by the server {flood_stats['closed']} times, "
-              f"told too fast {flood_stats['told']} times")
+    if flooding is not None:
+        out, _ = await asyncio.to_thread(flooding.communicate, timeout=60)
+        fs = json.loads(out.splitlines()[-1])
+        print(f"flood at table {flood[0]} (its own process), on for {fs['seconds']:.0f} s: "
+              f"{fs['frames']} frames sent ({fs['frames'] / max(1.0, fs['seconds']):.0f}/s), "
+              f"{fs['connects']} connects ({fs['connects'] / max(1.0, fs['seconds']):.0f}/s), "
+              f"closed by the server {fs['closed']} times, told too fast {fs['told']} times; "
+              f"the flood client's own CPU: {fs['cpu']:.2f} s")
     print(f"load generator event loop lag (10 ms timer): {my_lag}"
           + "".join(f"; watcher process {k}: {lag_k}" for k, lag_k in enumerate(server_lags)))
     first = min((t for t, _ in timeline), default=0.0)
@@ -494,6 +507,13 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
             print(f"{label}: p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * p99:.1f} ms, "
                   f"max {1000 * lat[-1]:.1f} ms (n={len(lat)})")
+    if flood_windows:
+        outside = ws_windows.assign(flood_windows, timeline, args.flood_linger)
+        print(f"flood windows: {args.flood_windows:g} s each in {len(flood_windows) // 2} pairs after a "
+              f"{args.warmup:g} s warm-up, the flood's first {args.flood_linger:g} s after it stops counted "
+              f"for it; {outside} moves outside the windows")
+        for line in ws_windows.report(flood_windows):
+            print(line)
     logged = SERVER_LOG.read_text().splitlines() if SERVER_LOG.exists() else []
     print(f"server log: {len(logged)} lines in {SERVER_LOG}")
     if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
@@ -508,8 +528,15 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             or "none"))
     if os.environ.get("BENCH_TRACE"):
         print_stages(state, Path(os.environ["BENCH_TRACE"]))
+        for flooded in (False, True) if flood_windows else ():
+            print_stages(state, Path(os.environ["BENCH_TRACE"]), title=" with the flood" if flooded else
+                         " without the flood", keep=lambda sent, f=flooded: ws_windows.kind_of(
+                             flood_windows, sent, args.flood_linger) is f)
     if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
         Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - first, lat) for t, lat in timeline)))
+        if flood_windows:  # beside it: each window's (start, end, flooded), on the same clock
+            Path(os.environ["BENCH_DUMP"] + ".windows").write_text(json.dumps(
+                [(w.start - first, w.end - first, w.flood) for w in flood_windows]))
     await asyncio.gather(*(ws.close() for ws in list(seat_socks.values()) + watchers), return_exceptions=True)
     for task in tasks:
         task.cancel()
@@ -526,8 +553,9 @@ STAGE_NAMES = ("client -> consumer", "consumer -> _play", "_play: pool + DB + en
                "last socket -> 4 seats")
 
 
-def print_stages(state: dict[int, Table], trace: Path) -> None:
-    """Where a move's latency goes (BENCH_TRACE): each stage's p50/p99, and its mean in the slowest 1%."""
+def print_stages(state: dict[int, Table], trace: Path, keep=None, title: str = "") -> None:  # noqa: ANN001
+    """Where a move's latency goes (BENCH_TRACE): each stage's p50/p99, and its mean in the slowest 1%
+    (of the moves whose send time `keep` accepts, when given)."""
     stamps: dict[tuple[int, int], dict[str, float]] = {}
     for line in trace.read_text().splitlines():
         stage, table, n, at = line.split()
@@ -541,6 +569,8 @@ def print_stages(state: dict[int, Table], trace: Path) -> None:
     rows = []
     for t in state.values():
         for n, sent in t.sent.items():
+            if keep is not None and not keep(sent):
+                continue
             seen = t.seat_seen.get(n, {})
             got = stamps.get((t.id, n), {})
             if len(seen) == 4 and all(s in got for s in STAGES[1:-1]):
@@ -552,7 +582,7 @@ def print_stages(state: dict[int, Table], trace: Path) -> None:
         return
     rows.sort()
     tail = rows[-max(1, len(rows) // 100):]
-    print(f"stages of {len(rows)} moves (ms): p50 / p99 / mean of the slowest 1% ({len(tail)} moves)")
+    print(f"stages of {len(rows)} moves{title} (ms): p50 / p99 / mean of the slowest 1% ({len(tail)} moves)")
     for k, name in enumerate(STAGE_NAMES):
         values = sorted(r[1][k] for r in rows)
         p50, p99 = values[len(values) // 2], values[min(len(values) - 1, int(len(values) * 0.99))]
@@ -604,6 +634,14 @@ def main() -> None:
                         help="queue no Celery clock tasks and start no worker (the figures of earlier runs)")
     parser.add_argument("--flood", action="store_true",
                         help="10 sockets send 1,000 frames/s in all at one more table (not measured)")
+    parser.add_argument("--flood-windows", type=float, default=0, metavar="W",
+                        help="measure the flood within the run: after --warmup, pairs of W-second windows, "
+                             "one flooded and one not, in a seeded random order (bench/ws_windows.py)")
+    parser.add_argument("--warmup", type=float, default=None,
+                        help="seconds before the first window (default: --move-seconds + 5, so the clock "
+                             "tasks fire in every window)")
+    parser.add_argument("--flood-linger", type=float, default=2.0,
+                        help="seconds after the flood stops whose moves still count for it")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -613,11 +651,20 @@ def main() -> None:
             runner.run(watcher_child(args))
         return
     args.tables = min(args.tables, 500)  # bounded: at most 500 tables
-    args.seconds = min(args.seconds, 300)
+    args.seconds = min(args.seconds, 600 if args.flood_windows else 300)
+    if args.flood_windows:
+        args.flood = True
+        if args.warmup is None:
+            args.warmup = args.move_seconds + 5 if args.tasks else 5
+        if args.seconds < args.warmup + 2 * args.flood_windows:
+            parser.error("--seconds must hold the warm-up and at least one pair of windows")
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bilka_bench")
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.ws_settings"
     os.environ["BENCH_LAYER"] = args.layer
+    # One channel prefix for the server and the Celery worker: the events of the clock tasks (a
+    # redeal question closed by its clock, a move lost on time) reach the sockets only through it.
+    os.environ["BENCH_PREFIX"] = f"bilka-bench-{uuid.uuid4().hex[:6]}"
     os.environ["BENCH_TASKS"] = "1" if args.tasks else "0"
     os.environ["BENCH_CLOCK_SCALE"] = str(args.move_seconds / 60)  # the rules' shortest clock is 60 s
     import redis
@@ -626,7 +673,8 @@ def main() -> None:
     layer = "RedisPubSubChannelLayer" if args.layer == "pubsub" else "RedisChannelLayer"
     print(f"== {args.server} + {layer}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
-          f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}")
+          f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}"
+          f"{f' in windows of {args.flood_windows:g} s' if args.flood_windows else ''}")
     tables = prepare(args)
     flood = prepare_flood() if args.flood else None
     port = _free_port()
