@@ -194,7 +194,7 @@ async def test_a_whole_match_by_a_fast_client_is_never_limited():
                 if frame["type"] != "event" or frame["n"] > n:
                     need.discard(frame["type"])
         moves += 1
-    assert moves > 50
+    assert moves >= 32  # a whole deal at least: random play rarely takes every trick (Lucy), which ends it
     status = await database_sync_to_async(lambda: Table.objects.get(pk=table_id).status)()
     assert status == "finished"
     for s in socks:
