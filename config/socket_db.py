@@ -12,6 +12,8 @@ in the first second of each flood). Here the user is looked up, and the sockets 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -53,7 +55,8 @@ class PooledAuthMiddleware(AuthMiddleware):
     """Channels' AuthMiddleware, with the session's user looked up in the shared pool (above)."""
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        scope["user"]._wrapped = await database_sync_to_async(get_user.func)(scope)  # noqa: SLF001
+        async with lane():
+            scope["user"]._wrapped = await database_sync_to_async(get_user.func)(scope)  # noqa: SLF001
 
 
 def AuthMiddlewareStack(inner: Any) -> Any:  # noqa: N802 - Channels' name for the same stack
@@ -79,3 +82,31 @@ class KeepsConnections:
             await self.channel_layer.group_discard(group, self.channel_name)  # type: ignore[attr-defined]
         await self.disconnect(message["code"])  # type: ignore[attr-defined]
         raise StopConsumer
+
+
+_lanes: dict[Any, asyncio.Semaphore] = {}
+
+
+def lane() -> Any:
+    """The socket housekeeping lane of this event loop: `async with lane(): ...` around the
+    database work of a socket's connect, its first picture of the table and its close.
+
+    That work (the session, the table, the seat's connection row and the presence it sends, the
+    snapshot: some 20 queries and 10 ms of this process's CPU a seated socket) runs in the shared thread
+    pool, whose threads take the interpreter lock in turn with the event loop that relays every
+    table's moves. Ten sockets coming at once (a flood starting, a club's phones after a restart)
+    put six pool threads against the loop, and the other tables' moves waited in the first
+    second of each flood (bench/ws_load.py --flood-windows: 44 moves over 50 ms in seven flood
+    starts, 58 in six in another run; 5 in six with the lane). One at a time, per process
+    (`GAMEPLAY_SOCKET_LANES`, 0 for no limit), they queue for a few milliseconds each and leave
+    the loop its share. A move never waits in it (a stale move's catch-up may)."""
+    width = int(getattr(settings, "GAMEPLAY_SOCKET_LANES", 1) or 0)
+    if width <= 0:
+        return contextlib.nullcontext()
+    loop = asyncio.get_running_loop()
+    found = _lanes.get(loop)
+    if found is None:
+        for closed in [lp for lp in _lanes if lp.is_closed()]:
+            del _lanes[closed]
+        found = _lanes[loop] = asyncio.Semaphore(width)
+    return found

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.session_sockets import ClosesOnSignOut
-from config.socket_db import KeepsConnections, database_sync_to_async
+from config.socket_db import KeepsConnections, database_sync_to_async, lane
 from gameplay import broadcast, flood, move_pool, presence, servers, services
 from gameplay.broadcast import LOBBY_GROUP, table_group, viewer_index
 from gameplay.engine.cards import SEATS
@@ -77,7 +77,8 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
             await self.accept()
             await self._too_fast(verdict)
             return
-        found, seat = await self._identify()
+        async with lane():
+            found, seat = await self._identify()
         if not found:
             await self.close(code=4404)
             return
@@ -91,10 +92,11 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
         if seat is not None:
             # the heartbeat key is in Redis before the row: a live server is never reaped
             await presence.socket_opened(self.channel_name, self.table_id, seat)
-            await database_sync_to_async(services.connection_changed)(
-                table_id=self.table_id, seat=seat, delta=1, channel_name=self.channel_name,
-                server_id=servers.SERVER_ID,
-            )
+            async with lane():
+                await database_sync_to_async(services.connection_changed)(
+                    table_id=self.table_id, seat=seat, delta=1, channel_name=self.channel_name,
+                    server_id=servers.SERVER_ID,
+                )
 
     @database_sync_to_async
     def _identify(self) -> tuple[bool, int | None]:
@@ -116,9 +118,10 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
         if group is not None:
             if self.seat is not None:
                 presence.socket_closed(self.channel_name)
-                await database_sync_to_async(services.connection_changed)(
-                    table_id=self.table_id, seat=self.seat, delta=-1, channel_name=self.channel_name
-                )
+                async with lane():
+                    await database_sync_to_async(services.connection_changed)(
+                        table_id=self.table_id, seat=self.seat, delta=-1, channel_name=self.channel_name
+                    )
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -181,7 +184,8 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
         if kept is not None:
             await self.send_json(kept)
             return
-        frames = await self._catch_up(last)
+        async with lane():
+            frames = await self._catch_up(last)
         if len(frames) == 1 and frames[0]["type"] == "snapshot":
             # frames are handled one at a time: whatever the table published after this read
             # reaches the socket after this, and forgets it

@@ -321,6 +321,9 @@ GAMEPLAY_FLOOD_ADDRESS_FACTOR = env.float("GAMEPLAY_FLOOD_ADDRESS_FACTOR", defau
 # a connect during them is held up to GAMEPLAY_FLOOD_HOLD seconds before it is refused.
 GAMEPLAY_FLOOD_COOL_OFF = env.float("GAMEPLAY_FLOOD_COOL_OFF", default=10.0)
 GAMEPLAY_FLOOD_HOLD = env.float("GAMEPLAY_FLOOD_HOLD", default=4.0)
+# The database work of socket connects, first snapshots and closes, one at a time per server process
+# (config.socket_db.lane): a crowd of sockets coming at once leaves the event loop its share. 0: no limit.
+GAMEPLAY_SOCKET_LANES = env.int("GAMEPLAY_SOCKET_LANES", default=1)
 
 # --- Tournament day. A table without a result is shown as stuck on the organiser's dashboard (with
 # its forfeit buttons) only after its round's deadline, or this many minutes after the round started.

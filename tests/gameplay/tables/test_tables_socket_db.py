@@ -63,3 +63,48 @@ async def test_sockets_that_come_and_go_open_no_database_connection_each(setting
         connection_created.disconnect(count)
     # each pool thread opens one the first time it is used (at most the pool's size), and keeps it
     assert len(opened) <= 8, f"{len(opened)} database connections for {SOCKETS} sockets"
+
+
+async def test_sockets_coming_at_once_do_their_database_work_one_at_a_time(settings, monkeypatch):
+    """Ten sockets connecting together (a flood starting, phones after a restart) take one pool
+    thread at a time for their connect, first snapshot and close, not all of them: the event loop
+    that relays the other tables' moves keeps its share of the interpreter (config.socket_db.lane)."""
+    import asyncio
+    import threading
+    import time
+
+    from gameplay import consumers
+
+    settings.GAMEPLAY_SOCKET_DB_REUSE = True
+    table_id, cookies = await seated_and_watching()
+    busy, most, guard = [0], [0], threading.Lock()
+
+    def counted(func):  # noqa: ANN001, ANN202
+        def run(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            with guard:
+                busy[0] += 1
+                most[0] = max(most[0], busy[0])
+            try:
+                time.sleep(0.02)  # long enough for the others to come in, were they let
+                return func(*args, **kwargs)
+            finally:
+                with guard:
+                    busy[0] -= 1
+        return run
+
+    monkeypatch.setattr(services, "connection_changed", counted(services.connection_changed))
+    monkeypatch.setattr(consumers, "catch_up", counted(consumers.catch_up))
+
+    async def one(k: int) -> None:
+        s = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
+                                  headers=[ORIGIN, (b"cookie", cookies[k % len(cookies)])])
+        assert (await s.connect())[0]
+        await s.send_json_to({"type": "sync", "last": -1})
+        frame = await s.receive_json_from(timeout=10)
+        while frame["type"] == "presence":
+            frame = await s.receive_json_from(timeout=10)
+        assert frame["type"] == "snapshot"
+        await s.disconnect()
+
+    await asyncio.gather(*(one(k) for k in range(10)))
+    assert most[0] == 1, f"{most[0]} sockets' database work at once"
