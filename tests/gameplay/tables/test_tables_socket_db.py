@@ -7,36 +7,37 @@ and the other tables' moves waited for their CPU (config/socket_db.py).
 
 from __future__ import annotations
 
-import pytest
-from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
-from django.db.backends.signals import connection_created
-from django.test import Client
+import asyncio
+import threading
+import time
 
-from config.asgi import application
-from gameplay import services
+import pytest
+from django.db.backends.signals import connection_created
+from test_tables_sockets import four_people_table, sock
+
+from gameplay import consumers, services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 SOCKETS = 24
 
 
-@database_sync_to_async
-def seated_and_watching() -> tuple[int, list[bytes]]:
+async def seated_and_watching() -> tuple[int, list[bytes]]:
     """A started table of four signed-in people, and a signed-in spectator: their session cookies."""
-    User = get_user_model()
-    users = [User.objects.create_user(username=f"d{i}", password="pw-x-1") for i in range(5)]
-    table = services.create_table(rules={}, seating="in_order", user=users[0])
-    for u in users[1:4]:
-        services.sit(table_id=table.pk, user=u)
-    cookies = []
-    for u in users:
-        client = Client()
-        client.force_login(u)
-        cookies.append(f"sessionid={client.cookies['sessionid'].value}".encode())
-    return table.pk, cookies
+    table_id, cookies, spectator = await four_people_table()
+    return table_id, [*cookies, spectator]
+
+
+async def open_and_close(table_id: int, cookie: bytes) -> None:
+    """A socket that connects, reads its snapshot and closes."""
+    s = sock(table_id, cookie)
+    assert (await s.connect())[0]
+    await s.send_json_to({"type": "sync", "last": -1})
+    frame = await s.receive_json_from(timeout=10)
+    while frame["type"] == "presence":  # a seat's coming or going may come first
+        frame = await s.receive_json_from(timeout=10)
+    assert frame["type"] == "snapshot"
+    await s.disconnect()
 
 
 async def test_sockets_that_come_and_go_open_no_database_connection_each(settings):
@@ -50,15 +51,7 @@ async def test_sockets_that_come_and_go_open_no_database_connection_each(setting
     connection_created.connect(count)
     try:
         for k in range(SOCKETS):
-            s = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
-                                      headers=[ORIGIN, (b"cookie", cookies[k % len(cookies)])])
-            assert (await s.connect())[0]
-            await s.send_json_to({"type": "sync", "last": -1})
-            frame = await s.receive_json_from(timeout=5)
-            while frame["type"] == "presence":  # a seat's coming or going may come first
-                frame = await s.receive_json_from(timeout=5)
-            assert frame["type"] == "snapshot"
-            await s.disconnect()
+            await open_and_close(table_id, cookies[k % len(cookies)])
     finally:
         connection_created.disconnect(count)
     # each pool thread opens one the first time it is used (at most the pool's size), and keeps it
@@ -69,12 +62,6 @@ async def test_sockets_coming_at_once_do_their_database_work_one_at_a_time(setti
     """Ten sockets connecting together (a flood starting, phones after a restart) take one pool
     thread at a time for their connect, first snapshot and close, not all of them: the event loop
     that relays the other tables' moves keeps its share of the interpreter (config.socket_db.lane)."""
-    import asyncio
-    import threading
-    import time
-
-    from gameplay import consumers
-
     settings.GAMEPLAY_SOCKET_DB_REUSE = True
     table_id, cookies = await seated_and_watching()
     busy, most, guard = [0], [0], threading.Lock()
@@ -95,16 +82,5 @@ async def test_sockets_coming_at_once_do_their_database_work_one_at_a_time(setti
     monkeypatch.setattr(services, "connection_changed", counted(services.connection_changed))
     monkeypatch.setattr(consumers, "catch_up", counted(consumers.catch_up))
 
-    async def one(k: int) -> None:
-        s = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
-                                  headers=[ORIGIN, (b"cookie", cookies[k % len(cookies)])])
-        assert (await s.connect())[0]
-        await s.send_json_to({"type": "sync", "last": -1})
-        frame = await s.receive_json_from(timeout=10)
-        while frame["type"] == "presence":
-            frame = await s.receive_json_from(timeout=10)
-        assert frame["type"] == "snapshot"
-        await s.disconnect()
-
-    await asyncio.gather(*(one(k) for k in range(10)))
+    await asyncio.gather(*(open_and_close(table_id, cookies[k % len(cookies)]) for k in range(10)))
     assert most[0] == 1, f"{most[0]} sockets' database work at once"

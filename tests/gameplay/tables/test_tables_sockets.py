@@ -29,11 +29,12 @@ def _cookie_for(user) -> bytes:
 
 
 @database_sync_to_async
-def four_people_table() -> tuple[int, list[bytes], bytes]:
-    """A started table (N E S W in order), each seat's cookie and a spectator's cookie."""
+def four_people_table(rules: dict | None = None) -> tuple[int, list[bytes], bytes]:
+    """A started table (N E S W in order, house rules `rules`), each seat's cookie and a spectator's
+    cookie."""
     User = get_user_model()
     users = [User.objects.create_user(username=f"s{i}", password="pw-x-1") for i in range(5)]
-    table = services.create_table(rules={}, seating="in_order", user=users[0])
+    table = services.create_table(rules=rules or {}, seating="in_order", user=users[0])
     for u in users[1:4]:
         services.sit(table_id=table.pk, user=u)
     return table.pk, [_cookie_for(u) for u in users[:4]], _cookie_for(users[4])
