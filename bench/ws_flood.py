@@ -112,13 +112,10 @@ def main() -> None:
     parser.add_argument("--keys", required=True, help="the flood sockets' session keys, comma-separated")
     parser.add_argument("--on", required=True, help="start:end,... in time.monotonic() seconds")
     args = parser.parse_args()
-    try:
-        import uvloop
-    except ImportError:
-        factory = asyncio.new_event_loop
-    else:
-        factory = uvloop.new_event_loop
-    with asyncio.Runner(loop_factory=factory) as runner:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is on the path
+    from bench.ws_load import new_event_loop  # uvloop when installed
+
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
         print(json.dumps(runner.run(_flood(args))), flush=True)
 
 
