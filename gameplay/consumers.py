@@ -100,7 +100,8 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
 
     @database_sync_to_async
     def _identify(self) -> tuple[bool, int | None]:
-        table = Table.objects.filter(pk=self.table_id).first()
+        # whether it is public is all a connect needs of the table (not its record or rules)
+        table = Table.objects.filter(pk=self.table_id).only("pk", "public").first()
         if table is None:
             return False, None
         user = self.scope.get("user")

@@ -9,11 +9,11 @@ import logging
 import secrets
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from gameplay import broadcast, servers
-from gameplay.models import Seat, SeatConnection, Table, TableStatus
+from gameplay.models import Seat, SeatConnection, TableStatus
 from gameplay.protocol.frames import grace_seconds
 
 logger = logging.getLogger(__name__)
@@ -35,17 +35,22 @@ def connection_changed(*, table_id: int, seat: int, delta: int = 0, channel_name
     """
     # the seat row only: Seat's default ordering joins the table, whose lock would make the reaper
     # skip every seat of a table while one of them (or a move) is being done
+    # (the table's status comes with it, read but not locked: one query where a connect took two)
     row = (Seat.objects.select_for_update(skip_locked=skip_locked, of=("self",))
-           .filter(table_id=table_id, seat=seat, is_bot=False).order_by("pk").first())
+           .filter(table_id=table_id, seat=seat, is_bot=False).annotate(table_status=F("table__status"))
+           .order_by("pk").first())
     if row is None:
         return False
     server_id = server_id or servers.SERVER_ID
     links = SeatConnection.objects.filter(seat=row)
-    if delta > 0 and channel_name and links.filter(channel_name=channel_name).exists():
-        links.filter(channel_name=channel_name).exclude(server_id=server_id).update(server_id=server_id)
+    if delta > 0 and channel_name:
+        # a socket recorded again (its process's heartbeat lapsed) only moves to `server_id`
+        SeatConnection.objects.bulk_create(
+            [SeatConnection(seat=row, server_id=server_id, channel_name=channel_name)],
+            update_conflicts=True, unique_fields=["channel_name"], update_fields=["server_id"])
     elif delta > 0:
         SeatConnection.objects.create(seat=row, server_id=server_id,
-                                      channel_name=channel_name or f"direct-{secrets.token_hex(8)}")
+                                      channel_name=f"direct-{secrets.token_hex(8)}")
     elif delta < 0 and channel_name:
         links.filter(channel_name=channel_name).delete()
     elif delta < 0:
@@ -58,7 +63,7 @@ def connection_changed(*, table_id: int, seat: int, delta: int = 0, channel_name
     row.connections = links.count()
     if row.connections == before:
         return False
-    playing = Table.objects.filter(pk=table_id, status=TableStatus.PLAYING).exists()
+    playing = row.table_status == TableStatus.PLAYING
     if before == 0 and row.connections > 0 and row.disconnected_at is not None and playing:
         row.grace_used = min(grace_seconds(), row.grace_used + (now - row.disconnected_at).total_seconds())
     if row.connections > 0:

@@ -118,6 +118,32 @@ def test_a_live_servers_connections_are_left_alone(table4, alive_server):
     assert _seat(table4.pk, 0).disconnected_at is None
 
 
+def test_a_socket_opening_or_closing_costs_a_few_queries(table4, alive_server, django_assert_max_num_queries):
+    """A seated player's socket opening or closing: the seat row locked (with its table's status),
+    its connection row written, the count, the seat (with BEGIN and COMMIT, six), then the presence
+    sent on commit (the table and its seats): eight statements each, ten before. Ten flood sockets
+    come and go at once, and each query is the server's CPU the other tables' moves wait for."""
+    channel = f"specific.{uuid.uuid4().hex}!x"
+    with django_assert_max_num_queries(8):
+        assert services.connection_changed(table_id=table4.pk, seat=1, delta=1, server_id=alive_server,
+                                           channel_name=channel)
+    with django_assert_max_num_queries(8):
+        assert services.connection_changed(table_id=table4.pk, seat=1, delta=-1, channel_name=channel)
+    assert _seat(table4.pk, 1).connections == 0
+    assert not SeatConnection.objects.filter(channel_name=channel).exists()
+
+
+def test_a_socket_recorded_again_only_moves_to_its_new_server(table4, alive_server, dead_server):
+    channel = f"specific.{uuid.uuid4().hex}!x"
+    services.connection_changed(table_id=table4.pk, seat=2, delta=1, server_id=dead_server,
+                                channel_name=channel)
+    opened = SeatConnection.objects.get(channel_name=channel).opened_at
+    assert not services.connection_changed(table_id=table4.pk, seat=2, delta=1, server_id=alive_server,
+                                           channel_name=channel)  # the count stays one
+    row = SeatConnection.objects.get(channel_name=channel)
+    assert (row.server_id, row.opened_at, _seat(table4.pk, 2).connections) == (alive_server, opened, 1)
+
+
 def test_reaping_twice_or_at_once_changes_nothing_more(table4, dead_server, alive_server):
     for seat in (0, 1, 2):
         _open(table4, seat, dead_server, n=2)
