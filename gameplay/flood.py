@@ -22,6 +22,7 @@ import asyncio
 import json
 import logging
 import math
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +120,7 @@ class Limits:
     address_factor: float
     max_bytes: int
     cool_off: float = 0.0
+    cool_off_jitter: float = 0.0
     hold: float = 0.0
 
     @classmethod
@@ -131,6 +133,7 @@ class Limits:
             address_factor=float(settings.GAMEPLAY_FLOOD_ADDRESS_FACTOR),
             max_bytes=int(settings.GAMEPLAY_FRAME_MAX_BYTES),
             cool_off=float(getattr(settings, "GAMEPLAY_FLOOD_COOL_OFF", 0.0)),
+            cool_off_jitter=float(getattr(settings, "GAMEPLAY_FLOOD_COOL_OFF_JITTER", 0.0)),
             hold=float(getattr(settings, "GAMEPLAY_FLOOD_HOLD", 0.0)),
         )
 
@@ -184,7 +187,7 @@ async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> V
     viewer, is_address = viewer_of(scope)
     factor = limits.address_factor if is_address else 1.0
     keys = [f"{_prefix()}:{viewer}"]
-    args: list[float] = [cost, limits.cool_off, limits.viewer_rate * factor, limits.viewer_burst * factor]
+    args: list[float] = [cost, _cool_off(limits), limits.viewer_rate * factor, limits.viewer_burst * factor]
     if socket_id is not None:
         keys.append(f"{_prefix()}:c:{socket_id}")
         args += [limits.socket_rate, limits.socket_burst]
@@ -196,6 +199,18 @@ async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> V
     if int(ok):
         return Verdict(ok=True)
     return Verdict(ok=False, retry_in=max(2, math.ceil(float(wait))))
+
+
+def _cool_off(limits: Limits) -> float:
+    """The cool-off a refusal now would set: `cool_off` stretched by up to `cool_off_jitter` of
+    itself, drawn afresh for each frame. Viewers throttled together (the sockets of one flood,
+    a club's phones after a bad reconnect loop) so come back spread over seconds instead of in the
+    same instant: each return costs the server a socket's connect (the session, the table, the
+    seat's connection row and the presence it sends), and ten at once were the slow moves of the
+    other tables ten and twenty seconds into a flood (bench/ws_load.py --flood-windows)."""
+    if limits.cool_off <= 0 or limits.cool_off_jitter <= 0:
+        return limits.cool_off
+    return limits.cool_off * (1.0 + limits.cool_off_jitter * random.random())  # noqa: S311 - not a secret
 
 
 def cost_of(text_data: str | None, bytes_data: bytes | None) -> int:

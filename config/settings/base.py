@@ -321,6 +321,9 @@ GAMEPLAY_FLOOD_ADDRESS_FACTOR = env.float("GAMEPLAY_FLOOD_ADDRESS_FACTOR", defau
 # a connect during them is held up to GAMEPLAY_FLOOD_HOLD seconds before it is refused.
 GAMEPLAY_FLOOD_COOL_OFF = env.float("GAMEPLAY_FLOOD_COOL_OFF", default=10.0)
 GAMEPLAY_FLOOD_HOLD = env.float("GAMEPLAY_FLOOD_HOLD", default=4.0)
+# ... each cool-off stretched by a random share of itself up to this (so viewers throttled together
+# do not all come back in the same second; gameplay.flood._cool_off)
+GAMEPLAY_FLOOD_COOL_OFF_JITTER = env.float("GAMEPLAY_FLOOD_COOL_OFF_JITTER", default=0.5)
 # The database work of socket connects, first snapshots and closes, one at a time per server process
 # (config.socket_db.lane): a crowd of sockets coming at once leaves the event loop its share. 0: no limit.
 GAMEPLAY_SOCKET_LANES = env.int("GAMEPLAY_SOCKET_LANES", default=1)

@@ -120,12 +120,26 @@ async def test_a_client_told_too_fast_stays_out_for_the_cool_off(limits):
 
 
 async def test_each_refusal_before_the_allowance_has_refilled_doubles_the_cool_off(limits):
-    limits(viewer_burst=2, viewer_rate=1, address_factor=1, cool_off=2)
+    limits(viewer_burst=2, viewer_rate=1, address_factor=1, cool_off=2, cool_off_jitter=0)
     scope = {"session": None, "client": (f"10.9.{random.randrange(250)}.{random.randrange(250)}", 1)}
     assert (await flood.take(scope, None, 2)).ok
     waits = [(await flood.take(scope, None, 2)).retry_in for _ in range(3)]
     # in debt by 2 s, then 2 + 4, then 2 + 4 + 8 (each refusal's cool-off doubles), plus the cost
     assert waits == [4, 8, 16], waits
+
+
+async def test_viewers_throttled_together_come_back_spread_over_the_cool_off(limits):
+    """Each cool-off is stretched by a random share of itself (up to COOL_OFF_JITTER), so sockets
+    throttled in the same instant do not all reconnect, and load the server, in the same second."""
+    limits(viewer_burst=2, viewer_rate=1, address_factor=1, cool_off=10, cool_off_jitter=0.5)
+    waits = []
+    for _ in range(20):
+        scope = {"session": None, "client": (f"10.8.{random.randrange(250)}.{random.randrange(250)}", 1)}
+        assert (await flood.take(scope, None, 2)).ok
+        waits.append((await flood.take(scope, None, 2)).retry_in)
+    # in debt by 10 to 15 s of its rate, plus the cost (2 s): never less than the cool-off
+    assert all(12 <= w <= 17 for w in waits), waits
+    assert len(set(waits)) >= 3, waits  # all twenty within two whole seconds: about 1e-7
 
 
 async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before_the_handshake(limits):
