@@ -43,8 +43,12 @@ with the p99 difference and its 95% interval over the pairs (up to 600 s then).
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
 system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
 stamps each move's stages in the server (bench/ws_trace.py) and prints where the time goes;
-`BENCH_GC_LOG=file` prints the server's garbage-collector pauses of 2 ms or more;
-`BENCH_DUMP=file.json` writes (seconds into the run, latency) per move; `BILKA_GC_THRESHOLD0=0`
+`BENCH_GC_LOG=file` prints the server's garbage-collector pauses of 2 ms or more (every process
+that loads the bench settings logs its own, with its pid and time on the monotonic clock);
+`BENCH_GC_GARBAGE=file` counts what each collection found unreachable, by kind (which code leaves
+reference cycles behind); `BENCH_DUMP=file.json` writes (seconds into the run, latency) per move,
+`.t0` the run's start on the monotonic clock, `.windows` the flood windows; `BENCH_WS` picks
+uvicorn's websocket implementation (default websockets-sansio, as bin/site); `BILKA_GC_THRESHOLD0=0`
 gives the server Python's default collector settings (config/asgi.py); while it runs,
 `.venv/bin/py-spy dump --pid <daphne pid>` or
 `py-spy record --pid <pid> -d 15 --format raw -o out.txt` shows where the server spends its
@@ -142,7 +146,8 @@ def start_server(args, port: int) -> subprocess.Popen:
            "BILKA_WS_ORIGINS": f"http://127.0.0.1:{port}"}  # the generator's Origin, as the site's pages
     if args.server == "uvicorn":
         cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-               "--port", str(port), "--ws", "websockets", "--lifespan", "off", "--log-level", "warning",
+               "--port", str(port), "--ws", os.environ.get("BENCH_WS", "websockets-sansio"),
+               "--lifespan", "off", "--log-level", "warning",
                "--no-access-log"]
         if args.processes > 1:
             cmd += ["--workers", str(args.processes)]
@@ -534,6 +539,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
                              flood_windows, sent, args.flood_linger) is f)
     if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
         Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - first, lat) for t, lat in timeline)))
+        # and the run's start on the monotonic clock (BENCH_GC_LOG's times are on it)
+        Path(os.environ["BENCH_DUMP"] + ".t0").write_text(json.dumps(first))
         if flood_windows:  # beside it: each window's (start, end, flooded), on the same clock
             Path(os.environ["BENCH_DUMP"] + ".windows").write_text(json.dumps(
                 [(w.start - first, w.end - first, w.flood) for w in flood_windows]))

@@ -57,3 +57,30 @@ if os.environ.get("BENCH_GC_LOG"):
                               f"cpu={1000 * cpu:.1f} young={_gc_started[2]} collected={info['collected']}\n")
 
     _gc.callbacks.append(_gc_watch)
+
+if os.environ.get("BENCH_GC_GARBAGE"):
+    # What the collector finds unreachable (reference cycles), by kind: a frame by the function it
+    # ran, so the code that leaves cycles behind can be found. Each collection's garbage is counted
+    # into the file named, one line per collection with garbage, then let go.
+    import collections as _collections
+    import gc as _gcg
+
+    _garbage_log = open(os.environ["BENCH_GC_GARBAGE"], "a", buffering=1)  # noqa: SIM115 - open for the server's life
+    _gcg.set_debug(_gcg.DEBUG_SAVEALL)
+
+    def _garbage_kind(obj: object) -> str:
+        if type(obj).__name__ == "frame":
+            return f"frame:{obj.f_code.co_qualname}@{os.path.basename(obj.f_code.co_filename)}"  # type: ignore[attr-defined]
+        if type(obj).__name__ == "coroutine":
+            return f"coroutine:{obj.__qualname__}"  # type: ignore[attr-defined]
+        return type(obj).__qualname__
+
+    def _garbage_watch(phase: str, info: dict) -> None:
+        if phase != "stop" or not _gcg.garbage:
+            return
+        kinds = _collections.Counter(_garbage_kind(o) for o in _gcg.garbage)
+        _gcg.garbage.clear()
+        _garbage_log.write(f"{os.getpid()} {info['generation']} {sum(kinds.values())} "
+                           + "; ".join(f"{k}={n}" for k, n in kinds.most_common(60)) + "\n")
+
+    _gcg.callbacks.append(_garbage_watch)
