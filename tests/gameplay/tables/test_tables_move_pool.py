@@ -3,6 +3,7 @@ the server's threads, and a worker killed before or during a move loses and doub
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 
@@ -12,6 +13,7 @@ from django.test import override_settings
 from tables_helpers import hand_strings, legal_strings
 from test_tables_sockets import _state, drain, four_people_table, open_all, sync
 
+from config import collector
 from gameplay import move_pool
 from gameplay.models import TableEvent
 
@@ -44,6 +46,17 @@ def _worker_pids() -> list[int]:
 def _events(table_id: int) -> list[tuple[int, str, int | None]]:
     return list(TableEvent.objects.filter(table_id=table_id).order_by("number")
                 .values_list("number", "move_id", "move_seat"))
+
+
+def test_a_move_worker_keeps_the_collector_off_its_start_up_objects(worker_pool):
+    """Every move in a worker would wait out the collector's full passes over Django's own objects
+    (~90 ms each, bench/ws_load.py BENCH_GC_LOG): a worker freezes what start-up left and collects
+    its young generation rarely, as the server does (config/collector.py)."""
+    pool = move_pool.pool()
+    frozen = pool.submit(gc.get_freeze_count).result(timeout=60)
+    threshold = pool.submit(gc.get_threshold).result(timeout=60)
+    assert frozen > 10_000  # Django, the apps and the models, out of the collector's view
+    assert threshold[0] == collector.DEFAULT_THRESHOLD0
 
 
 async def test_a_move_made_in_a_worker_process_reaches_every_viewer_filtered(worker_pool):

@@ -11,6 +11,7 @@ import pytest
 from celery.canvas import Signature
 from django.utils import timezone
 
+from config import collector
 from gameplay import move_pool, scheduling
 
 
@@ -83,6 +84,7 @@ def test_without_it_the_caller_sends_the_task_itself(monkeypatch, settings):
 
 def test_a_move_worker_sends_its_tasks_in_the_background(monkeypatch):
     monkeypatch.setattr(scheduling, "_sender", None)
+    monkeypatch.setattr(collector, "settle", lambda: False)  # this test process keeps its collector
     move_pool._init_worker("config.settings.test", {})  # noqa: SLF001 - what each worker runs first
     try:
         assert scheduling._sender is not None  # noqa: SLF001
