@@ -14,6 +14,8 @@ The strong bots' worker (bin/site sets BILKA_BOT_WORKER=1 for it) times the doub
 once as it starts, before its pool forks, so every process knows the solver's speed before its
 first decision (`strong_bot.COSTS`); without it a strong bot plays the beginner's card until its
 own solves have taught it. Timing it in a task would make that task's reply late by seconds.
+
+The worker's garbage collector is settled as the server's is (`config/collector.py`).
 """
 
 import logging
@@ -61,3 +63,16 @@ def _time_the_solver_for_strong_bots(**kwargs):
     logging.getLogger(__name__).warning(
         "strong bots: the solver timed up to %s cards in %.1f s", max(strong_bot.COSTS.slowest, default=0),
         time.monotonic() - began)
+
+
+@worker_init.connect
+def _settle_the_collector(**kwargs):
+    """The worker's process that takes tasks from the broker leaves Kombu's promises in reference
+    cycles by the hundred thousand a run (bench/ws_load.py, BENCH_GC_GARBAGE), and with Python's
+    defaults its collector walked Django's own objects in full passes of 200-330 ms every minute
+    or so, a core taken from the live tables on a small machine: freeze what start-up left and
+    collect the young rarely (config/collector.py). Before the pool forks, so its children start
+    so too."""
+    from config import collector
+
+    collector.settle()
