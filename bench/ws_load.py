@@ -16,8 +16,10 @@ runs them (`--move-seconds`, default 25: from about 25 s into the run every move
 stale, as on a busy site, where nearly every clock task finds that its move came; `--no-tasks`
 leaves them out). Moves run in the move worker process
 (`GAMEPLAY_MOVE_PROCESSES`, default 1; `GAMEPLAY_MOVE_PROCESSES=0` for the server's thread
-pool). Bounded: at most 500 tables and 300 s, loopback only. The machine is shared: note the load
-average with every figure and repeat runs.
+pool). Before the run each table is played 0-35 moves into its match (`stagger`, seeded by
+`--seed`, drawn and printed when not given): a site's tables are at every point of their deals,
+and tables started together end their deals together. Bounded: at most 500 tables and 300 s,
+loopback only. The machine is shared: note the load average with every figure and repeat runs.
 
 Setup (once): `.venv/bin/pip install -e '.[dev]'` (websockets, uvicorn, uvloop, psutil, py-spy),
 PostgreSQL and Redis running. `DATABASE_URL` defaults to
@@ -29,6 +31,7 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
                                       [--processes 1] [--move-seconds 25] [--no-tasks]
                                       [--watcher-procs 1] [--flood]
                                       [--flood-windows 30 [--warmup S] [--flood-linger 2]]
+                                      [--seed N] [--no-stagger]
 
 `--flood` (bench/ws_flood.py): the defined flood at one more table, not measured: 10 sockets (its
 four seats and six spectators, each its own guest session, from 127.0.0.2, in a process of their
@@ -37,7 +40,8 @@ answer), and reconnect at once whenever the server closes them. The move latency
 table, with and without it, shows what a flood costs them (gameplay/flood.py limits it);
 `BENCH_FLOOD_LIMITS=0` turns the limits off. `--flood-windows W` (bench/ws_windows.py) measures
 both in one run, which two runs cannot at this machine's spread: after the warm-up, pairs of
-W-second windows, one flooded (the defined flood is 30 s) and one not, in a seeded random order,
+W-second windows, one flooded (the defined flood is 30 s) and one not, in a random order drawn
+from `--seed` (a new one each run, so that runs pooled together do not share one order),
 with the p99 difference and its 95% interval over the pairs (up to 600 s then).
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
@@ -134,7 +138,49 @@ def prepare(args) -> list[tuple[int, list[str]]]:
         for key in keys[1:]:
             services.sit(table_id=table.pk, session_key=key)
         tables.append((table.pk, keys))
+    if args.stagger:
+        stagger(tables, random.Random(args.seed))
     return tables
+
+
+DEAL_MOVES = 4 + 32  # the redeal question's four answers, then 32 cards
+
+
+def stagger(tables: list[tuple[int, list[str]]], rng: random.Random) -> None:
+    """Play each table 0 to DEAL_MOVES - 1 moves into its match before the run, through the
+    service as the server would, so that the tables' deals end at different times. Without it all
+    100 tables start their first deal in the same second and, moving every `--interval` seconds,
+    end it in the same few seconds, and every deal after it about 70 s later: a deal's last card
+    (its scores, the next deal, the new redeal question) is dearer than a card, and the clusters
+    of slow moves they made every 70 s fell into the same windows of `--flood-windows` in every run
+    (its order of windows was seeded alike), most of them flooded ones. A site's tables are at every
+    point of their deals at once. Clock tasks are not queued for these moves (their clocks are the
+    first clocks' long ones; the run's first move at each table sets the next)."""
+    from django.conf import settings
+
+    from gameplay import services
+    from gameplay.engine.state import Phase
+    from gameplay.models import Table
+
+    queued = settings.GAMEPLAY_QUEUE_TASKS
+    settings.GAMEPLAY_QUEUE_TASKS = False
+    try:
+        for tid, _keys in tables:
+            for _ in range(rng.randrange(DEAL_MOVES)):
+                table = Table.objects.get(pk=tid)
+                state = services.load_state(table)
+                if table.status != "playing" or state is None:
+                    break
+                if state.phase == Phase.REDEAL:
+                    seat, action, expected = min(state.redeal_pending), "pass", table.decision_event
+                else:
+                    seat, expected = state.to_move, table.event_seq
+                    action = rng.choice([services.public_action(a) for a in state.legal_actions()])
+                outcome = services.play(table_id=tid, seat=seat, action=action, expected_event=expected)
+                if not outcome.ok:
+                    raise SystemExit(f"stagger: table {tid}: {outcome.message}")
+    finally:
+        settings.GAMEPLAY_QUEUE_TASKS = queued
 
 
 SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.log"))  # noqa: S108
@@ -447,8 +493,8 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
-    flood_windows = (ws_windows.windows(stop - args.seconds, args.warmup, args.seconds, args.flood_windows)
-                     if args.flood_windows else [])
+    flood_windows = (ws_windows.windows(stop - args.seconds, args.warmup, args.seconds, args.flood_windows,
+                                        seed=args.seed) if args.flood_windows else [])
     flooding = None
     if flood:
         spans = ws_windows.flood_spans(flood_windows) if flood_windows else [(stop - args.seconds, stop)]
@@ -649,6 +695,12 @@ def main() -> None:
                              "tasks fire in every window)")
     parser.add_argument("--flood-linger", type=float, default=2.0,
                         help="seconds after the flood stops whose moves still count for it")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seeds the order of the flood windows and the tables' stagger (default: drawn "
+                             "for the run and printed, so that runs pooled together do not share one order)")
+    parser.add_argument("--no-stagger", dest="stagger", action="store_false",
+                        help="start every table at its match's first move (before 2026-12-04: the deals of "
+                             "all tables then end in the same seconds, see stagger())")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -657,6 +709,8 @@ def main() -> None:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:
             runner.run(watcher_child(args))
         return
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1 << 31)
     args.tables = min(args.tables, 500)  # bounded: at most 500 tables
     args.seconds = min(args.seconds, 600 if args.flood_windows else 300)
     if args.flood_windows:
@@ -681,7 +735,8 @@ def main() -> None:
     print(f"== {args.server} + {layer}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
           f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}"
-          f"{f' in windows of {args.flood_windows:g} s' if args.flood_windows else ''}")
+          f"{f' in windows of {args.flood_windows:g} s' if args.flood_windows else ''}; seed {args.seed}"
+          f"{', tables staggered' if args.stagger else ', not staggered'}")
     tables = prepare(args)
     flood = prepare_flood() if args.flood else None
     port = _free_port()

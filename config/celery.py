@@ -70,9 +70,10 @@ def _settle_the_collector(**kwargs):
     """The worker's process that takes tasks from the broker leaves Kombu's promises in reference
     cycles by the hundred thousand a run (bench/ws_load.py, BENCH_GC_GARBAGE), and with Python's
     defaults its collector walked Django's own objects in full passes of 200-330 ms every minute
-    or so, a core taken from the live tables on a small machine: freeze what start-up left and
-    collect the young rarely (config/collector.py). Before the pool forks, so its children start
-    so too."""
+    or so, a core taken from the live tables on a small machine: freeze what start-up left, so
+    those passes walk only what came after (config/collector.py); its young generation keeps
+    Python's threshold, for the cycles it makes. Before the pool forks, so its children start so
+    too."""
     from config import collector
 
-    collector.settle()
+    collector.settle(raise_young=False)
