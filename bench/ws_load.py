@@ -144,6 +144,18 @@ def prepare(args) -> list[tuple[int, list[str]]]:
     return tables
 
 
+def cpu_probe() -> float:
+    """Milliseconds this process takes for a fixed pure-Python loop: the machine's speed at the
+    time of the run. This VM's cores slow down by a factor of two or more for minutes at a time
+    (2026-12-04: 60% of a core for the server in one run, 79-86% for the same work in the next),
+    and the latencies with them: a figure is comparable only with runs of a like probe."""
+    began = time.perf_counter()
+    total = 0
+    for i in range(2_000_000):
+        total += i
+    return 1000 * (time.perf_counter() - began)
+
+
 def vacuum() -> None:
     """Compact the bench database after the last run's tables are deleted, so every run starts
     from the same tables. Every move rewrites its table's row (its record grows card by card) and
@@ -520,6 +532,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     await asyncio.sleep(2)
     cpu1, me1, w1 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
     my_lag = lag.stop()
+    print(f"CPU probe after the run: {cpu_probe():.0f} ms")
     child_cpu = 0.0
     for child in children:
         child.stdin.write("stop\n")
@@ -753,7 +766,7 @@ def main() -> None:
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
           f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}"
           f"{f' in windows of {args.flood_windows:g} s' if args.flood_windows else ''}; seed {args.seed}"
-          f"{', tables staggered' if args.stagger else ', not staggered'}")
+          f"{', tables staggered' if args.stagger else ', not staggered'}; CPU probe {cpu_probe():.0f} ms")
     tables = prepare(args)
     flood = prepare_flood() if args.flood else None
     port = _free_port()

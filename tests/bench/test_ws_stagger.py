@@ -1,0 +1,44 @@
+"""bench/ws_load.py's stagger: the tables start the run at different points of their first deal, so
+their deals do not all end in the same seconds (which set clusters of slow moves into the same
+windows of every run)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+
+from bench import ws_load
+from gameplay import services
+from gameplay.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def _table() -> tuple[int, list[str]]:
+    keys = []
+    for _seat in range(4):
+        session = SessionStore()
+        session["bilka_guest"] = True
+        session.create()
+        keys.append(session.session_key)
+    table = services.create_table(rules={"move_seconds": 60}, seating="in_order", session_key=keys[0])
+    for key in keys[1:]:
+        services.sit(table_id=table.pk, session_key=key)
+    return table.pk, keys
+
+
+def test_the_tables_start_the_run_at_different_points_of_their_deal(settings):
+    settings.GAMEPLAY_QUEUE_TASKS = True
+    tables = [_table() for _ in range(12)]
+    before = {tid: Table.objects.get(pk=tid).event_seq for tid, _ in tables}
+    ws_load.stagger(tables, random.Random(5))
+    after = {tid: Table.objects.get(pk=tid) for tid, _ in tables}
+    moves = [after[tid].event_seq - before[tid] for tid, _ in tables]
+    assert len(set(moves)) >= 6, moves  # spread over the deal, not all alike
+    for table in after.values():
+        assert table.status == "playing"
+        state = services.load_state(table)  # the record replays
+        assert state is not None
+    assert settings.GAMEPLAY_QUEUE_TASKS  # restored after the moves that queued none
