@@ -115,9 +115,7 @@ def prepare(args) -> list[tuple[int, list[str]]]:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.sessions.backends.db import SessionStore
 
-    from gameplay import services
     from gameplay.models import Table
 
     Table.objects.all().delete()
@@ -127,21 +125,28 @@ def prepare(args) -> list[tuple[int, list[str]]]:
     # the time, so no table is lost on time before it could move. Every later clock is the
     # server's, `--move-seconds`.
     settings.GAMEPLAY_CLOCK_SCALE = 100 * float(os.environ["BENCH_CLOCK_SCALE"])
-    tables = []
-    for _ in range(args.tables):
-        keys = []
-        for _seat in range(4):
-            session = SessionStore()
-            session["bilka_guest"] = True
-            session.create()
-            keys.append(session.session_key)
-        table = services.create_table(rules={"move_seconds": 60}, seating="in_order", session_key=keys[0])
-        for key in keys[1:]:
-            services.sit(table_id=table.pk, session_key=key)
-        tables.append((table.pk, keys))
+    tables = [open_table() for _ in range(args.tables)]
     if args.stagger:
         stagger(tables, random.Random(args.seed))
     return tables
+
+
+def open_table() -> tuple[int, list[str]]:
+    """A table with four guests seated (each a session of its own): (its id, their session keys)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from gameplay import services
+
+    keys = []
+    for _seat in range(4):
+        session = SessionStore()
+        session["bilka_guest"] = True
+        session.create()
+        keys.append(session.session_key)
+    table = services.create_table(rules={"move_seconds": 60}, seating="in_order", session_key=keys[0])
+    for key in keys[1:]:
+        services.sit(table_id=table.pk, session_key=key)
+    return table.pk, keys
 
 
 def cpu_probe() -> float:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
 
 from bench import ws_load
 from gameplay import services
@@ -16,22 +15,9 @@ from gameplay.models import Table
 pytestmark = pytest.mark.django_db
 
 
-def _table() -> tuple[int, list[str]]:
-    keys = []
-    for _seat in range(4):
-        session = SessionStore()
-        session["bilka_guest"] = True
-        session.create()
-        keys.append(session.session_key)
-    table = services.create_table(rules={"move_seconds": 60}, seating="in_order", session_key=keys[0])
-    for key in keys[1:]:
-        services.sit(table_id=table.pk, session_key=key)
-    return table.pk, keys
-
-
 def test_the_tables_start_the_run_at_different_points_of_their_deal(settings):
     settings.GAMEPLAY_QUEUE_TASKS = True
-    tables = [_table() for _ in range(12)]
+    tables = [ws_load.open_table() for _ in range(12)]
     before = {tid: Table.objects.get(pk=tid).event_seq for tid, _ in tables}
     ws_load.stagger(tables, random.Random(5))
     after = {tid: Table.objects.get(pk=tid) for tid, _ in tables}
