@@ -165,8 +165,8 @@ def vacuum() -> None:
     """Compact the bench database after the last run's tables are deleted, so every run starts
     from the same tables. Every move rewrites its table's row (its record grows card by card) and
     adds an event; where PostgreSQL's autovacuum is off (this machine's configuration file turns it
-    off, a site's leaves it on), each run left ~20 MB of dead rows behind, the working set outgrew
-    shared_buffers, and the fourth run in a row moved at p50 130 ms instead of 21 (2026-12-04)."""
+    off, a site's leaves it on), each run left ~20 MB of dead rows behind and after four runs the
+    bench database (258 MB) had outgrown shared_buffers (128 MB); runs must start alike."""
     from django.db import connection
 
     with connection.cursor() as cursor:
