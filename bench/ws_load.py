@@ -326,12 +326,11 @@ class LoopLag:
 
 
 def quiet_gc() -> None:
-    """The generator's own collector pauses would count as latency: the same settings as the server."""
-    import gc
+    """The generator's own collector pauses would count as latency: the server's default settings,
+    whatever `BILKA_GC_THRESHOLD0` the server is given for a comparison."""
+    from config import collector
 
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, *gc.get_threshold()[1:])
+    collector.settle(threshold0=collector.DEFAULT_THRESHOLD0)
 
 
 def new_event_loop() -> asyncio.AbstractEventLoop:

@@ -17,15 +17,17 @@ import os
 DEFAULT_THRESHOLD0 = 50000
 
 
-def settle(*, raise_young: bool = True) -> bool:
+def settle(*, raise_young: bool = True, threshold0: int | None = None) -> bool:
     """Collect what start-up left, freeze the rest out of the collector's view and, with
     `raise_young`, raise the young generation's threshold; call once, when the process is set up.
-    Whether it did (not with `BILKA_GC_THRESHOLD0=0`).
+    Whether it did (not with `BILKA_GC_THRESHOLD0=0`). A `threshold0` given is used instead of
+    that setting (bench/ws_load.py's load generator keeps its own whatever the server is given).
 
     A process that leaves many reference cycles behind (Celery's worker: Kombu's promises) keeps
     the default young threshold: with 50,000 its middle generation piled up 360,000 objects
     between collections and freed them in one pause of 870 ms (bench/ws_load.py, BENCH_GC_LOG)."""
-    threshold0 = int(os.environ.get("BILKA_GC_THRESHOLD0", str(DEFAULT_THRESHOLD0)))
+    if threshold0 is None:
+        threshold0 = int(os.environ.get("BILKA_GC_THRESHOLD0", str(DEFAULT_THRESHOLD0)))
     if threshold0 <= 0:
         return False
     gc.collect()
