@@ -51,7 +51,8 @@ stamps each move's stages in the server (bench/ws_trace.py) and prints where the
 that loads the bench settings logs its own, with its pid and time on the monotonic clock);
 `BENCH_GC_GARBAGE=file` counts what each collection found unreachable, by kind (which code leaves
 reference cycles behind); `BENCH_DUMP=file.json` writes (seconds into the run, latency) per move,
-`.t0` the run's start on the monotonic clock, `.windows` the flood windows; `BENCH_WS` picks
+`.t0` the run's start on the monotonic clock, `.windows` the flood windows (`bench/ws_pool.py`
+pools several runs' flood windows from them); `BENCH_WS` picks
 uvicorn's websocket implementation (default websockets-sansio, as bin/site); `BILKA_GC_THRESHOLD0=0`
 gives the server Python's default collector settings (config/asgi.py); while it runs,
 `.venv/bin/py-spy dump --pid <daphne pid>` or
