@@ -12,6 +12,9 @@ CLEANUP_TASK = "config.tasks.cleanup"
 DEAD_SERVERS_TASK_NAME = "Live tables: drop sockets of dead server processes"
 DEAD_SERVERS_TASK = "gameplay.tasks.reap_dead_servers_task"
 DEAD_SERVERS_EVERY_SECONDS = 15
+LOST_TASKS_TASK_NAME = "Live tables: queue again the tasks a killed process lost"
+LOST_TASKS_TASK = "gameplay.tasks.requeue_lost_tasks_task"
+LOST_TASKS_EVERY_SECONDS = 30
 
 
 def keep_plans_after_migrate(receiver: Callable[..., None], *, dispatch_uid: str) -> None:
@@ -26,8 +29,8 @@ def keep_plans_after_migrate(receiver: Callable[..., None], *, dispatch_uid: str
 
 
 def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
-    """Create the nightly clean-up plan (03:30 site time) and the dead-server reaper (every 15 s)
-    if they are missing.
+    """Create the nightly clean-up plan (03:30 site time), the dead-server reaper (every 15 s)
+    and the lost-task sweep of the live tables (every 30 s) if they are missing.
 
     A `post_migrate` receiver rather than a data migration: it also runs after the test
     runner flushes the tables, and it never overwrites what an admin changed (a disabled plan
@@ -37,7 +40,10 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
 
     if PeriodicTask._meta.db_table not in connections[using].introspection.table_names():
         return  # django_celery_beat not migrated yet (e.g. `migrate clubs` alone)
-    _ensure_dead_server_reaper(using)
+    # the sockets of server processes whose heartbeat is gone (gameplay.presence)
+    _ensure_every(using, DEAD_SERVERS_TASK_NAME, DEAD_SERVERS_TASK, DEAD_SERVERS_EVERY_SECONDS)
+    # the clock and bot tasks a killed process never sent (gameplay.services.clocks)
+    _ensure_every(using, LOST_TASKS_TASK_NAME, LOST_TASKS_TASK, LOST_TASKS_EVERY_SECONDS)
     if PeriodicTask.objects.using(using).filter(name=CLEANUP_TASK_NAME).exists():
         return
     crontab_fields = {
@@ -54,20 +60,17 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
     PeriodicTask.objects.using(using).create(name=CLEANUP_TASK_NAME, task=CLEANUP_TASK, crontab=crontab)
 
 
-def _ensure_dead_server_reaper(using: str) -> None:
-    """Every 15 s, drop the sockets of server processes whose heartbeat is gone (gameplay.presence).
-
-    A run older than the interval is dropped (`expire_seconds`): the next one does the same work,
-    so runs never pile up behind a worker that was away.
-    """
+def _ensure_every(using: str, name: str, task: str, seconds: int) -> None:
+    """A plan running `task` every `seconds`, unless one of that name exists (an admin's changes
+    stay). A run older than the interval is dropped (`expire_seconds`): the next one does the same
+    work, so runs never pile up behind a worker that was away."""
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-    if PeriodicTask.objects.using(using).filter(name=DEAD_SERVERS_TASK_NAME).exists():
+    if PeriodicTask.objects.using(using).filter(name=name).exists():
         return
     interval, _ = IntervalSchedule.objects.using(using).get_or_create(
-        every=DEAD_SERVERS_EVERY_SECONDS, period=IntervalSchedule.SECONDS
+        every=seconds, period=IntervalSchedule.SECONDS
     )
     PeriodicTask.objects.using(using).create(
-        name=DEAD_SERVERS_TASK_NAME, task=DEAD_SERVERS_TASK, interval=interval,
-        expire_seconds=DEAD_SERVERS_EVERY_SECONDS,
+        name=name, task=task, interval=interval, expire_seconds=seconds,
     )

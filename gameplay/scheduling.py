@@ -52,7 +52,9 @@ def send_in_background() -> None:
     frames back by that much. The countdown becomes an absolute time when the task is queued, so
     the clock and the bots' pauses stay as exact as before. A task still in the thread's queue
     when the process ends normally is sent before it exits (the pool joins its thread); one in a
-    process that is killed is lost, as it was when the process died between commit and send."""
+    process that is killed is lost, as it was when the process died between commit and send: the
+    beat's sweep queues it again once the table is well past its deadline
+    (`services.requeue_lost_tasks`)."""
     global _sender  # noqa: PLW0603 - one sender a process
     if _sender is None:
         _sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="task-sender")

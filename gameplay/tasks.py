@@ -1,7 +1,7 @@
 """Celery tasks of the live tables: a bot's move (a strong bot's on a queue of its own), the move
-clock, and the sockets of dead server processes. Idempotent: each carries the event number it was
-queued for and does nothing when the table has moved on or is gone; the reaper only drops what is
-still there."""
+clock, the sockets of dead server processes and the tasks lost with a killed process. Idempotent:
+each carries the event number it was queued for and does nothing when the table has moved on or is
+gone; the reaper only drops what is still there."""
 
 from __future__ import annotations
 
@@ -41,6 +41,13 @@ def reap_dead_servers_task() -> int:
     """Beat (every 15 s): drop the sockets of server processes whose heartbeat key is gone, as
     their disconnects would have (`gameplay.servers`). Safe to run twice or at once."""
     return services.reap_dead_servers()
+
+
+@shared_task(ignore_result=True)
+def requeue_lost_tasks_task() -> int:
+    """Beat (every 30 s): queue again the clock or bot task of tables that have waited far past
+    it (its process was killed between the move's commit and sending it). Safe to run twice."""
+    return len(services.requeue_lost_tasks())
 
 
 @shared_task(name="gameplay.match_changed", ignore_result=True, acks_late=True)

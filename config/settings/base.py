@@ -290,6 +290,9 @@ GAMEPLAY_GRACE_SECONDS = env.int("GAMEPLAY_GRACE_SECONDS", default=120)
 # Real seconds per rules second of the move clock; only tests change it (never the rules object).
 GAMEPLAY_CLOCK_SCALE = 1.0
 GAMEPLAY_QUEUE_TASKS = True
+# Seconds past a table's deadline (or, with a bot to move, past its pause and budget) after which
+# the beat takes its task for lost with a killed process and queues it again (gameplay/services/clocks.py).
+GAMEPLAY_LOST_TASK_SECONDS = env.int("GAMEPLAY_LOST_TASK_SECONDS", default=30)
 #: The queue of the archive's "match changed" notices and of the rating recomputes that follow
 #: them (None: Celery's default queue, which the site's worker consumes).
 ARCHIVE_NOTICE_QUEUE = env("ARCHIVE_NOTICE_QUEUE", default=None)

@@ -29,7 +29,7 @@ from gameplay.services.archive import (
 )
 from gameplay.services.bot_thinking import bot_play, bot_think
 from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
-from gameplay.services.clocks import bot_move, clock_expired
+from gameplay.services.clocks import bot_move, clock_expired, requeue_lost_tasks
 from gameplay.services.connections import connection_changed, reap_dead_servers
 from gameplay.services.ending import cancel, resign
 from gameplay.services.moves import parse_action, play, public_action
@@ -77,6 +77,7 @@ __all__ = [
     "play_now",
     "public_action",
     "reap_dead_servers",
+    "requeue_lost_tasks",
     "resign",
     "seat_for",
     "seat_rows",

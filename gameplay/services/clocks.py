@@ -1,4 +1,5 @@
-"""What the tasks do at a live table: the bot to move plays, a move clock runs out (grace, forfeit).
+"""What the tasks do at a live table: the bot to move plays, a move clock runs out (grace, forfeit),
+and a table whose task was lost gets it again (`requeue_lost_tasks`).
 
 Each carries the event number its task was queued for and does nothing once the table has
 moved on (`current_table`), so a task that runs twice or late changes nothing.
@@ -6,17 +7,20 @@ moved on (`current_table`), so a task that runs twice or late changes nothing.
 
 from __future__ import annotations
 
+import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from gameplay import broadcast, scheduling
 from gameplay.engine import MatchState, Phase, write_record
 from gameplay.engine.bots import choose
 from gameplay.engine.cards import SEATS
-from gameplay.models import BotLevel, Seat, Table
+from gameplay.models import BotLevel, Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import grace_seconds
 from gameplay.selectors import load_state
 from gameplay.services.bot_thinking import bot_to_answer
@@ -31,6 +35,8 @@ from gameplay.services.changes import (
 from gameplay.services.ending import finish_locked
 from gameplay.services.moves import apply_locked
 from gameplay.services.state_cache import keep_on_commit, take_state
+
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -111,3 +117,46 @@ def _close_redeal_question(table: Table, state: MatchState, seats: list[Seat]) -
     queue_next_task(table, state, seats)
     keep_on_commit(table, state)
     return "closed"
+
+
+def requeue_lost_tasks(now: datetime | None = None) -> list[int]:
+    """Queue again the task of every playing table that has waited for it far too long; returns
+    those tables.
+
+    A change queues its table's next task only after it commits, and in a move worker a thread of
+    that process sends it (`scheduling.send_in_background`): a process killed between the commit
+    and the send loses the task, and the table would wait for ever, a person's clock that never
+    runs out or a bot that never plays. So the beat looks for tables whose deadline (a person's
+    move clock, the redeal question's) passed `GAMEPLAY_LOST_TASK_SECONDS` ago, and tables with a
+    bot to move and no event for that long beyond a bot's pause and thinking budget, and queues
+    their task again. A task is checked against the event it was queued for, so one that was
+    merely late and runs after its copy changes nothing."""
+    if not getattr(settings, "GAMEPLAY_QUEUE_TASKS", True):
+        return []
+    now = now or timezone.now()
+    late = timedelta(seconds=float(getattr(settings, "GAMEPLAY_LOST_TASK_SECONDS", 30)))
+    playing = Table.objects.filter(status=TableStatus.PLAYING)
+    requeued = []
+    for table_id, seq, decision in (playing.filter(move_deadline__lt=now - late).order_by("pk")
+                                    .values_list("pk", "event_seq", "decision_event")):
+        scheduling.queue_clock(table_id, decision or seq, 0)
+        requeued.append(table_id)
+    bot_time = timedelta(seconds=float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.5))
+                         + float(getattr(settings, "GAMEPLAY_BOT_PAUSE_SPREAD", 0.8))
+                         + float(getattr(settings, "BOT_BUDGET", 1.0)))
+    last_event = TableEvent.objects.filter(table=OuterRef("pk"), number=OuterRef("event_seq"))
+    waiting = (playing.filter(move_deadline__isnull=True)
+               .annotate(last_event_at=Subquery(last_event.values("created_at")[:1]))
+               .filter(last_event_at__lt=now - late - bot_time).order_by("pk"))
+    for table in waiting:
+        state = load_state(table)
+        if state is None or state.to_move is None or state.phase == Phase.REDEAL:
+            continue  # the redeal question always runs a clock: the first loop's
+        mover = seat_rows(table)[state.to_move]
+        if mover.is_bot:
+            scheduling.queue_bot_move(table.pk, table.event_seq, level=mover.bot_level)
+            requeued.append(table.pk)
+    if requeued:
+        logger.warning("Tasks of tables %s were lost or are late: queued again",
+                       ", ".join(map(str, requeued)))
+    return requeued
