@@ -6,7 +6,9 @@ import contextlib
 import random
 import re
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from django.db import connections, transaction
 
@@ -56,11 +58,24 @@ def answer_play(table_id: int) -> Table:
     return Table.objects.get(pk=table_id)
 
 
+def wait_for(predicate: Callable[[], Any], seconds: float = 20.0) -> Any:
+    """Ask `predicate` every 0.1 s until it gives something true or `seconds` pass (a real worker's
+    task to land); its last answer."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    return predicate()
+
+
 def hand_strings(state, seat: int) -> set[str]:
     return {card_to_str(c) for c in mask_cards(state.hands[seat])}
 
 
-__all__ = ["CARD_RE", "SEATS", "answer_play", "hand_strings", "legal_strings", "play_random", "state_of"]
+__all__ = ["CARD_RE", "SEATS", "answer_play", "hand_strings", "legal_strings", "play_random", "state_of",
+           "wait_for"]
 
 
 @contextlib.contextmanager

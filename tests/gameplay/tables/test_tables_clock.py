@@ -7,21 +7,11 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from tables_helpers import answer_play, legal_strings, table_locked_elsewhere
+from tables_helpers import answer_play, legal_strings, table_locked_elsewhere, wait_for
 
 from gameplay import services
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table
-
-
-def _wait(predicate, seconds: float = 20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    return predicate()
 
 
 @pytest.mark.django_db
@@ -97,7 +87,7 @@ def test_worker_forfeits_a_player_who_does_not_move(celery_worker_process, setti
     # all four answer the redeal question here, so the move clock is set by this process's scale
     mover = services.load_state(answer_play(table.pk)).to_move
     assert Table.objects.get(pk=table.pk).rules["move_seconds"] == 60
-    finished = _wait(lambda: Table.objects.get(pk=table.pk).status == "finished", 20)
+    finished = wait_for(lambda: Table.objects.get(pk=table.pk).status == "finished", 20)
     assert finished, celery_worker_process.log()[-3000:]
     table = Table.objects.get(pk=table.pk)
     assert table.result["reason"] == "timeout" and table.result["seat"] == SEATS[mover]
@@ -114,7 +104,7 @@ def test_worker_bots_play_up_to_the_person(celery_worker_process, settings):
 
     person_moves = 0
     for _ in range(6):
-        t = _wait(persons_turn, 20)
+        t = wait_for(persons_turn, 20)
         assert t, celery_worker_process.log()[-3000:]
         state = services.load_state(t)
         outcome = services.play(table_id=t.pk, seat=2, action=legal_strings(state)[0],

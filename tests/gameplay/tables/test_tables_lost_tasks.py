@@ -9,23 +9,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
-from tables_helpers import answer_play, legal_strings
+from tables_helpers import answer_play, legal_strings, wait_for
 
 from config.schedule import LOST_TASKS_TASK, LOST_TASKS_TASK_NAME
 from gameplay import scheduling, services
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table, TableEvent
 from gameplay.tasks import requeue_lost_tasks_task
-
-
-def _wait(predicate, seconds: float = 20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    return predicate()
 
 
 def bot_to_move(session_key: str) -> Table:
@@ -110,11 +100,11 @@ def test_a_lost_clock_and_a_lost_bot_move_run_after_the_sweep(celery_worker_proc
 
     settings.GAMEPLAY_QUEUE_TASKS = True
     assert requeue_lost_tasks_task() == 2
-    finished = _wait(lambda: Table.objects.get(pk=person.pk).status == "finished")
+    finished = wait_for(lambda: Table.objects.get(pk=person.pk).status == "finished")
     assert finished, celery_worker_process.log()[-3000:]
     result = Table.objects.get(pk=person.pk).result
     assert result["reason"] == "timeout" and result["seat"] == SEATS[mover]
-    moved = _wait(lambda: Table.objects.get(pk=bot.pk).event_seq > bot.event_seq)
+    moved = wait_for(lambda: Table.objects.get(pk=bot.pk).event_seq > bot.event_seq)
     assert moved, celery_worker_process.log()[-3000:]
     assert TableEvent.objects.get(table=bot, number=bot.event_seq + 1).kind == "move"
     # end the match so the worker has nothing left to do when the test database is flushed

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from django.db import connections
-from tables_helpers import answer_play, legal_strings, table_locked_elsewhere
+from tables_helpers import answer_play, legal_strings, table_locked_elsewhere, wait_for
 
 from gameplay import services
 from gameplay.engine import Phase
@@ -137,15 +137,6 @@ def test_every_strong_reply_takes_the_whole_budget(settings):
     assert time.monotonic() - started >= 0.4
 
 
-def _wait(predicate, seconds: float):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    return predicate()
-
 
 @pytest.mark.django_db(transaction=True)
 def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_process, bot_worker_process,
@@ -169,7 +160,7 @@ def test_strong_bots_play_a_whole_match_through_their_own_worker(celery_worker_p
         return t if state.to_move == 2 else None
 
     while True:
-        t = _wait(persons_turn_or_over, 60)
+        t = wait_for(persons_turn_or_over, 60)
         assert t, bot_worker_process.log()[-3000:]
         if t.status != "playing":
             break
