@@ -33,7 +33,8 @@ BOT_THINK_TASK = "gameplay.tasks.bot_think_task"
 BOT_PLAY_TASK = "gameplay.tasks.bot_play_task"
 
 
-def _enabled() -> bool:
+def enabled() -> bool:
+    """Whether tasks are queued at all (`GAMEPLAY_QUEUE_TASKS`)."""
     return bool(getattr(settings, "GAMEPLAY_QUEUE_TASKS", True))
 
 
@@ -79,11 +80,22 @@ def _send_now(name: str, args: tuple[Any, ...], eta: datetime | None, options: d
 pause_rng: random.Random = random.SystemRandom()
 
 
+def _bot_pause_range() -> tuple[float, float]:
+    """(shortest pause, spread above it) in seconds."""
+    return (float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.5)),
+            float(getattr(settings, "GAMEPLAY_BOT_PAUSE_SPREAD", 0.8)))
+
+
 def bot_pause() -> float:
     """Seconds before a bot's move: one draw from the same range for every move of every bot."""
-    shortest = float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.5))
-    spread = float(getattr(settings, "GAMEPLAY_BOT_PAUSE_SPREAD", 0.8))
+    shortest, spread = _bot_pause_range()
     return max(0.0, shortest + spread * pause_rng.random())
+
+
+def longest_bot_pause() -> float:
+    """The longest pause `bot_pause` can draw."""
+    shortest, spread = _bot_pause_range()
+    return max(0.0, shortest + spread)
 
 
 def queue_bot_move(table_id: int, expected_event: int, seat: int | None = None,
@@ -92,7 +104,7 @@ def queue_bot_move(table_id: int, expected_event: int, seat: int | None = None,
 
     A beginner plays under the table's lock on the default queue; any other level thinks without
     the lock, on the bots' queue."""
-    if not _enabled():
+    if not enabled():
         return
     pause = bot_pause()
     args = (table_id, expected_event) if seat is None else (table_id, expected_event, seat)
@@ -107,7 +119,7 @@ def queue_bot_play(table_id: int, expected_event: int, seat: int, action: int, s
     """A strong bot's decided move, played `seconds` from now (the rest of its budget) by the bots'
     worker, which meanwhile thinks for other tables instead of sleeping; False when tasks are not
     queued (the caller then waits and plays itself)."""
-    if not _enabled():
+    if not enabled():
         return False
     _send(BOT_PLAY_TASK, (table_id, expected_event, seat, action), seconds if seconds > 0 else None,
           queue=settings.BOT_QUEUE)
@@ -115,6 +127,6 @@ def queue_bot_play(table_id: int, expected_event: int, seat: int, action: int, s
 
 
 def queue_clock(table_id: int, expected_event: int, seconds: float) -> None:
-    if not _enabled():
+    if not enabled():
         return
     _send(MOVE_CLOCK_TASK, (table_id, expected_event), max(0.0, seconds))

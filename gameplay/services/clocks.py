@@ -131,7 +131,7 @@ def requeue_lost_tasks(now: datetime | None = None) -> list[int]:
     bot to move and no event for that long beyond a bot's pause and thinking budget, and queues
     their task again. A task is checked against the event it was queued for, so one that was
     merely late and runs after its copy changes nothing."""
-    if not getattr(settings, "GAMEPLAY_QUEUE_TASKS", True):
+    if not scheduling.enabled():
         return []
     now = now or timezone.now()
     late = timedelta(seconds=float(getattr(settings, "GAMEPLAY_LOST_TASK_SECONDS", 30)))
@@ -141,9 +141,7 @@ def requeue_lost_tasks(now: datetime | None = None) -> list[int]:
                                     .values_list("pk", "event_seq", "decision_event")):
         scheduling.queue_clock(table_id, decision or seq, 0)
         requeued.append(table_id)
-    bot_time = timedelta(seconds=float(getattr(settings, "GAMEPLAY_BOT_PAUSE", 0.5))
-                         + float(getattr(settings, "GAMEPLAY_BOT_PAUSE_SPREAD", 0.8))
-                         + float(getattr(settings, "BOT_BUDGET", 1.0)))
+    bot_time = timedelta(seconds=scheduling.longest_bot_pause() + float(settings.BOT_BUDGET))
     last_event = TableEvent.objects.filter(table=OuterRef("pk"), number=OuterRef("event_seq"))
     waiting = (playing.filter(move_deadline__isnull=True)
                .annotate(last_event_at=Subquery(last_event.values("created_at")[:1]))
