@@ -11,9 +11,10 @@ from django import forms
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 
+from archive.models import ArchivedMatch
 from clubs.models import Club, Player
-from gameplay.models import ArchivedMatch
-from tournaments.models import Format, PlayerRating, Tournament, TournamentStatus
+from ratings.models import PlayerRating
+from tournaments.models import Format, Tournament, TournamentStatus
 
 ROW_ID_MAX = 2**31 - 1
 ISO_DATE = ["%Y-%m-%d"]

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.ratings_peers import Bilka, OpenSkill, TeamElo, TrueSkill  # noqa: E402
 from bench.ratings_sim import simulate  # noqa: E402
-from tournaments.ratings.model import ModelParams  # noqa: E402
+from ratings.core.model import ModelParams  # noqa: E402
 
 KINDS = ("league", "rotating", "mix")
 ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0, 256.0)

@@ -13,7 +13,7 @@ import trueskill
 from openskill.models import BradleyTerryFull, PlackettLuce
 
 from bench.ratings_sim import SimMatch
-from tournaments.ratings.model import Deal, Match, ModelParams, RatingState
+from ratings.core.model import Deal, Match, ModelParams, RatingState
 
 
 class TeamElo:
@@ -119,7 +119,7 @@ def model_match(m: SimMatch, with_deals: bool, with_points: bool = True) -> Matc
 
 
 class Bilka:
-    """The site's model (tournaments.ratings): from the deals, or from the winner only."""
+    """The site's model (ratings.core): from the deals, or from the winner only."""
 
     def __init__(
         self, params: ModelParams | None = None, with_deals: bool = True, with_points: bool = True

@@ -119,23 +119,23 @@ def _fill(n: int, n_players: int, seed: int) -> None:
             conn.commit()
             made += size
             print(f"  {made:,} matches archived", flush=True)
-        cur.execute("SELECT setval('gameplay_archivedmatch_id_seq', %s)", (n,))
+        cur.execute("SELECT setval('archive_archivedmatch_id_seq', %s)", (n,))
         conn.commit()
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
 
 
 def _copy(cur: psycopg.Cursor, matches: list, seats: list, deals: list) -> None:
-    with cur.copy("COPY gameplay_archivedmatch (id, source, tournament, tournament_match, played_at,"
+    with cur.copy("COPY archive_archivedmatch (id, source, tournament, tournament_match, played_at,"
                   " archived_at, rules, rules_key, ns_eyes, ew_eyes, winner, reason, has_record, deal_count,"
                   " rated, public,"
                   " record_hash, event_name, event_url) FROM STDIN") as copy:
         for row in matches:
             copy.write_row(row)
-    with cur.copy("COPY gameplay_archivedseat (match_id, seat, kind, player_id, name) FROM STDIN") as copy:
+    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name) FROM STDIN") as copy:
         for row in seats:
             copy.write_row(row)
-    with cur.copy("COPY gameplay_archiveddeal (match_id, number, outcome, pair_on_duty, jack_holder,"
+    with cur.copy("COPY archive_archiveddeal (match_id, number, outcome, pair_on_duty, jack_holder,"
                   " ns_points, ew_points, ns_eyes, ew_eyes, ns_score, ew_score) FROM STDIN") as copy:
         for row in deals:
             copy.write_row(row)
@@ -156,8 +156,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from gameplay.models import ArchivedMatch
-    from tournaments.services import ratings
+    from archive.models import ArchivedMatch
+    from ratings.services import recompute as ratings
 
     if new:
         call_command("migrate", verbosity=0)
@@ -170,7 +170,7 @@ def main() -> None:
         _fill(args.matches, args.players, args.seed)
         print(f"built in {time.perf_counter() - started:.0f} s")
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM gameplay_archiveddeal")
+        cur.execute("SELECT count(*) FROM archive_archiveddeal")
         deal_rows = cur.fetchone()[0]
     print(f"{args.matches:,} rated matches, {deal_rows:,} deals ({deal_rows / args.matches:.1f} a match); "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -182,7 +182,7 @@ def main() -> None:
         timings["write"] = timings.get("write", 0) + timings.get("commit", 0)
         with connection.cursor() as cur:
             counts = []
-            for table in ("tournaments_ratingchange", "tournaments_playerrating", "tournaments_pairrating"):
+            for table in ("ratings_ratingchange", "ratings_playerrating", "ratings_pairrating"):
                 cur.execute(f"SELECT count(*) FROM {table}")  # noqa: S608
                 counts.append(cur.fetchone()[0])
         print(f"run {run}: {learnt:,} matches in {total:.1f} s = read {timings.get('read', 0):.1f} + compute "

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from gameplay.engine.scoring import WIN_SCORE, score_deal
-from tournaments.core.eyes import POSSIBLE_POINTS, ScoringRules
-from tournaments.ratings.match_odds import match_probability_exact
+from gameplay.engine.sheets import POSSIBLE_POINTS, ScoringRules
+from ratings.core.match_odds import match_probability_exact
 
 POINTS = 22.0  # card points one unit of strength is worth in a deal
 NOISE = 22.0  # spread of a deal's points from the cards dealt

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.ratings_peers import model_match  # noqa: E402
 from bench.ratings_sim import SimMatch, play_match  # noqa: E402
-from tournaments.ratings.model import RatingState  # noqa: E402
+from ratings.core.model import RatingState  # noqa: E402
 
 
 def main() -> None:

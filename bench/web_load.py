@@ -10,7 +10,7 @@ per request (user and system, from /proc: less noisy than the rates on a shared 
 Beside it runs the site's Celery worker, started as bin/site starts it (`celery -A config worker`),
 which learns the ratings from each result (which moves every page again); with `--refresh` it also
 works the public pages out again after each commit (`PUBLIC_PAGES_REFRESH`,
-tournaments.selectors.fresh), where by default the first reader after a result works them out in
+config.fresh), where by default the first reader after a result works them out in
 the server process.
 
 Then freshness: the organiser confirms a result of the open round through the API (`POST

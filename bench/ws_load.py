@@ -37,7 +37,7 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
 four seats and six spectators, each its own guest session, from 127.0.0.2, in a process of their
 own) send 1,000 frames/s in all for the whole run, each a `sync` from -1 (the dearest frame to
 answer), and reconnect at once whenever the server closes them. The move latency of every other
-table, with and without it, shows what a flood costs them (gameplay/flood.py limits it);
+table, with and without it, shows what a flood costs them (gameplay/tables/flood.py limits it);
 `BENCH_FLOOD_LIMITS=0` turns the limits off. `--flood-windows W` (bench/ws_windows.py) measures
 both in one run, which two runs cannot at this machine's spread: after the warm-up, pairs of
 W-second windows, one flooded (the defined flood is 30 s) and one not, in a random order drawn
@@ -287,7 +287,7 @@ def helpers_rss(proc_pid: int) -> int:
     return sum(c.memory_info().rss for c in children if _is_helper(c))
 
 
-EVENT_PREFIX = '{"type":"event","n":'  # gameplay.broadcast.frame_message: compact JSON, "type" then "n"
+EVENT_PREFIX = '{"type":"event","n":'  # tables.broadcast.frame_message: compact JSON, "type" then "n"
 
 
 def event_number(raw: str | bytes) -> int | None:

@@ -20,7 +20,7 @@ import os
 import time
 
 from config.asgi import application  # noqa: F401 - the application served, patched below
-from gameplay import consumers
+from gameplay.tables import consumers
 
 _out = open(os.environ["BENCH_TRACE"], "a", buffering=1)  # noqa: SIM115 - open for the server's life
 _now = time.monotonic
@@ -72,7 +72,7 @@ def _trace_layer(cls) -> None:  # noqa: ANN001
     cls.group_send = group_send
 
 
-from gameplay import broadcast  # noqa: E402
+from gameplay.tables import broadcast  # noqa: E402
 
 _publish = broadcast._Publisher.publish  # noqa: SLF001
 _flush = broadcast._Publisher._flush  # noqa: SLF001

@@ -15,7 +15,7 @@ from django.conf import settings  # noqa: E402
 from config import collector  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.socket_db import AuthMiddlewareStack  # noqa: E402  (the user looked up in the shared pool)
-from gameplay.flood import ConnectGate  # noqa: E402
+from gameplay.tables.flood import ConnectGate  # noqa: E402
 
 # A socket drives a player's seat with his session cookie, which any page can make the browser send:
 # only the site's own pages (scheme, host and port alike, settings.BILKA_WS_ORIGINS) may open one;

@@ -1,5 +1,5 @@
 """The garbage collector's settings for the site's long-lived processes (the ASGI server, the
-move workers of `gameplay.move_pool`).
+move workers of `gameplay.tables.move_pool`).
 
 The collector's full passes walk every live object: with 2,000 sockets one pass stalled all of
 them for 0.2-0.9 s (bench/ws_load.py, BENCH_GC_LOG), and in a move worker every move waits out a

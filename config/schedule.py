@@ -40,7 +40,7 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
 
     if PeriodicTask._meta.db_table not in connections[using].introspection.table_names():
         return  # django_celery_beat not migrated yet (e.g. `migrate clubs` alone)
-    # the sockets of server processes whose heartbeat is gone (gameplay.presence)
+    # the sockets of server processes whose heartbeat is gone (gameplay.tables.presence)
     _ensure_every(using, DEAD_SERVERS_TASK_NAME, DEAD_SERVERS_TASK, DEAD_SERVERS_EVERY_SECONDS)
     # the clock and bot tasks a killed process never sent (gameplay.services.clocks)
     _ensure_every(using, LOST_TASKS_TASK_NAME, LOST_TASKS_TASK, LOST_TASKS_EVERY_SECONDS)

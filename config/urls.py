@@ -12,6 +12,8 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("api/", include("api.urls")),
     path("", include("gameplay.urls")),
+    path("", include("archive.urls")),
     path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]

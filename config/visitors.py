@@ -1,7 +1,7 @@
 """Visitors' copies of the public pages, answered in front of Django.
 
 A visitor who is not signed in gets a tournament's public pages and the API's standings from the
-cache (``tournaments.selectors.fresh``), but through Django's whole middleware chain and a thread of
+cache (``config.fresh``), but through Django's whole middleware chain and a thread of
 its own, about 5 ms of the one process a request: under 32 connections that was 160-220 requests
 a second and a p99 of 250-360 ms (bench/web_load.py). Here the finished answer Django gave such a
 visitor (status, headers, body) is kept in the process, per address, language and the headers the

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from gameplay.consumers import LobbyConsumer, TableConsumer
+from gameplay.tables.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns: list = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),

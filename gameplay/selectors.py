@@ -9,7 +9,7 @@ from gameplay.engine import MatchState, read_record
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for, table_meta, view_of
-from gameplay.seat_words import bot_name
+from gameplay.words import bot_name
 
 #: A client that missed more events than this gets a fresh snapshot instead of the events.
 CATCH_UP_LIMIT = 50

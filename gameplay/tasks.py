@@ -8,8 +8,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from gameplay import services
-from gameplay.models import ArchivedMatch
-from gameplay.services import analysis
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -39,7 +37,7 @@ def move_clock_task(table_id: int, expected_event: int) -> str:
 @shared_task(ignore_result=True)
 def reap_dead_servers_task() -> int:
     """Beat (every 15 s): drop the sockets of server processes whose heartbeat key is gone, as
-    their disconnects would have (`gameplay.servers`). Safe to run twice or at once."""
+    their disconnects would have (`gameplay.tables.servers`). Safe to run twice or at once."""
     return services.reap_dead_servers()
 
 
@@ -48,17 +46,3 @@ def requeue_lost_tasks_task() -> int:
     """Beat (every 30 s): queue again the clock or bot task of tables that have waited far past
     it (its process was killed between the move's commit and sending it). Safe to run twice."""
     return len(services.requeue_lost_tasks())
-
-
-@shared_task(name="gameplay.match_changed", ignore_result=True, acks_late=True)
-def match_changed_task(match_id: int, change: str, players: list[int]) -> None:
-    """The archive's "match changed" notice, queued on commit by `services.archive`: sends the
-    signal `services.match_changed` here, in a worker, where ratings and analysis listen."""
-    services.match_changed.send(sender=ArchivedMatch, match_id=match_id, change=change, players=players)
-
-
-@shared_task(name="gameplay.analyse_match", ignore_result=True, acks_late=True)
-def analyse_match_task(match_id: int) -> str:
-    """The double-dummy analysis of one archived match (`services.analysis`), on the analysis
-    queue (`settings.ANALYSIS_QUEUE`): a worker killed mid-match gets it again (acks late)."""
-    return analysis.analyse_match(match_id=match_id)

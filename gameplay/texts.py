@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from gameplay.seat_words import pair_name, seat_letter
+from gameplay.words import pair_name, seat_letter
 
 
 def table_texts() -> dict[str, str]:
@@ -55,7 +55,7 @@ def table_texts() -> dict[str, str]:
         "summary_score": _("Score: NS %(ns)s : EW %(ew)s"),
         "suits_legend": _("The suit beside a player is his for the whole match: it is the trump of every "
                           "deal in which he holds the jack of clubs. J♣ marks who holds it now."),
-        # seats, pairs and the jack's mark as the reader writes them (gameplay.seat_words)
+        # seats, pairs and the jack's mark as the reader writes them (gameplay.words)
         **{f"seat_{s}": seat_letter(s) for s in "NESW"},
         "pair_NS": pair_name("NS"),
         "pair_EW": pair_name("EW"),
@@ -70,26 +70,3 @@ def lobby_texts() -> dict[str, str]:
         "playing": _("playing"),
         "none": _("No open tables yet. Open one!"),
     }
-
-
-def deal_outcome(code: str) -> str:
-    """How a deal ended (the record's `outcome`), in the reader's language."""
-    words = {
-        "win": _("win"),
-        "rout": _("rout"),
-        "lucy": _("Lucy"),
-        "eggs": _("eggs"),
-        "redeal": _("redeal"),
-        "unfinished": _("unfinished"),
-    }
-    return words.get(code, code)
-
-
-#: A suit letter of RULES.md as the cards print it.
-SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-
-def suit_name(code: str) -> str:
-    """A suit letter of RULES.md (C, D, H, S) as the reader names the suit."""
-    words = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
-    return words.get(code, code)

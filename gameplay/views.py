@@ -15,12 +15,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from gameplay import archive, selectors, services
+from archive import selectors as archive
+from archive.records import MAX_RECORD_BYTES, submitted_bytes
+from archive.replays import render_replay
+from gameplay import selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.forms import TableForm
 from gameplay.models import BotLevel, Table, TableStatus
-from gameplay.record_input import MAX_RECORD_BYTES, submitted_bytes
-from gameplay.replays import render_replay
 from gameplay.texts import lobby_texts, table_texts
 
 
@@ -62,7 +63,7 @@ def _record_table(request: HttpRequest, pk: int) -> tuple[Table, int | None]:
 
     A casual table's record follows the table. A tournament pairing's table is watched live by
     anyone, but its record and replay are its match's, public once its round is over: until then
-    only its players (and its club's organisers) get them (`gameplay.archive`)."""
+    only its players (and its club's organisers) get them (`archive.selectors`)."""
     table, seat = _visible_table(request, pk)
     if table.casual:
         return table, seat

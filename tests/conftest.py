@@ -55,7 +55,7 @@ def _own_cache_keys(request, settings):
 
     A browser test shares the keys of the run with the site it drives (the Daphne of
     tests/e2e/test_tables_play.py, one for the session): what the test writes through a service
-    must renew the pages that site keeps (``tournaments.selectors.fresh``)."""
+    must renew the pages that site keeps (``config.fresh``)."""
     if request.node.get_closest_marker("e2e"):
         return
     settings.CACHES = redis_cache(settings.REDIS_URL, f"bilka-test-{uuid.uuid4().hex[:12]}")

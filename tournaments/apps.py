@@ -11,15 +11,10 @@ class TournamentsConfig(AppConfig):
         from django.db.models.signals import post_delete
 
         from config.schedule import keep_plans_after_migrate
-        from gameplay.services import match_changed as archive_changed
 
-        from . import audit_words, broadcast, day_tasks, schedule, tasks  # noqa: F401 - signal receivers and tasks
+        from . import audit_words, broadcast, day_tasks, freshness, schedule, tasks  # noqa: F401 - signal receivers and tasks
         from .models import Match
-        from .selectors import fresh
-        from .services import (
-            plans,  # noqa: F401 - the day's plans follow rounds and day settings
-            ratings,
-        )
+        from .services import plans  # noqa: F401 - the day's plans follow rounds and day settings
         from .services.archiving import match_deleted
 
         keep_plans_after_migrate(
@@ -28,6 +23,5 @@ class TournamentsConfig(AppConfig):
         keep_plans_after_migrate(schedule.ensure_day_plan, dispatch_uid="bilka-tournaments-day-plan")
         broadcast.connect_table_events()
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="bilka-archive-match-deleted")
-        archive_changed.connect(ratings.match_changed, dispatch_uid="bilka-ratings-follow-the-archive")
-        fresh.connect()  # the public pages' cache follows every change to what they show
+        freshness.connect()  # the public pages' cache follows every change to what they show
         audit_words.register()  # the audit log words the tournaments' codes in the reader's language

@@ -1,6 +1,6 @@
 """A score the rules refuse, worded for the reader: `InvalidScore`'s code and numbers, translated.
 
-The pure core (`tournaments.core.eyes`) names the rule a score breaks in English for the command
+The pure core (`gameplay.engine.sheets`) names the rule a score breaks in English for the command
 line and the logs; pages, dashboards and live-table imports show this wording instead.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .core.eyes import InvalidScore
+from gameplay.engine.sheets import InvalidScore
 
 
 def score_error_text(error: InvalidScore) -> str:

@@ -18,12 +18,12 @@ from django.urls import reverse
 
 from clubs.models import Membership
 from clubs.permissions import ROSTER_ROLES
+from config import fresh
 from config.notify import notify_user
 
 from . import services
 from .models import Match, Round, Tournament
 from .schedule import AUTO_CONFIRM_TASK
-from .selectors import fresh
 
 log = logging.getLogger(__name__)
 
@@ -143,15 +143,6 @@ def notify_tournament_finished(tournament_id: int) -> int:
             },
         )
     return len(users)
-
-
-@shared_task(name="tournaments.recompute_ratings", acks_late=True)
-def recompute_ratings(run_id: int) -> str:
-    """Rebuild every rating from the archive (``services.ratings``): one transaction, so a kill
-    leaves the old ratings and the task, delivered again, starts over."""
-    from .services import ratings
-
-    return ratings.run_recompute(run_id=run_id)
 
 
 #: The public addresses a refresh works out again, with the name and parts their kept value has in

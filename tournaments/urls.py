@@ -2,16 +2,11 @@
 
 from django.urls import path, re_path
 
-from .views import audit, day, entries, events, listing, match_record, matches, ratings, rounds, standings
+from .views import audit, day, entries, events, listing, match_record, matches, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
     path("tournaments/", listing.tournament_list, name="list"),
-    path("ratings/", ratings.board, name="rating_board"),
-    path("ratings/how/", ratings.how, name="rating_how"),
-    path("ratings/club/<slug:slug>/", ratings.club_board, name="rating_club"),
-    path("ratings/city/<str:city>/", ratings.city_board, name="rating_city"),
-    path("ratings/players/<int:pk>/chart.svg", ratings.chart, name="rating_chart"),
     path("clubs/<slug:club_slug>/tournaments/", events.club_tournaments, name="club_list"),
     path("clubs/<slug:club_slug>/tournaments/new/", events.create, name="create"),
     path("t/<slug:slug>/", events.home, name="home"),

@@ -1,4 +1,4 @@
-"""The archive of played matches, seen only through ``gameplay.archive.visible_matches``: a private
+"""The archive of played matches, seen only through ``archive.selectors.visible_matches``: a private
 match is not there for whoever may not see it on the pages (for a key, the key's owner)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rest_framework import generics
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gameplay import archive
+from archive import selectors as archive
 
 from ..filters import ArchivedMatchFilter
 from ..serializers import ArchivedMatchDetailSerializer, ArchivedMatchSerializer

@@ -6,8 +6,8 @@ from django.db.models import Prefetch
 from rest_framework import generics
 
 from clubs.models import Club, ClubPlayer, Player
-from tournaments.models import BILKA_FOUR, PlayerRating
-from tournaments.selectors import ratings as rating_selectors
+from ratings import selectors as rating_selectors
+from ratings.models import BILKA_FOUR, PlayerRating
 
 from ..filters import ClubFilter, PlayerFilter, RatingFilter
 from ..serializers import ClubSerializer, PlayerSerializer, RatingSerializer

@@ -15,10 +15,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import fresh
 from config.visitors import Shareable
 from tournaments import selectors
 from tournaments.models import Match, Tournament
-from tournaments.selectors import fresh
 
 from ..filters import TournamentFilter
 from ..serializers import MatchSerializer, RoundSerializer, StandingsSerializer, TournamentSerializer
@@ -65,7 +65,7 @@ class StandingsView(APIView):
         def data():
             return StandingsSerializer(selectors.shown_standings(tournament=tournament_or_404(slug))).data
 
-        # Kept until the tournament changes, as its standings page (tournaments.selectors.fresh).
+        # Kept until the tournament changes, as its standings page (config.fresh).
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == renderer.media_type:
             # Plain JSON, as every client but the browsable page asks: kept as sent, for encoding

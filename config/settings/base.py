@@ -47,8 +47,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "config",
     "clubs",
-    "tournaments",
     "gameplay",
+    "archive",
+    "ratings",
+    "tournaments",
     "api",
 ]
 
@@ -135,7 +137,7 @@ def channel_layer_host(url: str) -> dict:
 # Pub/sub: one PUBLISH per group message, delivered straight to the processes subscribed, no
 # per-channel lists to poll. Measured on 2 cores (bench/ws_load.py, 2,000 sockets): the list
 # layer saturated at 50 moves/s, pub/sub kept up. Delivery is at most once and there is no
-# channel capacity: numbered events and `sync` let a client recover (gameplay/broadcast.py).
+# channel capacity: numbered events and `sync` let a client recover (gameplay/tables/broadcast.py).
 # `group_add` only takes channels of this process (consumers always pass self.channel_name).
 CHANNEL_LAYERS = {
     "default": {
@@ -238,7 +240,7 @@ USE_TZ = True
 # to compare (bench/web_load.py --no-copies).
 VISITOR_COPIES = env.bool("VISITOR_COPIES", default=True)
 # On: after a change to a tournament commits, the site's Celery worker works its public pages out
-# again (tournaments.selectors.fresh); readers get the pages before it for at most a second
+# again (config.fresh); readers get the pages before it for at most a second
 # meanwhile. Off (the default): the first reader after the change works them out in the web
 # process. Off because on the shared two-core machine the worker, starved of a core by the load
 # generator and the server, took longer than that: fresh after 1.2-2.3 s with it, 0.9-1.5 s without
@@ -282,7 +284,7 @@ LOGGING = {
 
 # --- Live tables (gameplay). The pause makes a bot's move feel human; tests set it to 0. Each
 # pause is drawn anew between GAMEPLAY_BOT_PAUSE and that plus GAMEPLAY_BOT_PAUSE_SPREAD seconds,
-# the same whatever the bot holds (gameplay/scheduling.py): a forced card must not come faster.
+# the same whatever the bot holds (gameplay/services/scheduling.py): a forced card must not come faster.
 GAMEPLAY_BOT_PAUSE = env.float("GAMEPLAY_BOT_PAUSE", default=0.5)
 GAMEPLAY_BOT_PAUSE_SPREAD = env.float("GAMEPLAY_BOT_PAUSE_SPREAD", default=0.8)
 # Seconds a player may be disconnected in one match before his move clock runs on.
@@ -305,12 +307,12 @@ BOT_QUEUE = env("BOT_QUEUE", default="bots")
 #: Seconds a strong bot thinks over each move; every strong bot's move takes exactly this long (a
 #: quicker decision is padded to it), so the time taken says nothing of its hand.
 BOT_BUDGET = env.float("BOT_BUDGET", default=1.0)
-# Table sockets keep one PostgreSQL connection per pool thread (gameplay/consumers.py).
+# Table sockets keep one PostgreSQL connection per pool thread (gameplay/tables/consumers.py).
 GAMEPLAY_SOCKET_DB_REUSE = True
-# Moves from table sockets run in this many worker processes per server process (gameplay/move_pool.py);
-# 0 runs them in the server's thread pool.
+# Moves from table sockets run in this many worker processes per server process
+# (gameplay/tables/move_pool.py); 0 runs them in the server's thread pool.
 GAMEPLAY_MOVE_PROCESSES = env.int("GAMEPLAY_MOVE_PROCESSES", default=1)
-# Table socket limits (gameplay/flood.py): a frame's size, and token buckets (frames a second after a
+# Table socket limits (gameplay/tables/flood.py): a frame's size, and token buckets (frames a second after a
 # burst) per socket and per viewer across its sockets, kept in Redis; sessionless viewers are counted
 # by address with ADDRESS_FACTOR times the allowance. A person never comes near them.
 GAMEPLAY_FLOOD_LIMITS = True
@@ -325,7 +327,7 @@ GAMEPLAY_FLOOD_ADDRESS_FACTOR = env.float("GAMEPLAY_FLOOD_ADDRESS_FACTOR", defau
 GAMEPLAY_FLOOD_COOL_OFF = env.float("GAMEPLAY_FLOOD_COOL_OFF", default=10.0)
 GAMEPLAY_FLOOD_HOLD = env.float("GAMEPLAY_FLOOD_HOLD", default=4.0)
 # ... each cool-off stretched by a random share of itself up to this (so viewers throttled together
-# do not all come back in the same second; gameplay.flood._cool_off)
+# do not all come back in the same second; gameplay.tables.flood._cool_off)
 GAMEPLAY_FLOOD_COOL_OFF_JITTER = env.float("GAMEPLAY_FLOOD_COOL_OFF_JITTER", default=0.5)
 # The database work of socket connects, first snapshots and closes, one at a time per server process
 # (config.socket_db.lane): a crowd of sockets coming at once leaves the event loop its share. 0: no limit.

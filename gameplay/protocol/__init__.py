@@ -25,7 +25,7 @@ Server -> client:
   {"type": "refused", "id": ..., "code": ..., "message": "..."}   to the asking socket only
   {"type": "pong"}
   {"type": "refused", "id": null, "code": "too_fast", "message": "...", "retry_in": S}
-                                     over the frame limits (gameplay/flood.py): then closed with 4429;
+                                     over the frame limits (gameplay/tables/flood.py): then closed with 4429;
                                      the page shows the message and reconnects after S seconds
   a frame over GAMEPLAY_FRAME_MAX_BYTES is answered "refused" with code "too_large" and not read
 

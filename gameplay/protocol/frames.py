@@ -19,7 +19,7 @@ from django.utils import timezone
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
 from gameplay.engine.match import MatchState
 from gameplay.engine.shuffle import SCHEME, commitment_of
-from gameplay.seat_words import bot_name
+from gameplay.words import bot_name
 
 SPECTATOR = None
 

@@ -3,30 +3,19 @@
 Each service is one transaction that locks the table row (`select_for_update`) and, as a second
 guard that also holds on SQLite, advances `event_seq` by compare-and-set. It applies the engine,
 appends numbered events, stores the record as it grows, and only on commit broadcasts the frames
-and queues the bot and clock tasks (`gameplay.scheduling`).
+and queues the bot and clock tasks (`gameplay.services.scheduling`).
 
 One module per job, by what it changes: `seating` (open a table, sit, bots, start), `moves`,
 `clocks` (what the bot and clock tasks do), `bot_thinking` (a strong bot decides without the lock),
 `ending` (decided, resigned or called off),
-`connections` (sockets and dead servers), `archive` (the archive of final matches, its one writer);
-`changes` holds what they share (lock, events, clock, next task, refusals) and `state_cache` the
-states this process moved last. Callers use the names below: `from gameplay import services`.
+`connections` (sockets and dead servers), `archiving` (a finished casual table goes to the archive);
+`changes` holds what they share (lock, events, clock, next task, refusals), `rows` the SQL every
+move runs, `scheduling` the bot and clock tasks it queues, and `state_cache` the states this
+process moved last. Callers use the names below: `from gameplay import services`.
 """
 
 from gameplay.engine import RulesError
 from gameplay.selectors import load_state
-from gameplay.services.archive import (
-    ArchiveError,
-    PlayedMatch,
-    SeatIn,
-    SheetDeal,
-    archive_match,
-    archived_with_record,
-    match_changed,
-    record_hash,
-    remove_match,
-    set_public,
-)
 from gameplay.services.bot_thinking import bot_play, bot_think
 from gameplay.services.changes import Conflict, Outcome, TableError, seat_rows
 from gameplay.services.clocks import bot_move, clock_expired, requeue_lost_tasks
@@ -43,21 +32,8 @@ from gameplay.services.seating import (
     sit,
     validate_rules,
 )
-from gameplay.services.uploads import Uploaded, upload_records
 
 __all__ = [
-    "ArchiveError",
-    "PlayedMatch",
-    "SeatIn",
-    "SheetDeal",
-    "archive_match",
-    "Uploaded",
-    "upload_records",
-    "archived_with_record",
-    "record_hash",
-    "match_changed",
-    "remove_match",
-    "set_public",
     "Conflict",
     "Outcome",
     "RulesError",

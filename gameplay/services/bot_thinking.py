@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 
-from gameplay import scheduling
 from gameplay.engine import MatchState, Phase, bots
 from gameplay.models import Seat, Table
 from gameplay.selectors import load_state
+from gameplay.services import scheduling
 from gameplay.services.changes import Conflict, TableError, current_table, is_current
 from gameplay.services.moves import apply_locked
 from gameplay.services.state_cache import keep_on_commit, take_state

@@ -15,10 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import broadcast, rows, scheduling
 from gameplay.engine import MatchState, Phase
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import event_parts, move_seconds, redeal_seconds, table_meta
+from gameplay.services import rows, scheduling
+from gameplay.tables import broadcast
 
 
 class TableError(Exception):

@@ -16,13 +16,13 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from gameplay import broadcast, scheduling
 from gameplay.engine import MatchState, Phase, write_record
 from gameplay.engine.bots import choose
 from gameplay.engine.cards import SEATS
 from gameplay.models import BotLevel, Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import grace_seconds
 from gameplay.selectors import load_state
+from gameplay.services import scheduling
 from gameplay.services.bot_thinking import bot_to_answer
 from gameplay.services.changes import (
     Conflict,
@@ -35,6 +35,7 @@ from gameplay.services.changes import (
 from gameplay.services.ending import finish_locked
 from gameplay.services.moves import apply_locked
 from gameplay.services.state_cache import keep_on_commit, take_state
+from gameplay.tables import broadcast
 
 logger = logging.getLogger(__name__)
 

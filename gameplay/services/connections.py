@@ -1,6 +1,6 @@
 """Who is connected at a table: seated players' sockets opening and closing, dead servers' sockets.
 
-`gameplay.servers` says which server processes are alive; the sockets of the others are dropped.
+`gameplay.tables.servers` says which server processes are alive; the sockets of the others are dropped.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from gameplay import broadcast, servers
 from gameplay.models import Seat, SeatConnection, TableStatus
 from gameplay.protocol.frames import grace_seconds
+from gameplay.tables import broadcast, servers
 
 logger = logging.getLogger(__name__)
 

@@ -9,13 +9,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.notify import notify_user
-from gameplay import broadcast
 from gameplay.engine import MatchState, write_record
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.selectors import load_state, record_with_seed
-from gameplay.services.archive import archive_table
+from gameplay.services.archiving import archive_table
 from gameplay.services.changes import Outcome, append_event, lock_table, seat_rows
+from gameplay.tables import broadcast
 
 
 def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: str,

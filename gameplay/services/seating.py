@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import broadcast
 from gameplay.engine import MatchState, Rules, RulesError, write_record
 from gameplay.engine.cards import SEATS
 from gameplay.engine.shuffle import CLIENT_SEED_MAX, Shuffle, client_seed_problem
@@ -31,6 +30,7 @@ from gameplay.services.changes import (
     seat_rows,
     set_move_clock,
 )
+from gameplay.tables import broadcast
 
 _sysrand = secrets.SystemRandom()
 

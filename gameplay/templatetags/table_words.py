@@ -1,12 +1,11 @@
 """Filters that word the table in the reader's language: `{{ s.seat|seat }}`, `{{ "NS"|pair }}`,
-`{{ deal.outcome|outcome }}`, `{{ deal.trump|suit }}` (gameplay.seat_words, gameplay.texts); the
+`{{ deal.outcome|outcome }}`, `{{ deal.trump|suit }}` (gameplay.words); the
 bot levels a form offers (`{% bot_levels as levels %}`) and a level's name (`{{ s.level|bot_level }}`)."""
 
 from django import template
 
-from gameplay import seat_words
-from gameplay.models import BotLevel
-from gameplay.texts import deal_outcome, suit_name
+from gameplay import words
+from gameplay.words import BotLevel
 
 register = template.Library()
 
@@ -16,22 +15,22 @@ def seat(value):
     """A seat letter (or number, or a pair code such as a replay's winner) in the reader's language."""
     if value in (None, ""):
         return ""
-    return seat_words.seat_letter(value) if isinstance(value, int) else seat_words.seat_or_pair(value)
+    return words.seat_letter(value) if isinstance(value, int) else words.seat_or_pair(value)
 
 
 @register.filter
 def pair(value):
-    return "" if value in (None, "") else seat_words.pair_name(value)
+    return "" if value in (None, "") else words.pair_name(value)
 
 
 @register.filter
 def outcome(value):
-    return deal_outcome(str(value))
+    return words.deal_outcome(str(value))
 
 
 @register.filter
 def suit(value):
-    return suit_name(str(value))
+    return words.suit_name(str(value))
 
 
 @register.simple_tag

@@ -1,4 +1,4 @@
-/* The replay viewer (templates/gameplay/replay.html, gameplay/replays.py): steps through the deals
+/* The replay viewer (templates/archive/replay.html, archive/replays.py): steps through the deals
  * without a reload. The server has already drawn the position the address names; this script
  * redraws the same markup from the deals' data (#rp-data, json_script) and keeps the address
  * pointing at the position shown (history.replaceState), so a copied link opens there.
@@ -59,7 +59,7 @@
     return [di, Math.max(0, Math.min(D.deals[di].cards.length, k))];
   }
 
-  /* Where each step goes from here (null: nowhere): as gameplay.replays.navigation. */
+  /* Where each step goes from here (null: nowhere): as archive.replays.navigation. */
   function targets() {
     var plays = D.deals[deal].cards.length, last = D.deals.length - 1;
     var prevCard = card ? [deal, card - 1] : deal ? [deal - 1, D.deals[deal - 1].cards.length] : null;
@@ -105,7 +105,7 @@
     p.hands[seat].forEach(function (c) { hand.appendChild(cardEl(c)); });
   }
 
-  /* The double-dummy panel (gameplay/replay_analysis.py writes the same lines). */
+  /* The double-dummy panel (archive/replay_analysis.py writes the same lines). */
   function words(code) { return rankOf(code) + SUIT[code[1]]; }
   function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
   function line(sel, text) { var e = $(sel); if (e) e.textContent = text || ""; }

@@ -9,7 +9,7 @@ import requests
 import schemathesis
 from django.core.management import call_command
 
-from gameplay.models import ArchivedMatch
+from archive.models import ArchivedMatch
 from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,9 +10,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from archive import services as archive_services
+from archive.models import ArchivedMatch
 from clubs.models import Player, Role
 from gameplay import services
-from gameplay.models import ArchivedMatch, Seating, Table
+from gameplay.models import Seating, Table
+from gameplay.services import archiving
 from tests.clubs.factories import ClubFactory, MembershipFactory
 
 from .conftest import bearer, key_for
@@ -36,13 +39,13 @@ def _club_match(people, club, *, public: bool) -> ArchivedMatch:
     for user in people:
         services.sit(table_id=table.pk, user=user)
     table = _resign(table.pk, 1)
-    ns, ew, winner, reason, seat = services.archive.table_result(table)
-    played = services.PlayedMatch(
-        source="tournament", seats=services.archive.seats_of_table(table), rules=table.rules,
+    ns, ew, winner, reason, seat = archiving.table_result(table)
+    played = archive_services.PlayedMatch(
+        source="tournament", seats=archiving.seats_of_table(table), rules=table.rules,
         played_at=table.finished_at, ns_eyes=ns, ew_eyes=ew, winner=winner, reason=reason, reason_seat=seat,
         record=table.record, table_id=table.pk, tournament_match=table.pk, tournament=1, club_id=club.pk,
         public=public, event_name="Кубок")  # fmt: skip
-    return services.archive_match(played=played)
+    return archive_services.archive_match(played=played)
 
 
 @pytest.fixture

@@ -56,6 +56,6 @@ def websocket_routes() -> list[str]:
 
 def table_socket_actions() -> list[str]:
     """The message types `/ws/table/<id>/` acts on: the consumer's own dispatch table."""
-    from gameplay.consumers import TableConsumer
+    from gameplay.tables.consumers import TableConsumer
 
     return sorted(TableConsumer.ACTIONS)

@@ -187,22 +187,22 @@ ROWS: list[Row] = [
     # a record is downloaded once the match is over; while it is played, no one gets it
     *[Row(f"gameplay:record_json@{which}", method, every(404))
       for which in ("private", "public") for method in ("GET", "POST")],
-    *[Row(f"gameplay:table_archived@{which}", method, every(404))  # not archived while in play
+    *[Row(f"archive:table_match@{which}", method, every(404))  # not archived while in play
       for which in ("private", "public") for method in ("GET", "POST")],
     # --- the archive
-    Row("gameplay:archive", "GET", every(200)),
-    Row("gameplay:archive", "POST", every(200)),
-    *[Row(f"gameplay:{name}@private", method, seat(200))
-      for name in ("archived_match", "archived_record") for method in ("GET", "POST")],
-    *[Row(f"gameplay:{name}@public", method, every(200))
-      for name in ("archived_match", "archived_record") for method in ("GET", "POST")],
-    *[Row(f"gameplay:{name}@{which}", method, every(404))  # online records have no deal sheet
-      for name in ("archived_sheet_csv", "archived_sheet_json") for which in ("private", "public")
+    Row("archive:list", "GET", every(200)),
+    Row("archive:list", "POST", every(200)),
+    *[Row(f"archive:{name}@private", method, seat(200))
+      for name in ("match", "record") for method in ("GET", "POST")],
+    *[Row(f"archive:{name}@public", method, every(200))
+      for name in ("match", "record") for method in ("GET", "POST")],
+    *[Row(f"archive:{name}@{which}", method, every(404))  # online records have no deal sheet
+      for name in ("sheet_csv", "sheet_json") for which in ("private", "public")
       for method in ("GET", "POST")],
-    Row("gameplay:player_archive", "GET", every(200)),
-    Row("gameplay:player_archive", "POST", every(200)),
-    Row("gameplay:archive_upload", "GET", managers(200)),
-    Row("gameplay:archive_upload", "POST", managers(200)),
+    Row("archive:player", "GET", every(200)),
+    Row("archive:player", "POST", every(200)),
+    Row("archive:upload", "GET", managers(200)),
+    Row("archive:upload", "POST", managers(200)),
     # --- clubs
     Row("clubs:home", "GET", every(200)),
     Row("clubs:home", "POST", every(200)),
@@ -265,10 +265,8 @@ ROWS: list[Row] = [
     # --- tournaments and ratings
     Row("tournaments:list", "GET", every(200)),
     Row("tournaments:list", "POST", every(200)),
-    *[Row(f"tournaments:{name}", "GET", every(200)) for name in (
-        "rating_board", "rating_how", "rating_club", "rating_city", "rating_chart")],
-    *[gets_405(f"tournaments:{name}") for name in (
-        "rating_board", "rating_how", "rating_club", "rating_city", "rating_chart")],
+    *[Row(f"ratings:{name}", "GET", every(200)) for name in ("board", "how", "club", "city", "chart")],
+    *[gets_405(f"ratings:{name}") for name in ("board", "how", "club", "city", "chart")],
     *[Row(f"tournaments:{name}", method, every(200)) for name in (
         "club_list", "home", "entries", "round", "print_pairings", "results", "standings", "crosstable",
         "export", "match", "now_playing") for method in ("GET", "POST")],

@@ -39,9 +39,10 @@ def _member_player(w: World) -> int:
     return w.users["member"].player.pk
 
 
-TABLE_ROUTES = ("table", "sit", "bots", "client_seed", "verify_table", "state_json", "record_json",
-                "replay", "table_archived")
-ARCHIVE_ROUTES = ("archived_match", "archived_record", "archived_sheet_csv", "archived_sheet_json")
+TABLE_ROUTES = ("gameplay:table", "gameplay:sit", "gameplay:bots", "gameplay:client_seed",
+                "gameplay:verify_table", "gameplay:state_json", "gameplay:record_json", "gameplay:replay",
+                "archive:table_match")
+ARCHIVE_ROUTES = ("match", "record", "sheet_csv", "sheet_json")
 
 TARGETS: dict[str, Target] = {
     "account_confirm_email": lambda w: {"key": "no-such-key"},
@@ -62,8 +63,8 @@ TARGETS: dict[str, Target] = {
     "api:archive_detail@public": lambda w: {"pk": w.public_archived.pk},
     "api:archive_record@private": lambda w: {"pk": w.private_archived.pk},
     "api:archive_record@public": lambda w: {"pk": w.public_archived.pk},
-    **{f"gameplay:{name}@private": _private_table for name in TABLE_ROUTES},
-    **{f"gameplay:{name}@public": _public_table for name in TABLE_ROUTES},
+    **{f"{name}@private": _private_table for name in TABLE_ROUTES},
+    **{f"{name}@public": _public_table for name in TABLE_ROUTES},
     "gameplay:invite@private": lambda w: {"pk": w.private_table.pk, "token": w.private_table.invite_token},
     "gameplay:table@open": lambda w: {"pk": w.open_table.pk},
     "gameplay:invite@open": lambda w: {"pk": w.open_table.pk, "token": w.open_table.invite_token},
@@ -71,9 +72,9 @@ TARGETS: dict[str, Target] = {
     "gameplay:sit@open-uninvited": lambda w: {"pk": w.open_table.pk},
     "gameplay:bots@open": lambda w: {"pk": w.open_table.pk},
     "gameplay:invite@public": lambda w: {"pk": w.public_table.pk, "token": w.public_table.invite_token},
-    **{f"gameplay:{name}@private": (lambda w: {"pk": w.private_archived.pk}) for name in ARCHIVE_ROUTES},
-    **{f"gameplay:{name}@public": (lambda w: {"pk": w.public_archived.pk}) for name in ARCHIVE_ROUTES},
-    "gameplay:player_archive": lambda w: {"pk": w.users["seated"].player.pk},
+    **{f"archive:{name}@private": (lambda w: {"pk": w.private_archived.pk}) for name in ARCHIVE_ROUTES},
+    **{f"archive:{name}@public": (lambda w: {"pk": w.public_archived.pk}) for name in ARCHIVE_ROUTES},
+    "archive:player": lambda w: {"pk": w.users["seated"].player.pk},
     **{f"clubs:{name}": _club for name in (
         "club_detail", "club_edit", "club_join", "club_leave", "members", "member_add", "audit", "roster",
         "roster_add", "roster_bulk", "roster_merge")},
@@ -88,9 +89,9 @@ TARGETS: dict[str, Target] = {
     "clubs:player_edit@unclaimed": lambda w: {"pk": w.unclaimed.pk},
     "clubs:claim": lambda w: {"token": w.invitation.token},
     "clubs:api_token_revoke": lambda w: {"pk": w.owner_token.pk},
-    "tournaments:rating_club": _club,
-    "tournaments:rating_city": lambda w: {"city": w.club.city},
-    "tournaments:rating_chart": lambda w: {"pk": _member_player(w)},
+    "ratings:club": _club,
+    "ratings:city": lambda w: {"city": w.club.city},
+    "ratings:chart": lambda w: {"pk": _member_player(w)},
     "tournaments:club_list": lambda w: {"club_slug": w.club.slug},
     "tournaments:create": lambda w: {"club_slug": w.club.slug},
     **{f"tournaments:{name}": _event for name in (

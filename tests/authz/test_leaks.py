@@ -31,14 +31,14 @@ def test_the_lobby_lists_the_public_table_and_never_the_private_one(world):
 def test_the_archive_lists_the_private_match_to_its_players_alone(world):
     private, public = world.private_archived.pk, world.public_archived.pk
     for role in ROLES:
-        page = ask(world, role, "GET", reverse("gameplay:archive")).body.decode()
+        page = ask(world, role, "GET", reverse("archive:list")).body.decode()
         assert f"/archive/{public}/" in page, role
         assert (f"/archive/{private}/" in page) == (role == "seated"), role
         listed = _ids(ask(world, role, "GET", reverse("api:archive_list") + "?page_size=200"))
         assert public in listed, role
         assert (private in listed) == (role == "seated"), role
         # a player's page lists his matches the same way
-        player_page = ask(world, role, "GET", reverse("gameplay:player_archive",
+        player_page = ask(world, role, "GET", reverse("archive:player",
                                                        kwargs={"pk": world.users["seated"].player.pk}))
         assert (f"/archive/{private}/" in player_page.body.decode()) == (role == "seated"), role
 

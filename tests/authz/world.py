@@ -13,10 +13,11 @@ from typing import Any
 
 from django.test import Client
 
+from archive.models import ArchivedMatch
 from clubs import services as club_services
 from clubs.models import ApiToken, ClubPlayer, Player, PlayerInvitation, Role, TokenScope
 from gameplay import services as table_services
-from gameplay.models import ArchivedMatch, Seating, Table
+from gameplay.models import Seating, Table
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from tests.tournaments.conftest import player_with_account, register_pairs
 from tournaments import services as tournament_services
@@ -77,7 +78,7 @@ def _answer_redeal(table: Table) -> Table:
 def _finished(users: list, *, public: bool) -> ArchivedMatch:
     table = _answer_redeal(_seat_four(users, public=public))
     table_services.resign(table_id=table.pk, seat=1)
-    return ArchivedMatch.objects.get(table=table)
+    return ArchivedMatch.objects.get(table_id=table.pk)
 
 
 def _club_people() -> tuple[dict[str, Any], Any]:

@@ -9,7 +9,7 @@ from playwright.sync_api import sync_playwright
 
 from clubs.models import ClubPlayer
 from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.tournaments.test_rating_pages import _archive
+from tests.ratings.test_rating_pages import _archive
 from tournaments import services
 
 from .conftest import CHROMIUM_ARGS, PHONE

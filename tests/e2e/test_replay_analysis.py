@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from gameplay.models import MatchAnalysis
-from gameplay.services import analysis
+from archive.models import MatchAnalysis
+from archive.services import analysis
+from tests.archive.test_analysis import _archive, _short_record
 from tests.clubs.factories import PlayerFactory, UserFactory
-from tests.gameplay.archive.test_analysis import _archive, _short_record
 
 from .conftest import CHROMIUM_ARGS, PHONE
 

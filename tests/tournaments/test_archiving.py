@@ -8,8 +8,8 @@ import datetime
 import pytest
 from django.core.management import CommandError, call_command
 
+from archive.models import ArchivedMatch
 from clubs.services.merging import merge_players
-from gameplay.models import ArchivedMatch
 from tests.clubs.factories import PlayerFactory
 from tournaments import services
 from tournaments.models import Seat

@@ -115,7 +115,7 @@ def test_a_value_others_are_made_from_is_never_the_last_one(swiss):
     import threading
     import time
 
-    from tournaments.selectors import fresh
+    from config import fresh
 
     assert fresh.cached("table", swiss.slug, lambda: ("old", True)) == "old"
     fresh.renew(slug=swiss.slug)
@@ -140,7 +140,7 @@ def test_a_value_others_are_made_from_is_never_the_last_one(swiss):
 def _being_worked_out(slug: str, name: str, value: str):
     """Inside: another reader is working ``name`` out (at the versions when it began), and gives
     ``value`` when the block ends."""
-    from tournaments.selectors import fresh
+    from config import fresh
 
     started, release = threading.Event(), threading.Event()
 
@@ -165,7 +165,7 @@ def test_a_value_at_versions_since_moved_does_not_hold_up_the_one_now(swiss):
     out at once, not after the first reader is done (which made a result twice as slow to show),
     and the first reader's page, older, does not replace it when it comes."""
 
-    from tournaments.selectors import fresh
+    from config import fresh
 
     assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
     fresh.renew(slug=swiss.slug)  # the change made (in its transaction)
@@ -182,7 +182,7 @@ def test_a_move_of_the_epoch_alone_waits_for_the_value_being_worked_out_at_the_v
     interpreter, which made both twice as slow. A value others are made from stays exact, and a
     new tournament version is worked out at once."""
 
-    from tournaments.selectors import fresh
+    from config import fresh
 
     assert fresh.cached("page", swiss.slug, lambda: ("before", True)) == "before"
     fresh.renew(slug=swiss.slug)  # a result committed
@@ -200,7 +200,7 @@ def test_a_change_moves_the_pages_of_others_only_when_it_commits(swiss):
     """Renewed inside the transaction, every reader elsewhere worked the pages out again from the
     rows before it (once a saved row); now only the transaction's own reads work them out, from
     its rows, keeping nothing, and the others' pages move at the commit."""
-    from tournaments.selectors import fresh
+    from config import fresh
 
     assert fresh.cached("probe", swiss.slug, lambda: ("before", True)) == "before"
     before = fresh.stamp(swiss.slug)
@@ -224,7 +224,7 @@ def test_a_commit_renews_the_versions_once_however_many_rows_it_saved(swiss, org
     tournament's version once a saved row, 50-90 ms apart under load: the page worked out at the
     first was old before it was done, and a second computation started beside it. Now once a
     commit, with every version it moved; a savepoint rolled back takes nothing with it."""
-    from tournaments.selectors import fresh
+    from config import fresh
 
     renewed: list[list[str]] = []
     real = fresh._renew_now

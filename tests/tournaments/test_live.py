@@ -164,7 +164,7 @@ def test_a_table_whose_record_does_not_give_its_result_is_refused(online_match, 
 
 
 def test_a_live_tables_match_is_archived_once_with_its_record_and_chairs(online_match, organiser):
-    from gameplay.models import ArchivedMatch
+    from archive.models import ArchivedMatch
 
     match, players = online_match
     # ivan and nurlan sit N/S this time: the archive keeps the chairs, not the home/away order

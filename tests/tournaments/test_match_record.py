@@ -11,12 +11,12 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from archive.models import ArchivedMatch
+from archive.selectors import check_record
+from archive.services import upload_records
 from clubs.models import Role
-from gameplay.archive import check_record
 from gameplay.engine import Rules, read_record, write_record
 from gameplay.engine.selfplay import bot_match
-from gameplay.models import ArchivedMatch
-from gameplay.services import upload_records
 from tests.clubs.factories import MembershipFactory, UserFactory
 from tournaments import services
 from tournaments.models import Match, MatchStatus

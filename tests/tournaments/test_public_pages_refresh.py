@@ -16,9 +16,9 @@ from django.db import transaction
 from rest_framework.renderers import JSONRenderer
 
 from api.serializers import StandingsSerializer
+from config import fresh
 from tournaments import selectors, services
 from tournaments.models import Match
-from tournaments.selectors import fresh
 
 from . import test_visitor_copies as copies
 from .test_visitor_copies import TOKEN, _open_match, _played, fetch

@@ -7,8 +7,9 @@ import datetime
 
 import pytest
 
+from ratings.models import BILKA_FOUR, PlayerRating
 from tournaments import services
-from tournaments.models import BILKA_FOUR, IndividualEntry, PlayerRating
+from tournaments.models import IndividualEntry
 
 from .conftest import make_players, register_pairs
 

@@ -239,8 +239,8 @@ def test_a_copy_being_worked_out_since_the_result_covers_a_move_of_the_ratings_o
     The request already working the page out at the result's version shows the result: the next
     reader gets the copy until it is kept, instead of working the page out a second time beside
     it (which made both, and the result's appearance, twice as slow); after it, one does."""
+    from config import fresh
     from config.visitors import Copy, VisitorCopies
-    from tournaments.selectors import fresh
 
     now = ["e0.v1"]
     copies = VisitorCopies()

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 
+from archive.models import ArchivedMatch
 from clubs.models import ApiToken
-from gameplay.models import ArchivedMatch
 
 from .scene import Scene
 
@@ -26,11 +26,11 @@ SKIPPED = {
     "admin:*": "the admin site is Django's own, for staff",
     "gameplay:state_json": "JSON for the table script",
     "gameplay:record_json": "JSON game record",
-    "gameplay:archived_record": "JSON game record file",
-    "gameplay:archived_sheet_csv": "CSV score sheet file",
-    "gameplay:archived_sheet_json": "JSON score sheet file",
+    "archive:record": "JSON game record file",
+    "archive:sheet_csv": "CSV score sheet file",
+    "archive:sheet_json": "JSON score sheet file",
     "tournaments:export": "CSV/JSON files",
-    "tournaments:rating_chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
+    "ratings:chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
     "health": "a machine check",
     "api:*": "the API's JSON answers and schema; its docs page is Swagger UI's own English",
     "set_language": "redirects only",
@@ -156,11 +156,11 @@ CASES: list[Case] = [
     Case("clubs:player_search", None, lambda s: reverse("clubs:player_search") + "?q=Ерлан"),
     Case("clubs:player_detail", None, url("clubs:player_detail", player_id("asel"))),
     Case("tournaments:club_list", None, url("tournaments:club_list", club)),
-    Case("tournaments:rating_board", None, url("tournaments:rating_board")),
-    Case("tournaments:rating_board", "asel", url("tournaments:rating_board"), label="signed in"),
-    Case("tournaments:rating_club", None, url("tournaments:rating_club", club)),
-    Case("tournaments:rating_city", None, lambda s: reverse("tournaments:rating_city", args=["uspenka"])),
-    Case("tournaments:rating_how", None, url("tournaments:rating_how")),
+    Case("ratings:board", None, url("ratings:board")),
+    Case("ratings:board", "asel", url("ratings:board"), label="signed in"),
+    Case("ratings:club", None, url("ratings:club", club)),
+    Case("ratings:city", None, lambda s: reverse("ratings:city", args=["uspenka"])),
+    Case("ratings:how", None, url("ratings:how")),
     Case("tournaments:home", None, url("tournaments:home", slug("swiss"))),
     Case("tournaments:home", None, url("tournaments:home", slug("cup")), label="knockout"),
     Case("tournaments:home", None, url("tournaments:home", slug("mix")), label="individual"),
@@ -208,17 +208,18 @@ CASES: list[Case] = [
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.table.pk), label="playing"),
     Case("gameplay:verify", None, url("gameplay:verify")),
-    Case("gameplay:archive", None, url("gameplay:archive")),
-    Case("gameplay:archive", "organiser", lambda s: reverse("gameplay:archive") + f"?club={s.club.pk}&q=zz",
+    Case("archive:list", None, url("archive:list")),
+    Case("archive:list", "organiser", lambda s: reverse("archive:list") + f"?club={s.club.pk}&q=zz",
          label="filtered, nothing found"),
-    Case("gameplay:archived_match", None, lambda s: s.finished_table.archived.get_absolute_url(),
+    Case("archive:match", None,
+         lambda s: ArchivedMatch.objects.get(table_id=s.finished_table.pk).get_absolute_url(),
          label="online"),
-    Case("gameplay:archived_match", "organiser",
+    Case("archive:match", "organiser",
          lambda s: ArchivedMatch.objects.get(tournament_match=s.confirmed_match.pk).get_absolute_url(),
          label="tournament"),
-    Case("gameplay:table_archived", None, url("gameplay:table_archived", lambda s: s.finished_table.pk)),
-    Case("gameplay:player_archive", None,
-         url("gameplay:player_archive", lambda s: s.users["oleh"].player.pk)),
+    Case("archive:table_match", None, url("archive:table_match", lambda s: s.finished_table.pk)),
+    Case("archive:player", None,
+         url("archive:player", lambda s: s.users["oleh"].player.pk)),
     # --- accounts
     Case("account_login", None, url("account_login")),
     Case(
@@ -531,17 +532,17 @@ CASES: list[Case] = [
     ),
     Case("gameplay:play_now", None, url("gameplay:play_now"), post=lambda s: {}),
     # --- records in: the archive's upload, a tournament match's record
-    Case("gameplay:archive_upload", "organiser", url("gameplay:archive_upload")),
+    Case("archive:upload", "organiser", url("archive:upload")),
     Case(
-        "gameplay:archive_upload",
+        "archive:upload",
         "organiser",
-        url("gameplay:archive_upload"),
+        url("archive:upload"),
         post=lambda s: {"club": s.club.pk, "played": "2026-11-20", "public": "on",
                         "pasted": json.dumps([{"format": "bilka-record/1", "deals": []}, "x",
                                               s.finished_table.record])},
         label="refused and saved",
     ),
-    Case("gameplay:archive_upload", "asel", url("gameplay:archive_upload"), label="not an organiser"),
+    Case("archive:upload", "asel", url("archive:upload"), label="not an organiser"),
     Case("tournaments:match_record", "organiser", url("tournaments:match_record", slug("swiss"),
                                                       lambda s: s.open_match.pk)),
     Case(

@@ -23,7 +23,6 @@ from .event import (
     Tournament,
     TournamentStatus,
 )
-from .ratings import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
 from .rounds import (
     DealLine,
     Match,
@@ -37,12 +36,6 @@ from .rounds import (
 )
 
 __all__ = [
-    "BILKA_FOUR",
-    "PairRating",
-    "PlayerRating",
-    "RatingChange",
-    "RatingRun",
-    "RunStatus",
     "ACTIVE_STATUSES",
     "BRACKET_FORMATS",
     "INDIVIDUAL_FORMATS",

@@ -26,7 +26,7 @@ def shown_standings(*, tournament: Tournament) -> Standings:
     until the tournament changes (``fresh``): after a result the page and the API each ranked a
     256-pair Swiss again, at once, in the one server process. Only for showing: a service deciding
     from the standings (pairing, prizes) reads the rows in its own transaction with ``standings``."""
-    from . import fresh
+    from config import fresh
 
     return fresh.cached("standings-table", tournament.slug,
                         lambda: (standings(tournament=tournament), True), current=True)

@@ -1,4 +1,4 @@
-"""A tournament match in the game's archive: archived when its result is final, updated when it is
+"""A tournament match in the archive: archived when its result is final, updated when it is
 corrected, removed with it; public once its round is over.
 
 Every path that confirms a result (the organiser's entry, the other pair's or its PIN's
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from archive import services as archive
+from archive.models import MatchSource, SeatKind
 from clubs.models import Player
-from gameplay import services as game
 from gameplay.engine.cards import SEATS
-from gameplay.models import MatchSource, SeatKind, Table
+from gameplay.models import Table
 
 from .. import permissions
 from ..models import Match, MatchStatus, Round, RoundStatus
@@ -36,8 +37,8 @@ def _players(match: Match, side: str) -> list[Player]:
     return [rows[pid] for pid in ordered if pid in rows]
 
 
-def _seat_in(seat: int, player: Player) -> game.SeatIn:
-    return game.SeatIn(seat=seat, name=player.display_name, kind=SeatKind.PLAYER, player_id=player.pk,
+def _seat_in(seat: int, player: Player) -> archive.SeatIn:
+    return archive.SeatIn(seat=seat, name=player.display_name, kind=SeatKind.PLAYER, player_id=player.pk,
                        user_id=player.user_id)
 
 
@@ -56,7 +57,7 @@ def _record_of(match: Match, table: Table | None) -> dict | None:
     return match.record
 
 
-def _seats(match: Match, table: Table | None) -> tuple[list[game.SeatIn], str]:
+def _seats(match: Match, table: Table | None) -> tuple[list[archive.SeatIn], str]:
     """The four seats and where the home pair sat ("NS" or "EW")."""
     home, away = _players(match, "home"), _players(match, "away")
     if table is None and match.record is not None and match.record_chairs:
@@ -71,7 +72,7 @@ def _seats(match: Match, table: Table | None) -> tuple[list[game.SeatIn], str]:
         for chair in table.seats.all():
             player = by_user.get(chair.user_id)
             if player is None:
-                seats.append(game.SeatIn(seat=chair.seat, name=chair.name, kind=SeatKind.GUEST))
+                seats.append(archive.SeatIn(seat=chair.seat, name=chair.name, kind=SeatKind.GUEST))
                 continue
             seats.append(_seat_in(chair.seat, player))
             if chair.seat % 2 == 0 and player in home:
@@ -89,7 +90,7 @@ def _seats(match: Match, table: Table | None) -> tuple[list[game.SeatIn], str]:
     return seats, "NS"
 
 
-def _sheet(match: Match, home_seats: str) -> list[game.SheetDeal]:
+def _sheet(match: Match, home_seats: str) -> list[archive.SheetDeal]:
     flip = home_seats == "EW"
     out = []
     for line in match.deals.all().order_by("number"):
@@ -99,7 +100,7 @@ def _sheet(match: Match, home_seats: str) -> list[game.SheetDeal]:
         if flip:
             pts, eyes, score = pts[::-1], eyes[::-1], score[::-1]
         duty = line.jack_holder if not flip else 1 - line.jack_holder
-        out.append(game.SheetDeal(
+        out.append(archive.SheetDeal(
             outcome=line.outcome, pair_on_duty=duty, ns_points=pts[0], ew_points=pts[1],
             ns_eyes=eyes[0], ew_eyes=eyes[1], ns_score=score[0], ew_score=score[1],
         ))
@@ -122,7 +123,7 @@ def sync_match(match: Match) -> None:
     if match.bye or match.away_id is None:
         return
     if match.status != MatchStatus.CONFIRMED or match.home_eyes is None:
-        game.remove_match(tournament_match=match.pk)
+        archive.remove_match(tournament_match=match.pk)
         return
     tournament = match.tournament
     table = _table_of(match)
@@ -144,7 +145,7 @@ def sync_match(match: Match) -> None:
     elif match.forfeit:
         loser = "EW" if winner == "NS" else "NS"
         reason, reason_seat = "forfeit", (0 if loser == "NS" else 1)
-    game.archive_match(played=game.PlayedMatch(
+    archive.archive_match(played=archive.PlayedMatch(
         source=MatchSource.TOURNAMENT,
         seats=seats,
         rules=tournament.rules,
@@ -167,10 +168,10 @@ def sync_match(match: Match) -> None:
 def round_status_changed(rnd: Round) -> None:
     """A round that is over opens its matches to everyone; one reopened closes them again."""
     ids = list(rnd.matches.values_list("pk", flat=True))
-    game.set_public(tournament_matches=ids, public=rnd.status == RoundStatus.COMPLETE)
+    archive.set_public(tournament_matches=ids, public=rnd.status == RoundStatus.COMPLETE)
 
 
 def match_deleted(sender, instance: Match, **kwargs) -> None:
     """Receiver of ``post_delete`` for matches: a match row that is gone (its round unpaired, its
     event deleted) takes its archived match with it, in the same transaction."""
-    game.remove_match(tournament_match=instance.pk)
+    archive.remove_match(tournament_match=instance.pk)

@@ -18,10 +18,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import AuditEntry
+from config import fresh
 
 from .. import permissions
 from ..models import Match, ResultCorrection, Round, Tournament
-from ..selectors import fresh
 
 NOTIFY_ROUND_PAIRED = "tournaments.tasks.notify_round_paired"
 NOTIFY_RESULT_REPORTED = "tournaments.tasks.notify_result_reported"
@@ -31,8 +31,6 @@ RUN_PLAN = "tournaments.day_tasks.run_plan"
 RECORD_TABLE_RESULT = "tournaments.day_tasks.record_table_result"
 DAY_TASKS = frozenset({RUN_PLAN, RECORD_TABLE_RESULT})
 #: The rating recompute follows the archive's notices, on their queue (``ARCHIVE_NOTICE_QUEUE``).
-RECOMPUTE_RATINGS = "tournaments.recompute_ratings"
-NOTICE_TASKS = frozenset({RECOMPUTE_RATINGS})
 
 
 def require_user(actor) -> None:
@@ -122,8 +120,6 @@ def on_commit_task(task: str, *args: Any) -> None:
 
     def send() -> None:
         options = queue_options() if task in DAY_TASKS else {}
-        if task in NOTICE_TASKS and getattr(settings, "ARCHIVE_NOTICE_QUEUE", None):
-            options = {"queue": settings.ARCHIVE_NOTICE_QUEUE}
         current_app.signature(task, args=args).apply_async(**options)
 
     transaction.on_commit(send, robust=True)

@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy
 from clubs.models import Player
 from gameplay.engine import EngineError, Rules, read_record
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.sheets import WIN_SCORE, InvalidScore, validate_final_score
 from gameplay.models import Table, TableStatus
 
 from .. import permissions
-from ..core.eyes import WIN_SCORE, InvalidScore, validate_final_score
 from ..models import Match, MatchStatus
 from ..score_words import score_error_text
 from .archiving import sync_match

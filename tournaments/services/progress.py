@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..core.eyes import WIN_SCORE
+from gameplay.engine.sheets import WIN_SCORE
+
 from ..formats import format_of
 from ..formats.brackets import GROUP
 from ..formats.series import tie_outcome

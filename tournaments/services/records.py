@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from archive import services as archive
+from archive.selectors import finished_state, same_name
 from clubs.models import Player
-from gameplay import services as game
-from gameplay.archive import finished_state, same_name
 from gameplay.engine import EngineError, MatchState, Rules
 from gameplay.engine.cards import SEATS
+from gameplay.engine.sheets import WIN_SCORE
 
 from .. import permissions
-from ..core.eyes import WIN_SCORE
 from ..models import Match, MatchStatus
 from .common import require_manager
 from .results import correct_result, enter_result
@@ -63,7 +63,7 @@ def check_record(*, match: Match, record: dict) -> CheckedRecord:
         raise ValidationError(refusal)
     if not _same_rules(record, match.tournament.rules):
         raise ValidationError(_("This record was played under other rules than the tournament's."))
-    twin = game.archived_with_record(record)
+    twin = archive.archived_with_record(record)
     if twin is not None and twin.tournament_match != match.pk:
         raise ValidationError(_("This record is already in the archive (#%(id)d).") % {"id": twin.pk})
     return CheckedRecord(state=state, chairs=prefilled_chairs(match, record))

@@ -14,8 +14,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from gameplay.engine.sheets import (
+    WIN_SCORE,
+    DealSummary,
+    InvalidScore,
+    ScoringRules,
+    score_sheet,
+    validate_final_score,
+)
+
 from .. import permissions
-from ..core.eyes import WIN_SCORE, DealSummary, InvalidScore, ScoringRules, score_sheet, validate_final_score
 from ..formats import format_of
 from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
 from ..score_words import score_error_text

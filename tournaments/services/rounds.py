@@ -15,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings import selectors as rating_selectors
+
 from ..core.knockout import seed_by_rating
 from ..formats import RoundPlan, format_of, matchday_deadline
 from ..formats.players import TABLE_SEATS
@@ -35,7 +37,6 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from ..selectors import ratings as rating_selectors
 from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .plans import plan_round_deadline
 from .progress import refresh_round, set_forfeit

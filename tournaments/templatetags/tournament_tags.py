@@ -57,12 +57,12 @@ def surname(display_name: str) -> str:
 
 @lru_cache(maxsize=8)
 def _archive_address(script_prefix: str) -> str:
-    return reverse("gameplay:player_archive", args=[0]).removesuffix("0/")
+    return reverse("archive:player", args=[0]).removesuffix("0/")
 
 
 @register.filter
 def archive_url(player_id: int) -> str:
-    """A player's match archive, as ``{% url 'gameplay:player_archive' id %}`` gives it: a big
+    """A player's match archive, as ``{% url 'archive:player' id %}`` gives it: a big
     event's standings link each of its players twice, and reversing each address afresh took a
     fifth of the page's time (bench/web_load.py)."""
     return f"{_archive_address(get_script_prefix())}{int(player_id)}/"

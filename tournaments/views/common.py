@@ -14,13 +14,13 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config import fresh
 from config.visitors import CSRF_MARK, Shareable
 
 from .. import permissions, selectors
 from ..forms import CHOICE_LABELS, RULE_LABELS
 from ..models import EntryStatus, IndividualEntry, Tournament, TournamentStatus
 from ..selectors import day as day_selectors
-from ..selectors import fresh
 from ..services import check_in_closed
 
 

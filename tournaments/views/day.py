@@ -20,13 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.confirm import Question, ask_first
+from ratings import selectors as rating_selectors
 
 from .. import services
 from ..forms import DaySettingsForm
 from ..models import Match, Notification, RequestStatus, WithdrawalRequest
 from ..selectors import day as day_selectors
 from ..selectors import open_matches
-from ..selectors import ratings as rating_selectors
 from ..services import online
 from ..services.day import organiser_pair_next
 from ..services.plans import day_settings

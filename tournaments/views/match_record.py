@@ -15,8 +15,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from archive.records import records_in, submitted_bytes
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.record_input import records_in, submitted_bytes
 
 from .. import selectors, services
 from ..models import Match, MatchStatus

@@ -13,16 +13,16 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from archive import selectors as archive
 from clubs.confirm import Question, ask_first
-from gameplay import archive
+from gameplay.engine.sheets import DealSummary, InvalidScore, ScoringRules, score_sheet
+from ratings import selectors as rating_selectors
 
 from .. import permissions, selectors, services
-from ..core.eyes import DealSummary, InvalidScore, ScoringRules, score_sheet
 from ..models import Entry, Match, MatchStatus
 from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..score_words import score_error_text
 from ..selectors import day as day_selectors
-from ..selectors import ratings as rating_selectors
 from ..services import live
 from .common import context, error_text, refusals, require_manager, tournament_or_404
 

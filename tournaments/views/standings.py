@@ -6,13 +6,14 @@ import csv
 
 from django.http import Http404, HttpResponse, JsonResponse
 
+from ratings import selectors as rating_selectors
+
 from .. import selectors
 from ..core.tiebreaks import Tiebreak
 from ..formats import format_of
 from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
 from ..models import Format, Tournament
 from ..selectors import exports
-from ..selectors import ratings as rating_selectors
 from ..selectors.standings import round_crosstable, standings_columns
 from .common import cached_for_visitors, page, tournament_or_404
 

@@ -24,10 +24,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.test.utils import override_settings
 
-from gameplay import broadcast, services
+from gameplay import services
 from gameplay.engine import Phase
 from gameplay.engine.bot import choose_action
 from gameplay.models import Seat, Seating, Table, TableStatus
+from gameplay.tables import broadcast
 
 GUEST_SESSION = "bilka-demo-guest"
 """The session key of the demo's guest (someone who played without an account)."""

@@ -8,10 +8,13 @@ import pytest
 from django.urls import reverse
 from tables_helpers import answer_play, legal_strings
 
+from archive import services as archive_services
+from archive.models import ArchivedMatch, SeatKind
 from clubs.models import Player
 from gameplay import services
 from gameplay.engine import Phase, read_record
-from gameplay.models import ArchivedMatch, BotLevel, Seating, SeatKind, Table, TableStatus
+from gameplay.models import BotLevel, Seating, Table, TableStatus
+from gameplay.services import archiving
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +39,7 @@ def play_to_the_end(table_id: int, seed: int = 3) -> Table:
 def test_a_finished_casual_match_is_archived_with_its_record_and_seats(dealt_table4, people):
     Player.objects.create(display_name="Асель", user=people[0])
     table = play_to_the_end(dealt_table4.pk)
-    match = ArchivedMatch.objects.get(table=table)
+    match = ArchivedMatch.objects.get(table_id=table.pk)
     assert match.source == "table" and match.has_record and match.public
     assert match.record == table.record
     assert (match.ns_eyes, match.ew_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])
@@ -59,7 +62,7 @@ def test_a_resigned_match_with_a_guest_and_bots_keeps_them_marked(db):
     answer_play(table.pk)
     guest = table.seats.get(is_bot=False)
     services.resign(table_id=table.pk, seat=guest.seat)
-    match = ArchivedMatch.objects.get(table=table)
+    match = ArchivedMatch.objects.get(table_id=table.pk)
     kinds = {s.seat: s.kind for s in match.seats.all()}
     assert kinds[guest.seat] == SeatKind.GUEST
     assert sorted(kinds.values()).count(SeatKind.BOT) == 3
@@ -72,7 +75,7 @@ def test_the_archive_keeps_each_bots_level_and_the_match_page_names_it(client, d
     answer_play(table.pk)
     guest = Table.objects.get(pk=table.pk).seats.get(is_bot=False)
     services.resign(table_id=table.pk, seat=guest.seat)
-    match = ArchivedMatch.objects.get(table=table)
+    match = ArchivedMatch.objects.get(table_id=table.pk)
     levels = {s.seat: s.bot_level for s in match.seats.all()}
     assert levels.pop(guest.seat) == ""
     assert set(levels.values()) == {BotLevel.STRONG}
@@ -99,7 +102,7 @@ def test_a_private_table_is_archived_private(people):
         services.sit(table_id=table.pk, user=user)
     answer_play(table.pk)
     services.resign(table_id=table.pk, seat=1)
-    assert ArchivedMatch.objects.get(table=table).public is False
+    assert ArchivedMatch.objects.get(table_id=table.pk).public is False
 
 
 def test_the_archive_notice_waits_for_the_commit_and_names_the_match(
@@ -108,7 +111,7 @@ def test_the_archive_notice_waits_for_the_commit_and_names_the_match(
     sends the signal with the archived match's id."""
     from celery.canvas import Signature
 
-    from gameplay.tasks import match_changed_task
+    from archive.tasks import match_changed_task
 
     Player.objects.create(display_name="Асель", user=people[0])
     table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
@@ -120,7 +123,7 @@ def test_the_archive_notice_waits_for_the_commit_and_names_the_match(
     with django_capture_on_commit_callbacks(execute=True):
         services.resign(table_id=table.pk, seat=1)
         assert not [q for q in queued if q[0] == "gameplay.match_changed"]  # nothing before the commit
-    archived = ArchivedMatch.objects.get(table=table)
+    archived = ArchivedMatch.objects.get(table_id=table.pk)
     notices = [args for task, args in queued if task == "gameplay.match_changed"]
     assert notices == [(archived.pk, "created", [people[0].player.pk])]
     heard = []
@@ -128,11 +131,11 @@ def test_the_archive_notice_waits_for_the_commit_and_names_the_match(
     def listener(sender, match_id, change, players, **kwargs):
         heard.append((match_id, change, players))
 
-    services.match_changed.connect(listener)
+    archive_services.match_changed.connect(listener)
     try:
         match_changed_task.run(*notices[0])  # what the worker does with it
     finally:
-        services.match_changed.disconnect(listener)
+        archive_services.match_changed.disconnect(listener)
     assert heard == [notices[0]]
 
 
@@ -142,10 +145,10 @@ def test_a_finished_table_links_to_its_archived_match(client, people):
         services.sit(table_id=table.pk, user=user)
     answer_play(table.pk)
     services.resign(table_id=table.pk, seat=1)
-    archived = ArchivedMatch.objects.get(table=table)
-    response = client.get(reverse("gameplay:table_archived", kwargs={"pk": table.pk}))
+    archived = ArchivedMatch.objects.get(table_id=table.pk)
+    response = client.get(reverse("archive:table_match", kwargs={"pk": table.pk}))
     assert response.status_code == 302 and response["Location"] == archived.get_absolute_url()
-    assert reverse("gameplay:table_archived", kwargs={"pk": table.pk}) in client.get(
+    assert reverse("archive:table_match", kwargs={"pk": table.pk}) in client.get(
         table.get_absolute_url()).content.decode()
 
 
@@ -164,13 +167,13 @@ def test_a_tournament_tables_record_is_its_players_until_its_match_is_public(cli
     assert [client.get(url).status_code for url in routes] == [200, 200, 200]
     # its tournament archives it, private until the round is over, then public
     table = Table.objects.get(pk=table.pk)
-    ns, ew, winner, reason, seat = services.archive.table_result(table)
-    played = services.PlayedMatch(
-        source="tournament", seats=services.archive.seats_of_table(table), rules=table.rules,
+    ns, ew, winner, reason, seat = archiving.table_result(table)
+    played = archive_services.PlayedMatch(
+        source="tournament", seats=archiving.seats_of_table(table), rules=table.rules,
         played_at=table.finished_at, ns_eyes=ns, ew_eyes=ew, winner=winner, reason=reason, reason_seat=seat,
         record=table.record, table_id=table.pk, tournament_match=1, public=False)
-    services.archive_match(played=played)
+    archive_services.archive_match(played=played)
     client.force_login(people[4])
     assert [client.get(url).status_code for url in routes] == [404, 404, 404]
-    services.set_public(tournament_matches=[1], public=True)
+    archive_services.set_public(tournament_matches=[1], public=True)
     assert [client.get(url).status_code for url in routes] == [200, 200, 200]

@@ -15,10 +15,11 @@ from celery.signals import before_task_publish
 from tables_helpers import legal_strings
 
 from config.celery import app as celery_app
-from gameplay import scheduling, services
+from gameplay import services
 from gameplay.engine import Phase
 from gameplay.models import Table
-from gameplay.scheduling import BOT_MOVE_TASK
+from gameplay.services import scheduling
+from gameplay.services.scheduling import BOT_MOVE_TASK
 
 SEED = 20261201
 

@@ -1,4 +1,4 @@
-"""Frame limits of the table socket (gameplay.flood) through the real ASGI app and the real Redis."""
+"""Frame limits of the table socket (gameplay.tables.flood) through the real ASGI app and the real Redis."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from tables_helpers import legal_strings, state_of
 from test_tables_sockets import _cookie_for, four_people_table, sock
 
-from gameplay import flood
 from gameplay.models import Table
+from gameplay.tables import flood
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
@@ -221,7 +221,7 @@ async def test_a_whole_match_by_a_fast_client_is_never_limited():
 def snapshots_built(monkeypatch):
     """How many times a table socket read a snapshot or catch-up from the database (the real
     `catch_up`, counted)."""
-    from gameplay import consumers
+    from gameplay.tables import consumers
 
     built = []
     real = consumers.catch_up
@@ -239,7 +239,7 @@ async def test_a_socket_repeating_its_sync_is_answered_without_the_database_unti
         snapshots_built, limits, monkeypatch):
     """A flood of syncs costs the server one snapshot: the repeats get the same picture (its
     clock moved on), the limit counts them at the pace they come and closes the socket."""
-    from gameplay import consumers
+    from gameplay.tables import consumers
 
     limits(socket_rate=0.01)  # nothing refills while a loaded machine builds the first snapshot
     monkeypatch.setattr(consumers.TableConsumer, "KEEP_SNAPSHOT_SECONDS", 30.0)
@@ -296,7 +296,7 @@ async def test_a_reconnect_in_the_cool_off_is_refused_before_any_database_read(l
     in the client's language, before the session, the user or the table are read."""
     from django.contrib.sessions.backends.db import SessionStore
 
-    from gameplay import consumers
+    from gameplay.tables import consumers
 
     limits(socket_burst=5, socket_rate=0.01, cool_off=30, hold=0)
     table_id, cookie = await setup_table()

@@ -25,8 +25,9 @@ from tables_helpers import legal_strings
 
 from config.asgi import application
 from config.schedule import DEAD_SERVERS_TASK_NAME
-from gameplay import servers, services
+from gameplay import services
 from gameplay.models import Seat, SeatConnection, Table
+from gameplay.tables import servers
 from gameplay.tasks import reap_dead_servers_task
 from tests.conftest import REPO_ROOT, _database_url
 
@@ -79,7 +80,8 @@ UNREADABLE_FRAMES = {
     "deeply nested arrays": {"text": "[" * 2000 + "]" * 2000},  # under the size cap, over the parser's depth
     "nested in a move": {"text": '{"type": "move", "action": ' + "[" * 900 + "]" * 900 + ', "n": 5}'},
 }
-TOO_LARGE_FRAMES = {  # longer than GAMEPLAY_FRAME_MAX_BYTES: refused before they are read (gameplay.flood)
+# Longer than GAMEPLAY_FRAME_MAX_BYTES: refused before they are read (gameplay.tables.flood).
+TOO_LARGE_FRAMES = {
     "deeply nested arrays, long": {"text": "[" * 100_000 + "]" * 100_000},
     "a number too long to read": {"text": '{"type": "sync", "last": ' + "9" * 5000 + "}"},
 }

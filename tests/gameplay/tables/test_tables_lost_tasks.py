@@ -12,9 +12,10 @@ from django_celery_beat.models import PeriodicTask
 from tables_helpers import answer_play, legal_strings, wait_for
 
 from config.schedule import LOST_TASKS_TASK, LOST_TASKS_TASK_NAME
-from gameplay import scheduling, services
+from gameplay import services
 from gameplay.engine.cards import SEATS
 from gameplay.models import Table, TableEvent
+from gameplay.services import scheduling
 from gameplay.tasks import requeue_lost_tasks_task
 
 

@@ -14,8 +14,8 @@ from tables_helpers import hand_strings, legal_strings
 from test_tables_sockets import _state, drain, four_people_table, open_all, sync
 
 from config import collector
-from gameplay import move_pool
 from gameplay.models import TableEvent
+from gameplay.tables import move_pool
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 

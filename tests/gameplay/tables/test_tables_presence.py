@@ -16,8 +16,9 @@ from django.db import connections, transaction
 from django.test import Client
 
 from config.asgi import application
-from gameplay import presence, servers, services
+from gameplay import services
 from gameplay.models import Seat, SeatConnection, Table
+from gameplay.tables import presence, servers
 from gameplay.tasks import reap_dead_servers_task
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]

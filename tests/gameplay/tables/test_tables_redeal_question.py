@@ -14,11 +14,12 @@ from django.utils import timezone
 from tables_helpers import answer_play
 
 from config.celery import app as celery_app
-from gameplay import scheduling, services
+from gameplay import services
 from gameplay.engine import Phase
 from gameplay.models import Table, TableEvent
-from gameplay.scheduling import BOT_MOVE_TASK, MOVE_CLOCK_TASK
 from gameplay.selectors import snapshot
+from gameplay.services import scheduling
+from gameplay.services.scheduling import BOT_MOVE_TASK, MOVE_CLOCK_TASK
 
 PRIVATE_KEYS = {"seat", "hand", "legal", "can_redeal"}
 

@@ -172,7 +172,7 @@ def _render(record: dict, query: str = "", **kwargs) -> str:
     from django.test import RequestFactory
     from django.utils import translation
 
-    from gameplay.replays import render_replay
+    from archive.replays import render_replay
 
     request = RequestFactory().get(f"/archive/1/{query}")
     with translation.override("en"):

@@ -1,4 +1,4 @@
-"""gameplay.rows (the move's statements as SQL built once) gives what the ORM gives, on PostgreSQL
+"""gameplay.services.rows (the move's statements as SQL built once) gives what the ORM gives, on PostgreSQL
 and on SQLite (bin/site's embedded default)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from tables_helpers import play_random
 
-from gameplay import rows
 from gameplay.models import Seat, Table, TableEvent
+from gameplay.services import rows
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,8 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.conf import settings
 settings.GAMEPLAY_QUEUE_TASKS = False
-from gameplay import broadcast, services
+from gameplay import services
+from gameplay.tables import broadcast
 from gameplay.services.changes import lock_table
 broadcast._send_many = lambda messages: None
 from gameplay.models import Seat, Table, TableEvent

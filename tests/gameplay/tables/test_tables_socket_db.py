@@ -15,7 +15,8 @@ import pytest
 from django.db.backends.signals import connection_created
 from test_tables_sockets import four_people_table, sock
 
-from gameplay import consumers, services
+from gameplay import services
+from gameplay.tables import consumers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 

@@ -12,7 +12,8 @@ from celery.canvas import Signature
 from django.utils import timezone
 
 from config import collector
-from gameplay import move_pool, scheduling
+from gameplay.services import scheduling
+from gameplay.tables import move_pool
 
 
 @pytest.fixture

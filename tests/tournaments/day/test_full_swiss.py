@@ -110,7 +110,7 @@ async def _wait(predicate, what, timeout=90.0):
 
 
 async def _close_pool_connections() -> None:
-    """The table sockets keep one database connection per pool thread (gameplay.consumers); close
+    """The table sockets keep one database connection per pool thread (gameplay.tables.consumers); close
     each thread's, so that the test database can be dropped at the end of the run."""
     import threading
 

@@ -1,0 +1,302 @@
+"""The replay viewer as one call any page can make: `render_replay(request, record=..., ...)`.
+
+A table's replay, the archive of played matches and an uploaded record all show a match the same
+way, so the viewer is one piece: the server draws the position the address names (`?deal=` from 1,
+`?card=` from 0), so the page reads before any script runs and a shared link opens where it
+points; `static/js/replay.js` then steps through the deals without a reload. It shows only what
+the caller passes in: a match in progress passes its finished deals alone (`visible_deals`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from archive import replay_analysis
+from archive.replay_analysis import DONE
+from gameplay.engine.cards import SEATS, SUITS
+from gameplay.engine.errors import RecordError
+from gameplay.engine.positions import DealSummary, Position, RedealAsked, Replay
+from gameplay.words import SUIT_SYMBOL, deal_outcome, pair_name, seat_letter, suit_name
+
+TEMPLATE = "archive/replay.html"
+#: Where each seat sits on the drawn table: North at the top, South at the bottom.
+PLACE = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
+
+
+def rank_words() -> dict[str, str]:
+    """Card ranks as the reader's packs print them (Russian В Д К Т); the record keeps `J Q K A`."""
+    return {"6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
+            "J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"),
+            "K": pgettext("card rank", "K"), "A": pgettext("card rank", "A")}
+
+
+def render_replay(
+    request: HttpRequest,
+    *,
+    record: dict[str, Any] | None,
+    title: str,
+    back_url: str,
+    back_label: str,
+    download_url: str | None,
+    verify_url: str | None = None,
+    visible_deals: int | None = None,
+    empty_message: str | None = None,
+    players: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
+    analysis: dict[str, Any] | None = None,
+    analysis_state: str = "",
+) -> HttpResponse:
+    """The replay page of `record` (bilka-record/1) at the position of `?deal=` and `?card=`.
+
+    `visible_deals`: only the first N deals are shown (a match in progress shows its finished deals,
+    never the one being played); None shows them all. A record of no (visible) deal, or None, gives
+    the page with `empty_message`. `players` names the seats instead of the record's `players` (a
+    table names its bots in the reader's language). `extra` is added to the template's context
+    (`note`: a line under the title). A record that breaks the rules gives the page with the
+    scorer's reason. `analysis_state` (archive.replay_analysis: pending, done, failed; "" for
+    none) and `analysis`, its bilka-analysis/1, draw the double-dummy panel."""
+    context: dict[str, Any] = {
+        "title": title, "back_url": back_url, "back_label": back_label, "download_url": download_url,
+        "verify_url": verify_url,
+        "empty_message": empty_message or _("No deal has been played to the end yet."),
+        **(extra or {}),
+    }
+    if record is None:
+        return render(request, TEMPLATE, {**context, "empty": True})
+    try:
+        replay = Replay.from_record(record)
+    except RecordError as exc:
+        return render(request, TEMPLATE, {**context, "empty": True, "error": str(exc)})
+    shown = len(replay.deals) if visible_deals is None else max(0, min(visible_deals, len(replay.deals)))
+    if not shown:
+        return render(request, TEMPLATE, {**context, "empty": True})
+    deal_index, card = replay.clamp(_int(request.GET.get("deal"), 1) - 1, _int(request.GET.get("card"), 0))
+    deal_index = min(deal_index, shown - 1)
+    deal_index, card = replay.clamp(deal_index, card)
+    if players:
+        replay.players = {**replay.players, **players}
+    context.update(replay_context(replay, deal_index, card, shown, analysis=analysis,
+                                  analysis_state=analysis_state))
+    return render(request, TEMPLATE, context)
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
+                   analysis: dict[str, Any] | None = None, analysis_state: str = "") -> dict[str, Any]:
+    """Everything the template draws for one position, and the data the script steps through."""
+    deal = replay.deals[deal_index]
+    pos = replay.position(deal_index, card)
+    names = {s: player_name(replay.players, s) for s in SEATS}
+    rows = [deal_row(d, names) for d in replay.deals[:shown]]
+    data = replay.to_json(visible_deals=shown)
+    data["position"] = {"deal": deal_index, "card": pos.card}
+    data["rows"] = rows
+    dd_deals = replay_analysis.analysis_data(replay, analysis, shown) if analysis_state == DONE else []
+    data["analysis"] = {"state": analysis_state, "deals": dd_deals}
+    for row, dd_deal in zip(rows, dd_deals, strict=False):
+        row["dd"] = replay_analysis.row_line(dd_deal)
+    return {
+        "dd": replay_analysis.panel(analysis_state, dd_deals, deal_index, pos, names, list(deal.cards),
+                                    rank_words()) if analysis_state else None,
+        "empty": False,
+        "deal": deal,
+        "deal_facts": deal_facts(deal, names),
+        "pos": pos,
+        "status": position_status(deal, pos, names),
+        "seats": [seat_view(s, deal, pos, names) for s in ("N", "W", "E", "S")],
+        "trick": [{"place": PLACE[s], **card_view(c)} for s, c in pos.trick],
+        "trick_winner": names[pos.trick_winner] if pos.trick_winner else "",
+        "taken": [
+            {"number": i + 1, "leader": names[t.leader], "winner": names[t.winner or t.leader],
+             "points": t.points, "cards": [card_view(c) for _s, c in t.cards]}
+            for i, t in enumerate(pos.tricks)
+        ],
+        "points_line": "" if deal.redeal is not None else points_words(pos.points),
+        "eyes_line": eyes_line(pos, deal),
+        "nav": navigation(replay, deal_index, pos.card, shown),
+        "deal_rows": rows,
+        "row": rows[deal_index],
+        "shown_deals": shown,
+        "match_line": match_line(replay, names) if shown == len(replay.deals) else "",
+        "replay_data": data,
+        "replay_i18n": replay_texts(names),
+    }
+
+
+def player_name(players: dict[str, str], seat: str) -> str:
+    """`Aigerim (N)`: the record's name for the seat, with the seat as the reader writes it."""
+    name = players.get(seat, "")
+    return f"{name} ({seat_letter(seat)})" if name else seat_letter(seat)
+
+
+def card_view(code: str, ranks: dict[str, str] | None = None) -> dict[str, Any]:
+    """A card as the page draws it (the classes of the live table: `bt-card`, `bt-red`)."""
+    rank = (ranks or rank_words())[code[0]]
+    return {"code": code, "rank": rank, "suit": SUIT_SYMBOL[code[1]], "red": code[1] in "HD",
+            "label": f"{rank} {suit_name(code[1])}"}
+
+
+def seat_view(seat: str, deal: DealSummary, pos: Position, names: dict[str, str]) -> dict[str, Any]:
+    suit = deal.suits[seat] if deal.suits else None
+    return {
+        "seat": seat, "place": PLACE[seat], "name": names[seat],
+        "suit": suit, "suit_symbol": SUIT_SYMBOL[suit] if suit else "",
+        "suit_word": suit_name(suit) if suit else "",
+        "red": suit in ("H", "D"),
+        "jack": deal.jack_holder == seat, "dealer": deal.dealer == seat, "to_move": pos.to_move == seat,
+        "cards": [card_view(c) for c in pos.hands[seat]],
+    }
+
+
+def deal_facts(deal: DealSummary, names: dict[str, str]) -> dict[str, str]:
+    """The deal's standing facts in words: dealer, trump, pair on duty, whose suit is whose."""
+    facts = {"dealer": _("Dealer: %(name)s") % {"name": names[deal.dealer]},
+             "jack": _("Jack of clubs: %(name)s") % {"name": names[deal.jack_holder]}}
+    if deal.trump:
+        facts["trump"] = f"{_('Trump')}: {SUIT_SYMBOL[deal.trump]} {suit_name(deal.trump)}"
+    if deal.pair_on_duty:
+        facts["duty"] = _("On duty: %(pair)s") % {"pair": pair_name(deal.pair_on_duty)}
+    return facts
+
+
+def redeal_reason(asked: RedealAsked, names: dict[str, str]) -> str:
+    """Why the hand that asked for the redeal qualified, by the rule it met (RULES.md, "Redeal")."""
+    why = []
+    for rule, detail in asked.grounds:
+        if rule == "points":
+            why.append(_("%(points)s points in the hand, fewer than %(below)s")
+                       % {"points": detail, "below": asked.redeal_below})
+        elif rule == "four_nines":
+            why.append(_("all four nines"))
+        elif rule == "five_of_suit":
+            why.append(_("five or more %(suit)s") % {"suit": suit_name(str(detail))})
+    asked_by = _("Redeal asked by %(name)s.") % {"name": names[asked.seat]}
+    return f"{asked_by} {_('The hand qualified: %(why)s.') % {'why': '; '.join(why)}}" if why else asked_by
+
+
+def deal_row(deal: DealSummary, names: dict[str, str]) -> dict[str, Any]:
+    """One line of the deal list: outcome, points, eyes opened and the score after."""
+    row: dict[str, Any] = {"number": deal.number, "outcome": deal_outcome(deal.outcome), "code": deal.outcome,
+                           "finished": deal.finished, "redeal": "", "points": "", "eyes": "",
+                           "score": _score_words(deal.score_after)}
+    if deal.redeal is not None:
+        row["redeal"] = redeal_reason(deal.redeal, names)
+    if deal.points is not None:
+        row["points"] = points_words(deal.points)
+    if deal.finished:
+        row["eyes"] = _("Eyes opened: NS +%(ns)s · EW +%(ew)s") % {"ns": deal.eyes["NS"],
+                                                                    "ew": deal.eyes["EW"]}
+    return row
+
+
+def _score_words(score: dict[str, int]) -> str:
+    return _("Score: NS %(ns)s : EW %(ew)s") % {"ns": score["NS"], "ew": score["EW"]}
+
+
+def position_status(deal: DealSummary, pos: Position, names: dict[str, str]) -> str:
+    """`Card 5 of 32 · trick 2 · W to play`: where the position is, in words."""
+    if deal.redeal is not None:
+        return _("This deal was redealt: no card was played.")
+    parts = [_("Card %(k)s of %(n)s") % {"k": pos.card, "n": pos.plays}]
+    if pos.card:
+        parts.append(_("trick %(t)s") % {"t": (pos.card - 1) // 4 + 1})
+    if pos.trick_winner:
+        parts.append(_("taken by %(name)s") % {"name": names[pos.trick_winner]})
+    if pos.to_move:
+        parts.append(_("%(name)s to play") % {"name": names[pos.to_move]})
+    elif not deal.finished:
+        parts.append(_("The deal stops here: it was not played to the end."))
+    return " · ".join(parts)
+
+
+def points_words(points: dict[str, int]) -> str:
+    return _("Points: NS %(ns)s · EW %(ew)s") % {"ns": points["NS"], "ew": points["EW"]}
+
+
+def eyes_line(pos: Position, deal: DealSummary) -> str:
+    before = _("Eyes before the deal: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_before["NS"],
+                                                                  "ew": pos.eyes_before["EW"]}
+    if not deal.finished:
+        return before
+    return before + " · " + _("after it: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_after["NS"],
+                                                                      "ew": pos.eyes_after["EW"]}
+
+
+def match_line(replay: Replay, names: dict[str, str]) -> str:
+    """How the match ended, when it has: the winner and, if not by eyes, why."""
+    if replay.winner is None:
+        return ""
+    line = _("%(pair)s won the match.") % {"pair": pair_name(replay.winner)}
+    if replay.end is not None:
+        reason, seat = replay.end
+        words = {"timeout": _("%(name)s ran out of time."), "resign": _("%(name)s resigned."),
+                 "forfeit": _("%(name)s forfeited.")}
+        line += " " + words[reason] % {"name": names[seat]}
+    return line + " " + _score_words(replay.score)
+
+
+def _href(deal_index: int, card: int) -> str:
+    return f"?deal={deal_index + 1}&card={card}"
+
+
+def navigation(replay: Replay, deal_index: int, card: int, shown: int) -> dict[str, str | None]:
+    """The step links, each a plain `?deal=&card=` address (they work without the script).
+
+    A card step runs on into the next or previous deal; a trick step stays in the deal; a deal step
+    opens the deal before its first card. None: no step that way."""
+    plays = replay.deals[deal_index].plays
+    prev_card: tuple[int, int] | None = (deal_index, card - 1) if card else None
+    if prev_card is None and deal_index:
+        prev_card = (deal_index - 1, replay.deals[deal_index - 1].plays)
+    next_card: tuple[int, int] | None = (deal_index, card + 1) if card < plays else None
+    if next_card is None and deal_index + 1 < shown:
+        next_card = (deal_index + 1, 0)
+    steps = {
+        "prev_deal": (deal_index - 1, 0) if deal_index else None,
+        "prev_trick": (deal_index, (card - 1) // 4 * 4) if card else None,
+        "prev_card": prev_card,
+        "next_card": next_card,
+        "next_trick": (deal_index, min(plays, card // 4 * 4 + 4)) if card < plays else None,
+        "next_deal": (deal_index + 1, 0) if deal_index + 1 < shown else None,
+    }
+    return {k: (_href(*v) if v is not None else None) for k, v in steps.items()}
+
+
+def replay_texts(names: dict[str, str]) -> dict[str, Any]:
+    """The words the script writes as it steps (the same as the server's), in the reader's language."""
+    return {
+        "names": names,
+        "suit_word": {s: suit_name(s) for s in SUITS},
+        "ranks": rank_words(),
+        "pair": {"NS": pair_name("NS"), "EW": pair_name("EW")},
+        "card_of": _("Card %(k)s of %(n)s"),
+        "trick": _("trick %(t)s"),
+        "taken_by": _("taken by %(name)s"),
+        "to_play": _("%(name)s to play"),
+        "stops": _("The deal stops here: it was not played to the end."),
+        "redealt": _("This deal was redealt: no card was played."),
+        "points": _("Points: NS %(ns)s · EW %(ew)s"),
+        "eyes_before": _("Eyes before the deal: NS %(ns)s : EW %(ew)s"),
+        "eyes_after": _("after it: NS %(ns)s : EW %(ew)s"),
+        "dealer": _("Dealer: %(name)s"),
+        "jack": _("Jack of clubs: %(name)s"),
+        "trump": _("Trump"),
+        "duty": _("On duty: %(pair)s"),
+        "deal_of": _("Deal %(n)s of %(total)s"),
+        "trick_line": _("Trick %(n)s: %(leader)s led, %(winner)s took %(points)s"),
+        "jack_short": pgettext("jack of clubs, short", "J♣"),
+        "dealer_short": pgettext("the dealer, short", "dealer"),
+        "no_tricks": _("No trick taken yet."),
+        **replay_analysis.panel_texts(),
+    }

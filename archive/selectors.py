@@ -1,0 +1,273 @@
+"""The archive's reads: who may see a match, finding matches, a player's figures, the record check.
+
+Visibility is one rule for every page, list and download: a public match is anyone's; any other
+is seen by the players who sat in it, its club's owners and organisers, and the staff. Everyone
+else gets the 404 of a match that does not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
+
+from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatAnalysis, SeatKind
+from clubs.models import Club, Membership, Player
+from clubs.permissions import ROSTER_ROLES
+from gameplay.engine import EngineError, MatchState, RecordError, read_record
+from gameplay.engine.cards import PAIRS, SEATS
+
+
+def visible_q(user: Any) -> Q:
+    """The archived matches `user` may see, as a filter."""
+    q = Q(public=True)
+    if user is None or not user.is_authenticated:
+        return q
+    if user.is_staff and user.has_perm("archive.view_archivedmatch"):
+        return Q()
+    clubs = Membership.objects.filter(user=user, role__in=ROSTER_ROLES).values("club_id")
+    seated = ArchivedSeat.objects.filter(Q(user=user) | Q(player__user=user)).values("match_id")
+    return q | Q(pk__in=seated) | Q(club_id__in=clubs)
+
+
+def visible_matches(user: Any) -> QuerySet[ArchivedMatch]:
+    return ArchivedMatch.objects.filter(visible_q(user))
+
+
+def visible_match(user: Any, pk: int) -> ArchivedMatch | None:
+    """The archived match `pk` if `user` may see it, with its seats and deals; None otherwise
+    (the caller answers both "no such match" and "not yours" with the same 404)."""
+    return (visible_matches(user).filter(pk=pk)
+            .prefetch_related("seats__player", "deals").first())
+
+
+def table_match(user: Any, table_id: int) -> tuple[int | None, bool]:
+    """The archived match of a table (None if it has none) and whether `user` may see it."""
+    pk = ArchivedMatch.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+    return pk, pk is not None and visible_matches(user).filter(pk=pk).exists()
+
+
+@dataclass(frozen=True)
+class ArchiveFilter:
+    player: int | None = None
+    name: str = ""
+    club: int | None = None
+    tournament: int | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    rules_key: str = ""
+
+
+def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
+    """The visible matches that pass the filter, newest first, with what a list shows fetched in
+    a fixed number of queries whatever the page size."""
+    qs = visible_matches(user)
+    if f.player:
+        qs = qs.filter(pk__in=ArchivedSeat.objects.filter(player_id=f.player).values("match_id"))
+    if f.name:
+        qs = qs.filter(pk__in=ArchivedSeat.objects.filter(
+            Q(name__icontains=f.name) | Q(player__display_name__icontains=f.name)).values("match_id"))
+    if f.club:
+        qs = qs.filter(club_id=f.club)
+    if f.tournament:
+        qs = qs.filter(tournament=f.tournament)
+    if f.date_from:
+        qs = qs.filter(played_at__date__gte=f.date_from)
+    if f.date_to:
+        qs = qs.filter(played_at__date__lte=f.date_to)
+    if f.rules_key:
+        qs = qs.filter(rules_key=f.rules_key)
+    return (qs.select_related("club").prefetch_related("seats__player").defer("record")
+            .order_by("-played_at", "-id"))
+
+
+def rule_sets(user: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The distinct rule sets of the visible matches, with their rules, for the archive's filter
+    (two queries, however many matches)."""
+    firsts = (visible_matches(user).order_by().values("rules_key").annotate(first=Min("pk"))
+              .values_list("first", flat=True))
+    rows = ArchivedMatch.objects.filter(pk__in=list(firsts[:50])).order_by("rules_key")
+    return [(m.rules_key, m.rules) for m in rows.only("rules_key", "rules")]
+
+
+def tournaments_in_archive(user: Any) -> list[tuple[int, str]]:
+    """The tournaments that have visible archived matches, newest first (one query)."""
+    rows = (visible_matches(user).exclude(tournament=None).order_by().values("tournament", "event_name")
+            .annotate(last=Max("played_at")).order_by("-last"))
+    return [(r["tournament"], r["event_name"]) for r in rows[:100]]
+
+
+def check_record(match: ArchivedMatch) -> str:
+    """What is wrong between an archived record and the result stored from its source, or "".
+
+    The result is never derived from the record here: a table's outcome, an organiser's entry
+    are what the match says, and the record must lead to exactly that. A match lost by
+    resignation, the clock or a forfeit is scored 12:0 by a tournament, so there the winner,
+    the reason and its seat are compared, not the eyes."""
+    try:
+        state = read_record(match.record or {})
+    except EngineError as error:
+        return f"the record does not replay: {error}"
+    if state.winner is None:
+        return "the record does not finish the match"
+    winner = PAIRS[state.winner]
+    reason = state.end[0] if state.end else "eyes"
+    stored = f"{match.winner} won NS {match.ns_eyes}:{match.ew_eyes} EW ({match.reason})"
+    replayed = (f"{winner} won NS {state.capped_score[0]}:{state.capped_score[1]} EW ({reason}"
+                f"{' ' + SEATS[state.end[1]] if state.end else ''})")
+    if winner != match.winner or reason != match.reason:
+        return f"stored {stored}, the record gives {replayed}"
+    if match.reason_seat is not None and state.end and state.end[1] % 2 != match.reason_seat % 2:
+        return f"stored {stored} against seat {SEATS[match.reason_seat]}, the record gives {replayed}"
+    if reason == "eyes" and (match.ns_eyes, match.ew_eyes) != state.capped_score:
+        return f"stored {stored}, the record gives {replayed}"
+    return ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a player page and what it counts from: "records", "sheets" or "both"."""
+
+    value: Any
+    source: str
+
+
+def _source(records: int, sheets: int) -> str:
+    if records and sheets:
+        return "both"
+    return "records" if records else ("sheets" if sheets else "none")
+
+
+def player_figures(player: Player, user: Any) -> dict[str, Any]:
+    """A player's figures over the matches `user` may see, each saying what it counts from."""
+    seats = ArchivedSeat.objects.filter(player=player, match__in=visible_matches(user))
+    matches = seats.aggregate(
+        total=Count("id"),
+        records=Count("id", filter=Q(match__has_record=True)),
+        won=Count("id", filter=Q(match__winner="NS", seat__in=(0, 2))
+                  | Q(match__winner="EW", seat__in=(1, 3))),
+    )
+    sheets = matches["total"] - matches["records"]
+    per_pair = []
+    for pair in (0, 1):
+        chairs = (0, 2) if pair == 0 else (1, 3)
+        deals = ArchivedDeal.objects.filter(match__in=seats.filter(seat__in=chairs).values("match_id"))
+        per_pair.append((pair, deals))
+    counted = {"deals": 0, "deals_records": 0, "on_duty": 0, "won_on_duty": 0, "against": 0,
+               "won_against": 0, "points": 0, "pointed": 0, "lucy": 0, "eggs": 0, "jack": 0}
+    for pair, deals in per_pair:
+        mine = "ns" if pair == 0 else "ew"
+        played = deals.exclude(outcome__in=("redeal", "unfinished"))
+        row = played.aggregate(
+            deals=Count("id"),
+            deals_records=Count("id", filter=Q(match__has_record=True)),
+            on_duty=Count("id", filter=Q(pair_on_duty=pair)),
+            won_on_duty=Count("id", filter=Q(pair_on_duty=pair, **{f"{mine}_eyes__gt": 0})),
+            against=Count("id", filter=Q(pair_on_duty=1 - pair)),
+            won_against=Count("id", filter=Q(pair_on_duty=1 - pair, **{f"{mine}_eyes__gt": 0})),
+            points=Coalesce(Sum(f"{mine}_points"), 0),
+            pointed=Count(f"{mine}_points"),
+            lucy=Count("id", filter=Q(outcome="lucy", **{f"{mine}_eyes__gt": 0})),
+            eggs=Count("id", filter=Q(outcome="eggs")),
+        )
+        for key, value in row.items():
+            counted[key] += value
+    counted["jack"] = _jack_deals(seats)
+    deal_sheets = counted["deals"] - counted["deals_records"]
+    both = _source(counted["deals_records"], deal_sheets)
+    return {
+        "matches": Figure(matches["total"], _source(matches["records"], sheets)),
+        "won": Figure(matches["won"], _source(matches["records"], sheets)),
+        "deals": Figure(counted["deals"], both),
+        "won_on_duty": Figure((counted["won_on_duty"], counted["on_duty"]), both),
+        "won_against": Figure((counted["won_against"], counted["against"]), both),
+        "average_points": Figure(
+            round(counted["points"] / counted["pointed"], 1) if counted["pointed"] else None, both),
+        "lucy": Figure(counted["lucy"], both),
+        "eggs": Figure(counted["eggs"], both),
+        "jack": Figure((counted["jack"], counted["deals_records"]), "records"),
+        "partners": partners(player, seats),
+        **play_figures(seats),
+    }
+
+
+def play_figures(seats: QuerySet[ArchivedSeat]) -> dict[str, Any]:
+    """His play against double-dummy play, over his analysed matches (archive.services.analysis):
+    points lost per deal, and the share of his cards that were a best card."""
+    row = SeatAnalysis.objects.filter(archived_seat__in=seats).aggregate(
+        matches=Count("id"), deals=Coalesce(Sum("deals"), 0), cards=Coalesce(Sum("cards"), 0),
+        best=Coalesce(Sum("best_cards"), 0), lost=Coalesce(Sum("points_lost"), 0))
+    return {
+        "analysed": row["matches"],
+        "lost_per_deal": round(row["lost"] / row["deals"], 1) if row["deals"] else None,
+        "best_share": round(100 * row["best"] / row["cards"]) if row["cards"] else None,
+    }
+
+
+def _jack_deals(seats: QuerySet[ArchivedSeat]) -> int:
+    """Deals (played, from records) in which the player held the jack of clubs."""
+    total = 0
+    for seat in range(4):
+        total += ArchivedDeal.objects.filter(
+            match__in=seats.filter(seat=seat).values("match_id"), match__has_record=True, jack_holder=seat,
+        ).exclude(outcome__in=("redeal", "unfinished")).count()
+    return total
+
+
+def partners(player: Player, seats: QuerySet[ArchivedSeat]) -> list[dict[str, Any]]:
+    """His usual partners: who sat opposite him, most matches first (bots are not partners)."""
+    rows: dict[tuple[int | None, str], int] = {}
+    mine = {m: s for m, s in seats.values_list("match_id", "seat")}
+    across = (ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player)
+              .exclude(kind=SeatKind.BOT).values_list("match_id", "seat", "player_id", "name"))
+    for match_id, seat, pid, name in across:
+        if seat % 2 == mine[match_id] % 2:
+            key = (pid, name if pid is None else "")
+            rows[key] = rows.get(key, 0) + 1
+    names = dict(Player.objects.filter(pk__in=[k[0] for k in rows if k[0]]).values_list("pk", "display_name"))
+    out = [{"player_id": pid, "name": names.get(pid, label) if pid else label, "matches": n}
+           for (pid, label), n in rows.items()]
+    out.sort(key=lambda r: (-r["matches"], r["name"]))
+    return out[:8]
+
+
+def upload_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs whose matches `user` may upload: those he owns or organises."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    mine = Membership.objects.filter(user=user, role__in=ROSTER_ROLES).values("club_id")
+    return Club.objects.filter(pk__in=mine).order_by("name")
+
+
+def finished_state(record: dict[str, Any]) -> tuple[MatchState | None, str]:
+    """The engine's replay of a record and why it is refused ("" if it is not): the engine's own
+    line (the deal, trick, seat and card at fault), or a match that has no winner yet."""
+    try:
+        state = read_record(record)
+    except RecordError as error:
+        return None, _engine_line(error)
+    except EngineError as error:
+        return None, str(error)
+    if state.winner is None:
+        return None, _("The match is not finished: only the record of a match with a winner is taken.")
+    return state, ""
+
+
+def _engine_line(error: RecordError) -> str:
+    """The engine's line with its place (deal, trick) in the reader's language, so an organiser
+    finds the spot on the paper sheet; the engine's own reason follows as it wrote it."""
+    if error.deal is None:
+        return str(error)
+    if error.trick is None:
+        return _("deal %(deal)d: %(reason)s") % {"deal": error.deal, "reason": error.reason}
+    return _("deal %(deal)d, trick %(trick)d: %(reason)s") % {
+        "deal": error.deal, "trick": error.trick, "reason": error.reason}
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two names typed by people are one when they differ only in case and spaces."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()

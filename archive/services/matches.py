@@ -1,0 +1,270 @@
+"""The archive's one writer: every final match is archived here, updated when its result is
+corrected, removed when it is; each change sends one "match changed" notice once it commits.
+
+Its callers: a casual table when its match ends (`gameplay.services.archiving`), the tournaments
+when a result is confirmed, corrected or removed, and an organiser's upload (`uploads`). They say
+what happened (`PlayedMatch`); this module checks it, keeps the four seats and each deal's eyes, and tells the
+listeners (ratings, analysis) by the match's id: the signal `match_changed`, sent by the task
+`gameplay.match_changed` queued on commit, so a listener runs once per change and in a worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.dispatch import Signal
+
+from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, MatchSource, SeatKind
+from clubs.models import Player
+from gameplay.engine import EngineError, Rules, read_record
+from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.record import score_state
+
+#: Sent (by the task `gameplay.match_changed`) after an archived match was created, updated or
+#: removed: ``match_id``, ``change`` ("created", "updated", "removed") and ``players``, the ids of
+#: the clubs.Player rows who sat in it before or after the change.
+match_changed = Signal()
+MATCH_CHANGED_TASK = "gameplay.match_changed"
+REASONS = frozenset({"eyes", "resign", "timeout", "forfeit"})
+
+
+class ArchiveError(ValueError):
+    """What was given cannot be archived (a caller's mistake or a broken record)."""
+
+
+@dataclass(frozen=True)
+class SeatIn:
+    """Who sat at `seat` (0 N, 1 E, 2 S, 3 W)."""
+
+    seat: int
+    name: str
+    kind: str = SeatKind.PLAYER
+    player_id: int | None = None
+    user_id: int | None = None
+    bot_level: str = ""
+
+
+@dataclass(frozen=True)
+class SheetDeal:
+    """A line of a score sheet, by pairs (0 NS, 1 EW)."""
+
+    outcome: str
+    pair_on_duty: int | None
+    ns_points: int | None
+    ew_points: int | None
+    ns_eyes: int
+    ew_eyes: int
+    ns_score: int
+    ew_score: int
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A final match as its source knows it. The result (`ns_eyes`, `ew_eyes`, `winner`,
+    `reason`) is the source's own, kept apart from the record so that the archive check can
+    compare them; `sheet` is used only when there is no record."""
+
+    source: str
+    seats: Sequence[SeatIn]
+    rules: dict[str, Any]
+    played_at: datetime
+    ns_eyes: int
+    ew_eyes: int
+    winner: str
+    reason: str = "eyes"
+    reason_seat: int | None = None
+    record: dict[str, Any] | None = None
+    sheet: Sequence[SheetDeal] = field(default_factory=tuple)
+    table_id: int | None = None
+    tournament_match: int | None = None
+    tournament: int | None = None
+    event_name: str = ""
+    event_url: str = ""
+    round_number: int | None = None
+    club_id: int | None = None
+    public: bool = True
+    rated: bool = False
+    uploaded_by_id: int | None = None
+
+
+def rules_key(rules: dict[str, Any]) -> str:
+    """A short key of the full rules (defaults filled in): equal rules, equal keys."""
+    text = json.dumps(Rules.from_json(rules).to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    """The SHA-256 of a record's game: its rules, deals, shuffle, end and penalties, not the
+    players' names (a name typed differently is still the same match)."""
+    game = {k: v for k, v in record.items() if k != "players"}
+    text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def archived_with_record(record: dict[str, Any]) -> ArchivedMatch | None:
+    """The archived match that already holds this record's game, if any."""
+    return ArchivedMatch.objects.filter(record_hash=record_hash(record)).first()
+
+
+def _check(played: PlayedMatch) -> None:
+    if sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
+        raise ArchiveError("a match has four seats, N, E, S and W")
+    if played.winner not in PAIRS:
+        raise ArchiveError(f"the winner must be NS or EW, not {played.winner!r}")
+    if played.reason not in REASONS:
+        raise ArchiveError(f"unknown end reason {played.reason!r}")
+    if played.source not in MatchSource.values:
+        raise ArchiveError(f"unknown source {played.source!r}")
+    if played.source == MatchSource.TOURNAMENT and played.tournament_match is None:
+        raise ArchiveError("a tournament match needs its match")
+
+
+def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
+    """Each deal's figures, by replaying the record (a broken one is refused)."""
+    try:
+        report = score_state(read_record(record))
+    except EngineError as error:
+        raise ArchiveError(str(error)) from error
+    rows = []
+    for number, (deal, written) in enumerate(zip(report["deals"], record["deals"], strict=True), start=1):
+        redeal = written.get("redeal")
+        rows.append(ArchivedDeal(
+            number=number,
+            outcome=deal["outcome"],
+            pair_on_duty=PAIRS.index(deal["on_duty"]) if "on_duty" in deal else None,
+            jack_holder=SEATS.index(deal["jack_holder"]),
+            redeal_seat=SEATS.index(redeal) if redeal else None,
+            ns_points=deal["points"]["NS"] if "points" in deal else None,
+            ew_points=deal["points"]["EW"] if "points" in deal else None,
+            ns_eyes=deal["eyes"]["NS"], ew_eyes=deal["eyes"]["EW"],
+            ns_score=deal["score"]["NS"], ew_score=deal["score"]["EW"],
+        ))
+    return rows
+
+
+def _sheet_rows(sheet: Sequence[SheetDeal]) -> list[ArchivedDeal]:
+    return [
+        ArchivedDeal(number=n, outcome=d.outcome, pair_on_duty=d.pair_on_duty, ns_points=d.ns_points,
+                     ew_points=d.ew_points, ns_eyes=d.ns_eyes, ew_eyes=d.ew_eyes, ns_score=d.ns_score,
+                     ew_score=d.ew_score)
+        for n, d in enumerate(sheet, start=1)
+    ]
+
+
+def _existing(played: PlayedMatch) -> ArchivedMatch | None:
+    rows = ArchivedMatch.objects.select_for_update()
+    if played.tournament_match is not None:
+        found = rows.filter(tournament_match=played.tournament_match).first()
+        if found is not None:
+            return found
+    if played.table_id is not None:
+        return rows.filter(table_id=played.table_id).first()
+    return None
+
+
+def _players_of(match: ArchivedMatch) -> set[int]:
+    return set(match.seats.exclude(player=None).values_list("player_id", flat=True))
+
+
+def notify_changed(match_id: int, change: str, players: set[int]) -> None:
+    """Queue the one "match changed" notice for when the transaction commits (nothing if it rolls back)."""
+
+    def send() -> None:
+        queue = getattr(settings, "ARCHIVE_NOTICE_QUEUE", None)
+        current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players))).apply_async(
+            **({"queue": queue} if queue else {}))
+
+    transaction.on_commit(send, robust=True)
+
+
+@transaction.atomic
+def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
+    """Archive a final match, or update its archived match (the same tournament match or table)."""
+    _check(played)
+    deals = _deals_of(played.record) if played.record is not None else _sheet_rows(played.sheet)
+    match = _existing(played)
+    digest = record_hash(played.record) if played.record is not None else ""
+    if digest:
+        twin = ArchivedMatch.objects.filter(record_hash=digest).exclude(
+            pk=match.pk if match is not None else None).first()
+        if twin is not None:
+            raise ArchiveError(f"already in the archive (#{twin.pk})")
+    change = "updated" if match is not None else "created"
+    before = _players_of(match) if match is not None else set()
+    if match is None:
+        match = ArchivedMatch()
+    match.source = played.source
+    match.table_id = played.table_id
+    match.tournament_match = played.tournament_match
+    match.tournament = played.tournament
+    match.event_name = played.event_name[:200]
+    match.event_url = played.event_url[:300]
+    match.round_number = played.round_number
+    match.club_id = played.club_id
+    match.played_at = played.played_at
+    match.rules = Rules.from_json(played.rules).to_json()
+    match.rules_key = rules_key(played.rules)
+    match.ns_eyes, match.ew_eyes = played.ns_eyes, played.ew_eyes
+    match.winner, match.reason, match.reason_seat = played.winner, played.reason, played.reason_seat
+    match.record = played.record
+    match.has_record = played.record is not None
+    match.record_hash = digest
+    match.deal_count = len(deals)
+    match.public = played.public
+    match.rated = played.rated and all(s.player_id is not None and s.kind == SeatKind.PLAYER
+                                       for s in played.seats)
+    match.uploaded_by_id = played.uploaded_by_id
+    match.save()
+    match.seats.all().delete()
+    match.deals.all().delete()
+    ArchivedSeat.objects.bulk_create(
+        ArchivedSeat(match=match, seat=s.seat, kind=s.kind, player_id=s.player_id, user_id=s.user_id,
+                     name=s.name[:120], bot_level=s.bot_level if s.kind == SeatKind.BOT else "")
+        for s in sorted(played.seats, key=lambda s: s.seat)
+    )
+    for row in deals:
+        row.match = match
+    ArchivedDeal.objects.bulk_create(deals)
+    notify_changed(match.pk, change, before | _players_of(match))
+    return match
+
+
+@transaction.atomic
+def remove_match(*, tournament_match: int | None = None, table_id: int | None = None) -> bool:
+    """Remove the archived match of a tournament match (or table) whose result is gone."""
+    rows = ArchivedMatch.objects.select_for_update()
+    if tournament_match is not None:
+        match = rows.filter(tournament_match=tournament_match).first()
+    elif table_id is not None:
+        match = rows.filter(table_id=table_id).first()
+    else:
+        raise ArchiveError("say which match to remove")
+    if match is None:
+        return False
+    players, pk = _players_of(match), match.pk
+    match.delete()
+    notify_changed(pk, "removed", players)
+    return True
+
+
+def set_public(*, tournament_matches: Sequence[int], public: bool) -> int:
+    """Open (or close) the archived matches of these tournament matches to everyone: a
+    tournament's matches become public once their round is over. Not a change of any result,
+    so no notice."""
+    return ArchivedMatch.objects.filter(tournament_match__in=list(tournament_matches)).update(public=public)
+
+
+def players_merged(sender: object, source: Player, target: Player, **kwargs: Any) -> None:
+    """Receiver of `clubs.services.merging.players_merged`: the merge has already pointed the
+    archived seats of `source` at `target`; each of his archived matches changed hands."""
+    ids = ArchivedMatch.objects.filter(seats__player=target).values_list("pk", flat=True).distinct()
+    for pk in ids:
+        notify_changed(pk, "updated", {source.pk, target.pk})

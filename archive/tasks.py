@@ -1,0 +1,26 @@
+"""Celery tasks of the archive: its "match changed" notice and the double-dummy analysis of a match.
+
+Their names are what the queued messages carry, so they stay as they were when the archive was part
+of the game's app: a worker of this release still runs a task queued by the one before.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from archive.models import ArchivedMatch
+from archive.services import analysis, match_changed
+
+
+@shared_task(name="gameplay.match_changed", ignore_result=True, acks_late=True)
+def match_changed_task(match_id: int, change: str, players: list[int]) -> None:
+    """The archive's "match changed" notice, queued on commit by `services.matches`: sends the
+    signal `services.match_changed` here, in a worker, where ratings and analysis listen."""
+    match_changed.send(sender=ArchivedMatch, match_id=match_id, change=change, players=players)
+
+
+@shared_task(name="gameplay.analyse_match", ignore_result=True, acks_late=True)
+def analyse_match_task(match_id: int) -> str:
+    """The double-dummy analysis of one archived match (`services.analysis`), on the analysis
+    queue (`settings.ANALYSIS_QUEUE`): a worker killed mid-match gets it again (acks late)."""
+    return analysis.analyse_match(match_id=match_id)

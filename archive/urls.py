@@ -1,0 +1,19 @@
+"""Pages of the archive: finding matches, one match, a player's matches, records in and out."""
+
+from django.urls import path
+
+from archive.views import matches, records
+
+app_name = "archive"
+urlpatterns = [
+    path("archive/", matches.archive_list, name="list"),
+    path("archive/<int:pk>/", matches.archived_match, name="match"),
+    path("archive/players/<int:pk>/", matches.player_archive, name="player"),
+    # The archived match of a live table (its page links here once the match is kept).
+    path("tables/<int:pk>/archived/", matches.table_archived, name="table_match"),
+    # Records in and out of the archive.
+    path("archive/upload/", records.archive_upload, name="upload"),
+    path("archive/<int:pk>/record.json", records.archived_record, name="record"),
+    path("archive/<int:pk>/sheet.csv", records.archived_sheet_csv, name="sheet_csv"),
+    path("archive/<int:pk>/sheet.json", records.archived_sheet_json, name="sheet_json"),
+]

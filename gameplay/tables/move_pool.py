@@ -1,0 +1,118 @@
+"""Moves from table sockets run in worker processes of their own (`GAMEPLAY_MOVE_PROCESSES`).
+
+A move is a few database round trips with Python work between them. In a thread of the server
+process, every round trip ends with the thread waiting for the GIL, which the event loop relaying
+frames to 2,000 sockets holds in slices of up to 5 ms: a 5 ms move took 26 ms under load and the
+loop waited for the move's Python work in turn (bench/ws_load.py, BENCH_TRACE). In a process of
+its own the move has its own interpreter and the server's loop only relays.
+
+The worker runs `services.play` unchanged (same transaction, row lock, compare-and-set, receipts,
+clock task queued on commit, though sent to the broker by a thread of the worker after the move has
+returned: `scheduling.send_in_background`). The frames it would broadcast on commit are handed back with the
+outcome (`broadcast.collecting`) and the server publishes them, so they leave through the server's
+pipelined publisher as before. If a worker dies mid-move the pool is replaced and the client is
+told to resend: a move that did commit is recognised by its move id and not applied twice.
+`GAMEPLAY_MOVE_PROCESSES = 0` runs moves in the server's thread pool instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+_pool: ProcessPoolExecutor | None = None
+_pool_pid: int | None = None
+_lock = threading.Lock()
+
+
+def enabled() -> bool:
+    return int(getattr(settings, "GAMEPLAY_MOVE_PROCESSES", 0) or 0) > 0
+
+
+def _init_worker(settings_module: str, databases: dict[str, Any]) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    import django
+
+    django.setup()
+    from django.conf import settings as worker_settings
+
+    # The server's database settings as they are at run time (a test database has its own name).
+    for alias, config in databases.items():
+        worker_settings.DATABASES[alias].update(config)
+    from gameplay.services import scheduling
+
+    # a move's frames go back to the server without waiting for its clock task to reach the broker
+    scheduling.send_in_background()
+    from config import collector
+
+    # every move would wait out the collector's full passes over Django's own objects (~90 ms)
+    collector.settle()
+
+
+def pool() -> ProcessPoolExecutor:
+    """This server process's pool of move workers, started on first use (spawned, not forked:
+    the server has an event loop and threads running)."""
+    global _pool, _pool_pid  # noqa: PLW0603 - one pool per process
+    with _lock:
+        if _pool is None or _pool_pid != os.getpid():
+            databases = {alias: {"NAME": cfg["NAME"], "HOST": cfg.get("HOST", ""),
+                                 "PORT": cfg.get("PORT", ""), "USER": cfg.get("USER", "")}
+                         for alias, cfg in settings.DATABASES.items()}
+            _pool = ProcessPoolExecutor(
+                max_workers=int(settings.GAMEPLAY_MOVE_PROCESSES),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings.dev"), databases),
+            )
+            _pool_pid = os.getpid()
+            for _ in range(int(settings.GAMEPLAY_MOVE_PROCESSES)):
+                _pool.submit(_warm)  # spawn and set up the workers now, not on the first moves
+        return _pool
+
+
+def _warm() -> None:
+    from django.db import connection
+
+    connection.ensure_connection()
+
+
+def replace_broken(broken: ProcessPoolExecutor) -> None:
+    """Drop a pool whose worker died; the next move starts a new one."""
+    global _pool  # noqa: PLW0603
+    with _lock:
+        if _pool is broken:
+            _pool = None
+    broken.shutdown(wait=False, cancel_futures=True)
+
+
+def run(name: str, kwargs: dict[str, Any], lang: str | None) -> tuple[dict[str, Any], list[Any]]:
+    """In a worker: call `services.<name>(**kwargs)`; (its outcome as a dict, the frames to send)."""
+    from django.db import connection
+    from django.utils import translation
+
+    from gameplay import services
+    from gameplay.tables import broadcast
+
+    # The worker keeps its database connection from move to move (opening one per move cost more
+    # than the move); a broken one is dropped and the next move opens a new one.
+    if connection.connection is not None and connection.errors_occurred and not connection.is_usable():
+        connection.close()
+    try:
+        with translation.override(lang), broadcast.collecting() as outbox:
+            outcome = getattr(services, name)(**kwargs)
+    finally:
+        if connection.errors_occurred and not connection.is_usable():
+            connection.close()
+    return outcome.__dict__, outbox
+
+
+__all__ = ["BrokenProcessPool", "enabled", "pool", "replace_broken", "run"]

@@ -1,0 +1,384 @@
+"""The rating model: each player's strength and its uncertainty, learnt deal by deal.
+
+Every player has a mean ``mu`` and a variance ``var`` of his strength, in units of a deal's
+margin (``match_odds.DealShape``: one unit is a standard deviation of the luck of the cards). A
+pair's strength is its partners' sum plus, for partners who have played together, a small pair
+term of its own (``RatingState.pairs``: what fixed partners are worth beyond their two ratings).
+A match is a run of deals, each a small game between the two partnerships: its card points when
+known (the margin seen directly), else its winner and whether it was a rout or Lucy, with the
+pair on duty's edge taken off. The model takes the likelihood of all the match's deals and makes
+one Gaussian (Laplace) step in the one direction the deals speak about, the difference of the
+two pairs' strengths, like Glicko and Weng-Lin: a player moves by his share of the match's total
+variance, so new and returning players (large variance) move fast. Variance grows with time away
+(``ModelParams.drift`` per day) and shrinks with play. A match's win probability comes from the
+deal strength by the real scoring (``match_odds``), averaged over the uncertainty.
+
+A match known only by its final score is learnt from its winner alone, through the same match
+probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from ratings.core.match_odds import (
+    DEFAULT_RULES,
+    DealShape,
+    MatchTable,
+    ScoringKey,
+    match_table,
+)
+
+NS, EW = "NS", "EW"
+_R2 = 1.0 / math.sqrt(2.0)
+_RPI = 1.0 / math.sqrt(2.0 * math.pi)
+# Gauss-Hermite nodes and weights (probabilists', 5 points) for averaging over the uncertainty.
+_GH = (
+    (-2.856970013872806, 0.011257411327720691),
+    (-1.3556261799742659, 0.2220759220056126),
+    (0.0, 0.5333333333333333),
+    (1.3556261799742659, 0.2220759220056126),
+    (2.856970013872806, 0.011257411327720691),
+)
+
+
+@dataclass(frozen=True)
+class ModelParams:
+    """The model's constants, tuned by ``bench/ratings_harness.py`` on seeds it then leaves out."""
+
+    initial_sd: float = 0.3  # a new player's uncertainty, in deal-margin units
+    pair_sd: float = 0.03  # prior spread of a pair's worth beyond its partners' ratings
+    drift: float = 0.00003  # variance added per day away
+    max_sd: float = 0.3  # uncertainty never grows beyond a new player's
+    shape: DealShape = field(default_factory=DealShape)
+    scale: float = 400.0  # display points per deal-margin unit
+    base: float = 1500.0
+    # Display deviation above which a rating is provisional: about the first five matches with deal sheets
+    # (a new player starts at 400 * initial_sd = 120), more when only results are known.
+    provisional_deviation: float = 70.0
+    points_scale: float = 22.0  # card points a unit of deal margin is worth
+
+
+@dataclass(slots=True)
+class Rating:
+    """One player's (or one pair's) strength: mean and variance, and the day last rated."""
+
+    mu: float = 0.0
+    var: float = 0.0
+    day: float | None = None
+    matches: int = 0
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One played deal as the model reads it: winner, kind, pair on duty and card points when known."""
+
+    winner: str | None  # NS, EW, or None for eggs
+    kind: str = "win"  # win, rout, lucy, eggs, any (a win of unknown size)
+    on_duty: str | None = None
+    points: tuple[int, int] | None = None  # NS, EW card points
+
+
+@dataclass(frozen=True)
+class Match:
+    """One finished match between pairs ``ns`` and ``ew``.
+
+    ``deals`` is None for a match known only by its score; an empty tuple is a forfeit before the
+    first card, which is not rated. ``ended`` is "normal", "resigned" or "timeout" (the loser is
+    the pair that is not ``winner``). ``weight`` scales what the match teaches (the farming guard).
+    """
+
+    ns: tuple[str, str]
+    ew: tuple[str, str]
+    winner: str
+    deals: tuple[Deal, ...] | None = None
+    day: float | None = None
+    rules: ScoringKey = DEFAULT_RULES
+    ended: str = "normal"
+    weight: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """What one match did to one player: rating and deviation on the display scale, before and after."""
+
+    player: str
+    before: float
+    after: float
+    deviation_before: float
+    deviation_after: float
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+def _pair_key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if str(a) <= str(b) else (b, a)
+
+
+class RatingState:
+    """Every player's and pair's rating; ``predict`` a match, ``update`` from it, ``preview`` both."""
+
+    def __init__(self, params: ModelParams | None = None) -> None:
+        self.params = params or ModelParams()
+        self.players: dict[str, Rating] = {}
+        self.pairs: dict[tuple[str, str], Rating] = {}
+        self._tables: dict[ScoringKey, MatchTable] = {}
+        shape = self.params.shape
+        # (winner, kind, pair on duty) -> the margin interval of that deal, shifted for the duty edge.
+        self._bounds: dict[tuple[str | None, str, str | None], tuple[float, float]] = {}
+        for winner in (NS, EW):
+            for kind in ("win", "rout", "lucy", "any"):
+                lo, hi = shape.bounds(0 if winner == NS else 1, kind)
+                for duty, off in ((NS, shape.duty_edge), (EW, -shape.duty_edge), (None, 0.0)):
+                    self._bounds[(winner, kind, duty)] = (lo - off, hi - off)
+
+    # -- reading -------------------------------------------------------------------------------
+    def table(self, rules: ScoringKey) -> MatchTable:
+        t = self._tables.get(rules)
+        if t is None:
+            t = self._tables[rules] = match_table(rules, self.params.shape)
+        return t
+
+    def _var_now(self, r: Rating | None, day: float | None, prior: float, cap: float | None = None) -> float:
+        """Variance on ``day``: it grows by ``drift`` a day away, never beyond ``cap`` (a new player's)."""
+        if r is None:
+            return prior
+        v = r.var
+        if day is not None and r.day is not None and day > r.day:
+            v = min(
+                v + self.params.drift * (day - r.day),
+                cap if cap is not None else max(prior, self.params.max_sd**2),
+            )
+        return v
+
+    def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float]:
+        """The match's six ratings (NS players, NS pair, EW players, EW pair), their variances on the
+        match's day, the prior deal strength ``d0`` and the total variance. New ones are not stored."""
+        p = self.params
+        p0 = p.initial_sd * p.initial_sd
+        pp0 = p.pair_sd * p.pair_sd
+        cap = max(p0, p.max_sd * p.max_sd)
+        drift = p.drift
+        day = match.day
+        players, pairs = self.players, self.pairs
+        ratings: list[Rating] = []
+        variances: list[float] = []
+        d0 = 0.0
+        for side, sign in ((match.ns, 1.0), (match.ew, -1.0)):
+            a, b = side
+            for r, prior, top in (
+                (players.get(a), p0, cap),
+                (players.get(b), p0, cap),
+                (pairs.get((a, b) if a <= b else (b, a)), pp0, pp0),
+            ):
+                if r is None:
+                    r = Rating(0.0, prior)
+                    v = prior
+                else:
+                    v = r.var
+                    if day is not None and r.day is not None and day > r.day:
+                        v += drift * (day - r.day)
+                        if v > top:
+                            v = top
+                    d0 += sign * r.mu
+                ratings.append(r)
+                variances.append(v)
+        return (
+            ratings,
+            variances,
+            d0,
+            variances[0] + variances[1] + variances[2] + variances[3] + variances[4] + variances[5],
+        )
+
+    def predict(self, match: Match) -> float:
+        """P(NS wins the match): the match probability averaged over both pairs' uncertainty."""
+        _, _, d0, v = self._parts(match)
+        t = self.table(match.rules)
+        s = math.sqrt(v)
+        return sum(w * t.at(d0 + s * x) for x, w in _GH)
+
+    def rating(self, player: str) -> Rating:
+        return self.players.get(player) or Rating(0.0, self.params.initial_sd**2)
+
+    def display(self, player: str, day: float | None = None) -> tuple[float, float]:
+        """(rating, deviation) on the display scale, e.g. 1500 ± 60; deviation grows with absence."""
+        r = self.players.get(player)
+        v = self._var_now(r, day, self.params.initial_sd**2)
+        mu = r.mu if r else 0.0
+        return self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(v)
+
+    def is_provisional(self, player: str, day: float | None = None) -> bool:
+        """A rating is provisional while its deviation is above ``provisional_deviation``."""
+        return self.display(player, day)[1] > self.params.provisional_deviation
+
+    def pair_display(self, a: str, b: str) -> tuple[float, float]:
+        """A fixed pair's rating: both partners' strengths and the pair's own term, on the display scale.
+
+        The base is twice the players' (a pair of two 1500 players is 3000), so the scale adds up.
+        """
+        ra, rb = self.rating(a), self.rating(b)
+        pr = self.pairs.get(_pair_key(a, b)) or Rating(0.0, self.params.pair_sd**2)
+        mu = ra.mu + rb.mu + pr.mu
+        return 2 * self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(
+            ra.var + rb.var + pr.var
+        )
+
+    # -- learning ------------------------------------------------------------------------------
+    def _deal_terms(self, deals: tuple[Deal, ...]) -> tuple[list[tuple[float, float, float]], float, float]:
+        """What the deals say about the deal strength ``d``.
+
+        A deal with card points (not Lucy) is a margin seen directly, ``(NS points - 60) /
+        points_scale`` less the duty edge: a normal observation of ``d`` with unit noise (eggs too:
+        60:60 is a margin of 0). The others are the margin interval their outcome fell in
+        (``DealShape``), shifted for the pair on duty. Returns the intervals grouped with a count,
+        and the number and sum of the seen margins.
+        """
+        bounds = self._bounds
+        edge = self.params.shape.duty_edge
+        inv = 1.0 / self.params.points_scale
+        groups: dict[tuple[float, float], float] = {}
+        seen = total = 0.0
+        for deal in deals:
+            pts = deal.points
+            if pts is not None and deal.kind != "lucy":
+                duty = deal.on_duty
+                seen += 1.0
+                total += (pts[0] - 60) * inv - (edge if duty == NS else -edge if duty == EW else 0.0)
+                continue
+            key = bounds.get((deal.winner, deal.kind, deal.on_duty))
+            if key is None:
+                if deal.winner is None or deal.kind == "eggs":
+                    continue
+                key = bounds[(deal.winner, "any", deal.on_duty)]
+            groups[key] = groups.get(key, 0.0) + 1.0
+        return [(lo, hi, n) for (lo, hi), n in groups.items()], seen, total
+
+    def _solve(self, match: Match, d0: float, v: float) -> tuple[float, float]:
+        """The most likely deal strength after the match and the likelihood's curvature there.
+
+        Newton steps on log prior + log likelihood of the deals (each an interval of the ordered
+        probit margin), plus, when the match was not played out or its deals are unknown, the log
+        of the match probability of its result.
+        """
+        terms, seen, total = self._deal_terms(match.deals) if match.deals is not None else ([], 0.0, 0.0)
+        by_winner = match.deals is None or match.ended != "normal"
+        t = self.table(match.rules)
+        y_match = 1.0 if match.winner == NS else -1.0
+        wt = match.weight
+        inf = math.inf
+        exp, erfc = math.exp, math.erfc
+        d = d0
+        h = 0.0
+        for _ in range(5):
+            g = total - seen * d
+            h = seen
+            for lo, hi, n in terms:
+                # P = F(a) - F(b), a = d - lo, b = d - hi; F the normal CDF, f its density, f' = -x f.
+                if lo == -inf:
+                    fa = fpa = 0.0
+                    big_a = 1.0
+                else:
+                    x = d - lo
+                    big_a = 0.5 * erfc(-x * _R2)
+                    fa = _RPI * exp(-0.5 * x * x)
+                    fpa = -x * fa
+                if hi == inf:
+                    fb = fpb = big_b = 0.0
+                else:
+                    x = d - hi
+                    big_b = 0.5 * erfc(-x * _R2)
+                    fb = _RPI * exp(-0.5 * x * x)
+                    fpb = -x * fb
+                pr = big_a - big_b
+                if pr < 1e-300:
+                    pr = 1e-300
+                gi = (fa - fb) / pr
+                g += n * gi
+                h += n * (gi * gi - (fpa - fpb) / pr)
+            if by_winner:
+                eps = 0.01
+                lp = math.log(max(1e-12, t.at(y_match * d)))
+                lp_up = math.log(max(1e-12, t.at(y_match * (d + eps))))
+                lp_dn = math.log(max(1e-12, t.at(y_match * (d - eps))))
+                g += (lp_up - lp_dn) / (2 * eps)
+                h += max(0.0, -(lp_up - 2 * lp + lp_dn) / (eps * eps))
+            g *= wt
+            h *= wt
+            step = (g - (d - d0) / v) / (h + 1.0 / v)
+            d += step
+            if -1e-5 < step < 1e-5:
+                break
+        return d, h
+
+    def update(self, match: Match) -> dict[str, Delta]:
+        """Learn from a finished match; returns each player's change (empty for an unrated forfeit).
+
+        A resignation or a timeout is a lost match for the side that left: its deals so far count,
+        and so does the match's result. A match whose ``deals`` is an empty tuple (forfeit before the
+        first card) is not rated and changes nothing.
+        """
+        if match.deals is not None and not match.deals:
+            return {}
+        if match.winner not in (NS, EW):
+            raise ValueError(f"a match is won by NS or EW, not {match.winner!r}")
+        if len({*match.ns, *match.ew}) != 4:
+            raise ValueError("a match has four different players")
+        ratings, variances, d0, v = self._parts(match)
+        d, h = self._solve(match, d0, v)
+        shift = (d - d0) / v
+        shrink = h / (1.0 + v * h)
+        scale, base = self.params.scale, self.params.base
+        out: dict[str, Delta] = {}
+        for i in range(6):
+            r, var = ratings[i], variances[i]
+            side = match.ns if i < 3 else match.ew
+            sign = 1.0 if i < 3 else -1.0
+            new = Rating(
+                r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
+            )
+            if i % 3 == 2:
+                self.pairs[_pair_key(*side)] = new
+                continue
+            pid = side[i % 3]
+            self.players[pid] = new
+            out[pid] = Delta(
+                pid,
+                base + scale * r.mu,
+                base + scale * new.mu,
+                scale * math.sqrt(var),
+                scale * math.sqrt(new.var),
+            )
+        return out
+
+    def preview(
+        self,
+        ns: tuple[str, str],
+        ew: tuple[str, str],
+        *,
+        day: float | None = None,
+        rules: ScoringKey = DEFAULT_RULES,
+    ) -> dict[str, tuple[float, float]]:
+        """What a win and a loss would move each of the four (like +8/-8 before a game), in display points.
+
+        Reckoned from the result alone; the deals of the real match can move a little more or less.
+        """
+        out: dict[str, tuple[float, float]] = {}
+        for winner in (NS, EW):
+            trial = RatingState(self.params)
+            trial._tables = self._tables
+            for pid in (*ns, *ew):
+                if pid in self.players:
+                    trial.players[pid] = replace(self.players[pid])
+            for side in (ns, ew):
+                key = _pair_key(side[0], side[1])
+                if key in self.pairs:
+                    trial.pairs[key] = replace(self.pairs[key])
+            deltas = trial.update(Match(ns, ew, winner, None, day, rules))
+            for pid, dl in deltas.items():
+                won = (pid in ns) == (winner == NS)
+                w, lo = out.get(pid, (0.0, 0.0))
+                out[pid] = (dl.change, lo) if won else (w, dl.change)
+        return out

@@ -1,0 +1,114 @@
+"""Ratings as rows: each player's current rating, each fixed pair's, every change with its match,
+and the runs that recompute them. The model itself is pure (``ratings.core``); these rows
+are what it computed from the archive, rebuilt exactly by a full recompute."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Player
+
+#: One rating per game type: today's Bilka for four (the two-player game would get its own).
+BILKA_FOUR = "bilka4"
+
+
+class PlayerRating(models.Model):
+    """A player's rating now: the display figures and the model's own (mean, variance, last day)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=16, default=BILKA_FOUR)
+    rating = models.FloatField(_("rating"))
+    deviation = models.FloatField(_("deviation"))
+    mu = models.FloatField()
+    var = models.FloatField()
+    day = models.FloatField(null=True, blank=True)
+    matches = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_unique_player_game")]
+        indexes = [models.Index(fields=["game", "-rating"], name="rating_board")]
+        ordering = ["-rating", "player_id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating:.0f} ± {self.deviation:.0f}"
+
+
+class PairRating(models.Model):
+    """A fixed pair's own term (beyond its partners' ratings); ``player_a`` has the smaller id."""
+
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16, default=BILKA_FOUR)
+    mu = models.FloatField()
+    var = models.FloatField()
+    day = models.FloatField(null=True, blank=True)
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player_a", "player_b", "game"], name="pair_rating_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a_id}+{self.player_b_id}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating."""
+
+    match = models.ForeignKey("archive.ArchivedMatch", on_delete=models.CASCADE,
+                              related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.CharField(max_length=16, default=BILKA_FOUR)
+    played_at = models.DateTimeField()
+    #: The order the model learnt the matches in (played_at, then the archive's id).
+    seq = models.PositiveIntegerField()
+    before = models.FloatField()
+    after = models.FloatField()
+    deviation_before = models.FloatField()
+    deviation_after = models.FloatField()
+    weight = models.FloatField(default=1.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player", "game"], name="rating_change_unique"),
+        ]
+        indexes = [models.Index(fields=["player", "game", "seq"], name="rating_change_history")]
+        ordering = ["seq"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.before:.0f} → {self.after:.0f}"
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+class RunStatus(models.TextChoices):
+    PENDING = "pending", _("waiting")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    SUPERSEDED = "superseded", _("replaced by a later run")
+    FAILED = "failed", _("failed")
+
+
+class RatingRun(models.Model):
+    """One recompute of every rating, asked for by a change in the archive; its progress is shown
+    to organisers while it runs."""
+
+    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.PENDING)
+    reason = models.CharField(max_length=200, blank=True)
+    requested_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} {self.status} {self.done}/{self.total}"

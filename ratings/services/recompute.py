@@ -1,0 +1,381 @@
+"""Ratings from the archive: the pure model (``ratings.core``) learns every rated archived
+match in the order played; this module loads them, calls it and writes what it computed.
+
+Two ways in, one result. A new match that is the latest played is learnt on top of the stored
+state (``learn_latest``); anything else — a correction, a removal, a late entry, a merge — asks
+for a full recompute (``request_recompute``), which rebuilds every rating and every change from
+scratch in one transaction, so a run killed midway leaves the old ratings whole and its task,
+queued again, starts over. Both hold one lock, so they never interleave.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections import defaultdict, deque
+from collections.abc import Generator, Iterator
+from contextlib import closing
+from typing import Any, cast
+
+from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
+from config import fresh
+from ratings.core.guard import WINDOW_DAYS, farming_weight
+from ratings.core.match_odds import ScoringKey
+from ratings.core.model import EW, NS, Deal, Match, RatingState
+from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
+from ratings.selectors import PROGRESS_KEY, day_of, rating_state
+from ratings.services import bulk
+
+#: The Celery name of the recompute task (`ratings.tasks`), as queued messages and earlier releases name it.
+RECOMPUTE_TASK = "tournaments.recompute_ratings"
+_KINDS = {"win": "win", "rout": "rout", "lucy": "lucy", "eggs": "eggs"}
+_ENDED = {"resign": "resigned", "timeout": "timeout"}
+
+
+def _lock() -> None:
+    """One writer of ratings at a time (PostgreSQL: an advisory lock held to the commit; SQLite
+    writes one transaction at a time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext('bilka-ratings'))")
+
+
+def _deal(row: tuple[str, int | None, int | None, int | None, int, int]) -> Deal | None:
+    outcome, duty, ns_points, ew_points, ns_eyes, ew_eyes = row
+    kind = _KINDS.get(outcome)
+    if kind is None:  # a redeal or an unfinished deal teaches nothing
+        return None
+    winner = None if kind == "eggs" else (NS if ns_eyes > ew_eyes else EW if ew_eyes > ns_eyes else None)
+    if winner is None and kind != "eggs":
+        return None
+    points = (ns_points, ew_points) if ns_points is not None and ew_points is not None else None
+    return Deal(winner, kind, None if duty is None else (NS, EW)[duty], points)
+
+
+def _rated(qs: Any) -> Any:
+    return qs.filter(rated=True).order_by("played_at", "pk")
+
+
+DEAL_FIELDS = ("outcome", "pair_on_duty", "ns_points", "ew_points", "ns_eyes", "ew_eyes")
+
+
+def _load(matches: list[ArchivedMatch]) -> dict[int, list[tuple[Any, ...]]]:
+    deals: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    rows = (ArchivedDeal.objects.filter(match_id__in=[m.pk for m in matches])
+            .order_by("match_id", "number")
+            .values_list("match_id", *DEAL_FIELDS))
+    for match_id, *row in rows:
+        deals[match_id].append(tuple(row))
+    return deals
+
+
+def after(played_at: datetime.datetime, pk: int) -> Q:
+    """The matches the model learns after (played_at, pk): its order is played_at, then id."""
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
+
+
+def _batches(qs: Any, size: int = 2000) -> Iterator[tuple[ArchivedMatch, list[str], list[tuple[Any, ...]]]]:
+    """Each rated match in order, with its four players (N E S W) and its deals, read in batches."""
+    last: tuple[datetime.datetime, int] | None = None
+    base = _rated(qs).only("pk", "played_at", "rules", "winner", "reason", "deal_count", "source",
+                           "tournament", "ns_eyes", "ew_eyes")
+    while True:
+        page = base if last is None else base.filter(after(*last))
+        batch = list(page[:size])
+        if not batch:
+            return
+        ids = [m.pk for m in batch]
+        seats_of: dict[int, list[str]] = defaultdict(lambda: ["", "", "", ""])
+        for match_id, seat, player_id in ArchivedSeat.objects.filter(match_id__in=ids).values_list(
+                "match_id", "seat", "player_id"):
+            seats_of[match_id][seat] = str(player_id) if player_id else ""
+        deals = _load(batch)
+        for m in batch:
+            yield m, seats_of[m.pk], deals.get(m.pk, [])
+        last = (batch[-1].played_at, batch[-1].pk)
+
+
+def model_match(m: ArchivedMatch, seats: list[str], deals: list[tuple[Any, ...]],
+                weight: float = 1.0) -> Match | None:
+    """The model's view of an archived match, or None when it is not rated (a seat without a
+    player, a forfeit before the first card)."""
+    return _as_match(m, seats, [_deal(row) for row in deals], weight)
+
+
+def _as_match(m: Any, seats: list[str], deals: list[Deal | None], weight: float,
+              day: float | None = None) -> Match | None:
+    """``model_match`` from the deals already read by ``_deal``, one for each deal row (and the
+    day played, when known)."""
+    if not all(seats):
+        return None
+    if m.reason == "forfeit" and not deals:
+        return None
+    parsed = tuple(d for d in deals if d is not None)
+    played = parsed if deals else None  # a match known by its score alone has no deals to learn
+    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played,
+                 day_of(m.played_at) if day is None else day,
+                 ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight)
+
+
+class _Farming:
+    """The farming guard's memory: the days of earlier casual matches of each group of four.
+    Matches come in played order (both callers read them so), so a day that has left the window
+    never comes back into it and is dropped."""
+
+    def __init__(self) -> None:
+        self.days: dict[frozenset[str], deque[float]] = defaultdict(deque)
+
+    def weight(self, m: Any, seats: list[str], day: float | None = None) -> float:
+        if m.tournament is not None:
+            return 1.0  # tournament matches always count fully
+        day = day_of(m.played_at) if day is None else day
+        days = self.days[frozenset(seats)]
+        while days and days[0] < day - WINDOW_DAYS:
+            days.popleft()
+        earlier = sum(1 for d in days if d <= day)
+        days.append(day)
+        return farming_weight(earlier)
+
+
+def _change_tuples(m: Any, deltas: dict[str, Any], seq: int, weight: float) -> list[tuple[Any, ...]]:
+    """The RatingChange rows of one match, as tuples in the order of ``bulk.CHANGE_COLUMNS``."""
+    return [(m.pk, int(pid), BILKA_FOUR, m.played_at, seq, d.before, d.after, d.deviation_before,
+             d.deviation_after, weight) for pid, d in deltas.items()]
+
+
+def _change_rows(m: ArchivedMatch, deltas: dict[str, Any], seq: int, weight: float) -> list[RatingChange]:
+    return [RatingChange(**dict(zip(bulk.CHANGE_COLUMNS, row, strict=True)))
+            for row in _change_tuples(m, deltas, seq, weight)]
+
+
+class _OrmChanges:
+    """Where the ORM path keeps the changes it computed until they are written with bulk_create."""
+
+    def __init__(self) -> None:
+        self.changes: list[RatingChange] = []
+
+    def add(self, rows: list[tuple[Any, ...]]) -> None:
+        self.changes.extend(RatingChange(**dict(zip(bulk.CHANGE_COLUMNS, row, strict=True)))
+                            for row in rows)
+
+    def write(self) -> None:
+        RatingChange.objects.filter(game=BILKA_FOUR).delete()
+        RatingChange.objects.bulk_create(self.changes, batch_size=5000)
+
+
+class _CopyChanges(bulk.ChangeFile):
+    """The PostgreSQL path: changes formatted for COPY as computed, copied in at the end."""
+
+    def write(self) -> None:  # type: ignore[override]
+        rows = self.rows + len(self.lines)
+        with bulk.replacing(self.conn, RatingChange._meta.db_table, BILKA_FOUR, rows=rows):
+            super().write(RatingChange._meta.db_table)
+
+
+class _Deals(dict[str, Deal | None]):
+    """The model's deal for each folded deal row (``bulk``): a few thousand kinds in all."""
+
+    def __missing__(self, text: str) -> Deal | None:
+        deal = self[text] = _deal(bulk.deal_row(text))
+        return deal
+
+
+PLAYER_COLUMNS = ("player_id", "game", "rating", "deviation", "mu", "var", "day", "matches", "last_played")
+PAIR_COLUMNS = ("player_a_id", "player_b_id", "game", "mu", "var", "day", "matches")
+
+
+def _state_rows(state: RatingState, last_played: dict[str, datetime.datetime]
+                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    players = []
+    for pid, r in state.players.items():
+        rating, deviation = state.display(pid, r.day)
+        players.append((int(pid), BILKA_FOUR, rating, deviation, r.mu, r.var, r.day, r.matches,
+                        last_played.get(pid)))
+    pairs = [(int(a), int(b), BILKA_FOUR, r.mu, r.var, r.day, r.matches) for (a, b), r in state.pairs.items()]
+    return players, pairs
+
+
+def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], fast: bool) -> None:
+    players, pairs = _state_rows(state, last_played)
+    if fast:
+        conn = connection.connection
+        for model, columns, rows in ((PlayerRating, PLAYER_COLUMNS, players),
+                                     (PairRating, PAIR_COLUMNS, pairs)):
+            with bulk.replacing(conn, model._meta.db_table, BILKA_FOUR, rows=len(rows)):
+                bulk.copy_rows(conn, model._meta.db_table, columns, rows)
+        return
+    PlayerRating.objects.filter(game=BILKA_FOUR).delete()
+    PairRating.objects.filter(game=BILKA_FOUR).delete()
+    PlayerRating.objects.bulk_create([PlayerRating(**dict(zip(PLAYER_COLUMNS, row, strict=True)))
+                                      for row in players], batch_size=5000)
+    PairRating.objects.bulk_create([PairRating(**dict(zip(PAIR_COLUMNS, row, strict=True)))
+                                    for row in pairs], batch_size=5000)
+
+
+def _fast_path() -> bool:
+    """PostgreSQL reads and writes through ``bulk``; elsewhere (SQLite, the dev site) the ORM."""
+    return connection.vendor == "postgresql"
+
+
+def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None = None) -> int:
+    """Every rating and every change rebuilt from the archive, in one transaction; the number of
+    matches learnt. Progress goes to the cache (``progress``) as it runs; ``timings``, if given,
+    gets the seconds spent reading, computing, writing and committing. On PostgreSQL it reads and writes
+    through ``bulk`` (one streamed query, COPY), elsewhere through the ORM: the same rows."""
+    fast = _fast_path()
+    clock = time.perf_counter
+    spent = {"read": 0.0, "compute": 0.0, "write": 0.0}
+    with transaction.atomic():
+        _lock()
+        started = clock()
+        total = _rated(ArchivedMatch.objects.all()).count()
+        spent["read"] += clock() - started
+        state, farming = RatingState(), _Farming()
+        last_played: dict[str, datetime.datetime] = {}
+        seq = 0
+        here = timezone.get_current_timezone()
+        out: _OrmChanges | _CopyChanges
+        source: Generator[tuple[Any, list[str], list[Any]], None, None]
+        if fast:
+            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                          bulk.rated_matches(connection.connection))
+            out, deal_of = _CopyChanges(connection.connection), _Deals()
+        else:
+            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                          _batches(ArchivedMatch.objects.all()))
+            out = _OrmChanges()
+        t0 = clock()
+        with closing(source):  # its server-side cursor closed before a rollback, not after
+            for m, seats, deals in source:
+                t1 = clock()
+                spent["read"] += t1 - t0
+                day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, one zone look-up
+                weight = farming.weight(m, seats, day) if all(seats) else 1.0
+                parsed = [deal_of[d] for d in deals] if fast else [_deal(row) for row in deals]
+                match = _as_match(m, seats, parsed, weight, day)
+                seq += 1
+                rows = []
+                if match is not None:
+                    deltas = state.update(match)
+                    rows = _change_tuples(m, deltas, seq, weight)
+                    for pid in deltas:
+                        last_played[pid] = m.played_at
+                t2 = clock()
+                out.add(rows)
+                if seq % 1000 == 0:
+                    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total},
+                              600)
+                t0 = clock()
+                spent["compute"] += t2 - t1
+                spent["write"] += t0 - t2
+        t3 = clock()
+        spent["read"] += t3 - t0  # the last fetch, which found no more
+        out.write()
+        _save_state(state, last_played, fast)
+        fresh.renew_all()  # standings show the pairs' ratings
+        t4 = clock()
+        spent["write"] += t4 - t3
+    spent["commit"] = clock() - t4  # the foreign keys of every row written are checked here
+    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
+    if timings is not None:
+        timings.update(spent)
+    return seq
+
+
+def learn_latest(match_id: int) -> bool:
+    """Learn one newly archived match on top of the stored ratings, if it is the latest rated
+    match played and none is learnt yet from it; False when a full recompute is needed instead."""
+    with transaction.atomic():
+        _lock()
+        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).first()
+        if m is None:
+            return True  # not rated: nothing to learn
+        if RatingChange.objects.filter(match=m).exists():
+            return True  # already learnt (the notice came twice)
+        if _rated(ArchivedMatch.objects.filter(after(m.played_at, m.pk))).exists():
+            return False  # a match played later is already in: everything after this one moves
+        if RatingRun.objects.filter(status__in=(RunStatus.PENDING, RunStatus.RUNNING)).exists():
+            return False  # a recompute will include it
+        _, seats, deals = next(iter(_batches(ArchivedMatch.objects.filter(pk=m.pk))))
+        farming = _Farming()
+        if m.tournament is None:
+            window = datetime.timedelta(days=WINDOW_DAYS + 1)
+            for earlier, e_seats, _e in _batches(ArchivedMatch.objects.filter(
+                    tournament=None, played_at__gte=m.played_at - window).exclude(pk=m.pk)):
+                if frozenset(e_seats) == frozenset(seats):
+                    farming.weight(earlier, e_seats)
+        weight = farming.weight(m, seats) if all(seats) else 1.0
+        match = model_match(m, seats, deals, weight)
+        if match is None:
+            return True
+        state = rating_state()
+        deltas = state.update(match)
+        seq = (RatingChange.objects.filter(game=BILKA_FOUR).aggregate(n=Max("seq"))["n"] or 0) + 1
+        RatingChange.objects.bulk_create(_change_rows(m, deltas, seq, weight))
+        touched = {*seats}
+        for pid in touched:
+            r = state.players[pid]
+            rating, deviation = state.display(pid, r.day)
+            PlayerRating.objects.update_or_create(
+                player_id=int(pid), game=BILKA_FOUR,
+                defaults={"rating": rating, "deviation": deviation, "mu": r.mu, "var": r.var, "day": r.day,
+                          "matches": r.matches, "last_played": m.played_at})
+        for side in ((seats[0], seats[2]), (seats[1], seats[3])):
+            a, b = sorted(side, key=str)
+            r = state.pairs.get((a, b)) or state.pairs.get((b, a))
+            if r is not None:
+                PairRating.objects.update_or_create(
+                    player_a_id=int(a), player_b_id=int(b), game=BILKA_FOUR,
+                    defaults={"mu": r.mu, "var": r.var, "day": r.day, "matches": r.matches})
+        fresh.renew_all()  # standings show the pairs' ratings
+    return True
+
+
+def request_recompute(*, reason: str) -> RatingRun:
+    """Ask for a full recompute: one run row, its task queued on commit."""
+    run = RatingRun.objects.create(reason=reason[:200])
+
+    def send() -> None:
+        # With the archive's notices: the tests keep both off their shared worker (settings.test).
+        queue = getattr(settings, "ARCHIVE_NOTICE_QUEUE", None)
+        options = {"queue": queue} if queue else {}
+        current_app.signature(RECOMPUTE_TASK, args=(run.pk,)).apply_async(**options)
+
+    transaction.on_commit(send, robust=True)
+    return run
+
+
+def run_recompute(*, run_id: int) -> str:
+    """The task's work: run the recompute unless a later request will (several notices in a row
+    make one recompute). Safe to run twice or after a kill: the recompute is one transaction."""
+    run = RatingRun.objects.filter(pk=run_id).first()
+    if run is None or run.status in (RunStatus.DONE, RunStatus.SUPERSEDED):
+        return "nothing to do"
+    if RatingRun.objects.filter(pk__gt=run_id, status=RunStatus.PENDING).exists():
+        RatingRun.objects.filter(pk=run_id).update(status=RunStatus.SUPERSEDED, finished_at=timezone.now())
+        return "superseded"
+    RatingRun.objects.filter(pk=run_id).update(status=RunStatus.RUNNING, started_at=timezone.now())
+    try:
+        learnt = recompute(run=run)
+    except Exception:
+        RatingRun.objects.filter(pk=run_id).update(status=RunStatus.FAILED, finished_at=timezone.now())
+        raise
+    RatingRun.objects.filter(pk=run_id).update(status=RunStatus.DONE, finished_at=timezone.now(), done=learnt,
+                                               total=learnt)
+    return f"{learnt} matches"
+
+
+def match_changed(sender: object, match_id: int, change: str, players: list[int], **kwargs: Any) -> None:
+    """Receiver of the archive's notice: a new latest match is learnt at once, anything else is
+    a full recompute."""
+    if change == "created" and learn_latest(match_id):
+        return
+    with transaction.atomic():
+        request_recompute(reason=f"match {match_id} {change}")

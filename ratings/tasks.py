@@ -1,0 +1,18 @@
+"""Celery tasks of the ratings: the full recompute, asked for by the archive's changes.
+
+The task keeps the name it had when ratings lived in the tournaments' app: queued messages and the
+workers of the release before carry it.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from ratings.services import recompute
+
+
+@shared_task(name=recompute.RECOMPUTE_TASK, acks_late=True)
+def recompute_ratings(run_id: int) -> str:
+    """Rebuild every rating from the archive (``services.recompute``): one transaction, so a kill
+    leaves the old ratings and the task, delivered again, starts over."""
+    return recompute.run_recompute(run_id=run_id)

@@ -1,0 +1,154 @@
+"""Rating pages: the leaderboards (global, a club's, a city's), how ratings work, and a player's
+rating chart as an SVG image (drawn by pygal on the server, no script: safe under the site's CSP)."""
+
+from __future__ import annotations
+
+import datetime
+from xml.etree import ElementTree
+
+import pygal
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from pygal.style import Style
+
+from clubs.models import Club, Player
+from clubs.translit import search_key
+from ratings import selectors as rating_selectors
+from ratings.core.guard import WINDOW_DAYS
+
+PAGE_SIZE = 50
+
+
+def _me(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(user=request.user, merged_into=None).first()
+
+
+def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) -> HttpResponse:
+    """One board, paginated: its page of rows, each numbered by place, and the viewer's own place."""
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    first = page.start_index()
+    rows = [(first + i, r) for i, r in enumerate(page.object_list)]
+    me = _me(request)
+    mine = rating_selectors.place_in(qs, me.pk) if me is not None else None
+    return render(request, "ratings/board.html", {
+        "title": title, "scope": scope, "page": page, "rows": rows, "me": me, "mine": mine,
+        "min_matches": rating_selectors.min_matches(),
+        "provisional_deviation": int(rating_selectors.PARAMS.provisional_deviation),
+        "progress": rating_selectors.recompute_progress(), **extra,
+    })
+
+
+@require_GET
+def board(request: HttpRequest) -> HttpResponse:
+    return _board_page(request, rating_selectors.board(), title=_("Ratings"), scope="global",
+                       cities=rating_selectors.cities())
+
+
+@require_GET
+def club_board(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    return _board_page(request, rating_selectors.board(club_id=club.pk),
+                       title=_("Ratings: %(club)s") % {"club": club.name}, scope="club", club=club)
+
+
+@require_GET
+def city_board(request: HttpRequest, city: str) -> HttpResponse:
+    key = search_key(city)
+    spellings = rating_selectors.city_spellings(key)
+    if not key:
+        raise Http404
+    name = spellings[0] if spellings else city
+    return _board_page(request, rating_selectors.board(city_key=key),
+                       title=_("Ratings: %(city)s") % {"city": name}, scope="city", city=name)
+
+
+#: The rating harness's figures (bench/ratings_harness.py --seeds 100-119 --players 400 --per-player 120):
+#: mean log-loss, gap closed, ECE and Spearman@60 per system and kind of season, as it printed them.
+HARNESS = (
+    ("Bilka", "league", "0.3644", "0.465", "0.0115", "0.979"),
+    ("TrueSkill", "league", "0.3813", "−0.023", "0.0244", "0.967"),
+    ("OpenSkill", "league", "0.4828", "−2.983", "0.0810", "0.966"),
+    ("elo", "league", "0.3822", "−0.056", "0.0136", "0.962"),
+    ("Bilka", "rotating", "0.3805", "0.459", "0.0114", "0.971"),
+    ("TrueSkill", "rotating", "0.4016", "−0.001", "0.0182", "0.942"),
+    ("OpenSkill", "rotating", "0.4590", "−1.261", "0.0712", "0.942"),
+    ("elo", "rotating", "0.4086", "−0.159", "0.0127", "0.930"),
+    ("Bilka", "mix", "0.3816", "0.453", "0.0114", "0.957"),
+    ("TrueSkill", "mix", "0.4038", "0.000", "0.0154", "0.925"),
+    ("OpenSkill", "mix", "0.4711", "−1.379", "0.0728", "0.921"),
+    ("elo", "mix", "0.4199", "−0.331", "0.0145", "0.909"),
+)
+
+
+def _harness_rows() -> list[tuple[str, ...]]:
+    kinds = {"league": _("fixed pairs"), "rotating": _("changing partners"), "mix": _("mixed")}
+    names = {"Bilka": _("Bilka (this site)"), "elo": _("Elo for teams")}
+    return [(str(names.get(system, system)), str(kinds[kind]), *figures)
+            for system, kind, *figures in HARNESS]
+
+
+@require_GET
+def how(request: HttpRequest) -> HttpResponse:
+    params = rating_selectors.PARAMS
+    return render(request, "ratings/how.html", {
+        "harness": _harness_rows(),
+        "base": int(params.base), "start_deviation": int(params.scale * params.initial_sd),
+        "provisional_deviation": int(params.provisional_deviation),
+        "min_matches": rating_selectors.min_matches(), "window_days": WINDOW_DAYS,
+    })
+
+
+def _chart_style() -> Style:
+    return Style(background="#ffffff", plot_background="#ffffff", foreground="#333333",
+                 foreground_strong="#1f5135", foreground_subtle="#dddddd",
+                 colors=("#6fa585", "#1f6b40", "#6fa585"), guide_stroke_color="#e4e4e4",
+                 major_guide_stroke_color="#d0d0d0", guide_stroke_dasharray="0",
+                 major_guide_stroke_dasharray="0",
+                 font_family="system-ui, sans-serif", label_font_size=17, major_label_font_size=17,
+                 value_font_size=17, title_font_size=18)
+
+
+def _without_scripts(tree: ElementTree.Element) -> str:
+    """The chart's SVG with pygal's config script taken out: the picture needs none, and the
+    site's CSP runs none."""
+    for parent in tree.iter():
+        for child in list(parent):
+            if str(child.tag).rsplit("}", 1)[-1] == "script":
+                parent.remove(child)
+    return ElementTree.tostring(tree, encoding="unicode", xml_declaration=True)
+
+
+@require_GET
+def chart(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's rating after each rated match, with its deviation band, as image/svg+xml."""
+    player = get_object_or_404(Player, pk=pk, merged_into=None)
+    changes = rating_selectors.history(player.pk, limit=200)
+    line = pygal.DateTimeLine(
+        style=_chart_style(), width=420, height=280, show_legend=False, show_dots=len(changes) <= 40,
+        dots_size=3, x_label_rotation=0, show_minor_x_labels=False, x_labels_major_count=3,
+        show_y_guides=True, y_labels_major_count=5, show_minor_y_labels=False, show_x_guides=False,
+        margin=12, spacing=8, truncate_label=-1,
+        x_value_formatter=lambda d: formats.date_format(d, "SHORT_DATE_FORMAT"),
+        js=[], explicit_size=False, interpolate=None, tooltip_border_radius=0,
+        fill=False, stroke_style={"width": 3},
+    )
+    if changes:
+        points = [(c.played_at, c.after) for c in changes]
+        upper = [(c.played_at, c.after + c.deviation_after) for c in changes]
+        lower = [(c.played_at, c.after - c.deviation_after) for c in changes]
+        line.add(_("upper band"), upper, show_dots=False, stroke_style={"width": 2, "dasharray": "6, 4"})
+        line.add(_("rating"), points, stroke_style={"width": 4})
+        line.add(_("lower band"), lower, show_dots=False, stroke_style={"width": 2, "dasharray": "6, 4"})
+    else:
+        line.add(_("rating"), [(datetime.datetime.now(), None)])
+        line.no_data_text = _("No rated matches yet")
+    svg = _without_scripts(line.render_tree())
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=60"
+    return response

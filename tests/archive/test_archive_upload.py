@@ -1,0 +1,174 @@
+"""Records in: an organiser uploads records of matches played elsewhere; each is replayed by the
+engine, a broken one is refused whole, the good ones are saved, none twice."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+
+from archive import services as archive_services
+from archive.models import ArchivedMatch
+from archive.records import MAX_RECORD_BYTES
+from clubs.models import Role
+from gameplay.engine import write_record
+from gameplay.engine.selfplay import bot_match
+from tests.clubs.factories import ClubPlayerFactory, MembershipFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+URL = "/archive/upload/"
+NAMES = {"N": "Асель", "E": "Олег", "S": "Иван", "W": "Нурлан"}
+
+
+def record(seed: int, names: dict[str, str] | None = None) -> dict:
+    return write_record(bot_match(seed=seed, players=names or NAMES))
+
+
+def broken(seed: int) -> tuple[dict, int]:
+    """A record whose first played deal has a second card that its player does not hold, and
+    that deal's number."""
+    rec = record(seed)
+    number, deal = next((n, d) for n, d in enumerate(rec["deals"], start=1) if d.get("plays"))
+    first = deal["plays"][0]
+    leader = next(seat for seat in "NESW" if first in deal["hands"][seat])
+
+    deal["plays"][1] = next(c for c in deal["hands"][leader] if c != first)
+
+    return rec, number
+
+
+def unfinished(seed: int) -> dict:
+    return write_record(bot_match(seed=seed, players=NAMES, stop_after=30))
+
+
+def as_file(name: str, rec: object) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, json.dumps(rec, ensure_ascii=False).encode(), "application/json")
+
+
+@pytest.fixture
+def client(client):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # the site speaks Russian unless asked
+    return client
+
+
+@pytest.fixture
+def signed_in(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def post(client, club, *, files=(), pasted="", public=True, played="2026-11-20"):
+    data = {"club": club.pk, "played": played, "files": list(files), "pasted": pasted}
+    if public:
+        data["public"] = "on"
+    return client.post(URL, data)
+
+
+def test_the_page_is_for_club_organisers_only(client, club, organiser):
+    assert client.get(URL).status_code == 302  # to sign in
+    stranger = UserFactory(username="stranger")
+    MembershipFactory(club=club, user=stranger, role=Role.MEMBER)
+    client.force_login(stranger)
+    assert client.get(URL).status_code == 403
+    sent = {"club": club.pk, "played": "2026-11-20", "pasted": json.dumps(record(1))}
+    assert client.post(URL, sent).status_code == 403
+    assert not ArchivedMatch.objects.exists()
+    client.force_login(organiser)
+    page = client.get(URL)
+    assert page.status_code == 200 and club.name in page.content.decode()
+
+
+def test_several_records_are_saved_each_with_its_seats_and_deals(signed_in, club, organiser):
+    asel = PlayerFactory(display_name="Асель")
+    ClubPlayerFactory(club=club, player=asel)
+    for twin in ("Иван", "Иван"):  # two roster players of one name: nobody is guessed
+        ClubPlayerFactory(club=club, player=PlayerFactory(display_name=twin))
+    one, two, three = record(1), record(2), record(3)
+    page = post(signed_in, club, files=[as_file("a.json", one), as_file("b.json", two)],
+                pasted=json.dumps([three]), public=False)
+    text = page.content.decode()
+    assert "3 saved, 0 refused." in text
+    matches = list(ArchivedMatch.objects.order_by("pk"))
+    assert [m.record for m in matches] == [one, two, three]
+    for m, rec in zip(matches, (one, two, three), strict=True):
+        assert m.source == "upload" and m.club == club and m.uploaded_by == organiser and not m.public
+        assert m.played_at.date() == datetime.date(2026, 11, 20)
+        assert m.deal_count == len(rec["deals"]) == m.deals.count()
+        assert m.winner in ("NS", "EW") and max(m.ns_eyes, m.ew_eyes) == 12
+        assert m.get_absolute_url() in text
+    seats = {s.seat: s for s in matches[0].seats.all()}
+    assert [seats[i].name for i in range(4)] == ["Асель", "Олег", "Иван", "Нурлан"]
+    assert seats[0].player == asel and seats[1].player is None and seats[2].player is None
+
+
+def test_a_broken_record_is_refused_with_the_engines_words_and_the_good_ones_kept(signed_in, club):
+    bad, number = broken(5)
+    page = post(signed_in, club, files=[as_file("good.json", record(4)), as_file("x.json", bad)])
+    text = page.content.decode()
+    assert "1 saved, 1 refused." in text and "The refused ones were not saved at all" in text
+    assert f"file x.json: deal {number}, trick 1:" in text
+    assert ArchivedMatch.objects.count() == 1
+
+
+@pytest.mark.parametrize(("files", "pasted", "words"), [
+    ([SimpleUploadedFile("n.json", b"{not json", "application/json")], "", "it is not JSON"),
+    ([SimpleUploadedFile("l.json", "{}".encode("utf-16"), "application/json")], "", "it is not UTF-8 text"),
+    ([SimpleUploadedFile("big.json", b" " * (MAX_RECORD_BYTES + 1), "application/json")], "",
+     "too large to be a game record"),
+    ([], json.dumps({"format": "bilka-record/9", "deals": []}), "pasted record:"),
+    ([], "[1]", "a record is a JSON object"),
+])
+def test_what_is_not_a_record_is_refused_and_nothing_saved(signed_in, club, files, pasted, words):
+    page = post(signed_in, club, files=files, pasted=pasted)
+    text = page.content.decode()
+    assert "0 saved, 1 refused." in text and words in text
+    assert not ArchivedMatch.objects.exists()
+
+
+def test_an_unfinished_match_is_refused(signed_in, club):
+    page = post(signed_in, club, pasted=json.dumps(unfinished(6)))
+    assert "The match is not finished" in page.content.decode()
+    assert not ArchivedMatch.objects.exists()
+
+
+def test_a_record_is_archived_once_however_often_it_is_sent(signed_in, club):
+    rec = record(7)
+    post(signed_in, club, pasted=json.dumps(rec))
+    first = ArchivedMatch.objects.get()
+    renamed = copy.deepcopy(rec)
+    renamed["players"]["N"] = "Асель Б."  # the same match with a name typed differently
+    page = post(signed_in, club, files=[as_file("again.json", rec), as_file("renamed.json", renamed)])
+    text = page.content.decode()
+    assert "0 saved, 2 refused." in text and f"already in the archive (#{first.pk})" in text
+    assert ArchivedMatch.objects.count() == 1
+
+
+def test_nothing_given_is_asked_for(signed_in, club):
+    page = post(signed_in, club)
+    assert "Paste a record or choose its file." in page.content.decode()
+
+
+def test_a_russian_reader_reads_where_the_record_breaks_in_russian(signed_in, club):
+    bad, number = broken(8)
+    signed_in.defaults["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    text = post(signed_in, club, files=[as_file("x.json", bad)]).content.decode()
+    assert "Сохранено: 0, отклонено: 1." in text
+    assert f"файл x.json: раздача {number}, взятка 1:" in text
+
+
+def test_the_record_of_a_table_already_archived_is_refused(signed_in, club):
+    state = bot_match(seed=12, players=NAMES)
+    rec = write_record(state)
+    table_match = archive_services.archive_match(played=archive_services.PlayedMatch(
+        source="table", seats=[archive_services.SeatIn(seat=i, name=n) for i, n in enumerate(NAMES.values())],
+        rules=rec["rules"], played_at=timezone.now(), ns_eyes=state.capped_score[0],
+        ew_eyes=state.capped_score[1], winner="NS" if state.winner == 0 else "EW", record=rec,
+    ))
+    text = post(signed_in, club, pasted=json.dumps(rec)).content.decode()
+    assert f"already in the archive (#{table_match.pk})" in text
+    assert ArchivedMatch.objects.count() == 1
