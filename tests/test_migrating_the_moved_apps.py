@@ -1,0 +1,260 @@
+"""A site's database from before the archive and the ratings had apps of their own migrates to today's
+layout with nothing lost: every row of every table, the content types and permissions (the
+archive's visibility rule asks for one), beat's rows and the Celery task names they and queued
+messages carry.
+
+The database is filled by that release's own code and demo seed (`git archive` of its commit, run
+with this venv), on PostgreSQL and on SQLite (the embedded default of `bin/site`), then migrated by
+today's code, in processes of their own, and compared row by row.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import uuid
+from collections.abc import Iterator
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.conf import settings
+
+from tests.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.slow
+
+#: The last commit with the archive inside `gameplay` and the ratings inside `tournaments`.
+BEFORE = "36cb0b10e9a2afbe9a69ef73239ec434df480ba7"
+RENAMED = {
+    **{f"gameplay_{m}": f"archive_{m}"
+       for m in ("archivedmatch", "archivedseat", "archiveddeal", "matchanalysis", "seatanalysis")},
+    **{f"tournaments_{m}": f"ratings_{m}"
+       for m in ("playerrating", "pairrating", "ratingchange", "ratingrun")},
+}
+NEW_MIGRATIONS = {
+    ("gameplay", "0013_archived_match_table_is_a_number"), ("gameplay", "0014_archive_moves_out"),
+    ("archive", "0001_initial"), ("archive", "0002_archive_tables"),
+    ("ratings", "0001_initial"), ("ratings", "0002_ratings_tables"),
+    ("tournaments", "0017_ratings_move_out"),
+}
+#: Tables whose rows the migration itself changes; each is compared on its own below.
+OWN_CHECKS = {"django_migrations", "django_content_type"}
+
+# Run by the release before, after its demo seed and its ratings' recompute: someone who holds the
+# archive's permission (through a group, and one directly), a private match only they and its players
+# may see, an analysed match (its rows written directly: the solver's minutes are not what is tested
+# here), and the Celery task names that release registered.
+BEFORE_SCRIPT = """
+import json
+from django.contrib.auth.models import Group, Permission
+from clubs.models import User
+from gameplay.models import ArchivedMatch, MatchAnalysis, SeatAnalysis
+from tournaments.models import RatingRun
+from config.celery import app
+RatingRun.objects.create(reason="match 1 updated", status="done", done=30, total=30)
+match = ArchivedMatch.objects.filter(has_record=True).order_by("pk").first()
+analysis = MatchAnalysis.objects.create(match=match, record_hash=match.record_hash, seconds=1.5,
+                                        result={"format": "bilka-analysis/1", "deals": []})
+for n, seat in enumerate(match.seats.all()):
+    SeatAnalysis.objects.create(analysis=analysis, archived_seat=seat, deals=match.deal_count,
+                                cards=8 * match.deal_count, best_cards=7 * match.deal_count, points_lost=n)
+view = Permission.objects.get(content_type__app_label="gameplay", codename="view_archivedmatch")
+change = Permission.objects.get(content_type__app_label="tournaments", codename="view_ratingchange")
+group = Group.objects.create(name="Archivists")
+group.permissions.add(view, change)
+staff = User.objects.create_user("archivist", "archivist@example.org", "pw", is_staff=True)
+staff.groups.add(group)
+direct = User.objects.create_user("clerk", "clerk@example.org", "pw", is_staff=True)
+direct.user_permissions.add(view)
+ArchivedMatch.objects.filter(pk=ArchivedMatch.objects.order_by("pk").values("pk")[:1]).update(public=False)
+app.loader.import_default_modules()
+print(json.dumps(sorted(name for name in app.tasks if not name.startswith("celery."))))
+"""
+
+# Run by today's code after migrate: what the moved permissions and tasks still do.
+AFTER_SCRIPT = """
+import json
+from django_celery_beat.models import PeriodicTask
+from archive.models import ArchivedMatch
+from archive.selectors import visible_matches
+from clubs.models import User
+from config.celery import app
+app.loader.import_default_modules()
+seen = {}
+for name in ("archivist", "clerk", "owner"):
+    user = User.objects.filter(username=name).first()
+    if user is not None:
+        seen[name] = {"perm": user.has_perm("archive.view_archivedmatch"),
+                      "ratings_perm": user.has_perm("ratings.view_ratingchange"),
+                      "visible": visible_matches(user).count()}
+print(json.dumps({
+    "tasks": sorted(name for name in app.tasks if not name.startswith("celery.")),
+    "beat_tasks": sorted(PeriodicTask.objects.values_list("task", flat=True)),
+    "matches": ArchivedMatch.objects.count(),
+    "private": ArchivedMatch.objects.filter(public=False).count(),
+    "anonymous": visible_matches(None).count(),
+    "seen": seen,
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def before_tree(tmp_path_factory) -> Path:
+    """The code of the release before, from the repository's history."""
+    try:
+        archive = subprocess.run(["git", "archive", BEFORE], cwd=REPO_ROOT, capture_output=True,  # noqa: S607
+                                 check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        pytest.skip(f"needs the repository's history (git archive {BEFORE[:10]}): {error}")
+    tree = tmp_path_factory.mktemp("before")
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    return tree
+
+
+def _env(database_url: str, var: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.dev", DATABASE_URL=database_url, BILKA_VAR_DIR=str(var),
+        REDIS_URL=settings.REDIS_URL, CHANNELS_PREFIX=f"bilka-test-moves-{uuid.uuid4().hex[:8]}",
+        # What the seed queues (analysis, notices) is nobody's work here: kept in this process only,
+        # so no task lands on a queue of the shared Redis that no worker reads.
+        CELERY_BROKER_URL="memory://",
+    )
+    return env
+
+
+def _manage(tree: Path, env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=tree, env=env, capture_output=True,
+                          text=True, timeout=1800)
+    assert done.returncode == 0, f"manage.py {' '.join(args)} in {tree}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def _last_json(out: str) -> Any:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+class Database:
+    """One database of either kind, read through plain DB-API (no models: they are what moved)."""
+
+    def __init__(self, kind: str, tmp: Path) -> None:
+        self.kind = kind
+        if kind == "sqlite":
+            self.path = tmp / "site.sqlite3"
+            self.url = f"sqlite:///{self.path}"
+        else:
+            db = settings.DATABASES["default"]
+            self.server = {"host": db.get("HOST") or "127.0.0.1", "port": db.get("PORT") or 5432,
+                           "user": db.get("USER") or "postgres", "password": db.get("PASSWORD") or None}
+            self.name = f"bilka_moves_{uuid.uuid4().hex[:10]}"
+            with psycopg.connect(dbname="postgres", autocommit=True, **self.server) as conn:
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+            password = f":{self.server['password']}" if self.server["password"] else ""
+            self.url = (f"postgres://{self.server['user']}{password}@{self.server['host']}:"
+                        f"{self.server['port']}/{self.name}")
+
+    def drop(self) -> None:
+        if self.kind == "postgresql":
+            with psycopg.connect(dbname="postgres", autocommit=True, **self.server) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+    def _connect(self) -> Any:
+        if self.kind == "sqlite":
+            return sqlite3.connect(self.path)
+        return psycopg.connect(dbname=self.name, **self.server)
+
+    def rows(self) -> dict[str, list[dict[str, Any]]]:
+        """Every table's rows, each a dict by column name (a rebuilt SQLite table may order its
+        columns anew), sorted so that two snapshots compare whatever order the rows come in."""
+        with self._connect() as conn:
+            cursor = conn.cursor()
+            if self.kind == "sqlite":
+                cursor.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+            else:
+                cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            tables = [name for (name,) in cursor.fetchall()]
+            out = {}
+            for table in tables:
+                cursor.execute(f'SELECT * FROM "{table}"')  # noqa: S608 - names read from the catalogue
+                columns = [c[0] for c in cursor.description]
+                rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+                out[table] = sorted(rows, key=lambda r: repr(sorted(r.items())))
+            return out
+
+
+@pytest.fixture(scope="module", params=["postgresql", "sqlite"])
+def migrated(request, before_tree, tmp_path_factory) -> Iterator[dict[str, Any]]:
+    """A database seeded by the release before, its snapshot, then migrated by today's code (once a
+    kind of database: every test below reads the same run)."""
+    tmp = tmp_path_factory.mktemp(request.param)
+    database = Database(request.param, tmp)
+    env = _env(database.url, tmp)
+    try:
+        _manage(before_tree, env, "migrate", "-v0")
+        for seed in ("seed_demo", "seed_demo_tournaments", "seed_demo_tables", "recompute_ratings"):
+            _manage(before_tree, env, seed)
+        old_tasks = _last_json(_manage(before_tree, env, "shell", "-c", BEFORE_SCRIPT))
+        before = database.rows()
+        _manage(REPO_ROOT, env, "migrate", "-v0")
+        after = database.rows()
+        _manage(REPO_ROOT, env, "migrate", "--check")
+        _manage(REPO_ROOT, env, "makemigrations", "--check", "--dry-run")
+        yield {"before": before, "after": after, "old_tasks": old_tasks,
+               "now": _last_json(_manage(REPO_ROOT, env, "shell", "-c", AFTER_SCRIPT))}
+    finally:
+        database.drop()
+
+
+def test_every_table_and_row_is_kept(migrated):
+    before, after = migrated["before"], migrated["after"]
+    for table in ("gameplay_archivedmatch", "gameplay_archivedseat", "gameplay_archiveddeal",
+                  "gameplay_seatanalysis",
+                  "tournaments_ratingchange", "tournaments_playerrating", "tournaments_ratingrun"):
+        assert before[table], f"the release before wrote no {table}: nothing would be compared"
+    assert set(after) == {RENAMED.get(table, table) for table in before}
+    for table, rows in before.items():
+        if table not in OWN_CHECKS:
+            assert after[RENAMED.get(table, table)] == rows, f"{table}: rows changed"
+
+
+def test_migrations_add_only_the_moves(migrated):
+    done = {(r["app"], r["name"]) for r in migrated["before"]["django_migrations"]}
+    now = {(r["app"], r["name"]) for r in migrated["after"]["django_migrations"]}
+    assert now - done == NEW_MIGRATIONS and done <= now
+
+
+def test_content_types_move_with_their_models_and_keep_their_ids(migrated):
+    """Same ids, so every permission, group and user holding it, and the admin's history, follow."""
+    new_app = {t.split("_", 1)[1]: n.split("_", 1)[0] for t, n in RENAMED.items()}
+    expected = sorted(
+        ({**ct, "app_label": new_app[ct["model"]]} if ct["model"] in new_app else ct
+         for ct in migrated["before"]["django_content_type"]),
+        key=lambda r: repr(sorted(r.items())))
+    assert migrated["after"]["django_content_type"] == expected
+    assert migrated["after"]["auth_permission"] == migrated["before"]["auth_permission"]
+
+
+def test_the_archives_permission_still_shows_private_matches(migrated):
+    now = migrated["now"]
+    assert now["private"] >= 1
+    assert now["anonymous"] == now["matches"] - now["private"]
+    for name in ("archivist", "clerk"):  # through a group, and held directly
+        assert now["seen"][name]["perm"] and now["seen"][name]["visible"] == now["matches"]
+    assert now["seen"]["archivist"]["ratings_perm"]
+
+
+def test_beat_rows_and_queued_task_names_still_find_their_tasks(migrated):
+    now = migrated["now"]
+    assert now["beat_tasks"] and set(now["beat_tasks"]) <= set(now["tasks"])
+    assert set(migrated["old_tasks"]) <= set(now["tasks"])
+    beat = "django_celery_beat_periodictask"
+    assert migrated["after"][beat] == migrated["before"][beat]
