@@ -5,7 +5,7 @@ Run from the checkout with the site's environment (the broadcast and the look-up
 Prints what it saw, one line a check, and exits non-zero at the first check that fails.
 
     python deploy/behind_nginx_check.py pages|sockets|restart --https URL --http URL --cafile PEM
-        [--stop-pid PID]
+        [--direct URL ...] [--stop-pid PID] [--path /static/...]
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def manage(code: str) -> str:
     return result.stdout.strip()
 
 
-def check_pages(https: str, http_url: str, tls: ssl.SSLContext) -> None:
+def check_pages(https: str, http_url: str, tls: ssl.SSLContext, direct: list[str]) -> None:
     print("pages through nginx", flush=True)
     for path in ("/", "/tables/", "/archive/", "/tournaments/", "/ratings/"):
         answer = fetch(https + path, tls)
@@ -106,6 +106,10 @@ def check_pages(https: str, http_url: str, tls: ssl.SSLContext) -> None:
         states = {name: check["status"] for name, check in report["checks"].items()}
         expect(answer.status == 200 and report["status"] == "ok",
                f"/health/ over {how}: {answer.status} {states}")
+
+    for process in direct:  # what a monitor asks each process, past nginx
+        answer = fetch(process + "/health/?format=json", tls, {"Host": urlsplit(https).hostname or ""})
+        expect(answer.status == 200, f"/health/ of the process at {process}, past nginx: {answer.status}")
 
     page = fetch(https + "/", tls).body.decode()
     found = re.search(r'href="(/static/[^"]+\.css)"', page)
@@ -227,18 +231,34 @@ async def check_restart(https: str, tls: ssl.SSLContext, stop_pid: int) -> None:
         await socket.close()
 
 
+def check_new_static(https: str, tls: ssl.SSLContext, path: str, old: str) -> None:
+    """A file collectstatic wrote after `old` started: `old` does not know it, nginx finds it anyway."""
+    print("a static file newer than a process, as during a rolling restart", flush=True)
+    as_nginx_asks = {"Host": urlsplit(https).hostname or "", "X-Forwarded-Proto": "https"}
+    status = fetch(old + path, tls, as_nginx_asks).status
+    expect(status == 404, f"the process at {old}, started before the file was written, answers {status}")
+    statuses = [fetch(https + path, tls).status for _ in range(10)]
+    expect(statuses == [200] * 10, f"through nginx (next process on 404) 10 GET {path}: {statuses}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("phase", choices=["pages", "sockets", "restart"])
+    parser.add_argument("phase", choices=["pages", "sockets", "restart", "new-static"])
     parser.add_argument("--https", required=True, help="e.g. https://localhost:8443")
     parser.add_argument("--http", required=True, help="e.g. http://localhost:8480")
     parser.add_argument("--cafile", required=True, help="the certificate nginx serves (self-signed)")
     parser.add_argument("--stop-pid", type=int, help="restart: the server process to stop")
+    parser.add_argument("--direct", action="append", default=[],
+                        help="pages: a process's own address, e.g. http://127.0.0.1:8101; "
+                             "new-static: the process started before the file")
+    parser.add_argument("--path", help="new-static: the file's URL path")
     args = parser.parse_args()
     tls = ssl.create_default_context(cafile=args.cafile)
     try:
         if args.phase == "pages":
-            check_pages(args.https, args.http, tls)
+            check_pages(args.https, args.http, tls, args.direct)
+        elif args.phase == "new-static":
+            check_new_static(args.https, tls, args.path, args.direct[0])
         elif args.phase == "sockets":
             asyncio.run(check_sockets(args.https, tls))
         else:
