@@ -9,6 +9,10 @@ from django.db.models.signals import post_migrate
 
 CLEANUP_TASK_NAME = "Nightly clean-up"
 CLEANUP_TASK = "config.tasks.cleanup"
+CLEANUP_AT = (3, 30)  # site time (TIME_ZONE)
+BACKUP_TASK_NAME = "Nightly database backup"
+BACKUP_TASK = "config.tasks.backup_database"
+BACKUP_AT = (2, 30)  # site time: before the clean-up, in the quietest hour of the site's players
 DEAD_SERVERS_TASK_NAME = "Live tables: drop sockets of dead server processes"
 DEAD_SERVERS_TASK = "gameplay.tasks.reap_dead_servers_task"
 DEAD_SERVERS_EVERY_SECONDS = 15
@@ -29,14 +33,15 @@ def keep_plans_after_migrate(receiver: Callable[..., None], *, dispatch_uid: str
 
 
 def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
-    """Create the nightly clean-up plan (03:30 site time), the dead-server reaper (every 15 s)
-    and the lost-task sweep of the live tables (every 30 s) if they are missing.
+    """Create the nightly database backup (02:30 site time), the nightly clean-up (03:30), the
+    dead-server reaper (every 15 s) and the lost-task sweep of the live tables (every 30 s) if
+    they are missing.
 
     A `post_migrate` receiver rather than a data migration: it also runs after the test
     runner flushes the tables, and it never overwrites what an admin changed (a disabled plan
     stays disabled, a moved time stays moved).
     """
-    from django_celery_beat.models import CrontabSchedule, PeriodicTask
+    from django_celery_beat.models import PeriodicTask
 
     if PeriodicTask._meta.db_table not in connections[using].introspection.table_names():
         return  # django_celery_beat not migrated yet (e.g. `migrate clubs` alone)
@@ -44,11 +49,22 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
     _ensure_every(using, DEAD_SERVERS_TASK_NAME, DEAD_SERVERS_TASK, DEAD_SERVERS_EVERY_SECONDS)
     # the clock and bot tasks a killed process never sent (gameplay.services.clocks)
     _ensure_every(using, LOST_TASKS_TASK_NAME, LOST_TASKS_TASK, LOST_TASKS_EVERY_SECONDS)
-    if PeriodicTask.objects.using(using).filter(name=CLEANUP_TASK_NAME).exists():
+    # the dump is written on the machine of the worker that takes it: BACKUP_QUEUE names its queue
+    _ensure_daily(using, BACKUP_TASK_NAME, BACKUP_TASK, BACKUP_AT, queue=settings.BACKUP_QUEUE)
+    _ensure_daily(using, CLEANUP_TASK_NAME, CLEANUP_TASK, CLEANUP_AT)
+
+
+def _ensure_daily(using: str, name: str, task: str, at: tuple[int, int], *, queue: str | None = None) -> None:
+    """A plan running `task` every day at `at` (hour, minute) site time, unless one of that name
+    exists (an admin's changes stay)."""
+    from django_celery_beat.models import CrontabSchedule, PeriodicTask
+
+    if PeriodicTask.objects.using(using).filter(name=name).exists():
         return
+    hour, minute = at
     crontab_fields = {
-        "minute": "30",
-        "hour": "3",
+        "minute": str(minute),
+        "hour": str(hour),
         "day_of_week": "*",
         "day_of_month": "*",
         "month_of_year": "*",
@@ -57,7 +73,7 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
     crontab = CrontabSchedule.objects.using(using).filter(**crontab_fields).first()
     if crontab is None:
         crontab = CrontabSchedule.objects.using(using).create(**crontab_fields)
-    PeriodicTask.objects.using(using).create(name=CLEANUP_TASK_NAME, task=CLEANUP_TASK, crontab=crontab)
+    PeriodicTask.objects.using(using).create(name=name, task=task, crontab=crontab, queue=queue or None)
 
 
 def _ensure_every(using: str, name: str, task: str, seconds: int) -> None:

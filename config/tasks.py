@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 from importlib import import_module
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -14,6 +15,8 @@ from django_celery_beat.models import (
     PeriodicTask,
     SolarSchedule,
 )
+
+from config.backups import back_up
 
 # One-off plans that already ran are kept this long, so an organiser can still see what fired.
 FINISHED_ONE_OFF_KEPT = timedelta(days=7)
@@ -31,6 +34,19 @@ def cleanup() -> dict[str, int]:
         "periodic_tasks": _delete_spent_periodic_tasks(),
         "schedules": _delete_unused_schedules(),
     }
+
+
+@shared_task(name="config.tasks.backup_database")
+def backup_database() -> dict[str, Any]:
+    """The nightly dump of the database into BACKUP_DIR, the newest BACKUP_KEEP kept (config/backups.py).
+
+    Each run makes a dump of its own, so a run delivered twice (acks_late: a worker killed in the
+    middle) costs a second dump, never a broken one: an unfinished dump keeps its .partial name.
+    A failure raises, so the worker's log and the task's result say so.
+    """
+    return back_up(
+        settings.DATABASES["default"], settings.BACKUP_DIR, keep=settings.BACKUP_KEEP
+    ).as_dict()
 
 
 def _clear_expired_sessions() -> int:

@@ -340,6 +340,13 @@ TOURNAMENTS_STUCK_AFTER_MINUTES = env.int("TOURNAMENTS_STUCK_AFTER_MINUTES", def
 # --- Ratings. A player appears on the leaderboards after this many rated matches.
 RATING_BOARD_MIN_MATCHES = env.int("RATING_BOARD_MIN_MATCHES", default=5)
 
+# --- Backups (config/backups.py, `manage.py backup_database`, the nightly plan in config/schedule.py).
+# The folder is on the machine of the worker that runs the nightly task: with workers on several
+# machines, name a queue only the backup machine's worker reads (BACKUP_QUEUE) or share the folder.
+BACKUP_DIR = Path(env("BACKUP_DIR", default=str(VAR_DIR / "backups")))
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)  # the newest dumps of the database kept; older ones go
+BACKUP_QUEUE = env("BACKUP_QUEUE", default=None)  # the nightly plan's queue (None: Celery's default)
+
 # --- The public API (api/): read by anyone as the pages are, results written with a key from the
 # account page. Keys are counted per key, every caller per address; the counters live in the Redis
 # cache, so all web workers share them.
