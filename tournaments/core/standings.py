@@ -239,7 +239,7 @@ def _rows(
     known: list[EntryId],
     tally: dict[EntryId, Tally],
     tiebreaks: Sequence[Tiebreak],
-    withdrawn: Collection,
+    withdrawn: Collection[EntryId],
     config: MatchPoints,
 ) -> list[StandingRow]:
     virtual = VirtualOpponents(win=config.win, loss=config.loss, bye=config.bye)
