@@ -1,4 +1,4 @@
-"""bench/ws_load.py's stagger: the tables start the run at different points of their first deal, so
+"""bench/ws/load.py's stagger: the tables start the run at different points of their first deal, so
 their deals do not all end in the same seconds (which set clusters of slow moves into the same
 windows of every run)."""
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bench import ws_load
+from bench.ws import load as ws_load
 from gameplay import services
 from gameplay.models import Table
 

@@ -10,7 +10,7 @@ sending a move to the last of the four seats receiving its event) p50/p99, plus 
 watcher. Frames are stamped on receipt; watchers read only the event number, no JSON decode.
 
 The server runs in a child process (daphne or uvicorn, `--processes N` uvicorn workers) with
-bench/ws_settings.py; `--layer` picks RedisPubSubChannelLayer (the site's default) or
+bench/ws/settings.py; `--layer` picks RedisPubSubChannelLayer (the site's default) or
 RedisChannelLayer. Every move queues its Celery move-clock task as on the site and a Celery worker
 runs them (`--move-seconds`, default 25: from about 25 s into the run every move's clock fires,
 stale, as on a busy site, where nearly every clock task finds that its move came; `--no-tasks`
@@ -26,19 +26,19 @@ PostgreSQL and Redis running. `DATABASE_URL` defaults to
 postgres://postgres@127.0.0.1:5432/bilka_bench (created and migrated when missing; its tables are
 replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
 
-    .venv/bin/python bench/ws_load.py [--server uvicorn|daphne] [--layer pubsub|redis]
+    .venv/bin/python -m bench.ws.load [--server uvicorn|daphne] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 60] [--interval 2]
                                       [--processes 1] [--move-seconds 25] [--no-tasks]
                                       [--watcher-procs 1] [--flood]
                                       [--flood-windows 30 [--warmup S] [--flood-linger 2]]
                                       [--seed N] [--no-stagger]
 
-`--flood` (bench/ws_flood.py): the defined flood at one more table, not measured: 10 sockets (its
+`--flood` (bench/ws/flood.py): the defined flood at one more table, not measured: 10 sockets (its
 four seats and six spectators, each its own guest session, from 127.0.0.2, in a process of their
 own) send 1,000 frames/s in all for the whole run, each a `sync` from -1 (the dearest frame to
 answer), and reconnect at once whenever the server closes them. The move latency of every other
 table, with and without it, shows what a flood costs them (gameplay/tables/flood.py limits it);
-`BENCH_FLOOD_LIMITS=0` turns the limits off. `--flood-windows W` (bench/ws_windows.py) measures
+`BENCH_FLOOD_LIMITS=0` turns the limits off. `--flood-windows W` (bench/ws/windows.py) measures
 both in one run, which two runs cannot at this machine's spread: after the warm-up, pairs of
 W-second windows, one flooded (the defined flood is 30 s) and one not, in a random order drawn
 from `--seed` (a new one each run, so that runs pooled together do not share one order),
@@ -46,12 +46,12 @@ with the p99 difference and its 95% interval over the pairs (up to 600 s then).
 
 `--watcher-procs N` holds the watchers in N processes of their own (timestamps use the
 system-wide monotonic clock, so they compare across processes). Diagnostics: `BENCH_TRACE=file`
-stamps each move's stages in the server (bench/ws_trace.py) and prints where the time goes;
+stamps each move's stages in the server (bench/ws/trace.py) and prints where the time goes;
 `BENCH_GC_LOG=file` prints the server's garbage-collector pauses of 2 ms or more (every process
 that loads the bench settings logs its own, with its pid and time on the monotonic clock);
 `BENCH_GC_GARBAGE=file` counts what each collection found unreachable, by kind (which code leaves
 reference cycles behind); `BENCH_DUMP=file.json` writes (seconds into the run, latency) per move,
-`.t0` the run's start on the monotonic clock, `.windows` the flood windows (`bench/ws_pool.py`
+`.t0` the run's start on the monotonic clock, `.windows` the flood windows (`bench/ws/pool.py`
 pools several runs' flood windows from them); `BENCH_WS` picks
 uvicorn's websocket implementation (default websockets-sansio, as bin/site); `BILKA_GC_THRESHOLD0=0`
 gives the server Python's default collector settings (config/asgi.py); while it runs,
@@ -76,11 +76,10 @@ import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.ws import windows
+from bench.ws.flood import flood_process, prepare_flood
 
-from bench import ws_windows  # noqa: E402
-from bench.ws_flood import flood_process, prepare_flood  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _free_port() -> int:
@@ -222,7 +221,7 @@ SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.lo
 
 
 def start_server(args, port: int) -> subprocess.Popen:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer,
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws.settings", "BENCH_LAYER": args.layer,
            "PYTHONUNBUFFERED": "1",
            "BILKA_WS_ORIGINS": f"http://127.0.0.1:{port}"}  # the generator's Origin, as the site's pages
     if args.server == "uvicorn":
@@ -235,8 +234,8 @@ def start_server(args, port: int) -> subprocess.Popen:
     else:
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
                "config.asgi:application"]
-    if os.environ.get("BENCH_TRACE"):  # stage stamps of every move (bench/ws_trace.py)
-        cmd[cmd.index("config.asgi:application")] = "bench.ws_trace:application"
+    if os.environ.get("BENCH_TRACE"):  # stage stamps of every move (bench/ws/trace.py)
+        cmd[cmd.index("config.asgi:application")] = "bench.ws.trace:application"
         Path(os.environ["BENCH_TRACE"]).write_text("")
     # The server's log goes to a file: a pipe nobody reads fills at 64 KiB and then stops the server
     # at its next log line (sockets closed by the flood limits log their goodbyes).
@@ -257,7 +256,7 @@ def start_worker(args) -> subprocess.Popen | None:
     """A Celery worker for the move-clock tasks every move queues (as bin/site runs it), or None."""
     if not args.tasks:
         return None
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws_settings", "BENCH_LAYER": args.layer}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws.settings", "BENCH_LAYER": args.layer}
     return subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"],  # noqa: S603
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -465,9 +464,9 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             ids = [str(tid) for tid, _ in tables[k::args.watcher_procs]]
             if ids:
                 children.append(subprocess.Popen(  # noqa: S603
-                    [sys.executable, __file__, "--child", str(port), "--child-tables", ",".join(ids),
-                     "--watchers", str(args.watchers)],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
+                    [sys.executable, "-m", "bench.ws.load", "--child", str(port),
+                     "--child-tables", ",".join(ids), "--watchers", str(args.watchers)],
+                    cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
         for child in children:
             hello = json.loads(await loop.run_in_executor(None, child.stdout.readline))
             child_held += hello["held"]
@@ -527,11 +526,11 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
-    flood_windows = (ws_windows.windows(stop - args.seconds, args.warmup, args.seconds, args.flood_windows,
+    flood_windows = (windows.windows(stop - args.seconds, args.warmup, args.seconds, args.flood_windows,
                                         seed=args.seed) if args.flood_windows else [])
     flooding = None
     if flood:
-        spans = ws_windows.flood_spans(flood_windows) if flood_windows else [(stop - args.seconds, stop)]
+        spans = windows.flood_spans(flood_windows) if flood_windows else [(stop - args.seconds, stop)]
         flooding = flood_process(port, flood[0], flood[1], spans)
     await asyncio.gather(*(driver(t) for t in state.values()))
     await asyncio.sleep(2)
@@ -594,15 +593,15 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             print(f"{label}: p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * p99:.1f} ms, "
                   f"max {1000 * lat[-1]:.1f} ms (n={len(lat)})")
     if flood_windows:
-        outside = ws_windows.assign(flood_windows, timeline, args.flood_linger)
+        outside = windows.assign(flood_windows, timeline, args.flood_linger)
         print(f"flood windows: {args.flood_windows:g} s each in {len(flood_windows) // 2} pairs after a "
               f"{args.warmup:g} s warm-up, the flood's first {args.flood_linger:g} s after it stops counted "
               f"for it; {outside} moves outside the windows")
-        for line in ws_windows.report(flood_windows):
+        for line in windows.report(flood_windows):
             print(line)
     logged = SERVER_LOG.read_text().splitlines() if SERVER_LOG.exists() else []
     print(f"server log: {len(logged)} lines in {SERVER_LOG}")
-    if os.environ.get("BENCH_GC_LOG"):  # bench/ws_settings.py: the server's collections of 2 ms or more
+    if os.environ.get("BENCH_GC_LOG"):  # bench/ws/settings.py: the server's collections of 2 ms or more
         by_gen: dict[str, list[float]] = {}
         for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
             pid, gen, ms, _at = line.split()[:4]
@@ -616,7 +615,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
         print_stages(state, Path(os.environ["BENCH_TRACE"]))
         for flooded in (False, True) if flood_windows else ():
             print_stages(state, Path(os.environ["BENCH_TRACE"]), title=" with the flood" if flooded else
-                         " without the flood", keep=lambda sent, f=flooded: ws_windows.kind_of(
+                         " without the flood", keep=lambda sent, f=flooded: windows.kind_of(
                              flood_windows, sent, args.flood_linger) is f)
     if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
         Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - first, lat) for t, lat in timeline)))
@@ -724,7 +723,7 @@ def main() -> None:
                         help="10 sockets send 1,000 frames/s in all at one more table (not measured)")
     parser.add_argument("--flood-windows", type=float, default=0, metavar="W",
                         help="measure the flood within the run: after --warmup, pairs of W-second windows, "
-                             "one flooded and one not, in a seeded random order (bench/ws_windows.py)")
+                             "one flooded and one not, in a seeded random order (bench/ws/windows.py)")
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds before the first window (default: --move-seconds + 5, so the clock "
                              "tasks fire in every window)")
@@ -756,7 +755,7 @@ def main() -> None:
             parser.error("--seconds must hold the warm-up and at least one pair of windows")
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bilka_bench")
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.ws_settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.ws.settings"
     os.environ["BENCH_LAYER"] = args.layer
     # One channel prefix for the server and the Celery worker: the events of the clock tasks (a
     # redeal question closed by its clock, a move lost on time) reach the sockets only through it.

@@ -1,6 +1,6 @@
 """Prints how long individual-event seating takes and how many repeats it leaves, by field size.
 
-Usage: .venv/bin/python bench/individual_seating.py
+Usage: .venv/bin/python -m bench.tournaments.individual_seating
 Swiss: 7 rounds with random table results; movement: the full cycle (or 9 rounds, whichever is less).
 """
 
