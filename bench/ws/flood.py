@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench.ws.loop import new_event_loop
+
 ROOT = Path(__file__).resolve().parents[2]
 
 FLOOD_SOCKETS = 10
@@ -114,8 +116,6 @@ def main() -> None:
     parser.add_argument("--keys", required=True, help="the flood sockets' session keys, comma-separated")
     parser.add_argument("--on", required=True, help="start:end,... in time.monotonic() seconds")
     args = parser.parse_args()
-    from bench.ws.load import new_event_loop  # uvloop when installed
-
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         print(json.dumps(runner.run(_flood(args))), flush=True)
 

@@ -78,6 +78,7 @@ from pathlib import Path
 
 from bench.ws import windows
 from bench.ws.flood import flood_process, prepare_flood
+from bench.ws.loop import new_event_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -331,14 +332,6 @@ def quiet_gc() -> None:
     from config import collector
 
     collector.settle(threshold0=collector.DEFAULT_THRESHOLD0)
-
-
-def new_event_loop() -> asyncio.AbstractEventLoop:
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.new_event_loop()
-    return uvloop.new_event_loop()
 
 
 class Table:
