@@ -101,7 +101,7 @@ def _fill(n: int, n_players: int, seed: int) -> None:
                                 True, "",
                                 f"Турнир {tournament}" if tournament else "", ""))
                 for seat, pid in enumerate(four):
-                    seats.append((i, seat, "player", pid, f"Игрок {pid}"))
+                    seats.append((i, seat, "player", pid, f"Игрок {pid}", ""))  # no bot_level: a person
                 if sheet_only:
                     continue
                 score = [0, 0]
@@ -117,7 +117,8 @@ def _fill(n: int, n_players: int, seed: int) -> None:
             conn.commit()
             made += size
             print(f"  {made:,} matches archived", flush=True)
-        cur.execute("SELECT setval('archive_archivedmatch_id_seq', %s)", (n,))
+        # the sequence kept the name it had before the archive got an app of its own: ask for it
+        cur.execute("SELECT setval(pg_get_serial_sequence('archive_archivedmatch', 'id'), %s)", (n,))
         conn.commit()
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
@@ -130,7 +131,8 @@ def _copy(cur: psycopg.Cursor, matches: list, seats: list, deals: list) -> None:
                   " record_hash, event_name, event_url) FROM STDIN") as copy:
         for row in matches:
             copy.write_row(row)
-    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name) FROM STDIN") as copy:
+    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name, bot_level)"
+                  " FROM STDIN") as copy:
         for row in seats:
             copy.write_row(row)
     with cur.copy("COPY archive_archiveddeal (match_id, number, outcome, pair_on_duty, jack_holder,"
