@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 import time
 
-from tournaments.core.individual import (
+from tournaments.core.movement import movement
+from tournaments.core.seating import (
     IndividualPlayer,
     IndividualRound,
     full_cycle,
-    movement,
     repeat_counts,
     seat_swiss_round,
 )
