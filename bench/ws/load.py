@@ -68,7 +68,6 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -77,77 +76,23 @@ import uuid
 from pathlib import Path
 
 from bench.ws import windows
+from bench.ws.clients import LoopLag, Sockets, Table, quiet_gc, watch, watcher_child
 from bench.ws.flood import flood_process, prepare_flood
 from bench.ws.loop import new_event_loop
+from bench.ws.servers import (
+    SERVER_LOG,
+    cpu,
+    cpu_tree,
+    descendants,
+    free_port,
+    helpers_rss,
+    rss,
+    start_server,
+    start_worker,
+)
+from bench.ws.tables import matches_ended, prepare
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def matches_ended() -> str:
-    """How the matches that ended during the run ended (a table whose match is over makes no more
-    moves, so moves/s falls below tables/interval)."""
-    from django.db.models import Count
-
-    from gameplay.models import Table
-
-    rows = (Table.objects.filter(status="finished").values_list("result__reason")
-            .annotate(n=Count("id")).order_by())
-    return ", ".join(f"{n} by {reason}" for reason, n in rows) or "0"
-
-
-def prepare(args) -> list[tuple[int, list[str]]]:
-    """Create the bench database if needed, migrate, and open the tables; [(table id, 4 session keys)]."""
-    import psycopg
-
-    url = os.environ["DATABASE_URL"]
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)  # noqa: S603
-
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    from gameplay.models import Table
-
-    Table.objects.all().delete()
-    vacuum()
-    # The first mover's clock starts when the fourth player sits, here, before the server has
-    # started and the 2,000 sockets have connected (15-30 s): give those first clocks 100 times
-    # the time, so no table is lost on time before it could move. Every later clock is the
-    # server's, `--move-seconds`.
-    settings.GAMEPLAY_CLOCK_SCALE = 100 * float(os.environ["BENCH_CLOCK_SCALE"])
-    tables = [open_table() for _ in range(args.tables)]
-    if args.stagger:
-        stagger(tables, random.Random(args.seed))
-    return tables
-
-
-def open_table() -> tuple[int, list[str]]:
-    """A table with four guests seated (each a session of its own): (its id, their session keys)."""
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from gameplay import services
-
-    keys = []
-    for _seat in range(4):
-        session = SessionStore()
-        session["bilka_guest"] = True
-        session.create()
-        keys.append(session.session_key)
-    table = services.create_table(rules={"move_seconds": 60}, seating="in_order", session_key=keys[0])
-    for key in keys[1:]:
-        services.sit(table_id=table.pk, session_key=key)
-    return table.pk, keys
 
 
 def cpu_probe() -> float:
@@ -160,254 +105,6 @@ def cpu_probe() -> float:
     for i in range(2_000_000):
         total += i
     return 1000 * (time.perf_counter() - began)
-
-
-def vacuum() -> None:
-    """Compact the bench database after the last run's tables are deleted, so every run starts
-    from the same tables. Every move rewrites its table's row (its record grows card by card) and
-    adds an event; where PostgreSQL's autovacuum is off (this machine's configuration file turns it
-    off, a site's leaves it on), each run left ~20 MB of dead rows behind and after four runs the
-    bench database (258 MB) had outgrown shared_buffers (128 MB); runs must start alike."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW autovacuum")
-        if cursor.fetchone()[0] != "on":
-            print("note: PostgreSQL's autovacuum is off: dead rows pile up during the run as they "
-                  "would not on a site (the run starts compacted)")
-        cursor.execute("VACUUM (FULL, ANALYZE)")
-
-
-DEAL_MOVES = 4 + 32  # the redeal question's four answers, then 32 cards
-
-
-def stagger(tables: list[tuple[int, list[str]]], rng: random.Random) -> None:
-    """Play each table 0 to DEAL_MOVES - 1 moves into its match before the run, through the
-    service as the server would, so that the tables' deals end at different times. Without it all
-    100 tables start their first deal in the same second and, moving every `--interval` seconds,
-    end it in the same few seconds, and every deal after it about 70 s later: a deal's last card
-    (its scores, the next deal, the new redeal question) is dearer than a card, and the clusters
-    of slow moves they made every 70 s fell into the same windows of `--flood-windows` in every run
-    (its order of windows was seeded alike), most of them flooded ones. A site's tables are at every
-    point of their deals at once. Clock tasks are not queued for these moves (their clocks are the
-    first clocks' long ones; the run's first move at each table sets the next)."""
-    from django.conf import settings
-
-    from gameplay import services
-    from gameplay.engine.state import Phase
-    from gameplay.models import Table
-
-    queued = settings.GAMEPLAY_QUEUE_TASKS
-    settings.GAMEPLAY_QUEUE_TASKS = False
-    try:
-        for tid, _keys in tables:
-            for _ in range(rng.randrange(DEAL_MOVES)):
-                table = Table.objects.get(pk=tid)
-                state = services.load_state(table)
-                if table.status != "playing" or state is None:
-                    break
-                if state.phase == Phase.REDEAL:
-                    seat, action, expected = min(state.redeal_pending), "pass", table.decision_event
-                else:
-                    seat, expected = state.to_move, table.event_seq
-                    action = rng.choice([services.public_action(a) for a in state.legal_actions()])
-                outcome = services.play(table_id=tid, seat=seat, action=action, expected_event=expected)
-                if not outcome.ok:
-                    raise SystemExit(f"stagger: table {tid}: {outcome.message}")
-    finally:
-        settings.GAMEPLAY_QUEUE_TASKS = queued
-
-
-SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/bilka-bench-server.log"))  # noqa: S108
-
-
-def start_server(args, port: int) -> subprocess.Popen:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws.settings", "BENCH_LAYER": args.layer,
-           "PYTHONUNBUFFERED": "1",
-           "BILKA_WS_ORIGINS": f"http://127.0.0.1:{port}"}  # the generator's Origin, as the site's pages
-    if args.server == "uvicorn":
-        cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-               "--port", str(port), "--ws", os.environ.get("BENCH_WS", "websockets-sansio"),
-               "--lifespan", "off", "--log-level", "warning",
-               "--no-access-log"]
-        if args.processes > 1:
-            cmd += ["--workers", str(args.processes)]
-    else:
-        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
-               "config.asgi:application"]
-    if os.environ.get("BENCH_TRACE"):  # stage stamps of every move (bench/ws/trace.py)
-        cmd[cmd.index("config.asgi:application")] = "bench.ws.trace:application"
-        Path(os.environ["BENCH_TRACE"]).write_text("")
-    # The server's log goes to a file: a pipe nobody reads fills at 64 KiB and then stops the server
-    # at its next log line (sockets closed by the flood limits log their goodbyes).
-    log = SERVER_LOG.open("w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)  # noqa: S603
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"server did not start: {SERVER_LOG.read_text()[-2000:]}") from None
-            time.sleep(0.2)
-
-
-def start_worker(args) -> subprocess.Popen | None:
-    """A Celery worker for the move-clock tasks every move queues (as bin/site runs it), or None."""
-    if not args.tasks:
-        return None
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.ws.settings", "BENCH_LAYER": args.layer}
-    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"],  # noqa: S603
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def rss(proc_pid: int) -> int:
-    """Resident memory of the server processes that hold sockets (uvicorn's workers, not the
-    move worker processes, which hold none and are counted apart: `helpers_rss`)."""
-    import psutil
-
-    p = psutil.Process(proc_pid)
-    procs = [p, *(c for c in p.children(recursive=True) if not _is_helper(c))]
-    return sum(q.memory_info().rss for q in procs)
-
-
-def _is_helper(proc) -> bool:  # noqa: ANN001
-    """A move worker (multiprocessing spawn child) or the spawn resource tracker."""
-    try:
-        return any("multiprocessing" in part for part in proc.cmdline())
-    except Exception:  # noqa: BLE001 - gone
-        return True
-
-
-def helpers_rss(proc_pid: int) -> int:
-    import psutil
-
-    children = psutil.Process(proc_pid).children(recursive=True)
-    return sum(c.memory_info().rss for c in children if _is_helper(c))
-
-
-EVENT_PREFIX = '{"type":"event","n":'  # tables.broadcast.frame_message: compact JSON, "type" then "n"
-
-
-def event_number(raw: str | bytes) -> int | None:
-    """The number of an event frame without decoding the JSON (None for any other frame)."""
-    if isinstance(raw, bytes):
-        raw = raw.decode()
-    if not raw.startswith(EVENT_PREFIX):
-        return None
-    end = raw.find(",", len(EVENT_PREFIX))
-    return int(raw[len(EVENT_PREFIX):end])
-
-
-class LoopLag:
-    """How late this process's event loop wakes a 10 ms timer: a busy generator shows up here."""
-
-    def __init__(self) -> None:
-        self.lags: list[float] = []
-        self.task: asyncio.Task | None = None
-
-    async def _watch(self) -> None:
-        while True:
-            t = time.perf_counter()
-            await asyncio.sleep(0.01)
-            self.lags.append(time.perf_counter() - t - 0.01)
-
-    def start(self) -> None:
-        self.lags.clear()
-        self.task = asyncio.ensure_future(self._watch())
-
-    def stop(self) -> str:
-        if self.task is not None:
-            self.task.cancel()
-        lags = sorted(self.lags) or [0.0]
-        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
-        return (f"p50 {1000 * lags[len(lags) // 2]:.1f} ms, p99 {1000 * p99:.1f} ms, "
-                f"max {1000 * lags[-1]:.1f} ms")
-
-
-def quiet_gc() -> None:
-    """The generator's own collector pauses would count as latency: the server's default settings,
-    whatever `BILKA_GC_THRESHOLD0` the server is given for a comparison."""
-    from config import collector
-
-    collector.settle(threshold0=collector.DEFAULT_THRESHOLD0)
-
-
-class Table:
-    def __init__(self, table_id: int) -> None:
-        self.id = table_id
-        self.views: dict[str, dict] = {}
-        self.n = 0
-        self.sent: dict[int, float] = {}  # event number -> time the move was sent
-        self.seat_seen: dict[int, dict[str, float]] = {}
-        self.view_n: dict[str, int] = {}
-        self.watch_seen: dict[int, list[float]] = {}
-        self.refused = 0
-        self.pending: int | None = None
-
-
-class Sockets:
-    """Opens table sockets (at most 50 handshakes at once, five tries each) and counts failures."""
-
-    def __init__(self, port: int) -> None:
-        self.uri = f"ws://127.0.0.1:{port}"
-        self.origin = f"http://127.0.0.1:{port}"
-        self.failures = 0
-        self.sem = asyncio.Semaphore(50)
-
-    async def open(self, tid: int, key: str | None):
-        import websockets
-
-        headers = {"Cookie": f"sessionid={key}"} if key else {}
-        async with self.sem:
-            for _attempt in range(5):
-                try:
-                    ws = await websockets.connect(f"{self.uri}/ws/table/{tid}/", origin=self.origin,
-                                                  additional_headers=headers, open_timeout=30,
-                                                  ping_interval=None, max_queue=None, compression=None)
-                    await ws.send(json.dumps({"type": "sync", "last": -1}))
-                    return ws
-                except Exception:  # noqa: BLE001 - count and retry
-                    self.failures += 1
-                    await asyncio.sleep(0.5)
-        return None
-
-
-async def watch(ws, seen: dict[int, list[float]]) -> None:
-    """A spectator socket: stamp each event on receipt; only its number is read, no JSON decode."""
-    import websockets
-
-    try:
-        async for raw in ws:
-            now = time.monotonic()
-            n = event_number(raw)
-            if n is not None:
-                seen.setdefault(n, []).append(now)
-    except websockets.ConnectionClosed:
-        pass
-
-
-async def watcher_child(args) -> None:
-    """`--child`: hold the watchers of some tables in a process of its own; report on "stop"."""
-    table_ids = [int(t) for t in args.child_tables.split(",")]
-    socks = Sockets(args.child)
-    seen: dict[int, dict[int, list[float]]] = {tid: {} for tid in table_ids}
-    opened = await asyncio.gather(*(socks.open(tid, None) for tid in table_ids for _ in range(args.watchers)))
-    tasks = [asyncio.ensure_future(watch(ws, seen[table_ids[i // args.watchers]]))
-             for i, ws in enumerate(opened) if ws is not None]
-    print(json.dumps({"held": len(tasks), "failures": socks.failures}), flush=True)
-    lag = LoopLag()
-    loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, sys.stdin.readline)  # "start"
-    lag.start()
-    await loop.run_in_executor(None, sys.stdin.readline)  # "stop"
-    report = {"lag": lag.stop(), "cpu": _cpu(os.getpid()),
-              "seen": {tid: {n: [len(ts), max(ts)] for n, ts in by_n.items()} for tid, by_n in seen.items()}}
-    print(json.dumps(report), flush=True)
-    await asyncio.gather(*(ws.close() for ws in opened if ws is not None), return_exceptions=True)
-    for task in tasks:
-        task.cancel()
 
 
 async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen,
@@ -515,7 +212,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
 
     for child in children:
         child.stdin.write("start\n")
-    cpu0, me0, w0 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
+    cpu0, me0, w0 = cpu_tree(server), cpu(os.getpid()), cpu_tree(worker)
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
@@ -527,7 +224,7 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
         flooding = flood_process(port, flood[0], flood[1], spans)
     await asyncio.gather(*(driver(t) for t in state.values()))
     await asyncio.sleep(2)
-    cpu1, me1, w1 = _cpu_tree(server), _cpu(os.getpid()), _cpu_tree(worker)
+    cpu1, me1, w1 = cpu_tree(server), cpu(os.getpid()), cpu_tree(worker)
     my_lag = lag.stop()
     print(f"CPU probe after the run: {cpu_probe():.0f} ms")
     child_cpu = 0.0
@@ -670,29 +367,6 @@ def print_stages(state: dict[int, Table], trace: Path, keep=None, title: str = "
         print(f"  {name:28s} {1000 * p50:7.1f} {1000 * p99:7.1f} {1000 * mean:7.1f}")
 
 
-def _cpu(pid: int) -> float:
-    import psutil
-
-    t = psutil.Process(pid).cpu_times()
-    return t.user + t.system
-
-
-def _cpu_tree(proc: subprocess.Popen | None) -> float:
-    """CPU seconds of a process and its children (the Celery worker's pool), 0 without one."""
-    if proc is None:
-        return 0.0
-    import psutil
-
-    p = psutil.Process(proc.pid)
-    total = 0.0
-    for q in [p, *p.children(recursive=True)]:
-        try:
-            t = q.cpu_times()
-            total += t.user + t.system
-        except psutil.NoSuchProcess:
-            pass
-    return total
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -766,7 +440,7 @@ def main() -> None:
           f"{', tables staggered' if args.stagger else ', not staggered'}; CPU probe {cpu_probe():.0f} ms")
     tables = prepare(args)
     flood = prepare_flood() if args.flood else None
-    port = _free_port()
+    port = free_port()
     server = start_server(args, port)
     worker = start_worker(args)
     quiet_gc()
@@ -780,7 +454,7 @@ def main() -> None:
                 worker.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 worker.kill()
-        helpers = _descendants(server.pid)  # the move worker processes: they outlive their server
+        helpers = descendants(server.pid)  # the move worker processes: they outlive their server
         server.terminate()
         try:
             server.wait(timeout=15)
@@ -791,13 +465,6 @@ def main() -> None:
                 helper.kill()
 
 
-def _descendants(pid: int) -> list:
-    try:
-        import psutil
-
-        return psutil.Process(pid).children(recursive=True)
-    except Exception:  # noqa: BLE001 - no psutil, or the server is gone
-        return []
 
 
 if __name__ == "__main__":
