@@ -76,25 +76,38 @@ class Table:
 
 
 class Sockets:
-    """Opens table sockets (at most 50 handshakes at once, five tries each) and counts failures."""
+    """Opens table sockets (at most 50 handshakes at once, five tries each) and counts failures.
 
-    def __init__(self, port: int) -> None:
-        self.uri = f"ws://127.0.0.1:{port}"
-        self.origin = f"http://127.0.0.1:{port}"
+    With several server processes each socket goes to the next one in turn (`pick`), as nginx's
+    `least_conn` spreads equal, long-lived sockets: a table's seats and watchers land on every
+    process, so each of its events reaches some of its sockets through another process."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
         self.failures = 0
+        self.picked = 0
+        self.held = dict.fromkeys(ports, 0)  # sockets open on each server process
         self.sem = asyncio.Semaphore(50)
 
-    async def open(self, tid: int, key: str | None):
+    def pick(self) -> int:
+        """The port of the next socket's server process."""
+        port = self.ports[self.picked % len(self.ports)]
+        self.picked += 1
+        return port
+
+    async def open(self, tid: int, key: str | None, port: int):
         import websockets
 
         headers = {"Cookie": f"sessionid={key}"} if key else {}
         async with self.sem:
             for _attempt in range(5):
                 try:
-                    ws = await websockets.connect(f"{self.uri}/ws/table/{tid}/", origin=self.origin,
+                    ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/table/{tid}/",
+                                                  origin=f"http://127.0.0.1:{port}",
                                                   additional_headers=headers, open_timeout=30,
                                                   ping_interval=None, max_queue=None, compression=None)
                     await ws.send(json.dumps({"type": "sync", "last": -1}))
+                    self.held[port] += 1
                     return ws
                 except Exception:  # noqa: BLE001 - count and retry
                     self.failures += 1
@@ -117,14 +130,16 @@ async def watch(ws, seen: dict[int, list[float]]) -> None:
 
 
 async def watcher_child(args) -> None:
-    """`--child`: hold the watchers of some tables in a process of its own; report on "stop"."""
+    """`--child PORTS`: hold the watchers of some tables in a process of its own, spread over the
+    server processes' ports in turn; report on "stop"."""
     table_ids = [int(t) for t in args.child_tables.split(",")]
-    socks = Sockets(args.child)
+    socks = Sockets([int(port) for port in args.child.split(",")])
     seen: dict[int, dict[int, list[float]]] = {tid: {} for tid in table_ids}
-    opened = await asyncio.gather(*(socks.open(tid, None) for tid in table_ids for _ in range(args.watchers)))
+    opened = await asyncio.gather(*(socks.open(tid, None, socks.pick())
+                                    for tid in table_ids for _ in range(args.watchers)))
     tasks = [asyncio.ensure_future(watch(ws, seen[table_ids[i // args.watchers]]))
              for i, ws in enumerate(opened) if ws is not None]
-    print(json.dumps({"held": len(tasks), "failures": socks.failures}), flush=True)
+    print(json.dumps({"held": len(tasks), "failures": socks.failures, "per_port": socks.held}), flush=True)
     lag = LoopLag()
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.readline)  # "start"

@@ -9,8 +9,8 @@ generator would show up there, not as server latency) and the move-to-all-seats 
 sending a move to the last of the four seats receiving its event) p50/p99, plus the same to every
 watcher. Frames are stamped on receipt; watchers read only the event number, no JSON decode.
 
-The server runs in a child process (daphne or uvicorn, `--processes N` uvicorn workers) with
-bench/ws/settings.py; `--layer` picks RedisPubSubChannelLayer (the site's default) or
+The server runs in a child process (daphne or uvicorn) with bench/ws/settings.py; `--layer`
+picks RedisPubSubChannelLayer (the site's default) or
 RedisChannelLayer. Every move queues its Celery move-clock task as on the site and a Celery worker
 runs them (`--move-seconds`, default 25: from about 25 s into the run every move's clock fires,
 stale, as on a busy site, where nearly every clock task finds that its move came; `--no-tasks`
@@ -21,6 +21,16 @@ pool). Before the run each table is played 0-35 moves into its match (`stagger`,
 and tables started together end their deals together. Bounded: at most 500 tables and 300 s,
 loopback only. The machine is shared: note the load average with every figure and repeat runs.
 
+`--servers 1,2` (default `1`: one server process): many processes, one site. Each count is a run
+of its own, one after the other on fresh tables with the same seed: N server processes, each on a
+port of its own with its move worker (as the site's `bilka-asgi@PORT` units behind nginx), one
+Celery worker, one PostgreSQL database and one Redis for all. Each socket goes to the next process
+in turn, so every table has seats and watchers on every process and each event reaches some of
+its sockets through Redis from another process. Then the runs' figures side by side: sockets
+connected, memory per socket, moves/s, move -> all four seats p50/p99, moves refused or lost,
+the CPU per move of each server process (event loop and move worker apart) and of the Celery
+worker. The flood, when asked for, goes through the first process.
+
 Setup (once): `.venv/bin/pip install -e '.[dev]'` (websockets, uvicorn, uvloop, psutil, py-spy),
 PostgreSQL and Redis running. `DATABASE_URL` defaults to
 postgres://postgres@127.0.0.1:5432/bilka_bench (created and migrated when missing; its tables are
@@ -28,7 +38,7 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
 
     .venv/bin/python -m bench.ws.load [--server uvicorn|daphne] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 60] [--interval 2]
-                                      [--processes 1] [--move-seconds 25] [--no-tasks]
+                                      [--servers 1[,2]] [--move-seconds 25] [--no-tasks]
                                       [--watcher-procs 1] [--flood]
                                       [--flood-windows 30 [--warmup S] [--flood-linger 2]]
                                       [--seed N] [--no-stagger]
@@ -64,7 +74,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -80,15 +89,17 @@ from bench.ws.clients import LoopLag, Sockets, Table, quiet_gc, watch, watcher_c
 from bench.ws.flood import flood_process, prepare_flood
 from bench.ws.loop import new_event_loop
 from bench.ws.servers import (
-    SERVER_LOG,
     cpu,
+    cpu_split,
     cpu_tree,
-    descendants,
-    free_port,
+    free_ports,
     helpers_rss,
     rss,
+    server_log,
+    settle,
     start_server,
     start_worker,
+    stop,
 )
 from bench.ws.tables import matches_ended, prepare
 
@@ -107,14 +118,63 @@ def cpu_probe() -> float:
     return 1000 * (time.perf_counter() - began)
 
 
-async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subprocess.Popen,
-              worker: subprocess.Popen | None, flood: tuple[int, list[str]] | None = None) -> None:
+def p50_p99(values: list[float]) -> tuple[float, float] | None:
+    """(p50, p99) in ms, None without values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return 1000 * statistics.median(ordered), 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+async def connect(args, tables: list[tuple[int, list[str]]], ports: list[int], state: dict[int, Table],
+                  socks: Sockets, reader) -> dict:  # noqa: ANN001
+    """Open every seat socket and watcher, each to the next server process in turn; what was opened."""
+    opened = await asyncio.gather(*(socks.open(tid, key, socks.pick())
+                                    for tid, keys in tables for key in keys))
+    got: dict = {"seats": {}, "watchers": [], "children": [], "tasks": [], "child_held": 0,
+                 "child_failures": 0}
+    i = 0
+    for tid, _keys in tables:
+        for seat in "NESW":
+            ws = opened[i]
+            i += 1
+            if ws is not None:
+                got["seats"][(tid, seat)] = ws
+                got["tasks"].append(asyncio.create_task(reader(ws, state[tid], seat)))
+    if args.watcher_procs:
+        loop = asyncio.get_running_loop()
+        for k in range(args.watcher_procs):
+            ids = [str(tid) for tid, _ in tables[k::args.watcher_procs]]
+            if ids:
+                got["children"].append(subprocess.Popen(  # noqa: S603
+                    [sys.executable, "-m", "bench.ws.load", "--child", ",".join(map(str, ports)),
+                     "--child-tables", ",".join(ids), "--watchers", str(args.watchers)],
+                    cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
+        for child in got["children"]:
+            hello = json.loads(await loop.run_in_executor(None, child.stdout.readline))
+            got["child_held"] += hello["held"]
+            got["child_failures"] += hello["failures"]
+            for port, n in hello["per_port"].items():
+                socks.held[int(port)] += n
+    else:
+        opened_w = await asyncio.gather(
+            *(socks.open(tid, None, socks.pick()) for tid, _ in tables for _ in range(args.watchers)))
+        for idx, ws in enumerate(opened_w):
+            if ws is not None:
+                got["watchers"].append(ws)
+                seen = state[tables[idx // args.watchers][0]].watch_seen
+                got["tasks"].append(asyncio.create_task(watch(ws, seen)))
+    got["per_port"] = dict(socks.held)
+    return got
+
+
+async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], servers: list[subprocess.Popen],
+              worker: subprocess.Popen | None, flood: tuple[int, list[str]] | None = None) -> dict:
+    """One run over the server processes given: prints its figures, returns them for the side by side."""
     import websockets
 
     state = {tid: Table(tid) for tid, _ in tables}
-    seat_socks: dict[tuple[int, str], object] = {}
-    watchers = []
-    socks = Sockets(port)
+    socks = Sockets(ports)
 
     async def reader(ws, table: Table, seat: str):
         try:
@@ -134,51 +194,26 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
         except websockets.ConnectionClosed:
             pass
 
-    before = rss(server.pid)
+    before = [rss(s.pid) for s in servers]
     t0 = time.monotonic()
-    tasks = []
-    opened = await asyncio.gather(*(socks.open(tid, key) for tid, keys in tables for key in keys))
-    i = 0
-    for tid, _keys in tables:
-        for seat in "NESW":
-            ws = opened[i]
-            i += 1
-            if ws is not None:
-                seat_socks[(tid, seat)] = ws
-                tasks.append(asyncio.create_task(reader(ws, state[tid], seat)))
-    children: list[subprocess.Popen] = []
-    child_held = child_failures = 0
-    if args.watcher_procs:
-        loop = asyncio.get_running_loop()
-        for k in range(args.watcher_procs):
-            ids = [str(tid) for tid, _ in tables[k::args.watcher_procs]]
-            if ids:
-                children.append(subprocess.Popen(  # noqa: S603
-                    [sys.executable, "-m", "bench.ws.load", "--child", str(port),
-                     "--child-tables", ",".join(ids), "--watchers", str(args.watchers)],
-                    cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
-        for child in children:
-            hello = json.loads(await loop.run_in_executor(None, child.stdout.readline))
-            child_held += hello["held"]
-            child_failures += hello["failures"]
-    else:
-        opened_w = await asyncio.gather(
-            *(socks.open(tid, None) for tid, _ in tables for _ in range(args.watchers)))
-        for idx, ws in enumerate(opened_w):
-            if ws is not None:
-                watchers.append(ws)
-                seen = state[tables[idx // args.watchers][0]].watch_seen
-                tasks.append(asyncio.create_task(watch(ws, seen)))
+    got = await connect(args, tables, ports, state, socks, reader)
+    seat_socks, watchers, children = got["seats"], got["watchers"], got["children"]
     connect_s = time.monotonic() - t0
     await asyncio.sleep(2)
-    held = len(seat_socks) + len(watchers) + child_held
-    after = rss(server.pid)
-    print(f"sockets held: {held} ({len(seat_socks)} players, {len(watchers) + child_held} watchers"
-          f"{f' in {len(children)} processes' if children else ''}), "
-          f"connect failures/retries: {socks.failures + child_failures}, all connected in {connect_s:.1f} s")
-    print(f"server RSS: {before / 2**20:.0f} MiB before, {after / 2**20:.0f} MiB with all sockets: "
-          f"{(after - before) / max(1, held) / 1024:.1f} KiB per socket; move worker processes: "
-          f"{helpers_rss(server.pid) / 2**20:.0f} MiB")
+    held = len(seat_socks) + len(watchers) + got["child_held"]
+    after = [rss(s.pid) for s in servers]
+    grown = sum(after) - sum(before)
+    spread = (f"; {' + '.join(str(got['per_port'][p]) for p in ports)} on the server processes"
+              if len(ports) > 1 else "")
+    print(f"sockets held: {held} of {args.tables * (4 + args.watchers)} ({len(seat_socks)} players, "
+          f"{len(watchers) + got['child_held']} watchers"
+          f"{f' in {len(children)} processes' if children else ''}{spread}), connect failures/retries: "
+          f"{socks.failures + got['child_failures']}, all connected in {connect_s:.1f} s")
+    each = ", ".join(f"{b / 2**20:.0f} -> {a / 2**20:.0f}" for b, a in zip(before, after, strict=True))
+    print(f"server RSS: {sum(before) / 2**20:.0f} MiB before, {sum(after) / 2**20:.0f} MiB with all sockets"
+          f"{f' ({each} MiB)' if len(servers) > 1 else ''}: "
+          f"{grown / max(1, held) / 1024:.1f} KiB per socket; move worker processes: "
+          f"{sum(helpers_rss(s.pid) for s in servers) / 2**20:.0f} MiB")
 
     stop = time.monotonic() + args.seconds
     rng = random.Random(1)
@@ -212,21 +247,22 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
 
     for child in children:
         child.stdin.write("start\n")
-    cpu0, me0, w0 = cpu_tree(server), cpu(os.getpid()), cpu_tree(worker)
+    cpu0, me0, w0 = [cpu_split(s) for s in servers], cpu(os.getpid()), cpu_tree(worker)
     lag = LoopLag()
     lag.start()
     server_lags: list[str] = []
     flood_windows = (windows.windows(stop - args.seconds, args.warmup, args.seconds, args.flood_windows,
-                                        seed=args.seed) if args.flood_windows else [])
+                                     seed=args.seed) if args.flood_windows else [])
     flooding = None
-    if flood:
+    if flood:  # at the first server process
         spans = windows.flood_spans(flood_windows) if flood_windows else [(stop - args.seconds, stop)]
-        flooding = flood_process(port, flood[0], flood[1], spans)
+        flooding = flood_process(ports[0], flood[0], flood[1], spans)
     await asyncio.gather(*(driver(t) for t in state.values()))
     await asyncio.sleep(2)
-    cpu1, me1, w1 = cpu_tree(server), cpu(os.getpid()), cpu_tree(worker)
+    cpu1, me1, w1 = [cpu_split(s) for s in servers], cpu(os.getpid()), cpu_tree(worker)
     my_lag = lag.stop()
-    print(f"CPU probe after the run: {cpu_probe():.0f} ms")
+    probe_after = cpu_probe()
+    print(f"CPU probe after the run: {probe_after:.0f} ms")
     child_cpu = 0.0
     for child in children:
         child.stdin.write("stop\n")
@@ -251,15 +287,28 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             if len(w) == args.watchers and w:
                 watch_lat.append(max(w) - sent)
     moves = sum(len(t.sent) for t in state.values())
+    refused = sum(t.refused for t in state.values())
     ended = await asyncio.to_thread(matches_ended)
-    print(f"moves sent: {moves} in {args.seconds} s ({moves / args.seconds:.1f}/s), refused: "
-          f"{sum(t.refused for t in state.values())}, not seen by all four seats: {incomplete}, "
+    window = args.seconds + 2
+    loop_s = [b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True)]
+    pool_s = [b[1] - a[1] for a, b in zip(cpu0, cpu1, strict=True)]
+    split = list(zip(loop_s, pool_s, strict=True))
+    each_cpu = ", ".join(f"{100 * (a + b) / window:.0f}%" for a, b in split)
+    print(f"moves sent: {moves} in {args.seconds} s ({moves / args.seconds:.1f}/s), refused: {refused}, "
+          f"not seen by all four seats: {incomplete}, "
           f"matches over (no more moves at those tables): {ended}, "
-          f"server CPU: {100 * (cpu1 - cpu0) / (args.seconds + 2):.0f}% of one core, "
-          f"Celery worker (clock tasks): {100 * (w1 - w0) / (args.seconds + 2):.0f}%, "
-          f"load generator: {100 * (me1 - me0) / (args.seconds + 2):.0f}%"
+          f"server CPU: {100 * (sum(loop_s) + sum(pool_s)) / window:.0f}% of one core"
+          f"{f' ({each_cpu})' if len(servers) > 1 else ''}, "
+          f"Celery worker (clock tasks): {100 * (w1 - w0) / window:.0f}%, "
+          f"load generator: {100 * (me1 - me0) / window:.0f}%"
           f"{f' + watcher processes {child_cpu:.0f} CPU-s in all' if children else ''}, "
           f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    per_move = max(1, moves)
+    print("CPU per move: " + "; ".join(
+        f"server process {k + 1}: {1000 * (a + b) / per_move:.2f} ms (event loop {1000 * a / per_move:.2f} + "
+        f"move worker {1000 * b / per_move:.2f})" for k, (a, b) in enumerate(split))
+        + f"; Celery worker: {1000 * (w1 - w0) / per_move:.2f} ms (over the run and 2 s after it, "
+          f"idle sockets included)")
     if flooding is not None:
         out, _ = await asyncio.to_thread(flooding.communicate, timeout=60)
         fs = json.loads(out.splitlines()[-1])
@@ -289,13 +338,16 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
               f"for it; {outside} moves outside the windows")
         for line in windows.report(flood_windows):
             print(line)
-    logged = SERVER_LOG.read_text().splitlines() if SERVER_LOG.exists() else []
-    print(f"server log: {len(logged)} lines in {SERVER_LOG}")
+    for k in range(len(servers)):
+        log = server_log(k)
+        logged = log.read_text().splitlines() if log.exists() else []
+        print(f"server log: {len(logged)} lines in {log}")
     if os.environ.get("BENCH_GC_LOG"):  # bench/ws/settings.py: the server's collections of 2 ms or more
+        server_pids = {s.pid for s in servers}
         by_gen: dict[str, list[float]] = {}
         for line in Path(os.environ["BENCH_GC_LOG"]).read_text().splitlines():
             pid, gen, ms, _at = line.split()[:4]
-            if int(pid) == server.pid:
+            if int(pid) in server_pids:
                 by_gen.setdefault(gen, []).append(float(ms))
         print("server GC pauses >= 2 ms: " + (", ".join(
             f"gen {g}: {len(v)} ({sum(v):.0f} ms in all, max {max(v):.0f} ms)"
@@ -307,21 +359,63 @@ async def run(args, tables: list[tuple[int, list[str]]], port: int, server: subp
             print_stages(state, Path(os.environ["BENCH_TRACE"]), title=" with the flood" if flooded else
                          " without the flood", keep=lambda sent, f=flooded: windows.kind_of(
                              flood_windows, sent, args.flood_linger) is f)
-    if os.environ.get("BENCH_DUMP"):  # (seconds into the run, latency) per move, for a closer look
-        Path(os.environ["BENCH_DUMP"]).write_text(json.dumps(sorted((t - first, lat) for t, lat in timeline)))
+    if args.dump:  # (seconds into the run, latency) per move, for a closer look
+        Path(args.dump).write_text(json.dumps(sorted((t - first, lat) for t, lat in timeline)))
         # and the run's start on the monotonic clock (BENCH_GC_LOG's times are on it)
-        Path(os.environ["BENCH_DUMP"] + ".t0").write_text(json.dumps(first))
+        Path(args.dump + ".t0").write_text(json.dumps(first))
         if flood_windows:  # beside it: each window's (start, end, flooded), on the same clock
-            Path(os.environ["BENCH_DUMP"] + ".windows").write_text(json.dumps(
+            Path(args.dump + ".windows").write_text(json.dumps(
                 [(w.start - first, w.end - first, w.flood) for w in flood_windows]))
     await asyncio.gather(*(ws.close() for ws in list(seat_socks.values()) + watchers), return_exceptions=True)
-    for task in tasks:
+    for task in got["tasks"]:
         task.cancel()
     for child in children:
         try:
             child.wait(timeout=60)
         except subprocess.TimeoutExpired:
             child.kill()
+    return {
+        "servers": len(servers), "held": held, "wanted": args.tables * (4 + args.watchers),
+        "per_process": [got["per_port"][p] for p in ports], "connect_s": connect_s,
+        "kib_per_socket": grown / max(1, held) / 1024, "moves": moves, "moves_per_s": moves / args.seconds,
+        "refused": refused, "lost": incomplete, "seats": p50_p99(seat_lat), "watchers": p50_p99(watch_lat),
+        "late": p50_p99(late) if args.tasks else None,
+        "cpu_ms": [(1000 * a / per_move, 1000 * b / per_move) for a, b in split],
+        "celery_ms": 1000 * (w1 - w0) / per_move, "load": os.getloadavg()[0], "probe_after": probe_after,
+    }
+
+
+def side_by_side(args, results: list[dict]) -> list[str]:  # noqa: ANN001
+    """The runs' figures in columns, one per count of server processes."""
+    def ms(pair: tuple[float, float] | None) -> str:
+        return "-" if pair is None else f"{pair[0]:.1f} / {pair[1]:.1f}"
+
+    rows = [
+        ("sockets connected", lambda r: f"{r['held']} of {r['wanted']}"
+         + (f" ({'+'.join(map(str, r['per_process']))})" if r["servers"] > 1 else "")),
+        ("all connected in (s)", lambda r: f"{r['connect_s']:.1f}"),
+        ("server memory per socket (KiB)", lambda r: f"{r['kib_per_socket']:.1f}"),
+        ("moves sent, moves/s", lambda r: f"{r['moves']}, {r['moves_per_s']:.1f}"),
+        ("moves refused / lost", lambda r: f"{r['refused']} / {r['lost']}"),
+        ("move -> all 4 seats p50 / p99 (ms)", lambda r: ms(r["seats"])),
+        (f"move -> all {args.watchers} watchers p50 / p99 (ms)", lambda r: ms(r["watchers"])),
+        (f"  the same, moves from {args.move_seconds:.0f} s on", lambda r: ms(r["late"])),
+        ("server CPU per move (ms), each process",
+         lambda r: " + ".join(f"{a + b:.2f}" for a, b in r["cpu_ms"])),
+        ("  of which event loop / move worker",
+         lambda r: ", ".join(f"{a:.2f}/{b:.2f}" for a, b in r["cpu_ms"])),
+        ("server CPU per move (ms), all processes", lambda r: f"{sum(a + b for a, b in r['cpu_ms']):.2f}"),
+        ("Celery worker CPU per move (ms)", lambda r: f"{r['celery_ms']:.2f}"),
+        ("load average at the end; CPU probe (ms)", lambda r: f"{r['load']:.1f}; {r['probe_after']:.0f}"),
+    ]
+    heads = [f"{r['servers']} server process{'es' if r['servers'] > 1 else ''}" for r in results]
+    width = max(len(label) for label, _ in rows)
+    cells = [[fmt(r) for r in results] for _, fmt in rows]
+    col = max(max(len(h) for h in heads), *(len(c) for row in cells for c in row))
+    lines = [f"{'':{width}}  " + "  ".join(f"{h:>{col}}" for h in heads)]
+    for (label, _), row in zip(rows, cells, strict=True):
+        lines.append(f"{label:{width}}  " + "  ".join(f"{c:>{col}}" for c in row))
+    return lines
 
 
 STAGES = ("sent", "recv", "start", "done", "sent", "first", "last", "seats")
@@ -368,11 +462,54 @@ def print_stages(state: dict[int, Table], trace: Path, keep=None, title: str = "
 
 
 
+def server_counts(text: str) -> list[int]:
+    """`--servers 1,2` -> [1, 2]: each count of server processes is a run of its own, in turn."""
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of counts: {text!r}") from None
+    if not counts or not all(1 <= n <= 8 for n in counts):
+        raise argparse.ArgumentTypeError("1 to 8 server processes a run")
+    return counts
+
+
+def one_count(args, count: int) -> dict:  # noqa: ANN001
+    """A run over `count` server processes: fresh tables, the servers and the worker, the load."""
+    # One channel prefix for the servers and the Celery worker: the events of the clock tasks (a
+    # redeal question closed by its clock, a move lost on time) reach the sockets only through it.
+    os.environ["BENCH_PREFIX"] = f"bilka-bench-{uuid.uuid4().hex[:6]}"
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()  # no clock tasks left from an earlier run
+    tables = prepare(args)
+    flood = prepare_flood() if args.flood else None
+    ports = free_ports(count)
+    print(f"-- {count} server process{'es' if count > 1 else ''} (port{'s' if count > 1 else ''} "
+          f"{', '.join(map(str, ports))}; {'each ' if count > 1 else ''}with its move worker), "
+          f"one Celery worker{'' if args.tasks else ' (none: --no-tasks)'}", flush=True)
+    servers: list[subprocess.Popen] = []
+    worker = None
+    try:
+        for k, port in enumerate(ports):
+            servers.append(start_server(args, port, k))
+        worker = start_worker(args)
+        waited = settle([*servers, *([worker] if worker else [])])
+        print(f"the server processes and the worker started up in {waited:.1f} s", flush=True)
+        quiet_gc()
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:  # uvloop when installed
+            return runner.run(run(args, tables, ports, servers, worker, flood))
+    finally:
+        stop(worker, servers)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", choices=["daphne", "uvicorn"], default="uvicorn",
                         help="uvicorn is what bin/site runs")
-    parser.add_argument("--processes", type=int, default=1, help="server processes sharing the port")
+    parser.add_argument("--servers", type=server_counts, default=[1], metavar="N[,N...]",
+                        help="server processes, each on a port of its own with its move worker, the sockets "
+                             "spread over them in turn; several counts (1,2) run one after the other in "
+                             "the same run and are printed side by side (default 1)")
     parser.add_argument("--layer", choices=["redis", "pubsub"], default="pubsub")
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--watchers", type=int, default=16, help="spectator sockets per table")
@@ -387,7 +524,8 @@ def main() -> None:
     parser.add_argument("--no-tasks", dest="tasks", action="store_false",
                         help="queue no Celery clock tasks and start no worker (the figures of earlier runs)")
     parser.add_argument("--flood", action="store_true",
-                        help="10 sockets send 1,000 frames/s in all at one more table (not measured)")
+                        help="10 sockets send 1,000 frames/s in all at one more table (not measured), "
+                             "through the first server process")
     parser.add_argument("--flood-windows", type=float, default=0, metavar="W",
                         help="measure the flood within the run: after --warmup, pairs of W-second windows, "
                              "one flooded and one not, in a seeded random order (bench/ws/windows.py)")
@@ -402,7 +540,7 @@ def main() -> None:
     parser.add_argument("--no-stagger", dest="stagger", action="store_false",
                         help="start every table at its match's first move (before 2026-12-04: the deals of "
                              "all tables then end in the same seconds, see stagger())")
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)  # a watcher process: the server's port
+    parser.add_argument("--child", help=argparse.SUPPRESS)  # a watcher process: the servers' ports
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -424,47 +562,26 @@ def main() -> None:
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.ws.settings"
     os.environ["BENCH_LAYER"] = args.layer
-    # One channel prefix for the server and the Celery worker: the events of the clock tasks (a
-    # redeal question closed by its clock, a move lost on time) reach the sockets only through it.
-    os.environ["BENCH_PREFIX"] = f"bilka-bench-{uuid.uuid4().hex[:6]}"
     os.environ["BENCH_TASKS"] = "1" if args.tasks else "0"
     os.environ["BENCH_CLOCK_SCALE"] = str(args.move_seconds / 60)  # the rules' shortest clock is 60 s
-    import redis
-
-    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()  # no clock tasks left from an earlier run
     layer = "RedisPubSubChannelLayer" if args.layer == "pubsub" else "RedisChannelLayer"
     print(f"== {args.server} + {layer}: "
           f"{args.tables} tables x (4 seats + {args.watchers} watchers), one move per {args.interval} s "
           f"per table for {args.seconds} s{', flood at one more table' if args.flood else ''}"
           f"{f' in windows of {args.flood_windows:g} s' if args.flood_windows else ''}; seed {args.seed}"
-          f"{', tables staggered' if args.stagger else ', not staggered'}; CPU probe {cpu_probe():.0f} ms")
-    tables = prepare(args)
-    flood = prepare_flood() if args.flood else None
-    port = free_port()
-    server = start_server(args, port)
-    worker = start_worker(args)
-    quiet_gc()
-    try:
-        with asyncio.Runner(loop_factory=new_event_loop) as runner:  # uvloop when installed
-            runner.run(run(args, tables, port, server, worker, flood))
-    finally:
-        if worker is not None:
-            worker.terminate()
-            try:
-                worker.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-        helpers = descendants(server.pid)  # the move worker processes: they outlive their server
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        for helper in helpers:
-            with contextlib.suppress(Exception):  # already gone
-                helper.kill()
-
-
+          f"{', tables staggered' if args.stagger else ', not staggered'}; CPU probe {cpu_probe():.0f} ms",
+          flush=True)
+    dump = os.environ.get("BENCH_DUMP")
+    results = []
+    for count in args.servers:
+        # BENCH_DUMP=run.json: run.json for one count, run-1p.json, run-2p.json, … for several
+        args.dump = dump if not dump or len(args.servers) == 1 else str(
+            Path(dump).with_name(f"{Path(dump).stem}-{count}p{Path(dump).suffix}"))
+        results.append(one_count(args, count))
+    if len(results) > 1:
+        print(f"== side by side: the same {args.tables} tables, seed and load, one run after the other")
+        for line in side_by_side(args, results):
+            print(line)
 
 
 if __name__ == "__main__":
