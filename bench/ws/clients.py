@@ -15,6 +15,18 @@ import time
 
 from bench.ws.servers import cpu
 
+#: What this process's sockets received and sent (websocket payload, UTF-8 bytes), for --costs.
+WIRE = {"recv_bytes": 0, "recv_frames": 0, "seat_bytes": 0, "watcher_bytes": 0, "sent_bytes": 0,
+        "sent_frames": 0}
+
+
+def count_received(raw: str | bytes, kind: str) -> None:
+    size = len(raw) if isinstance(raw, bytes) or raw.isascii() else len(raw.encode())
+    WIRE["recv_bytes"] += size
+    WIRE["recv_frames"] += 1
+    WIRE[kind] += size
+
+
 EVENT_PREFIX = '{"type":"event","n":'  # tables.broadcast.frame_message: compact JSON, "type" then "n"
 
 
@@ -122,6 +134,7 @@ async def watch(ws, seen: dict[int, list[float]]) -> None:
     try:
         async for raw in ws:
             now = time.monotonic()
+            count_received(raw, "watcher_bytes")
             n = event_number(raw)
             if n is not None:
                 seen.setdefault(n, []).append(now)
@@ -131,7 +144,7 @@ async def watch(ws, seen: dict[int, list[float]]) -> None:
 
 async def watcher_child(args) -> None:
     """`--child PORTS`: hold the watchers of some tables in a process of its own, spread over the
-    server processes' ports in turn; report on "stop"."""
+    server processes' ports in turn; report on "stop", close the sockets on "close"."""
     table_ids = [int(t) for t in args.child_tables.split(",")]
     socks = Sockets([int(port) for port in args.child.split(",")])
     seen: dict[int, dict[int, list[float]]] = {tid: {} for tid in table_ids}
@@ -144,10 +157,14 @@ async def watcher_child(args) -> None:
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, sys.stdin.readline)  # "start"
     lag.start()
+    wire0 = dict(WIRE)
     await loop.run_in_executor(None, sys.stdin.readline)  # "stop"
-    report = {"lag": lag.stop(), "cpu": cpu(os.getpid()),
+    report = {"lag": lag.stop(), "cpu": cpu(os.getpid()), "wire": {k: v - wire0[k] for k, v in WIRE.items()},
               "seen": {tid: {n: [len(ts), max(ts)] for n, ts in by_n.items()} for tid, by_n in seen.items()}}
     print(json.dumps(report), flush=True)
+    # The sockets stay open until the generator says "close" (or goes): closed earlier, their goodbyes
+    # would fall into the run's last measures (--costs takes its last snapshot after "stop").
+    await loop.run_in_executor(None, sys.stdin.readline)
     await asyncio.gather(*(ws.close() for ws in opened if ws is not None), return_exceptions=True)
     for task in tasks:
         task.cancel()

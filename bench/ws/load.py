@@ -31,6 +31,15 @@ connected, memory per socket, moves/s, move -> all four seats p50/p99, moves ref
 the CPU per move of each server process (event loop and move worker apart) and of the Celery
 worker. The flood, when asked for, goes through the first process.
 
+`--costs` adds what a move costs besides its latency (bench/ws/costs.py): CPU of each process
+(servers, move workers, Celery worker, the PostgreSQL backends of the bench database), PostgreSQL
+transactions and rows (pg_stat_database), the SQL statements each process sent, by kind
+(bench/ws/queries.py), the websocket payload bytes to the sockets, and with `--own-redis` (a Redis
+server of the run's own instead of `REDIS_URL`) Redis commands, bytes and CPU; each net of the
+idle rates, measured over `--idle` seconds (default 10) with every socket open and no move. It
+adds about 40 s to each run: PostgreSQL's statistics lag up to 10 s, and the last moves' clock
+tasks fire `--move-seconds` after them.
+
 Setup (once): `.venv/bin/pip install -e '.[dev]'` (websockets, uvicorn, uvloop, psutil, py-spy),
 PostgreSQL and Redis running. `DATABASE_URL` defaults to
 postgres://postgres@127.0.0.1:5432/bilka_bench (created and migrated when missing; its tables are
@@ -38,7 +47,8 @@ replaced on every run) and `REDIS_URL` to redis://127.0.0.1:6379/14.
 
     .venv/bin/python -m bench.ws.load [--server uvicorn|daphne] [--layer pubsub|redis]
                                       [--tables 100] [--watchers 16] [--seconds 60] [--interval 2]
-                                      [--servers 1[,2]] [--move-seconds 25] [--no-tasks]
+                                      [--servers 1[,2]] [--costs [--idle 10]] [--own-redis]
+                                      [--move-seconds 25] [--no-tasks]
                                       [--watcher-procs 1] [--flood]
                                       [--flood-windows 30 [--warmup S] [--flood-linger 2]]
                                       [--seed N] [--no-stagger]
@@ -77,17 +87,20 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
 
-from bench.ws import windows
-from bench.ws.clients import LoopLag, Sockets, Table, quiet_gc, watch, watcher_child
+from bench.ws import costs, windows
+from bench.ws.clients import WIRE, LoopLag, Sockets, Table, count_received, quiet_gc, watch, watcher_child
 from bench.ws.flood import flood_process, prepare_flood
 from bench.ws.loop import new_event_loop
+from bench.ws.report import p50_p99, print_stages, side_by_side
 from bench.ws.servers import (
     cpu,
     cpu_split,
@@ -97,6 +110,7 @@ from bench.ws.servers import (
     rss,
     server_log,
     settle,
+    start_redis,
     start_server,
     start_worker,
     stop,
@@ -116,14 +130,6 @@ def cpu_probe() -> float:
     for i in range(2_000_000):
         total += i
     return 1000 * (time.perf_counter() - began)
-
-
-def p50_p99(values: list[float]) -> tuple[float, float] | None:
-    """(p50, p99) in ms, None without values."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return 1000 * statistics.median(ordered), 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 async def connect(args, tables: list[tuple[int, list[str]]], ports: list[int], state: dict[int, Table],
@@ -180,6 +186,7 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
         try:
             async for raw in ws:
                 now = time.monotonic()  # stamp on receipt, before any parsing
+                count_received(raw, "seat_bytes")
                 f = json.loads(raw)
                 if f["type"] in ("snapshot", "event") and f["n"] >= table.view_n.get(seat, -1):
                     table.views[seat] = f["view"]
@@ -215,6 +222,25 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
           f"{grown / max(1, held) / 1024:.1f} KiB per socket; move worker processes: "
           f"{sum(helpers_rss(s.pid) for s in servers) / 2**20:.0f} MiB")
 
+    def cpu_now() -> dict[str, float]:
+        shares = {"celery": cpu_tree(worker)}
+        for k, server in enumerate(servers):
+            shares[f"server{k}.loop"], shares[f"server{k}.moves"] = cpu_split(server)
+        return shares
+
+    async def snapshot() -> costs.Snapshot:
+        return await asyncio.to_thread(costs.snapshot, cpu_now(), backends, WIRE, args.queries,
+                                       args.own_redis)
+
+    backends = None
+    if args.costs:  # the idle rates: every socket open, no move (after PostgreSQL's statistics caught up)
+        backends = costs.PgBackends(os.environ["DATABASE_URL"].rsplit("/", 1)[1])
+        backends.start()
+        await asyncio.sleep(costs.PG_FLUSH_SECONDS)
+        idle0 = await snapshot()
+        await asyncio.sleep(args.idle)
+        idle1 = await snapshot()
+
     stop = time.monotonic() + args.seconds
     rng = random.Random(1)
 
@@ -242,6 +268,8 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
                                       "id": uuid.uuid4().hex})
                 table.pending = expected + 1
                 table.sent[expected + 1] = time.monotonic()
+                WIRE["sent_bytes"] += len(message)
+                WIRE["sent_frames"] += 1
                 await seat_socks[(table.id, mover)].send(message)
             await asyncio.sleep(args.interval)
 
@@ -264,11 +292,14 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
     probe_after = cpu_probe()
     print(f"CPU probe after the run: {probe_after:.0f} ms")
     child_cpu = 0.0
+    child_wire = dict.fromkeys(WIRE, 0)
     for child in children:
         child.stdin.write("stop\n")
         report = json.loads(await asyncio.get_running_loop().run_in_executor(None, child.stdout.readline))
         server_lags.append(report["lag"])
         child_cpu += report["cpu"]
+        for key, value in report["wire"].items():
+            child_wire[key] += value
         for tid, by_n in report["seen"].items():
             table = state[int(tid)]
             for n, (count, last) in by_n.items():
@@ -338,6 +369,17 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
               f"for it; {outside} moves outside the windows")
         for line in windows.report(flood_windows):
             print(line)
+    cost = idle = None
+    if args.costs:  # until the last move's clock task has fired and PostgreSQL's statistics caught up
+        await asyncio.sleep(max(costs.PG_FLUSH_SECONDS, args.move_seconds + 2 if args.tasks else 0) - 2)
+        run1 = await snapshot()
+        backends.stop()
+        for key, value in child_wire.items():  # the watcher processes' frames, counted from the start
+            run1.figures[f"wire.{key}"] = run1.figures.get(f"wire.{key}", 0.0) + value
+        cost = costs.per_move((idle0, idle1), (idle1, run1), moves)
+        idle = costs.idle_rates((idle0, idle1))
+        for line in costs.report(cost, idle, held, len(servers), args.own_redis):
+            print(line)
     for k in range(len(servers)):
         log = server_log(k)
         logged = log.read_text().splitlines() if log.exists() else []
@@ -370,6 +412,7 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
     for task in got["tasks"]:
         task.cancel()
     for child in children:
+        child.stdin.write("close\n")
         try:
             child.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -382,84 +425,8 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
         "late": p50_p99(late) if args.tasks else None,
         "cpu_ms": [(1000 * a / per_move, 1000 * b / per_move) for a, b in split],
         "celery_ms": 1000 * (w1 - w0) / per_move, "load": os.getloadavg()[0], "probe_after": probe_after,
+        "costs": cost, "idle": idle,
     }
-
-
-def side_by_side(args, results: list[dict]) -> list[str]:  # noqa: ANN001
-    """The runs' figures in columns, one per count of server processes."""
-    def ms(pair: tuple[float, float] | None) -> str:
-        return "-" if pair is None else f"{pair[0]:.1f} / {pair[1]:.1f}"
-
-    rows = [
-        ("sockets connected", lambda r: f"{r['held']} of {r['wanted']}"
-         + (f" ({'+'.join(map(str, r['per_process']))})" if r["servers"] > 1 else "")),
-        ("all connected in (s)", lambda r: f"{r['connect_s']:.1f}"),
-        ("server memory per socket (KiB)", lambda r: f"{r['kib_per_socket']:.1f}"),
-        ("moves sent, moves/s", lambda r: f"{r['moves']}, {r['moves_per_s']:.1f}"),
-        ("moves refused / lost", lambda r: f"{r['refused']} / {r['lost']}"),
-        ("move -> all 4 seats p50 / p99 (ms)", lambda r: ms(r["seats"])),
-        (f"move -> all {args.watchers} watchers p50 / p99 (ms)", lambda r: ms(r["watchers"])),
-        (f"  the same, moves from {args.move_seconds:.0f} s on", lambda r: ms(r["late"])),
-        ("server CPU per move (ms), each process",
-         lambda r: " + ".join(f"{a + b:.2f}" for a, b in r["cpu_ms"])),
-        ("  of which event loop / move worker",
-         lambda r: ", ".join(f"{a:.2f}/{b:.2f}" for a, b in r["cpu_ms"])),
-        ("server CPU per move (ms), all processes", lambda r: f"{sum(a + b for a, b in r['cpu_ms']):.2f}"),
-        ("Celery worker CPU per move (ms)", lambda r: f"{r['celery_ms']:.2f}"),
-        ("load average at the end; CPU probe (ms)", lambda r: f"{r['load']:.1f}; {r['probe_after']:.0f}"),
-    ]
-    heads = [f"{r['servers']} server process{'es' if r['servers'] > 1 else ''}" for r in results]
-    width = max(len(label) for label, _ in rows)
-    cells = [[fmt(r) for r in results] for _, fmt in rows]
-    col = max(max(len(h) for h in heads), *(len(c) for row in cells for c in row))
-    lines = [f"{'':{width}}  " + "  ".join(f"{h:>{col}}" for h in heads)]
-    for (label, _), row in zip(rows, cells, strict=True):
-        lines.append(f"{label:{width}}  " + "  ".join(f"{c:>{col}}" for c in row))
-    return lines
-
-
-STAGES = ("sent", "recv", "start", "done", "sent", "first", "last", "seats")
-STAGE_NAMES = ("client -> consumer", "consumer -> _play", "_play: pool + DB + engine",
-               "commit -> PUBLISHed", "PUBLISH -> first socket", "first -> last socket",
-               "last socket -> 4 seats")
-
-
-def print_stages(state: dict[int, Table], trace: Path, keep=None, title: str = "") -> None:  # noqa: ANN001
-    """Where a move's latency goes (BENCH_TRACE): each stage's p50/p99, and its mean in the slowest 1%
-    (of the moves whose send time `keep` accepts, when given)."""
-    stamps: dict[tuple[int, int], dict[str, float]] = {}
-    for line in trace.read_text().splitlines():
-        stage, table, n, at = line.split()
-        got = stamps.setdefault((int(table), int(n)), {})
-        at_f = float(at)
-        if stage == "frame":
-            got["first"] = min(got.get("first", at_f), at_f)
-            got["last"] = max(got.get("last", at_f), at_f)
-        else:
-            got.setdefault(stage, at_f)
-    rows = []
-    for t in state.values():
-        for n, sent in t.sent.items():
-            if keep is not None and not keep(sent):
-                continue
-            seen = t.seat_seen.get(n, {})
-            got = stamps.get((t.id, n), {})
-            if len(seen) == 4 and all(s in got for s in STAGES[1:-1]):
-                times = [sent, got["recv"], got["start"], got["done"], got["sent"], got["first"], got["last"],
-                         max(seen.values())]
-                rows.append((times[-1] - times[0], [b - a for a, b in zip(times, times[1:], strict=False)]))
-    if not rows:
-        print("stage trace: no complete moves")
-        return
-    rows.sort()
-    tail = rows[-max(1, len(rows) // 100):]
-    print(f"stages of {len(rows)} moves{title} (ms): p50 / p99 / mean of the slowest 1% ({len(tail)} moves)")
-    for k, name in enumerate(STAGE_NAMES):
-        values = sorted(r[1][k] for r in rows)
-        p50, p99 = values[len(values) // 2], values[min(len(values) - 1, int(len(values) * 0.99))]
-        mean = statistics.fmean(r[1][k] for r in tail)
-        print(f"  {name:28s} {1000 * p50:7.1f} {1000 * p99:7.1f} {1000 * mean:7.1f}")
-
 
 
 def server_counts(text: str) -> list[int]:
@@ -481,7 +448,11 @@ def one_count(args, count: int) -> dict:  # noqa: ANN001
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()  # no clock tasks left from an earlier run
+    os.environ.pop("BENCH_QUERIES", None)  # not in the migration's process nor in this one
     tables = prepare(args)
+    if args.queries:  # the statements of the servers, their move workers and the Celery worker
+        os.makedirs(args.queries)
+        os.environ["BENCH_QUERIES"] = args.queries
     flood = prepare_flood() if args.flood else None
     ports = free_ports(count)
     print(f"-- {count} server process{'es' if count > 1 else ''} (port{'s' if count > 1 else ''} "
@@ -540,6 +511,15 @@ def main() -> None:
     parser.add_argument("--no-stagger", dest="stagger", action="store_false",
                         help="start every table at its match's first move (before 2026-12-04: the deals of "
                              "all tables then end in the same seconds, see stagger())")
+    parser.add_argument("--costs", action="store_true",
+                        help="also measure what a move costs: CPU of every process, PostgreSQL transactions, "
+                             "rows and statements, Redis commands and bytes, bytes to the sockets, net of "
+                             "the idle rates (bench/ws/costs.py; adds --idle and about 40 s a run)")
+    parser.add_argument("--idle", type=float, default=10.0,
+                        help="with --costs: seconds with every socket open and no move, for the idle rates")
+    parser.add_argument("--own-redis", action="store_true",
+                        help="run a Redis server of the bench's own for the run (REDIS_URL ignored), so that "
+                             "--costs can count its commands")
     parser.add_argument("--child", help=argparse.SUPPRESS)  # a watcher process: the servers' ports
     parser.add_argument("--child-tables", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -573,11 +553,25 @@ def main() -> None:
           flush=True)
     dump = os.environ.get("BENCH_DUMP")
     results = []
-    for count in args.servers:
-        # BENCH_DUMP=run.json: run.json for one count, run-1p.json, run-2p.json, … for several
-        args.dump = dump if not dump or len(args.servers) == 1 else str(
-            Path(dump).with_name(f"{Path(dump).stem}-{count}p{Path(dump).suffix}"))
-        results.append(one_count(args, count))
+    redis_server = counted = None
+    try:
+        if args.own_redis:
+            redis_server, os.environ["REDIS_URL"] = start_redis()
+            print(f"Redis of the bench's own: {os.environ['REDIS_URL']}", flush=True)
+        if args.costs:
+            counted = tempfile.mkdtemp(prefix="bilka-bench-queries-")
+        for count in args.servers:
+            # BENCH_DUMP=run.json: run.json for one count, run-1p.json, run-2p.json, … for several
+            args.dump = dump if not dump or len(args.servers) == 1 else str(
+                Path(dump).with_name(f"{Path(dump).stem}-{count}p{Path(dump).suffix}"))
+            args.queries = os.path.join(counted, str(count)) if counted else None
+            results.append(one_count(args, count))
+    finally:
+        if redis_server is not None:
+            redis_server.terminate()
+            redis_server.wait(timeout=10)
+        if counted:
+            shutil.rmtree(counted, ignore_errors=True)
     if len(results) > 1:
         print(f"== side by side: the same {args.tables} tables, seed and load, one run after the other")
         for line in side_by_side(args, results):

