@@ -5,7 +5,10 @@ bench settings counts its own: the server processes, their move workers, the Cel
 pool. The count is taken where Django hands a statement to the driver (`CursorWrapper._execute`),
 by its first word (SELECT, INSERT, UPDATE, DELETE, SAVEPOINT, …), plus the transactions: each
 `commit()` and each statement run outside an atomic block, in autocommit, which is a transaction
-of its own. A thread of each process writes its counts to `dir/<pid>.json` twice a second (with
+of its own. What bypasses Django's cursor is not counted: the `SELECT 1` of Django's connection
+health check (`CONN_HEALTH_CHECKS`, on in the Celery worker, config/celery.py), which runs before
+each task on a kept connection, is a transaction PostgreSQL counts (`pg_stat_database`) and this
+does not. A thread of each process writes its counts to `dir/<pid>.json` twice a second (with
 the process's role), and `read` sums them by role. A counter and a dictionary a statement: no
 measurable cost beside a database round trip, but a run that counts is a run of its own
 (`--costs`).
