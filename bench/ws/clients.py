@@ -83,7 +83,7 @@ class Table:
         self.seat_seen: dict[int, dict[str, float]] = {}
         self.view_n: dict[str, int] = {}
         self.watch_seen: dict[int, list[float]] = {}
-        self.refused = 0
+        self.refused: dict[str, int] = {}  # refusal code -> count
         self.pending: int | None = None
 
 

@@ -195,7 +195,8 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
                 if f["type"] == "event":
                     table.seat_seen.setdefault(f["n"], {}).setdefault(seat, now)
                 elif f["type"] == "refused":
-                    table.refused += 1
+                    code = f.get("code", "?")
+                    table.refused[code] = table.refused.get(code, 0) + 1
                     table.sent.pop(table.pending, None)
                     table.pending = None
         except websockets.ConnectionClosed:
@@ -318,14 +319,19 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
             if len(w) == args.watchers and w:
                 watch_lat.append(max(w) - sent)
     moves = sum(len(t.sent) for t in state.values())
-    refused = sum(t.refused for t in state.values())
+    codes: dict[str, int] = {}
+    for t in state.values():
+        for code, n in t.refused.items():
+            codes[code] = codes.get(code, 0) + n
+    refused = sum(codes.values())
+    why = f" ({', '.join(f'{code} {n}' for code, n in sorted(codes.items()))})" if codes else ""
     ended = await asyncio.to_thread(matches_ended)
     window = args.seconds + 2
     loop_s = [b[0] - a[0] for a, b in zip(cpu0, cpu1, strict=True)]
     pool_s = [b[1] - a[1] for a, b in zip(cpu0, cpu1, strict=True)]
     split = list(zip(loop_s, pool_s, strict=True))
     each_cpu = ", ".join(f"{100 * (a + b) / window:.0f}%" for a, b in split)
-    print(f"moves sent: {moves} in {args.seconds} s ({moves / args.seconds:.1f}/s), refused: {refused}, "
+    print(f"moves sent: {moves} in {args.seconds} s ({moves / args.seconds:.1f}/s), refused: {refused}{why}, "
           f"not seen by all four seats: {incomplete}, "
           f"matches over (no more moves at those tables): {ended}, "
           f"server CPU: {100 * (sum(loop_s) + sum(pool_s)) / window:.0f}% of one core"
@@ -421,7 +427,8 @@ async def run(args, tables: list[tuple[int, list[str]]], ports: list[int], serve
         "servers": len(servers), "held": held, "wanted": args.tables * (4 + args.watchers),
         "per_process": [got["per_port"][p] for p in ports], "connect_s": connect_s,
         "kib_per_socket": grown / max(1, held) / 1024, "moves": moves, "moves_per_s": moves / args.seconds,
-        "refused": refused, "lost": incomplete, "seats": p50_p99(seat_lat), "watchers": p50_p99(watch_lat),
+        "refused": refused, "refused_why": why, "lost": incomplete, "seats": p50_p99(seat_lat),
+        "watchers": p50_p99(watch_lat),
         "late": p50_p99(late) if args.tasks else None,
         "cpu_ms": [(1000 * a / per_move, 1000 * b / per_move) for a, b in split],
         "celery_ms": 1000 * (w1 - w0) / per_move, "load": os.getloadavg()[0], "probe_after": probe_after,

@@ -60,7 +60,7 @@ def side_by_side(args, results: list[dict]) -> list[str]:  # noqa: ANN001
         ("all connected in (s)", lambda r: f"{r['connect_s']:.1f}"),
         ("server memory per socket (KiB)", lambda r: f"{r['kib_per_socket']:.1f}"),
         ("moves sent, moves/s", lambda r: f"{r['moves']}, {r['moves_per_s']:.1f}"),
-        ("moves refused / lost", lambda r: f"{r['refused']} / {r['lost']}"),
+        ("moves refused / lost", lambda r: f"{r['refused']}{r['refused_why']} / {r['lost']}"),
         ("move -> all 4 seats p50 / p99 (ms)", lambda r: ms(r["seats"])),
         (f"move -> all {args.watchers} watchers p50 / p99 (ms)", lambda r: ms(r["watchers"])),
         (f"  the same, moves from {args.move_seconds:.0f} s on", lambda r: ms(r["late"])),
