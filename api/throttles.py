@@ -6,7 +6,7 @@ test (or by a deploy) applies at once.
 Counted as a sliding window of two counters (the rate's period now, and the one before weighed by
 how much of it the last period still covers), not as DRF's list of every request's time: that list
 is read, trimmed and written whole on every request, up to 1,200 times a minute for one address,
-and its cost grew with the traffic it was there to bound (bench/web_load.py). Refused requests are
+and its cost grew with the traffic it was there to bound (bench/web/load.py). Refused requests are
 not counted, as in DRF. The counters are Redis integers, which Django's cache reads as they are.
 """
 

@@ -1,4 +1,4 @@
-"""What every benchmark server shares (bench/web_settings.py, bench/ws_settings.py): the project's
+"""What every benchmark server shares (bench/web/settings.py, bench/ws/settings.py): the project's
 settings as production runs them (DEBUG off, the cached template loader, the Redis cache), quiet
 logs, static files served from the app folders (no collectstatic before a run)."""
 

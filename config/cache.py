@@ -4,7 +4,7 @@ Django keeps a cache backend per thread (`django.core.cache.caches` is thread-lo
 `RedisCacheClient` builds its connection pool on the backend. Under ASGI every request runs in a
 thread of its own (`ThreadSensitiveContext`), so every request built a new pool and opened a new
 TCP connection to Redis: on a cached standings page that connect was most of the request's time
-(bench/web_load.py: 95 requests/s against 166 with the pool shared). Here the pools live in the
+(bench/web/load.py: 95 requests/s against 166 with the pool shared). Here the pools live in the
 module, keyed by server and options, and every backend of the process draws from them; redis-py's
 pool is thread-safe and renews itself in a forked child (Celery's prefork workers). The client
 over each pool is kept too: a new ``redis.Redis`` builds its table of a few hundred reply parsers.

@@ -3,7 +3,7 @@
 Database connections in the worker: Celery's Django fix-up closes them before and after every
 task, so each task used to open a new PostgreSQL connection (a new server process, about as
 costly as the task). Most tasks are the live tables' move clocks, one per move, nearly all stale
-by the time they run (bench/ws_load.py: the move latency's p50 rose from 8 to 12 ms when they
+by the time they run (bench/ws/load.py: the move latency's p50 rose from 8 to 12 ms when they
 started firing). A prefork child runs one task at a time in one thread, so it keeps its
 connection (`WORKER_CONN_MAX_AGE` seconds, with Django's health check) and, before each
 task, drops it only when it is broken or too old (`close_old_connections`, as Django does per
@@ -68,7 +68,7 @@ def _time_the_solver_for_strong_bots(**kwargs):
 @worker_init.connect
 def _settle_the_collector(**kwargs):
     """The worker's process that takes tasks from the broker leaves Kombu's promises in reference
-    cycles by the hundred thousand a run (bench/ws_load.py, BENCH_GC_GARBAGE), and with Python's
+    cycles by the hundred thousand a run (bench/ws/load.py, BENCH_GC_GARBAGE), and with Python's
     defaults its collector walked Django's own objects in full passes of 200-330 ms every minute
     or so, a core taken from the live tables on a small machine: freeze what start-up left, so
     those passes walk only what came after (config/collector.py); its young generation keeps

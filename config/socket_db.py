@@ -6,7 +6,7 @@ every close (`aclose_old_connections`). So each socket's handshake opened a Post
 for the user's look-up alone (AuthMiddleware), a backend forked and warmed for one query, and each
 closing socket closed a connection a pool thread kept, which that thread's next call opened again.
 Ten flood sockets coming back together cost some twenty backends in a second, and the other tables'
-moves waited for the CPU they took (bench/ws_load.py `--flood-windows`: the slow moves were the ones
+moves waited for the CPU they took (bench/ws/load.py `--flood-windows`: the slow moves were the ones
 in the first second of each flood). Here the user is looked up, and the sockets close, without it.
 """
 
@@ -31,7 +31,7 @@ def database_sync_to_async(func: Any) -> Any:
 
     Moves of different tables never queue behind one thread (the table row lock orders the moves
     of one table). The pool is bounded, so are its connections; opening a PostgreSQL connection
-    per call (CONN_MAX_AGE = 0) cost more than the move itself (bench/ws_load.py: p50 2 s -> 0.25 s
+    per call (CONN_MAX_AGE = 0) cost more than the move itself (bench/ws/load.py: p50 2 s -> 0.25 s
     at 50 moves/s). A connection that failed is closed, and the next call opens a new one.
     `GAMEPLAY_SOCKET_DB_REUSE = False` gives Channels' usual close-per-call.
     """
@@ -96,7 +96,7 @@ def lane() -> Any:
     pool, whose threads take the interpreter lock in turn with the event loop that relays every
     table's moves. Ten sockets coming at once (a flood starting, a club's phones after a restart)
     put six pool threads against the loop, and the other tables' moves waited in the first
-    second of each flood (bench/ws_load.py --flood-windows: 44 moves over 50 ms in seven flood
+    second of each flood (bench/ws/load.py --flood-windows: 44 moves over 50 ms in seven flood
     starts, 58 in six in another run; 5 in six with the lane). One at a time, per process
     (`GAMEPLAY_SOCKET_LANES`, 0 for no limit), they queue for a few milliseconds each and leave
     the loop its share. A move never waits in it (a stale move's catch-up may)."""

@@ -3,7 +3,7 @@
 A visitor who is not signed in gets a tournament's public pages and the API's standings from the
 cache (``config.fresh``), but through Django's whole middleware chain and a thread of
 its own, about 5 ms of the one process a request: under 32 connections that was 160-220 requests
-a second and a p99 of 250-360 ms (bench/web_load.py). Here the finished answer Django gave such a
+a second and a p99 of 250-360 ms (bench/web/load.py). Here the finished answer Django gave such a
 visitor (status, headers, body) is kept in the process, per address, language and the headers the
 page could depend on, with the versions it was worked out at; the next such visitor gets it with one
 read of the cache to check those versions, and nothing else of Django runs.
@@ -173,7 +173,7 @@ class VisitorCopies:
 
         The copy's check (a read of the cache, the API's counters) runs in a thread of a small pool,
         so the server goes on with other requests while Redis answers: on the event loop those
-        waits added up to most of an API answer's time under load (bench/web_load.py)."""
+        waits added up to most of an API answer's time under load (bench/web/load.py)."""
         found = _request_key(scope)
         if found is None:
             return None, None

@@ -155,7 +155,7 @@ def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
         players = players.filter(player_id__in=ids)
         pairs = pairs.filter(player_a_id__in=ids, player_b_id__in=ids)
     # plain rows, not model instances: a 256-pair event's standings read 512 players' and their
-    # pairs' ratings each time they are worked out again (bench/web_load.py)
+    # pairs' ratings each time they are worked out again (bench/web/load.py)
     for player_id, mu, var, day, matches in players.values_list("player_id", "mu", "var", "day", "matches"):
         state.players[str(player_id)] = Rating(mu, var, day, matches)
     for a, b, mu, var, day, matches in pairs.values_list("player_a_id", "player_b_id", "mu", "var", "day",

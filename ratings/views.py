@@ -68,7 +68,7 @@ def city_board(request: HttpRequest, city: str) -> HttpResponse:
                        title=_("Ratings: %(city)s") % {"city": name}, scope="city", city=name)
 
 
-#: The rating harness's figures (bench/ratings_harness.py --seeds 100-119 --players 400 --per-player 120):
+#: The rating harness's figures (bench/ratings/harness.py --seeds 100-119 --players 400 --per-player 120):
 #: mean log-loss, gap closed, ECE and Spearman@60 per system and kind of season, as it printed them.
 HARNESS = (
     ("Bilka", "league", "0.3644", "0.465", "0.0115", "0.979"),

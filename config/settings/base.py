@@ -135,7 +135,7 @@ def channel_layer_host(url: str) -> dict:
 
 
 # Pub/sub: one PUBLISH per group message, delivered straight to the processes subscribed, no
-# per-channel lists to poll. Measured on 2 cores (bench/ws_load.py, 2,000 sockets): the list
+# per-channel lists to poll. Measured on 2 cores (bench/ws/load.py, 2,000 sockets): the list
 # layer saturated at 50 moves/s, pub/sub kept up. Delivery is at most once and there is no
 # channel capacity: numbered events and `sync` let a client recover (gameplay/tables/broadcast.py).
 # `group_add` only takes channels of this process (consumers always pass self.channel_name).
@@ -237,14 +237,14 @@ USE_I18N = True
 USE_TZ = True
 
 # Visitors' copies of the public pages answered in front of Django (config/visitors.py); off only
-# to compare (bench/web_load.py --no-copies).
+# to compare (bench/web/load.py --no-copies).
 VISITOR_COPIES = env.bool("VISITOR_COPIES", default=True)
 # On: after a change to a tournament commits, the site's Celery worker works its public pages out
 # again (config.fresh); readers get the pages before it for at most a second
 # meanwhile. Off (the default): the first reader after the change works them out in the web
 # process. Off because on the shared two-core machine the worker, starved of a core by the load
 # generator and the server, took longer than that: fresh after 1.2-2.3 s with it, 0.9-1.5 s without
-# (README, "Load figures"); to measure again where a core is free for it (bench/web_load.py --refresh).
+# (README, "Load figures"); to measure again where a core is free for it (bench/web/load.py --refresh).
 PUBLIC_PAGES_REFRESH = env.bool("PUBLIC_PAGES_REFRESH", default=False)
 
 # --- Content-Security-Policy (django-csp): scripts and styles only from the site's own files, so a

@@ -9,7 +9,7 @@ stay inside the server process; a socket only ever gets the frame filtered for i
 Inside the server, sends to the pub/sub layer go through `_Publisher`: all PUBLISHes waiting on
 the event loop leave in one pipelined round trip on a Redis connection of their own. The layer's
 own `group_send` sends one at a time under a lock, each waiting for its reply, so when the loop
-was busy for a moment the moves queued behind each other for seconds (bench/ws_load.py,
+was busy for a moment the moves queued behind each other for seconds (bench/ws/load.py,
 BENCH_TRACE: "commit -> PUBLISHed" p99 2 s). Other layers (tests' in-memory layer,
 RedisChannelLayer) get `group_send`.
 

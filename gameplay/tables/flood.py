@@ -13,7 +13,7 @@ buckets at once, on Redis's clock, so every server process sees the same counts.
 lets frames through (the channel layer is in the same Redis: the tables are down then anyway).
 
 The defaults leave a fast client room for a whole match (tests/gameplay/tables/test_tables_flood.py);
-bench/ws_load.py `--flood` measures what a flood at one table costs the others.
+`python -m bench.ws.load --flood` measures what a flood at one table costs the others.
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ def _cool_off(limits: Limits) -> float:
     a club's phones after a bad reconnect loop) so come back spread over seconds instead of in the
     same instant: each return costs the server a socket's connect (the session, the table, the
     seat's connection row and the presence it sends), and ten at once were the slow moves of the
-    other tables ten and twenty seconds into a flood (bench/ws_load.py --flood-windows)."""
+    other tables ten and twenty seconds into a flood (`python -m bench.ws.load --flood-windows`)."""
     if limits.cool_off <= 0 or limits.cool_off_jitter <= 0:
         return limits.cool_off
     return limits.cool_off * (1.0 + limits.cool_off_jitter * random.random())  # noqa: S311 - not a secret

@@ -3,7 +3,7 @@
 A move is a few database round trips with Python work between them. In a thread of the server
 process, every round trip ends with the thread waiting for the GIL, which the event loop relaying
 frames to 2,000 sockets holds in slices of up to 5 ms: a 5 ms move took 26 ms under load and the
-loop waited for the move's Python work in turn (bench/ws_load.py, BENCH_TRACE). In a process of
+loop waited for the move's Python work in turn (bench/ws/load.py, BENCH_TRACE). In a process of
 its own the move has its own interpreter and the server's loop only relays.
 
 The worker runs `services.play` unchanged (same transaction, row lock, compare-and-set, receipts,

@@ -5,7 +5,7 @@ gives P(NS wins), ``update(match)`` learns and returns each player's change, ``p
 a win or a loss would move. ``guard.farming_weight`` discounts repeated casual matches between the
 same four; ``records.parse_match`` reads the JSON form the ``predict`` command takes
 (``python -m ratings.core predict``). How well it does against Elo, TrueSkill and OpenSkill
-is measured by ``bench/ratings_harness.py``; its speed by ``bench/ratings_speed.py``.
+is measured by ``bench/ratings/harness.py``; its speed by ``bench/ratings/speed.py``.
 """
 
 from ratings.core.guard import farming_weight, previous_meetings

@@ -45,7 +45,7 @@ _GH = (
 
 @dataclass(frozen=True)
 class ModelParams:
-    """The model's constants, tuned by ``bench/ratings_harness.py`` on seeds it then leaves out."""
+    """The model's constants, tuned by ``bench/ratings/harness.py`` on seeds it then leaves out."""
 
     initial_sd: float = 0.3  # a new player's uncertainty, in deal-margin units
     pair_sd: float = 0.03  # prior spread of a pair's worth beyond its partners' ratings

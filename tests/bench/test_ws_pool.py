@@ -1,10 +1,10 @@
-"""bench/ws_pool.py: several runs' flood windows pooled into one report."""
+"""bench/ws/pool.py: several runs' flood windows pooled into one report."""
 
 from __future__ import annotations
 
 import json
 
-from bench import ws_pool
+from bench.ws import pool as ws_pool
 
 
 def dump(path, windows, timeline):

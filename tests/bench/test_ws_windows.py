@@ -1,8 +1,8 @@
-"""bench/ws_windows.py: how bench/ws_load.py --flood-windows cuts a run and charges its moves."""
+"""bench/ws/windows.py: how bench.ws.load --flood-windows cuts a run and charges its moves."""
 
 from __future__ import annotations
 
-from bench import ws_windows
+from bench.ws import windows as ws_windows
 
 
 def test_whole_pairs_after_the_warm_up_one_flooded_each():

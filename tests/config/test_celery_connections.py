@@ -58,7 +58,7 @@ def test_outside_a_prefork_child_each_task_gets_a_new_connection():
 
 def test_a_worker_settles_its_garbage_collector_before_the_pool_forks(monkeypatch):
     """Full passes of 200-330 ms over Django's objects in the worker took a core from the live
-    tables every minute or so (bench/ws_load.py BENCH_GC_LOG): the worker settles its collector as
+    tables every minute or so (bench/ws/load.py BENCH_GC_LOG): the worker settles its collector as
     the server does, when it starts (worker_init, before the prefork children are made)."""
     from celery.signals import worker_init
 

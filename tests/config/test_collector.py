@@ -30,6 +30,6 @@ def test_the_setting_picks_the_young_threshold_and_zero_keeps_pythons_defaults()
 
 
 def test_a_threshold_given_wins_over_the_setting():
-    """bench/ws_load.py's load generator keeps the default whatever the server is given."""
+    """bench/ws/load.py's load generator keeps the default whatever the server is given."""
     assert settle_in_a_child("threshold0=50000", "0") == "True 50000 True"
     assert settle_in_a_child("threshold0=50000", "10000") == "True 50000 True"

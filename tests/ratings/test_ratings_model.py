@@ -169,7 +169,7 @@ def test_the_model_imports_nothing_of_django_or_the_database() -> None:
 
 
 def test_the_harness_runs_and_its_floor_is_below_the_model() -> None:
-    from bench.ratings_harness import run
+    from bench.ratings.harness import run
 
     result = run(("rotating", 0, "Bilka", None, 24, 24))
     assert 0.0 < result["floor_ll"] < result["ll"] < 0.7

@@ -118,7 +118,7 @@ def confirmed_results(tournament: Tournament, entries: dict) -> list[MatchResult
     """``results_of`` the tournament's confirmed matches between ``entries`` (ids), read as plain
     rows: a 256-pair Swiss's 1,300 matches made as model instances, each with its round, were
     most of its standings' time, and a result is on the public pages only once they are
-    worked out again (bench/web_load.py)."""
+    worked out again (bench/web/load.py)."""
     rows = (Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED)
             .values_list(*RESULT_FIELDS))
     return [_result_of_row(*row) for row in rows

@@ -64,7 +64,7 @@ def _archive_address(script_prefix: str) -> str:
 def archive_url(player_id: int) -> str:
     """A player's match archive, as ``{% url 'archive:player' id %}`` gives it: a big
     event's standings link each of its players twice, and reversing each address afresh took a
-    fifth of the page's time (bench/web_load.py)."""
+    fifth of the page's time (bench/web/load.py)."""
     return f"{_archive_address(get_script_prefix())}{int(player_id)}/"
 
 
@@ -73,7 +73,7 @@ def standings_rows(lines, individual: bool = False):
     """The rows of a standings table (``_standings_table.html``), from (line, values, rating)
     triples, written here rather than by a template loop: a 256-pair Swiss's table took 40% of its
     page's time in the template engine, a page that is worked out again after every result while
-    a thousand requests a second share the process with it (bench/web_load.py). The markup is the
+    a thousand requests a second share the process with it (bench/web/load.py). The markup is the
     loop's it replaced, to the character (tests/tournaments/test_standings_rows.py)."""
     numbers: dict[tuple[Any, str], str] = {}
 

@@ -121,6 +121,6 @@ def test_bot_plays_whole_matches_legally_in_every_seat():
 
 
 def test_margin_script_reports_a_positive_interval():
-    out = subprocess.run([str(PYTHON), "bench/bot_margin.py", "--deals", "300"], cwd=REPO,
+    out = subprocess.run([str(PYTHON), "-m", "bench.bots.margin", "--deals", "300"], cwd=REPO,
                          capture_output=True, text=True, check=True, timeout=60)
     assert "sensible: yes" in out.stdout

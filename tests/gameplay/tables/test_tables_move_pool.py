@@ -50,7 +50,7 @@ def _events(table_id: int) -> list[tuple[int, str, int | None]]:
 
 def test_a_move_worker_keeps_the_collector_off_its_start_up_objects(worker_pool):
     """Every move in a worker would wait out the collector's full passes over Django's own objects
-    (~90 ms each, bench/ws_load.py BENCH_GC_LOG): a worker freezes what start-up left and collects
+    (~90 ms each, bench/ws/load.py BENCH_GC_LOG): a worker freezes what start-up left and collects
     its young generation rarely, as the server does (config/collector.py)."""
     pool = move_pool.pool()
     frozen = pool.submit(gc.get_freeze_count).result(timeout=60)

@@ -1,4 +1,4 @@
-"""The flood's cost over several runs of bench/ws_load.py `--flood-windows`, pooled.
+"""The flood's cost over several runs of bench/ws/load.py `--flood-windows`, pooled.
 
 One run gives seven pairs of 30 s windows and an interval ~35 ms wide at p99: too wide to show
 a goal of 10 ms. Runs made with `BENCH_DUMP=runN.json` leave each move's (seconds into the run,
@@ -7,40 +7,37 @@ its own windows, numbers the pairs apart (a pair is never split across runs) and
 report as one run does, over all pairs: each kind's p50/p99 and the difference of the p99s with
 its 95% bootstrap interval over the pairs.
 
-    .venv/bin/python bench/ws_pool.py [--flood-linger 2] run1.json run2.json ...
+    .venv/bin/python -m bench.ws.pool [--flood-linger 2] run1.json run2.json ...
 
-Pool only runs of a like machine: ws_load.py prints a CPU probe before and after each run.
+Pool only runs of a like machine: bench.ws.load prints a CPU probe before and after each run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench import ws_windows  # noqa: E402
+from bench.ws import windows
 
 
-def load(dump: Path, first_pair: int) -> list[ws_windows.Window]:
+def load(dump: Path, first_pair: int) -> list[windows.Window]:
     """The run's windows, numbered from `first_pair`, each holding the moves that count for it."""
     spans = json.loads(Path(f"{dump}.windows").read_text())
-    runs: list[ws_windows.Window] = []
+    runs: list[windows.Window] = []
     for k, (start, end, flood) in enumerate(spans):
-        runs.append(ws_windows.Window(start, end, bool(flood), first_pair + k // 2))
+        runs.append(windows.Window(start, end, bool(flood), first_pair + k // 2))
     return runs
 
 
-def pool(dumps: list[Path], linger: float) -> tuple[list[ws_windows.Window], list[str]]:
+def pool(dumps: list[Path], linger: float) -> tuple[list[windows.Window], list[str]]:
     """All runs' windows with their moves, and a line per run."""
-    pooled: list[ws_windows.Window] = []
+    pooled: list[windows.Window] = []
     lines = []
     for dump in dumps:
         ws = load(dump, first_pair=1 + max((w.pair for w in pooled), default=-1))
         timeline = [tuple(x) for x in json.loads(dump.read_text())]
-        outside = ws_windows.assign(ws, timeline, linger)
+        outside = windows.assign(ws, timeline, linger)
         lines.append(f"{dump}: {len(ws) // 2} pairs, {len(timeline) - outside} moves in windows, "
                      f"{outside} outside")
         pooled.extend(ws)
@@ -49,12 +46,12 @@ def pool(dumps: list[Path], linger: float) -> tuple[list[ws_windows.Window], lis
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dumps", nargs="+", type=Path, help="BENCH_DUMP files of ws_load.py runs")
+    parser.add_argument("dumps", nargs="+", type=Path, help="BENCH_DUMP files of bench.ws.load runs")
     parser.add_argument("--flood-linger", type=float, default=2.0,
                         help="seconds after the flood stops that count for it (as the runs used)")
     args = parser.parse_args(argv)
     pooled, lines = pool(args.dumps, args.flood_linger)
-    for line in lines + ws_windows.report(pooled):
+    for line in lines + windows.report(pooled):
         print(line)
 
 

@@ -1,4 +1,4 @@
-"""The flood's cost to the other tables, from runs of bench/ws_load.py with and without `--flood` in turn.
+"""The flood's cost to the other tables, from runs of bench/ws/load.py with and without `--flood` in turn.
 
 One run's p99 of 1,500 moves rests on its 15 slowest: two runs of the same code differed by 50 ms
 at p99 here, five times the issue's 10 ms. So this runs `--pairs` pairs (no flood then flood, the
@@ -11,14 +11,14 @@ latency (`BENCH_DUMP`), and prints:
   bootstrap over whole runs (runs drawn with replacement within each kind, 2,000 times), which
   counts the run-to-run spread as the uncertainty it is.
 
-    .venv/bin/python bench/ws_flood_ab.py [--pairs 5] [--seconds 30] [-- more ws_load options]
+    .venv/bin/python -m bench.ws.flood_ab [--pairs 5] [--seconds 30] [-- more bench.ws.load options]
 
-`bench/ws_load.py --flood-windows 30` measures the same within one run, with and without the flood
+`python -m bench.ws.load --flood-windows 30` measures the same within one run, with and without the flood
 in alternating windows: it is the better measure here (the machine's drift between runs falls on
 both kinds alike), and the README's figures come from it.
 
 Goal (issue "Fair live tables"): every other table's move -> all seats p99 within 10 ms of the same
-run without the flood. Bounded: each run as ws_load.py bounds it.
+run without the flood. Bounded: each run as bench.ws.load bounds it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def p99(values: list[float]) -> float:
@@ -44,7 +44,7 @@ def p99(values: list[float]) -> float:
 def one_run(flood: bool, seconds: int, extra: list[str]) -> tuple[list[float], str]:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         dump = Path(f.name)
-    cmd = [sys.executable, str(ROOT / "bench" / "ws_load.py"), "--seconds", str(seconds), *extra]
+    cmd = [sys.executable, "-m", "bench.ws.load", "--seconds", str(seconds), *extra]
     if flood:
         cmd.append("--flood")
     out = subprocess.run(cmd, cwd=ROOT, env={**os.environ, "BENCH_DUMP": str(dump)},  # noqa: S603
@@ -93,7 +93,7 @@ def main() -> None:
           f"difference {1000 * (pooled[True] - pooled[False]):+.1f} ms "
           f"(95% interval over runs {1000 * low:+.1f} .. {1000 * high:+.1f} ms)")
     if extra:
-        print(f"ws_load options: {' '.join(extra)}")
+        print(f"bench.ws.load options: {' '.join(extra)}")
 
 
 if __name__ == "__main__":

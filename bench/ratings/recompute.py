@@ -1,16 +1,16 @@
 """How fast the site's full rating recompute runs on PostgreSQL: read, compute, write.
 
-    .venv/bin/python bench/ratings_recompute.py [--matches 1000000] [--players 3000] [--rebuild] [--runs 1]
+    .venv/bin/python -m bench.ratings.recompute [--matches 1000000] [--players 3000] [--rebuild] [--runs 1]
 
 Builds, once, the database ``bilka_ratings_bench`` (migrated with ``manage.py migrate``) holding
 ``--matches`` rated archived matches, each with its four seats and its deals (deals simulated by
-the engine's own scoring, ``bench/ratings_sim.play_match``, from hidden strengths: eggs, wins,
+the engine's own scoring, ``bench.ratings.sim.play_match``, from hidden strengths: eggs, wins,
 routs and Lucy in their real shares; about 5 % known by their score alone, a few resigned, casual
 groups that meet again and again, late entries played before matches entered earlier), written
 with COPY. Later runs reuse it unless ``--rebuild``. Then it times ``recompute()`` (the first run
 writes into empty rating tables, later ones replace the rows the previous run wrote) and prints
 read / compute / write seconds, the total, matches a second and the rows written, and, from the
-same command, the pure model's updates a second (``bench/ratings_speed.py``). The goal: the full
+same command, the pure model's updates a second (``bench/ratings/speed.py``). The goal: the full
 recompute of 1,000,000 matches within 120 s.
 """
 
@@ -22,9 +22,7 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 DB = os.environ.get("BILKA_BENCH_DB", "bilka_ratings_bench")  # another name for a small trial
 SERVER = "postgres://postgres@127.0.0.1:5432"
 os.environ["DATABASE_URL"] = f"{SERVER}/{DB}"
@@ -33,7 +31,7 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/8")
 
 import psycopg  # noqa: E402
 
-from bench.ratings_sim import play_match  # noqa: E402
+from .sim import play_match  # noqa: E402
 
 EPOCH = datetime.datetime(2021, 1, 1, 6, tzinfo=datetime.UTC)
 CHUNK = 50_000
@@ -103,7 +101,7 @@ def _fill(n: int, n_players: int, seed: int) -> None:
                                 True, "",
                                 f"Турнир {tournament}" if tournament else "", ""))
                 for seat, pid in enumerate(four):
-                    seats.append((i, seat, "player", pid, f"Игрок {pid}"))
+                    seats.append((i, seat, "player", pid, f"Игрок {pid}", ""))  # no bot_level: a person
                 if sheet_only:
                     continue
                 score = [0, 0]
@@ -119,7 +117,8 @@ def _fill(n: int, n_players: int, seed: int) -> None:
             conn.commit()
             made += size
             print(f"  {made:,} matches archived", flush=True)
-        cur.execute("SELECT setval('archive_archivedmatch_id_seq', %s)", (n,))
+        # the sequence kept the name it had before the archive got an app of its own: ask for it
+        cur.execute("SELECT setval(pg_get_serial_sequence('archive_archivedmatch', 'id'), %s)", (n,))
         conn.commit()
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
@@ -132,7 +131,8 @@ def _copy(cur: psycopg.Cursor, matches: list, seats: list, deals: list) -> None:
                   " record_hash, event_name, event_url) FROM STDIN") as copy:
         for row in matches:
             copy.write_row(row)
-    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name) FROM STDIN") as copy:
+    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name, bot_level)"
+                  " FROM STDIN") as copy:
         for row in seats:
             copy.write_row(row)
     with cur.copy("COPY archive_archiveddeal (match_id, number, outcome, pair_on_duty, jack_holder,"
@@ -190,11 +190,11 @@ def main() -> None:
               f"commit's foreign-key checks {timings.get('commit', 0):.1f}) s; {learnt / total:,.0f} "
               f"matches/s; wrote {counts[0]:,} rating changes, {counts[1]:,} player and {counts[2]:,} pair "
               f"ratings; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-    from bench import ratings_speed
+    from . import speed
 
-    print("pure model (bench/ratings_speed.py):", flush=True)
+    print("pure model (python -m bench.ratings.speed):", flush=True)
     sys.argv = [sys.argv[0]]
-    ratings_speed.main()
+    speed.main()
 
 
 if __name__ == "__main__":

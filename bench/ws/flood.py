@@ -1,4 +1,4 @@
-"""The defined flood of bench/ws_load.py `--flood`: 10 sockets, 1,000 frames/s in all, at one table.
+"""The defined flood of bench/ws/load.py `--flood`: 10 sockets, 1,000 frames/s in all, at one table.
 
 Its four seats and six spectators, each a guest session of its own, send a `sync` from -1 (the
 dearest frame to answer) every `FLOOD_EVERY` seconds and reconnect at once whenever the server
@@ -8,7 +8,7 @@ attacker's address is not the players' (the measured tables' sockets all come fr
 The flood runs in a process of its own (`flood_process`), as an attacker would run on a machine of
 his own: its 1,000 frames/s then do not slow the load generator's event loop, which stamps the
 other tables' moves on receipt. It is on for the intervals it is given (system-wide monotonic
-clock, as the generator's), the whole run or the `--flood-windows` of ws_load.py, and prints what
+clock, as the generator's), the whole run or the `--flood-windows` of bench.ws.load, and prints what
 it sent as one JSON line when its last interval ends.
 """
 
@@ -21,6 +21,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench.ws.loop import new_event_loop
+
+ROOT = Path(__file__).resolve().parents[2]
 
 FLOOD_SOCKETS = 10
 FLOOD_EVERY = FLOOD_SOCKETS / 1000  # each socket's share of 1,000 frames/s
@@ -50,9 +54,9 @@ def flood_process(port: int, table_id: int, keys: list[str],
     """Start the flood in a process of its own; it floods in each (start, end) monotonic interval."""
     spans = ",".join(f"{a:.6f}:{b:.6f}" for a, b in intervals)
     return subprocess.Popen(  # noqa: S603
-        [sys.executable, str(Path(__file__).resolve()), "--port", str(port), "--table", str(table_id),
+        [sys.executable, "-m", "bench.ws.flood", "--port", str(port), "--table", str(table_id),
          "--keys", ",".join(keys), "--on", spans],
-        stdout=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
 
 
 async def flooder(port: int, table_id: int, key: str, stop: float, stats: dict[str, int]) -> None:
@@ -112,9 +116,6 @@ def main() -> None:
     parser.add_argument("--keys", required=True, help="the flood sockets' session keys, comma-separated")
     parser.add_argument("--on", required=True, help="start:end,... in time.monotonic() seconds")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: bench/ is on the path
-    from bench.ws_load import new_event_loop  # uvloop when installed
-
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         print(json.dumps(runner.run(_flood(args))), flush=True)
 

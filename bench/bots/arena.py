@@ -10,7 +10,7 @@ The cheating bot plays the double-dummy best card (so it loses 0): the limit of 
 hidden hands is worth. The redeal question is answered "play" by everyone, so both plays of a
 deal are the same deal. The strong bot's cost model is calibrated at the start (each worker).
 
-Usage: .venv/bin/python bench/arena.py [--deals 200] [--budget 1.0] [--against beginner,cheat]
+Usage: .venv/bin/python -m bench.bots.arena [--deals 200] [--budget 1.0] [--against beginner,cheat]
        [--seed 1] [--deck 32] [--jobs 1] [--move-times N] [--clock wall|cpu]
 `--clock cpu`: the strong bot's budget counts the CPU seconds of its own process instead of the
 wall clock, so a long run can share the machine (at `nice -n 19`) and still give the bot the
@@ -28,23 +28,20 @@ import statistics
 import sys
 import time
 from multiprocessing import Pool
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import gameplay.engine.solver as solver_module  # noqa: E402
-from gameplay.engine import bot, strong_bot  # noqa: E402
-from gameplay.engine.cards import (  # noqa: E402
+import gameplay.engine.solver as solver_module
+from gameplay.engine import bot, strong_bot
+from gameplay.engine.cards import (
     PASS,
-    PLAIN_SUIT_MASK,  # noqa: E402
+    PLAIN_SUIT_MASK,
     deck_cards,
 )
-from gameplay.engine.deal import first_suits  # noqa: E402
-from gameplay.engine.deal_position import Position  # noqa: E402
-from gameplay.engine.ladder import PLAIN_ACES  # noqa: E402
-from gameplay.engine.match import MatchState  # noqa: E402
-from gameplay.engine.rules import Rules  # noqa: E402
-from gameplay.engine.solver import Solver  # noqa: E402
+from gameplay.engine.deal import first_suits
+from gameplay.engine.deal_position import Position
+from gameplay.engine.ladder import PLAIN_ACES
+from gameplay.engine.match import MatchState
+from gameplay.engine.rules import Rules
+from gameplay.engine.solver import Solver
 
 _settings: dict[str, object] = {}
 

@@ -1,4 +1,4 @@
-"""Settings for bench/web_load.py: bench/server_settings.py (the project's settings as production
+"""Settings for bench/web/load.py: bench/server_settings.py (the project's settings as production
 runs them) on the bench's own database and Redis.
 
 The API's per-address limit (1,200 requests a minute, config/settings/base.py) would answer most of

@@ -1,6 +1,6 @@
 """`BENCH_TRACE=file`: the benchmark server's ASGI application with stage stamps for every move.
 
-bench/ws_load.py starts the server on `bench.ws_trace:application` instead of config.asgi when
+bench/ws/load.py starts the server on `bench.ws.trace:application` instead of config.asgi when
 BENCH_TRACE is set. Each line of the file is `stage table n monotonic-time`, with `n` the event
 number the move makes; stages in order:
 

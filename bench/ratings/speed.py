@@ -1,8 +1,8 @@
 """How fast the pure rating model learns: match updates (and predictions) a second, one process.
 
-    .venv/bin/python bench/ratings_speed.py [--matches 50000] [--players 2000]
+    .venv/bin/python -m bench.ratings.speed [--matches 50000] [--players 2000]
 
-Matches are simulated first (bench/ratings_sim.py, not timed); then the timer runs over
+Matches are simulated first (bench/ratings/sim.py, not timed); then the timer runs over
 ``RatingState.update`` alone, and over ``predict`` + ``update`` as the harness and the site's
 full recompute call them. The goal is at least 20,000 updates a second.
 """
@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ratings.core.model import RatingState
 
-from bench.ratings_peers import model_match  # noqa: E402
-from bench.ratings_sim import SimMatch, play_match  # noqa: E402
-from ratings.core.model import RatingState  # noqa: E402
+from .peers import model_match
+from .sim import SimMatch, play_match
 
 
 def main() -> None:

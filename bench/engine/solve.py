@@ -9,7 +9,7 @@ build ran (C, the mypyc one or pure Python; `--pure` forces the Python search), 
 with `-v`, the CPU time per deal (what a busy machine inflates least), and last the wall time:
 `... median X ms, p99 Y ms`.
 
-Usage: .venv/bin/python bench/dd_solve.py [--deals 50] [--deck 32|36|32-no-sevens|28] [--seed 1]
+Usage: .venv/bin/python -m bench.engine.solve [--deals 50] [--deck 32|36|32-no-sevens|28] [--seed 1]
        [--ace-discard-ban] [--par-only] [--ply 0] [--pure] [-v]
 """
 
@@ -18,16 +18,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import gameplay.engine.solver as solver_module  # noqa: E402
-from gameplay.engine.cards import JC, deck_cards  # noqa: E402
-from gameplay.engine.deal_position import Position  # noqa: E402
-from gameplay.engine.solver import Solver  # noqa: E402
+import gameplay.engine.solver as solver_module
+from gameplay.engine.cards import JC, deck_cards
+from gameplay.engine.deal_position import Position
+from gameplay.engine.solver import Solver
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ the Elo win probability from each entry's rating (seeded RNG, so runs are compar
 get a bye worth one match point. Prints, per size: mean and max seconds per round, rematches made,
 and how many pairs joined different score groups (floaters), a measure of pairing quality.
 
-    .venv/bin/python bench/swiss_pairing.py [--sizes 64 256 1000] [--rounds 9] [--seed 5]
+    .venv/bin/python -m bench.tournaments.swiss_pairing [--sizes 64 256 1000] [--rounds 9] [--seed 5]
 """
 
 from __future__ import annotations
@@ -13,13 +13,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere, no install needed
-
-from tournaments.core.swiss import SwissEntry, pair_swiss_round  # noqa: E402
+from tournaments.core.swiss import SwissEntry, pair_swiss_round
 
 
 def simulate(size: int, rounds: int, seed: int) -> dict[str, float]:

@@ -1,6 +1,6 @@
 """Prints how long individual-event seating takes and how many repeats it leaves, by field size.
 
-Usage: .venv/bin/python bench/individual_seating.py
+Usage: .venv/bin/python -m bench.tournaments.individual_seating
 Swiss: 7 rounds with random table results; movement: the full cycle (or 9 rounds, whichever is less).
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 import time
 
-from tournaments.core.individual import (
+from tournaments.core.movement import movement
+from tournaments.core.seating import (
     IndividualPlayer,
     IndividualRound,
     full_cycle,
-    movement,
     repeat_counts,
     seat_swiss_round,
 )

@@ -1,4 +1,4 @@
-"""The flood's cost within one run of bench/ws_load.py: `--flood-windows W` turns it on and off.
+"""The flood's cost within one run of bench/ws/load.py: `--flood-windows W` turns it on and off.
 
 Runs of the same code spread over 50-150 ms at p99 here (two cores shared by the load generator,
 the server, its move worker, Celery and PostgreSQL), so two runs, one with the flood and one

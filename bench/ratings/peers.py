@@ -1,6 +1,6 @@
 """The systems the rating model is measured against, and the model itself, behind one small interface.
 
-Each system sees a match as ``SimMatch`` (bench/ratings_sim.py): ``predict`` before, ``learn``
+Each system sees a match as ``SimMatch`` (bench/ratings/sim.py): ``predict`` before, ``learn``
 after, ``score`` for ranking a player or a pair. The peers see only who won; the model sees
 the deals (``BilkaDeals``), or, as a check of what deals are worth, only the winner too.
 """
@@ -12,8 +12,9 @@ import math
 import trueskill
 from openskill.models import BradleyTerryFull, PlackettLuce
 
-from bench.ratings_sim import SimMatch
 from ratings.core.model import Deal, Match, ModelParams, RatingState
+
+from .sim import SimMatch
 
 
 class TeamElo:

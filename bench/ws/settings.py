@@ -1,4 +1,4 @@
-"""Settings for bench/ws_load.py: the project's settings with the channel layer chosen by BENCH_LAYER.
+"""Settings for bench/ws/load.py: the project's settings with the channel layer chosen by BENCH_LAYER.
 
 BENCH_LAYER=pubsub (channels_redis.pubsub.RedisPubSubChannelLayer, the default of config.settings)
 or redis (channels_redis.core.RedisChannelLayer, for comparison). Every move queues its move-clock
@@ -30,7 +30,7 @@ else:
         }
     }
 GAMEPLAY_QUEUE_TASKS = os.environ.get("BENCH_TASKS", "1") != "0"
-GAMEPLAY_FLOOD_LIMITS = os.environ.get("BENCH_FLOOD_LIMITS", "1") != "0"  # ws_load.py --flood
+GAMEPLAY_FLOOD_LIMITS = os.environ.get("BENCH_FLOOD_LIMITS", "1") != "0"  # bench.ws.load --flood
 # Every bench socket comes from 127.0.0.1 (the site's phones come from many addresses): the watchers,
 # which have no session, are counted by address, so that allowance is widened here.
 GAMEPLAY_FLOOD_ADDRESS_FACTOR = 1000.0
@@ -84,3 +84,9 @@ if os.environ.get("BENCH_GC_GARBAGE"):
                            + "; ".join(f"{k}={n}" for k, n in kinds.most_common(60)) + "\n")
 
     _gcg.callbacks.append(_garbage_watch)
+
+if os.environ.get("BENCH_QUERIES"):
+    # SQL statements and transactions counted by kind in every process (bench/ws/queries.py, --costs)
+    from bench.ws import queries as _queries
+
+    _queries.install(os.environ["BENCH_QUERIES"])

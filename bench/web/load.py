@@ -2,7 +2,7 @@
 
 Builds once (kept between runs; `--rebuild` makes it again) a PostgreSQL database holding one club's
 Swiss of `--pairs` pairs (256) over 9 rounds with `--rounds` (5) played and the next paired, its
-results not in. Starts one server process (uvicorn, production settings: bench/web_settings.py),
+results not in. Starts one server process (uvicorn, production settings: bench/web/settings.py),
 then for each address runs wrk (Debian's `wrk`; `--connections` 32, two threads, `--seconds` each)
 and prints requests/s and the latency p50/p99 as wrk measured them, and the server process's CPU time
 per request (user and system, from /proc: less noisy than the rates on a shared machine).
@@ -23,7 +23,7 @@ one. Goal: each address at least 200 requests/s with p99 under 100 ms; fresh wit
 Bounded: loopback only, at most 60 s per address. The machine has two cores, shared with the load
 generator and PostgreSQL: note the load average printed beside the figures.
 
-    .venv/bin/python bench/web_load.py [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
+    .venv/bin/python -m bench.web.load [--pairs 256] [--rounds 5] [--seconds 10] [--connections 32]
                                        [--fresh 5] [--rebuild] [--only home|standings|api]
                                        [--no-copies] [--refresh]
 
@@ -47,11 +47,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bilka_bench_web")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
-os.environ["DJANGO_SETTINGS_MODULE"] = "bench.web_settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "bench.web.settings"
 SLUG = "bench-swiss"
 
 
@@ -253,7 +252,7 @@ def main() -> None:
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web_settings",
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web.settings",
            "VISITOR_COPIES": "0" if args.no_copies else "1",
            "PUBLIC_PAGES_REFRESH": "1" if args.refresh else "0"}
     worker = start_worker(env)

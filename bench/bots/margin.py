@@ -5,7 +5,7 @@ pair on EW, once the other way round. The bot pair's card-point margin over the 
 (bot points minus random points, halved) cancels the luck of the cards. Prints the mean margin
 with a 95% confidence interval (normal approximation), which must lie above 0.
 
-Usage: .venv/bin/python bench/bot_margin.py [--deals 2000] [--seed 1]
+Usage: .venv/bin/python -m bench.bots.margin [--deals 2000] [--seed 1]
 """
 
 from __future__ import annotations
@@ -13,23 +13,19 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gameplay.engine.bot import choose_action  # noqa: E402
-from gameplay.engine.cards import (  # noqa: E402
+from gameplay.engine.bot import choose_action
+from gameplay.engine.cards import (
     CLUBS,
     DIAMONDS,
     HEARTS,
-    PASS,  # noqa: E402
+    PASS,
     SPADES,
     deck_cards,
 )
-from gameplay.engine.match import MatchState  # noqa: E402
-from gameplay.engine.rules import Rules  # noqa: E402
+from gameplay.engine.match import MatchState
+from gameplay.engine.rules import Rules
 
 
 def play_once(hands: tuple[int, int, int, int], dealer: int, suits: tuple[int, int, int, int],

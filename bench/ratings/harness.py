@@ -1,10 +1,10 @@
 """Measure the rating model against its peers on simulated Bilka data, side by side, and print the table.
 
-    .venv/bin/python bench/ratings_harness.py                       report: seeds 100-119
-    .venv/bin/python bench/ratings_harness.py --tune                tune the model on seeds 0-4
-    .venv/bin/python bench/ratings_harness.py --seeds 100-101 --players 80 --per-player 80
+    .venv/bin/python -m bench.ratings.harness                       report: seeds 100-119
+    .venv/bin/python -m bench.ratings.harness --tune                tune the model on seeds 0-4
+    .venv/bin/python -m bench.ratings.harness --seeds 100-101 --players 80 --per-player 80
 
-Three kinds of data (bench/ratings_sim.py): a league of fixed pairs, rotating partners, and a mix
+Three kinds of data (bench/ratings/sim.py): a league of fixed pairs, rotating partners, and a mix
 with uneven activity. Each system predicts every match before it learns from it; log-loss and
 calibration are taken over the second half of each stream, and "gap closed" is how much of the
 distance between the best peer and the exact log-loss floor a system covers. Spearman compares
@@ -18,15 +18,13 @@ import argparse
 import dataclasses
 import math
 import statistics
-import sys
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ratings.core.model import ModelParams
 
-from bench.ratings_peers import Bilka, OpenSkill, TeamElo, TrueSkill  # noqa: E402
-from bench.ratings_sim import simulate  # noqa: E402
-from ratings.core.model import ModelParams  # noqa: E402
+from .peers import Bilka, OpenSkill, TeamElo, TrueSkill
+from .sim import simulate
 
 KINDS = ("league", "rotating", "mix")
 ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0, 256.0)

@@ -5,7 +5,8 @@ data. Prints, per field size: seconds to pair a round (service: load, core pairi
 seconds per result entered by the organiser, and seconds and SQL queries for the standings selector
 and the standings page.
 
-    BILKA_TEST_DB=bench_bilka_tourn .venv/bin/python bench/tournament_db.py [--sizes 64 256 1000] [--rounds 3]
+    BILKA_TEST_DB=bench_bilka_tourn .venv/bin/python -m bench.tournaments.db [--sizes 64 256 1000]
+                                                                         [--rounds 3]
 """
 
 from __future__ import annotations
@@ -14,11 +15,8 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("BILKA_TEST_DB", "bench_bilka_tourn")
 

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures, by subject, run as modules from the repository root."""

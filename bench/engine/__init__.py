@@ -1,0 +1,1 @@
+"""The pure engine: the double-dummy solver's time per deal."""

@@ -1,0 +1,1 @@
+"""Public pages and the API under load: requests/s, latency, CPU per request, freshness."""

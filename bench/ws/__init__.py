@@ -1,0 +1,1 @@
+"""Live tables over websockets: sockets held, memory per socket, move latency and its costs."""
