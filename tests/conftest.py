@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+import hypothesis
 import pytest
 import redis
 from django.conf import settings
@@ -25,6 +26,14 @@ from tests.clubs.factories import ClubFactory, MembershipFactory, UserFactory
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WORKER_START_TIMEOUT = 60.0
 WORKER_STOP_TIMEOUT = 30.0
+
+# Hypothesis times each example against a deadline (200 ms by default) and fails a test whose data
+# is slow to draw (the too_slow health check): both time the machine, not the code, and a loaded
+# machine fails examples an idle one passes. A property test's work is bounded by max_examples.
+hypothesis.settings.register_profile(
+    "bilka", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("bilka")
 
 
 def _database_url(db: dict) -> str:
