@@ -17,7 +17,6 @@ import pytest
 import redis
 import websockets
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django_celery_beat.models import PeriodicTask
@@ -28,6 +27,7 @@ from config.schedule import DEAD_SERVERS_TASK_NAME
 from gameplay import servers, services
 from gameplay.models import Seat, SeatConnection, Table
 from gameplay.tasks import reap_dead_servers_task
+from tests.communicator import Communicator
 from tests.conftest import REPO_ROOT, _database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
@@ -43,21 +43,21 @@ def _cookie_for(user, lang: str = "ru") -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}; django_language={lang}".encode()
 
 
-def sock(table_id: int, cookie: bytes) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", cookie)])
+def sock(table_id: int, cookie: bytes) -> Communicator:
+    return Communicator(application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", cookie)])
 
 
-async def drain(s: WebsocketCommunicator, timeout: float = 0.3) -> list[dict]:
+async def drain(s: Communicator, timeout: float = 0.3) -> list[dict]:
     frames = []
     while not await s.receive_nothing(timeout=timeout):
         frames.append(await s.receive_json_from())
     return frames
 
 
-async def answer(s: WebsocketCommunicator) -> dict:
+async def answer(s: Communicator) -> dict:
     """The first frame that is not a presence frame."""
     while True:
-        frame = await s.receive_json_from(timeout=5)
+        frame = await s.receive_json_from()
         if frame["type"] != "presence":
             return frame
 

@@ -81,11 +81,11 @@ async def test_a_move_made_in_a_worker_process_reaches_every_viewer_filtered(wor
             [{"type": "ack", "id": "w1", "n": 6, "duplicate": False}] if seat == mover else [])
     # A resend is answered from the receipt, applied nowhere; an illegal card is refused to him only.
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "w1"})
-    again = await socks[mover].receive_json_from(timeout=10)
+    again = await socks[mover].receive_json_from()
     assert again["type"] == "ack" and again["duplicate"] and again["n"] == 6
     nxt = after.to_move
     await socks[nxt].send_json_to({"type": "move", "action": "ZZ", "n": 6, "id": "w2"})
-    refused = await socks[nxt].receive_json_from(timeout=10)
+    refused = await socks[nxt].receive_json_from()
     assert refused["type"] == "refused" and refused["id"] == "w2" and refused["message"]
     assert (await _events(table_id))[-1] == (6, "w1", mover)
     for s in socks:

@@ -10,7 +10,6 @@ import uuid
 import pytest
 import redis
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections, transaction
 from django.test import Client
@@ -19,6 +18,7 @@ from config.asgi import application
 from gameplay import presence, servers, services
 from gameplay.models import Seat, SeatConnection, Table
 from gameplay.tasks import reap_dead_servers_task
+from tests.communicator import Communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
@@ -65,11 +65,11 @@ def _cookie_for(user) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-def sock(table_id: int, cookie: bytes) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", cookie)])
+def sock(table_id: int, cookie: bytes) -> Communicator:
+    return Communicator(application, f"/ws/table/{table_id}/", headers=[ORIGIN, (b"cookie", cookie)])
 
 
-async def presence_frames(s: WebsocketCommunicator, timeout: float = 0.5) -> list[dict]:
+async def presence_frames(s: Communicator, timeout: float = 0.5) -> list[dict]:
     frames = []
     while not await s.receive_nothing(timeout=timeout):
         frame = await s.receive_json_from()

@@ -6,7 +6,6 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
@@ -16,6 +15,7 @@ from config.asgi import application
 from gameplay import services
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table
+from tests.communicator import Communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
@@ -40,11 +40,11 @@ def four_people_table(rules: dict | None = None) -> tuple[int, list[bytes], byte
     return table.pk, [_cookie_for(u) for u in users[:4]], _cookie_for(users[4])
 
 
-def sock(table_id: int, cookie: bytes | None = None, origin=ORIGIN) -> WebsocketCommunicator:
+def sock(table_id: int, cookie: bytes | None = None, origin=ORIGIN) -> Communicator:
     headers = [origin] if origin else []
     if cookie:
         headers.append((b"cookie", cookie))
-    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    return Communicator(application, f"/ws/table/{table_id}/", headers=headers)
 
 
 async def open_all(table_id, cookies, spectator_cookie):
@@ -66,7 +66,7 @@ async def drain(s, timeout=0.2) -> list[dict]:
 
 async def sync(s, last=-1) -> list[dict]:
     await s.send_json_to({"type": "sync", "last": last})
-    return [await s.receive_json_from(timeout=5)] + await drain(s)
+    return [await s.receive_json_from()] + await drain(s)
 
 
 def _state(table_id):
@@ -104,7 +104,7 @@ async def test_each_viewer_gets_its_own_snapshot_and_frames():
         assert (acks == [{"type": "ack", "id": "m1", "n": 6, "duplicate": False}]) == (seat == mover)
     # the same move id again (a lost acknowledgement): answered, not applied
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "m1"})
-    again = await socks[mover].receive_json_from(timeout=5)
+    again = await socks[mover].receive_json_from()
     assert again["type"] == "ack" and again["duplicate"] and again["n"] == 6
     for s in socks:
         assert not [f for f in await drain(s) if f["type"] == "event"]
@@ -132,7 +132,7 @@ async def test_refusals_go_to_that_client_only_and_change_nothing():
     cases.append((socks[mover], {"type": "move", "action": foreign, "n": n, "id": "x5"}, "illegal"))
     for s, message, code in cases:
         await s.send_json_to(message)
-        answer = await s.receive_json_from(timeout=5)
+        answer = await s.receive_json_from()
         assert answer["type"] == "refused" and answer["code"] == code, (message, answer)
         assert answer["message"]
         for t in socks:
@@ -146,9 +146,9 @@ async def test_refusals_go_to_that_client_only_and_change_nothing():
     state = await database_sync_to_async(_state)(table_id)
     await socks[state.to_move].send_json_to(
         {"type": "move", "action": legal_strings(state)[0], "n": n, "id": "late"})
-    answer = await socks[state.to_move].receive_json_from(timeout=5)
+    answer = await socks[state.to_move].receive_json_from()
     assert answer["type"] == "refused" and answer["code"] == "stale"
-    caught = await socks[state.to_move].receive_json_from(timeout=5)
+    caught = await socks[state.to_move].receive_json_from()
     assert caught["type"] == "event" and caught["n"] == n + 1
     for s in socks:
         await s.disconnect()
@@ -161,7 +161,7 @@ async def test_a_finished_table_refuses_moves():
     assert (await s.connect())[0]
     await drain(s)
     await s.send_json_to({"type": "move", "action": "JC", "n": 6, "id": "f"})
-    answer = await s.receive_json_from(timeout=5)
+    answer = await s.receive_json_from()
     assert answer["type"] == "refused" and answer["code"] == "finished"
     await s.disconnect()
 
