@@ -4,6 +4,7 @@ the seven people, at the private table and at a public one. Nobody but a seat ge
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -16,7 +17,7 @@ from gameplay.engine.cards import SEATS, card_to_str, mask_cards
 from gameplay.models import Table, TableStatus
 from tests.authz.rows import ACTION_ROWS, CLOSED, OPEN, SOCKET_ROWS
 from tests.authz.world import ROLES, TableWorld, build_table_world
-from tests.communicator import Communicator
+from tests.communicator import CEILING, Communicator
 from tests.gameplay.tables.tables_helpers import CARD_RE, legal_strings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
@@ -136,8 +137,15 @@ async def _act(action: str, sock: Communicator, table: Table, state) -> tuple[st
     else:
         await sock.send_json_to({"type": action, "last": -1})
     frames: list[dict] = []
-    while not await sock.receive_nothing(timeout=2):
-        frame = await sock.receive_json_from()
+    # Every action is answered (DECISIVE, a refusal, or the end of the match): waited for as long
+    # as a busy machine needs, so that only a socket that never answers reads as "nothing".
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + CEILING
+    while loop.time() < deadline:
+        try:
+            frame = await sock.receive_json_from(max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            break
         frames.append(frame)
         if frame["type"] == "refused":
             return frame["code"], frames
@@ -184,7 +192,10 @@ async def test_each_table_action_for_each_person():
                     if frame["you"]["seat"] != (SEATS[viewer] if own else None):
                         wrong.append(f"sync, {role}: told he is {frame['you']['seat']}")
             if watcher is not None:
-                seen = await _drain(watcher, timeout=0.2 if own else 0.05)
+                seen = []
+                if got in ("ack", "ended"):  # the table moved: the spectator is sent its event, awaited
+                    seen = await watcher.receive_until(lambda f: f["type"] == "event")
+                seen += await _drain(watcher, timeout=0.2 if own else 0.05)
                 if leaked := await _leaks(seen, table.pk, state, None):
                     wrong.append(f"{row.action} by {role}: a spectator was sent {sorted(leaked)}")
                 await watcher.disconnect()
