@@ -99,7 +99,7 @@ async def _play(table_id: int, cookies: dict[int, bytes], seed: int) -> int:
     return moves
 
 
-async def _wait(predicate, what, timeout=90.0):
+async def _wait(predicate, what, timeout=120.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = await predicate()
@@ -120,7 +120,7 @@ async def _close_pool_connections() -> None:
     size = getattr(loop._default_executor, "_max_workers", 0)  # noqa: SLF001
     if not size:
         return
-    barrier = threading.Barrier(size, timeout=5)
+    barrier = threading.Barrier(size, timeout=60)
 
     def close() -> None:
         try:
@@ -182,8 +182,13 @@ async def test_an_online_swiss_of_eight_pairs_plays_itself_through(
     finally:
         await database_sync_to_async(worker.stop)()
     changed = 0
-    while not await spectator.receive_nothing(timeout=0.2):
-        changed += (await spectator.receive_json_from())["type"] == "changed"
+
+    def heard(frame: dict) -> bool:  # the spectator hears every result, however late a busy machine sends it
+        nonlocal changed
+        changed += frame["type"] == "changed"
+        return changed >= 4 * ROUNDS
+
+    await spectator.receive_until(heard)
     await spectator.disconnect()
 
     @database_sync_to_async
