@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -91,7 +90,7 @@ def test_worker_forfeits_a_player_who_does_not_move(celery_worker_process, setti
     # all four answer the redeal question here, so the move clock is set by this process's scale
     mover = services.load_state(answer_play(table.pk)).to_move
     assert Table.objects.get(pk=table.pk).rules["move_seconds"] == 60
-    finished = wait_for(lambda: Table.objects.get(pk=table.pk).status == "finished", 20)
+    finished = wait_for(lambda: Table.objects.get(pk=table.pk).status == "finished")
     assert finished, celery_worker_process.log()[-3000:]
     table = Table.objects.get(pk=table.pk)
     assert table.result["reason"] == "timeout" and table.result["seat"] == SEATS[mover]
@@ -108,7 +107,7 @@ def test_worker_bots_play_up_to_the_person(celery_worker_process, settings):
 
     person_moves = 0
     for _ in range(6):
-        t = wait_for(persons_turn, 20)
+        t = wait_for(persons_turn)
         assert t, celery_worker_process.log()[-3000:]
         state = services.load_state(t)
         outcome = services.play(table_id=t.pk, seat=2, action=legal_strings(state)[0],
@@ -119,7 +118,7 @@ def test_worker_bots_play_up_to_the_person(celery_worker_process, settings):
     assert bot_moves >= 6  # the bots answered on their own, through the worker
     # end the match so the worker has nothing left to do when the test database is flushed
     services.resign(table_id=table.pk, seat=2)
-    time.sleep(0.5)
+    celery_worker_process.run_queued()
 
 
 @pytest.mark.django_db(transaction=True)
