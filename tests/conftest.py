@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+import celery.exceptions
+import hypothesis
 import pytest
 import redis
 from django.conf import settings
@@ -23,8 +25,16 @@ from config.settings.base import redis_cache
 from tests.clubs.factories import ClubFactory, MembershipFactory, UserFactory
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-WORKER_START_TIMEOUT = 60.0
+WORKER_START_TIMEOUT = 120.0  # a worker answers in seconds on an idle machine, in tens on a busy one
 WORKER_STOP_TIMEOUT = 30.0
+
+# Hypothesis times each example against a deadline (200 ms by default) and fails a test whose data
+# is slow to draw (the too_slow health check): both time the machine, not the code, and a loaded
+# machine fails examples an idle one passes. A property test's work is bounded by max_examples.
+hypothesis.settings.register_profile(
+    "bilka", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("bilka")
 
 
 def _database_url(db: dict) -> str:
@@ -89,16 +99,32 @@ def outsider(db):
 class CeleryWorker:
     """A `celery worker` process started for this test session (see `celery_worker_process`)."""
 
-    def __init__(self, process: subprocess.Popen, hostname: str, log_path: Path) -> None:
+    def __init__(self, process: subprocess.Popen, hostname: str, log_path: Path,
+                 queue: str | None = None) -> None:
         self.process = process
         self.hostname = hostname
         self.log_path = log_path
+        self.queue = queue
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
     def answers_ping(self, timeout: float = 1.0) -> bool:
         return bool(celery_app.control.ping(destination=[self.hostname], timeout=timeout))
+
+    def run_queued(self, seconds: float = 120.0) -> None:
+        """Return once the worker has run every task queued to it before this call: a task of its
+        own queued behind them comes back (the worker runs one task at a time, in turn). A test
+        whose tables the worker was playing calls it last, so that no task of the test still runs
+        while the database is flushed after it (a task and the flush can deadlock); a fixed pause
+        promises nothing on a busy machine. Tasks queued with a countdown still to run are not
+        waited for."""
+        queue = self.queue or settings.CELERY_TASK_DEFAULT_QUEUE
+        marker = celery_app.tasks["celery.accumulate"].apply_async(queue=queue)
+        try:
+            marker.get(timeout=seconds)
+        except celery.exceptions.TimeoutError:
+            pytest.fail(f"the worker did not run its queued tasks in {seconds:.0f} s:\n{self.log()[-3000:]}")
 
 
 @pytest.fixture(scope="session")
@@ -152,7 +178,8 @@ def _worker(name: str, queues: list[str], extra_env: dict[str, str] | None = Non
     process = subprocess.Popen(  # noqa: S603 - fixed command line
         command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT
     )
-    worker = CeleryWorker(process, hostname.replace("%h", socket.gethostname()), Path(log_file.name))
+    worker = CeleryWorker(process, hostname.replace("%h", socket.gethostname()), Path(log_file.name),
+                          queues[0] if queues else None)
     try:
         deadline = time.monotonic() + WORKER_START_TIMEOUT
         while not worker.answers_ping():

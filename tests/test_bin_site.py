@@ -122,8 +122,8 @@ def test_sigterm_stops_everything_the_site_started(tmp_path):
         base = f"http://127.0.0.1:{port}"
         path, cookies = _sit_at_a_table(base)
         with connect(f"ws://127.0.0.1:{port}{path}", additional_headers={"Cookie": cookies, "Origin": base},
-                     open_timeout=30) as ws:
-            ws.recv(timeout=30)  # the first frame: the socket is a player's
+                     open_timeout=60) as ws:
+            ws.recv(timeout=60)  # the first frame: the socket is a player's
             deadline = time.monotonic() + 60
             while not any("multiprocessing.spawn" in _cmdline(p) for p in _descendants(site.pid)):
                 assert time.monotonic() < deadline, "no move worker process was started"
@@ -137,8 +137,8 @@ def test_sigterm_stops_everything_the_site_started(tmp_path):
             # the strong bots' worker, on their queue only
             assert any("celery" in _cmdline(p) and "-Q bots" in _cmdline(p) for p in seen)
             site.send_signal(signal.SIGTERM)
-            site.wait(timeout=90)
-        deadline = time.monotonic() + 10
+            site.wait(timeout=180)  # its Celery workers take 5-10 s to stop on an idle machine
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline and any(_alive(p) for p in seen):
             time.sleep(0.2)
         left = {p: _cmdline(p) for p in seen if _alive(p)}

@@ -4,11 +4,11 @@ the seven people, at the private table and at a public one. Nobody but a seat ge
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
@@ -17,6 +17,7 @@ from gameplay.engine.cards import SEATS, card_to_str, mask_cards
 from gameplay.models import Table, TableStatus
 from tests.authz.rows import ACTION_ROWS, CLOSED, OPEN, SOCKET_ROWS
 from tests.authz.world import ROLES, TableWorld, build_table_world
+from tests.communicator import CEILING, Communicator
 from tests.gameplay.tables.tables_helpers import CARD_RE, legal_strings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
@@ -66,12 +67,12 @@ def _world() -> tuple[TableWorld, dict[str, bytes | None]]:
     return world, cookies
 
 
-def _sock(path: str, cookie: bytes | None) -> WebsocketCommunicator:
+def _sock(path: str, cookie: bytes | None) -> Communicator:
     headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
-    return WebsocketCommunicator(application, path, headers=headers)
+    return Communicator(application, path, headers=headers)
 
 
-async def _drain(sock: WebsocketCommunicator, timeout: float = 0.3) -> list[dict]:
+async def _drain(sock: Communicator, timeout: float = 0.3) -> list[dict]:
     frames = []
     while not await sock.receive_nothing(timeout=timeout):
         frames.append(await sock.receive_json_from())
@@ -111,7 +112,7 @@ async def test_who_may_open_each_socket():
     for row in SOCKET_ROWS:
         for role in ROLES:
             sock = _sock(_path(row.route, world, row.target), cookies[role])
-            connected, code = await sock.connect(timeout=5)
+            connected, code = await sock.connect()
             got = OPEN if connected else code
             if got != row.expect[role]:
                 wrong.append(f"{row.route} {row.target} {role}: got {got}, row says {row.expect[role]}")
@@ -127,7 +128,7 @@ async def _finished(pk: int) -> bool:
 DECISIVE = {"ping": "pong", "sync": "snapshot", "move": "ack"}
 
 
-async def _act(action: str, sock: WebsocketCommunicator, table: Table, state) -> tuple[str, list[dict]]:
+async def _act(action: str, sock: Communicator, table: Table, state) -> tuple[str, list[dict]]:
     """Send one message of `action`; what the table did, in the matrix's words, and every frame
     the socket got (presence frames from before included)."""
     if action == "move":
@@ -136,8 +137,15 @@ async def _act(action: str, sock: WebsocketCommunicator, table: Table, state) ->
     else:
         await sock.send_json_to({"type": action, "last": -1})
     frames: list[dict] = []
-    while not await sock.receive_nothing(timeout=2):
-        frame = await sock.receive_json_from()
+    # Every action is answered (DECISIVE, a refusal, or the end of the match): waited for as long
+    # as a busy machine needs, so that only a socket that never answers reads as "nothing".
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + CEILING
+    while loop.time() < deadline:
+        try:
+            frame = await sock.receive_json_from(max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            break
         frames.append(frame)
         if frame["type"] == "refused":
             return frame["code"], frames
@@ -162,12 +170,12 @@ async def test_each_table_action_for_each_person():
             viewer = state.to_move if own else None
             sock = _sock(f"/ws/table/{table.pk}/", cookies[role])
             watcher = _sock(f"/ws/table/{table.pk}/", cookies["stranger"]) if row.table == "public" else None
-            connected, _code = await sock.connect(timeout=5)
+            connected, _code = await sock.connect()
             if not connected:
                 got, frames = CLOSED, []
             else:
                 if watcher is not None:
-                    assert (await watcher.connect(timeout=5))[0]
+                    assert (await watcher.connect())[0]
                 got, frames = await _act(row.action, sock, table, state)
             if got != row.expect[role]:
                 wrong.append(f"{row.action} at the {row.table} table, {role}: got {got}, "
@@ -184,7 +192,10 @@ async def test_each_table_action_for_each_person():
                     if frame["you"]["seat"] != (SEATS[viewer] if own else None):
                         wrong.append(f"sync, {role}: told he is {frame['you']['seat']}")
             if watcher is not None:
-                seen = await _drain(watcher, timeout=0.2 if own else 0.05)
+                seen = []
+                if got in ("ack", "ended"):  # the table moved: the spectator is sent its event, awaited
+                    seen = await watcher.receive_until(lambda f: f["type"] == "event")
+                seen += await _drain(watcher, timeout=0.2 if own else 0.05)
                 if leaked := await _leaks(seen, table.pk, state, None):
                     wrong.append(f"{row.action} by {role}: a spectator was sent {sorted(leaked)}")
                 await watcher.disconnect()

@@ -2,13 +2,13 @@
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
 from config.notify import notify_user
+from tests.communicator import Communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
@@ -24,8 +24,8 @@ def signed_in_user(username: str) -> tuple[int, bytes]:
     return user.pk, f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-def socket(*headers: tuple[bytes, bytes]) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, "/ws/notifications/", headers=list(headers))
+def socket(*headers: tuple[bytes, bytes]) -> Communicator:
+    return Communicator(application, "/ws/notifications/", headers=list(headers))
 
 
 async def test_signed_in_user_receives_what_notify_user_sends() -> None:
@@ -36,7 +36,7 @@ async def test_signed_in_user_receives_what_notify_user_sends() -> None:
 
     await database_sync_to_async(notify_user)(user_id, {"kind": "invitation", "club": "Uspenka"})
 
-    assert await communicator.receive_json_from(timeout=5) == {"kind": "invitation", "club": "Uspenka"}
+    assert await communicator.receive_json_from() == {"kind": "invitation", "club": "Uspenka"}
     await communicator.disconnect()
 
 
@@ -99,5 +99,5 @@ async def test_an_idle_socket_stays_open_and_still_hears() -> None:
     assert await communicator.receive_nothing(timeout=7)
     await database_sync_to_async(notify_user)(user_id, {"kind": "still-here"})
 
-    assert await communicator.receive_json_from(timeout=5) == {"kind": "still-here"}
+    assert await communicator.receive_json_from() == {"kind": "still-here"}
     await communicator.disconnect()

@@ -8,8 +8,26 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, expect
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# How long a browser test waits for what must come: an `expect` to hold, a click to land, a page to
+# load. Playwright's own defaults, 5 s for an expect and 30 s for an action, measure the machine: a
+# live table's first frame, or a page of the site under test, came later than that on a machine
+# busy with other work. Only a broken page makes a test wait this long.
+WAIT_MS = 60_000
+expect.set_options(timeout=WAIT_MS)
+_new_context = Browser.new_context
+
+
+def _context_that_waits(self: Browser, *args, **kwargs):
+    context = _new_context(self, *args, **kwargs)
+    context.set_default_timeout(WAIT_MS)
+    return context
+
+
+Browser.new_context = _context_that_waits  # every test makes its contexts with browser.new_context
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -29,7 +29,7 @@ def test_the_api_docs_render_under_the_csp_from_the_sites_own_files(live_server,
         response = page.goto(f"{base}/api/docs/")
         assert response.status == 200
         assert "script-src 'self'" in response.headers["content-security-policy"]
-        expect(page.locator(".swagger-ui .info .title")).to_contain_text("Bilka API", timeout=15000)
+        expect(page.locator(".swagger-ui .info .title")).to_contain_text("Bilka API")
         expect(page.locator(".opblock-summary-path").first).to_be_visible()
         assert page.locator(".opblock").count() >= 15
         assert page.evaluate("window.__csp") == []

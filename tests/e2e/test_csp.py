@@ -61,9 +61,9 @@ def test_main_pages_break_no_content_security_policy(asgi_server, chromium_path,
                 policy = response.headers["content-security-policy"]
                 assert "script-src 'self'" in policy and "unsafe-inline" not in policy
                 if name == "table":
-                    expect(page.locator(".bt-hand .bt-card").first).to_be_visible(timeout=10_000)
+                    expect(page.locator(".bt-hand .bt-card").first).to_be_visible()
                 if name == "tournament":
-                    expect(page.locator("#t-live[data-live-connected='1']")).to_have_count(1, timeout=10_000)
+                    expect(page.locator("#t-live[data-live-connected='1']")).to_have_count(1)
                 page.wait_for_timeout(300)
                 page.screenshot(path=screenshots_dir / f"csp-{name}-{width}.png", full_page=True)
                 assert page.evaluate("window.__csp") == [], (path, page.evaluate("window.__csp"))

@@ -110,7 +110,7 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
             page.goto(f"{asgi_server}/tables/{table.pk}/")
             summary = page.locator(".bt-between")
             # the summary and the first question, with its clock running, at the same time
-            expect(summary).to_be_visible(timeout=10000)
+            expect(summary).to_be_visible()
             expect(page.locator(".bt-decide [data-action=redeal]")).to_be_visible()
             expect(page.locator(".bt-clock")).to_have_text(re.compile(r"\d"))
             expect(summary).to_contain_text(f"Раздача {number} окончена")
@@ -142,12 +142,12 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
             while services.load_state(Table.objects.get(pk=table.pk)).phase.name == "REDEAL":
                 move_in_thread(table.pk, "pass")
             move_in_thread(table.pk, rng=rng)
-            expect(summary).to_be_hidden(timeout=10000)
+            expect(summary).to_be_hidden()
             expect(page.get_by_text(re.compile("просит пересдачу"))).to_have_count(0)
 
             page.once("dialog", lambda dialog: dialog.accept())
             page.locator(".bt-resign").click()
-            expect(page.locator(".bt-result")).to_be_visible(timeout=10000)
+            expect(page.locator(".bt-result")).to_be_visible()
             for width in (360, 1280):
                 page.set_viewport_size({"width": width, "height": 800})
                 page.wait_for_timeout(200)

@@ -51,7 +51,7 @@ def test_a_flooding_phone_is_told_why_in_its_language(tight_limits, asgi_server,
                 page.reload()
                 message = page.locator(".bt-message")
                 expect(message).to_have_text("Слишком много сообщений с этого устройства. "
-                                             "Стол переподключится через несколько секунд.", timeout=10000)
+                                             "Стол переподключится через несколько секунд.")
                 page.screenshot(path=screenshots_dir / f"table-too-fast-{width}.png", full_page=True)
                 context.close()
         finally:

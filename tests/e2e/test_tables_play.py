@@ -54,7 +54,7 @@ def asgi_server(django_db_setup):
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # Daphne imports the site first: far slower on a busy machine
     while True:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -104,6 +104,25 @@ def _deals_finished(table_id: int) -> int:
     return sum(1 for deal in state.deals if deal.outcome not in (None, "redeal"))
 
 
+class Progress:
+    """Whether a table still moves. A loop that plays until something happens at a table goes on
+    as long as the table's events keep coming, however slowly a busy machine plays them; it ends
+    early only when none has come for STALLED_AFTER seconds (a bot, a worker or a page stuck)."""
+
+    STALLED_AFTER = 120.0
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.event = None
+        self.since = time.monotonic()
+
+    def stalled(self) -> bool:
+        event = Table.objects.values_list("event_seq", flat=True).get(pk=self.table_id)
+        if event != self.event:
+            self.event, self.since = event, time.monotonic()
+        return time.monotonic() - self.since > self.STALLED_AFTER
+
+
 def _deal_number(table_id: int) -> int:
     """The number the page shows for the current deal (redeals count, as in the record)."""
     state = services.load_state(Table.objects.get(pk=table_id))
@@ -123,12 +142,12 @@ def test_a_person_plays_a_whole_deal_against_three_bots(asgi_server, celery_work
             page.locator("#play-now").click()
             page.wait_for_url("**/tables/*/")
             table_id = int(page.url.rstrip("/").split("/")[-1])
-            expect(page.locator(".bt-hand .bt-card").first).to_be_visible(timeout=10000)
+            expect(page.locator(".bt-hand .bt-card").first).to_be_visible()
             page.screenshot(path=screenshots_dir / "table-start.png", full_page=True)
             taps = 0
             shot_mid = False
-            deadline = time.monotonic() + 120
-            while _deals_finished(table_id) < 1 and time.monotonic() < deadline:
+            progress = Progress(table_id)
+            while _deals_finished(table_id) < 1 and not progress.stalled():
                 if _take_turn(page):
                     taps += 1
                     if taps == 3 and not shot_mid:
@@ -137,7 +156,7 @@ def test_a_person_plays_a_whole_deal_against_three_bots(asgi_server, celery_work
                         _no_horizontal_scroll(page)
                         shot_mid = True
                 page.wait_for_timeout(150)
-            assert _deals_finished(table_id) >= 1, "the deal was not finished in time"
+            assert _deals_finished(table_id) >= 1, "the table stopped before the deal was finished"
             assert taps >= 8  # eight cards from the person's hand, one tap each
             page.wait_for_timeout(500)
             page.screenshot(path=screenshots_dir / "table-after-deal.png", full_page=True)
@@ -146,7 +165,7 @@ def test_a_person_plays_a_whole_deal_against_three_bots(asgi_server, celery_work
             # resigning asks first, then ends the match for the person's pair
             page.once("dialog", lambda dialog: dialog.accept())
             page.locator(".bt-resign").click()
-            expect(page.locator(".bt-result")).to_be_visible(timeout=10000)
+            expect(page.locator(".bt-result")).to_be_visible()
             assert Table.objects.get(pk=table_id).result["reason"] == "resign"
             page.screenshot(path=screenshots_dir / "table-resigned.png", full_page=True)
         finally:
@@ -174,16 +193,16 @@ def test_four_people_play_while_a_fifth_watches(asgi_server, chromium_path, scre
                 guest.goto(invite)
                 guest.locator("#sit").click()
                 guest.wait_for_load_state()
-                expect(guest.locator(".bt-open, .bt-hand .bt-card").first).to_be_visible(timeout=10000)
+                expect(guest.locator(".bt-open, .bt-hand .bt-card").first).to_be_visible()
             spectator = pages[4]
             spectator.goto(f"{asgi_server}/tables/{table_id}/")
             for page in pages[:4]:
                 page.reload()
-                expect(page.locator(".bt-hand .bt-card")).to_have_count(8, timeout=10000)
+                expect(page.locator(".bt-hand .bt-card")).to_have_count(8)
             expect(spectator.locator(".bt-hand .bt-card")).to_have_count(0)
-            deadline = time.monotonic() + 120
+            progress = Progress(table_id)
             moves = 0
-            while _deals_finished(table_id) < 1 and time.monotonic() < deadline:
+            while _deals_finished(table_id) < 1 and not progress.stalled():
                 for page in pages[:4]:
                     if _take_turn(page):
                         moves += 1
@@ -195,9 +214,11 @@ def test_four_people_play_while_a_fifth_watches(asgi_server, chromium_path, scre
                 page.wait_for_timeout(100)
             assert _deals_finished(table_id) >= 1
             assert moves >= 32
-            # every player's page and the spectator's page agree on the score
-            scores = {p.locator(".bt-pair[data-pair=NS] .bt-eyes").inner_text() for p in pages}
-            assert len(scores) == 1, scores
+            # every player's page and the spectator's page show the table's score, once its frames
+            # have come (a busy machine delivers them later)
+            eyes = min(12, services.load_state(Table.objects.get(pk=table_id)).capped_score[0])
+            for p in pages:
+                expect(p.locator(".bt-pair[data-pair=NS] .bt-eyes")).to_have_text(str(eyes))
         finally:
             for c in contexts:
                 c.close()

@@ -4,8 +4,6 @@ the play begins; bots answer through the real Celery worker."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
@@ -14,7 +12,7 @@ from gameplay.engine import Phase
 from gameplay.models import Table
 
 from .conftest import CHROMIUM_ARGS, PHONE
-from .test_tables_play import _no_horizontal_scroll, asgi_server  # noqa: F401 - the fixture
+from .test_tables_play import Progress, _no_horizontal_scroll, asgi_server  # noqa: F401 - the fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,10 +31,10 @@ def test_the_person_answers_the_redeal_question_as_every_seat_does(
             page.wait_for_url("**/tables/*/")
             table_id = int(page.url.rstrip("/").split("/")[-1])
             decide = page.locator(".bt-decide")
-            expect(decide).to_be_visible(timeout=10000)
+            expect(decide).to_be_visible()
             # the three bots answer on their own (a bot may ask for a redeal: a new question)
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:
+            progress = Progress(table_id)
+            while not progress.stalled():
                 state = services.load_state(Table.objects.get(pk=table_id))
                 if state.phase == Phase.REDEAL and state.redeal_pending == (2,):
                     break
@@ -54,7 +52,7 @@ def test_the_person_answers_the_redeal_question_as_every_seat_does(
             page.screenshot(path=screenshots_dir / f"table-redeal-question-{viewport['width']}.png",
                             full_page=True)
             decide.locator("[data-action=pass]").click()
-            expect(decide).to_be_hidden(timeout=10000)
+            expect(decide).to_be_hidden()
             expect(page.locator(".bt-answered")).to_have_count(0)
             table = Table.objects.get(pk=table_id)
             assert services.load_state(table).phase == Phase.PLAY and table.decision_event is None

@@ -3,15 +3,13 @@ offers the level, the table names each bot's level, and the bots answer through 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from gameplay.models import Seat, Table
 
 from .conftest import CHROMIUM_ARGS, PHONE
-from .test_tables_play import _no_horizontal_scroll, _take_turn, asgi_server  # noqa: F401 - a fixture
+from .test_tables_play import Progress, _no_horizontal_scroll, _take_turn, asgi_server  # noqa: F401 - a fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -38,8 +36,8 @@ def test_play_now_against_strong_bots(asgi_server, celery_worker_process, bot_wo
             # each bot's seat names its level in the reader's language
             for position in ("left", "top", "right"):
                 expect(page.locator(f".bt-pos-{position} .bt-meta")).to_contain_text("сильный бот")
-            taps, deadline = 0, time.monotonic() + 90
-            while taps < 4 and time.monotonic() < deadline:
+            taps, progress = 0, Progress(table_id)
+            while taps < 4 and not progress.stalled():
                 taps += _take_turn(page)
                 page.wait_for_timeout(150)
             assert taps >= 4, "the strong bots did not answer through their worker"

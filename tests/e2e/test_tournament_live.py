@@ -61,7 +61,7 @@ def test_standings_change_live_for_a_spectator(asgi_server, chromium_path, scree
 
         services.enter_result(actor=organiser, match=first, home_eyes=12, away_eyes=7)
 
-        expect(_points(page, first.home)).to_have_text("1", timeout=10_000)
+        expect(_points(page, first.home)).to_have_text("1")
         expect(_points(page, first.away)).to_have_text("0")
 
         # the organiser corrects the other result from the dashboard in his own browser
@@ -80,7 +80,7 @@ def test_standings_change_live_for_a_spectator(asgi_server, chromium_path, scree
         admin.locator("dialog[open] button.button-danger").click()  # the forfeit asks first
         admin.wait_for_url(f"{base}/t/{t.slug}/day/")
 
-        expect(_points(page, second.away)).to_have_text("1", timeout=10_000)
+        expect(_points(page, second.away)).to_have_text("1")
         assert page.evaluate("window.__notReloaded") == 42
         page.screenshot(path=screenshots_dir / "tournament-live-standings.png", full_page=True)
         browser.close()

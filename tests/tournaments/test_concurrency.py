@@ -104,7 +104,7 @@ def _race_the_lock_holder(t, holder_work, racer) -> tuple[list, list]:
 
     def race():
         try:
-            locked.wait(10)
+            locked.wait(60)
             with translation.override("en"):  # a thread starts in the default language
                 racer()
         except ValidationError as refused:
@@ -118,7 +118,7 @@ def _race_the_lock_holder(t, holder_work, racer) -> tuple[list, list]:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(30)
+        thread.join(120)
     return errors, refusals
 
 
@@ -163,7 +163,7 @@ def test_a_check_in_racing_the_closing_plan_waits_for_it_and_is_refused(club, or
     assert late.status == EntryStatus.WITHDRAWN
 
 
-def _wait_until_someone_waits_for_a_lock(seconds: float = 10) -> None:
+def _wait_until_someone_waits_for_a_lock(seconds: float = 60) -> None:
     """Return once another connection of this database is blocked on a lock (the racing call)."""
     import time
 

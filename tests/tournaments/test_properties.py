@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 SETTINGS = settings(
     max_examples=15,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     derandomize=True,
 )
 

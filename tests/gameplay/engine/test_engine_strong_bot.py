@@ -49,6 +49,12 @@ def cheap_costs(limit: int) -> CostModel:
     return SolveUpTo(limit)
 
 
+def still() -> float:
+    """A clock that stands still: with it the work of a decision is bounded by its sample count and
+    the cost model alone, never cut short by a busy machine's slowness."""
+    return 0.0
+
+
 RULE_SETS = [
     Rules(),
     Rules(deck="36", direction="counterclockwise", ace_discard_ban=True),
@@ -74,7 +80,7 @@ def test_it_plays_only_legal_cards_under_every_rule(rules):
                 state.apply(action, seat)
                 continue
             obs = state.observation(state.to_move)
-            action, n = strong_bot.decide(obs, rng, budget=5.0, max_samples=3, costs=costs)
+            action, n = strong_bot.decide(obs, rng, budget=5.0, max_samples=3, costs=costs, clock=still)
             assert action in obs.legal
             solved += n
             state.apply(action)
@@ -110,7 +116,8 @@ def test_other_hands_do_not_change_its_choice(seed):
     assert twin.hands != state.hands
     twin_obs = twin.observation(viewer)
     assert twin_obs == obs
-    choices = {strong_bot.decide(o, random.Random(7), budget=9.0, max_samples=8, costs=cheap_costs(16))
+    choices = {strong_bot.decide(o, random.Random(7), budget=9.0, max_samples=8, costs=cheap_costs(16),
+                                 clock=still)
                for o in (obs, twin_obs)}
     assert len(choices) == 1 and next(iter(choices))[1] == 8
 
@@ -181,7 +188,7 @@ def test_it_loses_fewer_points_than_the_beginner_in_the_last_tricks():
             if len(obs.legal) > 1:
                 decisions += 1
                 s = strong_bot.choose_action(obs, random.Random(seed), budget=10.0, max_samples=16,
-                                             costs=cheap_costs(12))
+                                             costs=cheap_costs(12), clock=still)
                 b = bot.choose_action(obs, random.Random(seed))
                 strong_loss += _dd_loss(state, s)
                 beginner_loss += _dd_loss(state, b)

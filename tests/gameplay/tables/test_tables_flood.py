@@ -47,7 +47,7 @@ async def pings_answered(s, count: int) -> tuple[int, dict | None]:
         await s.send_json_to({"type": "ping"})
     pongs = 0
     while True:
-        frame = await s.receive_json_from(timeout=5)
+        frame = await s.receive_json_from()
         if frame["type"] == "pong":
             pongs += 1
         elif frame["type"] == "refused":
@@ -57,7 +57,7 @@ async def pings_answered(s, count: int) -> tuple[int, dict | None]:
 
 
 async def closed_with(s) -> int:
-    out = await s.receive_output(timeout=5)
+    out = await s.receive_output()
     assert out["type"] == "websocket.close"
     return out["code"]
 
@@ -84,7 +84,7 @@ async def test_reconnecting_does_not_reset_the_allowance(limits):
     assert await closed_with(s) == 4429
     again = sock(table_id, cookie)  # a new socket of the same person: still nothing left
     assert (await again.connect())[0]
-    told = await again.receive_json_from(timeout=5)
+    told = await again.receive_json_from()
     assert told["type"] == "refused" and told["code"] == "too_fast"
     assert await closed_with(again) == 4429
     # somebody else at the same table is not held back by it
@@ -108,7 +108,7 @@ async def test_a_client_told_too_fast_stays_out_for_the_cool_off(limits):
     started = time.monotonic()
     again = sock(table_id, cookie)
     assert (await again.connect())[0]
-    told = await again.receive_json_from(timeout=5)
+    told = await again.receive_json_from()
     assert told["code"] == "too_fast" and told["retry_in"] >= 2
     assert time.monotonic() - started >= 0.25  # held (GAMEPLAY_FLOOD_HOLD) before the answer
     assert await closed_with(again) == 4429
@@ -150,12 +150,12 @@ async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before
     await first.disconnect()
     tries = [sock(table_id, cookie) for _ in range(flood.HOLD_PER_VIEWER + 3)]
     started = time.monotonic()
-    results = await asyncio.gather(*(t.connect(timeout=5) for t in tries))
+    results = await asyncio.gather(*(t.connect() for t in tries))
     turned_away = [r for r in results if not r[0]]
     assert len(turned_away) == 3 and all(code == 4429 for _, code in turned_away)
     held = [t for t, r in zip(tries, results, strict=True) if r[0]]
     for t in held:
-        told = await t.receive_json_from(timeout=5)
+        told = await t.receive_json_from()
         assert told["code"] == "too_fast"
     assert time.monotonic() - started >= 0.9  # the held ones were answered after the hold
 
@@ -165,7 +165,7 @@ async def test_an_oversize_frame_is_refused_and_the_socket_goes_on():
     s = sock(table_id, cookie)
     assert (await s.connect())[0]
     await s.send_json_to({"type": "move", "action": "JC", "id": "x", "pad": "ж" * 2100})  # 4 KiB + in UTF-8
-    told = await s.receive_json_from(timeout=5)
+    told = await s.receive_json_from()
     assert told["type"] == "refused" and told["code"] == "too_large"
     assert told["message"] == "Это сообщение слишком длинное для стола."
     assert await pings_answered(s, 1) == (1, None)
@@ -202,7 +202,7 @@ async def test_a_whole_match_by_a_fast_client_is_never_limited():
         for k, s in enumerate(socks):
             need = {"event"} | ({"ack", "pong"} if k == seat else set())
             while need:
-                frame = await s.receive_json_from(timeout=10)
+                frame = await s.receive_json_from()
                 assert frame.get("code") != "too_fast", (moves, time.monotonic() - t0, frame)
                 assert frame["type"] != "refused", frame
                 if frame["type"] == "event" and frame.get("deal_end"):
@@ -250,7 +250,7 @@ async def test_a_socket_repeating_its_sync_is_answered_without_the_database_unti
         await s.send_json_to({"type": "sync", "last": -1})
     snapshots = []
     while True:
-        frame = await s.receive_json_from(timeout=5)
+        frame = await s.receive_json_from()
         if frame["type"] == "refused":
             break
         if frame["type"] == "snapshot":
@@ -272,18 +272,18 @@ async def test_a_sync_after_anything_has_reached_the_socket_reads_the_table_agai
         assert (await s.connect())[0]
     watcher = socks[0]
     await watcher.send_json_to({"type": "sync", "last": -1})
-    first = await watcher.receive_json_from(timeout=5)
+    first = await watcher.receive_json_from()
     while first["type"] != "snapshot":
-        first = await watcher.receive_json_from(timeout=5)
+        first = await watcher.receive_json_from()
     # a seat answers the redeal question (or plays): an event reaches the watcher
     turn = await database_sync_to_async(_mover)(table_id, random.Random(3))
     assert turn is not None
     seat, action, n = turn
     await socks[seat].send_json_to({"type": "move", "action": action, "n": n, "id": "m1"})
-    while (frame := await watcher.receive_json_from(timeout=5))["type"] != "event":
+    while (frame := await watcher.receive_json_from())["type"] != "event":
         pass
     await watcher.send_json_to({"type": "sync", "last": -1})
-    while (again := await watcher.receive_json_from(timeout=5))["type"] != "snapshot":
+    while (again := await watcher.receive_json_from())["type"] != "snapshot":
         pass
     assert again["n"] == frame["n"] > first["n"]
     assert snapshots_built.count("snapshot") == 2
@@ -313,7 +313,7 @@ async def test_a_reconnect_in_the_cool_off_is_refused_before_any_database_read(l
     for _ in range(3):
         again = sock(table_id, cookie)
         assert (await again.connect())[0]
-        refused = await again.receive_json_from(timeout=5)
+        refused = await again.receive_json_from()
         assert refused["code"] == "too_fast" and refused["retry_in"] >= 20
         assert refused["message"].startswith("Слишком много сообщений")
         assert await closed_with(again) == 4429

@@ -110,4 +110,4 @@ def test_a_lost_clock_and_a_lost_bot_move_run_after_the_sweep(celery_worker_proc
     assert TableEvent.objects.get(table=bot, number=bot.event_seq + 1).kind == "move"
     # end the match so the worker has nothing left to do when the test database is flushed
     services.resign(table_id=bot.pk, seat=2)
-    time.sleep(0.5)
+    celery_worker_process.run_queued()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from tables_helpers import legal_strings
 
@@ -12,6 +11,7 @@ from gameplay import services
 from gameplay.engine import Rules
 from gameplay.forms import TableForm
 from gameplay.models import Table
+from tests.communicator import Communicator
 
 
 @pytest.mark.django_db
@@ -77,13 +77,13 @@ def test_record_and_replay_are_published_when_the_match_is_over(table4):
 async def test_the_lobby_lists_tables_live():
     from channels.db import database_sync_to_async
 
-    s = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1:8000")])
+    s = Communicator(application, "/ws/lobby/", headers=[(b"origin", b"http://127.0.0.1:8000")])
     assert (await s.connect())[0]
-    first = await s.receive_json_from(timeout=5)
+    first = await s.receive_json_from()
     assert first == {"type": "lobby", "tables": []}
     table_id = await database_sync_to_async(
         lambda: services.create_table(rules={}, session_key="x" * 32).pk)()
-    update = await s.receive_json_from(timeout=5)
+    update = await s.receive_json_from()
     assert [t["id"] for t in update["tables"]] == [table_id]
     assert update["tables"][0]["free"] == 3
     await s.disconnect()

@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import override_settings
 from tables_helpers import hand_strings, legal_strings
-from test_tables_sockets import _state, drain, four_people_table, open_all, sync
+from test_tables_sockets import _state, answered, drain, four_people_table, open_all, sync, until_event
 
 from config import collector
 from gameplay.models import TableEvent
@@ -68,7 +68,7 @@ async def test_a_move_made_in_a_worker_process_reaches_every_viewer_filtered(wor
     mover = state.to_move
     action = legal_strings(state)[0]
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "w1"})
-    frames = [await drain(s, timeout=1.0) for s in socks]
+    frames = [await until_event(s, 6, acked=seat == mover) for seat, s in enumerate(socks)]
     after = await database_sync_to_async(_state)(table_id)
     for seat, got in enumerate(frames):
         events = [f for f in got if f["type"] == "event"]
@@ -81,11 +81,11 @@ async def test_a_move_made_in_a_worker_process_reaches_every_viewer_filtered(wor
             [{"type": "ack", "id": "w1", "n": 6, "duplicate": False}] if seat == mover else [])
     # A resend is answered from the receipt, applied nowhere; an illegal card is refused to him only.
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "w1"})
-    again = await socks[mover].receive_json_from(timeout=10)
+    again = await socks[mover].receive_json_from()
     assert again["type"] == "ack" and again["duplicate"] and again["n"] == 6
     nxt = after.to_move
     await socks[nxt].send_json_to({"type": "move", "action": "ZZ", "n": 6, "id": "w2"})
-    refused = await socks[nxt].receive_json_from(timeout=10)
+    refused = await socks[nxt].receive_json_from()
     assert refused["type"] == "refused" and refused["id"] == "w2" and refused["message"]
     assert (await _events(table_id))[-1] == (6, "w1", mover)
     for s in socks:
@@ -103,22 +103,20 @@ async def test_a_killed_worker_loses_and_doubles_nothing(worker_pool):
     action = legal_strings(state)[0]
     # The pool finds its worker dead: the move is not confirmed, the client is brought up to what
     # the database holds (here: nothing was applied, no event is missing), and may send it again.
-    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
-    got = await drain(socks[mover], timeout=3.0)
+    got = await answered(socks[mover], {"type": "move", "action": action, "n": 5, "id": "k1"})
     assert got and got[0]["type"] == "refused" and got[0]["code"] == "stale", got
     assert not [f for f in got if f["type"] == "event"], got
     assert [n for n, *_ in await _events(table_id)] == [1, 2, 3, 4, 5]
     # A new worker takes the resend; the move is applied once.
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
-    ack = next(f for f in await drain(socks[mover], timeout=15.0) if f["type"] == "ack")
+    ack = (await socks[mover].receive_until(lambda f: f["type"] in ("ack", "refused")))[-1]
     assert ack == {"type": "ack", "id": "k1", "n": 6, "duplicate": False}
     # Killed after that move committed: the resend is recognised, not applied twice.
     for pid in _worker_pids():
         os.kill(pid, signal.SIGKILL)
+    await answered(socks[mover], {"type": "move", "action": action, "n": 5, "id": "k1"})
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
-    await drain(socks[mover], timeout=3.0)
-    await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "k1"})
-    dup = next(f for f in await drain(socks[mover], timeout=15.0) if f["type"] in ("ack", "refused"))
+    dup = (await socks[mover].receive_until(lambda f: f["type"] in ("ack", "refused")))[-1]
     assert dup["type"] == "ack" and dup["duplicate"] and dup["n"] == 6
     assert [n for n, *_ in await _events(table_id)] == [1, 2, 3, 4, 5, 6]
     snap = next(f for f in await sync(socks[mover]) if f["type"] == "snapshot")

@@ -46,9 +46,13 @@ def _public(view):
 
 
 @pytest.mark.django_db
-def test_every_seat_gets_the_same_question_at_the_same_moment_qualifying_or_not(people):
+def test_every_seat_gets_the_same_question_at_the_same_moment_qualifying_or_not(people, monkeypatch):
     table, state = _qualifying_table(people)
     assert state.phase == Phase.REDEAL and table.decision_event == table.event_seq
+    # The clock stands still at the moment the question was put: five snapshots, taken one after
+    # another, read the same time left however long a busy machine takes over them.
+    put = TableEvent.objects.get(table=table, number=table.decision_event).created_at
+    monkeypatch.setattr(timezone, "now", lambda: put)
     snaps = {s: snapshot(table, s) for s in (0, 1, 2, 3, None)}
     deadline = {snap["table"]["deadline_in"] for snap in snaps.values()}
     assert len(deadline) == 1 and 10 < deadline.pop() <= 15  # one clock for all, bots or not

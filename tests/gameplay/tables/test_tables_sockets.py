@@ -6,7 +6,6 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
@@ -16,6 +15,7 @@ from config.asgi import application
 from gameplay import services
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table
+from tests.communicator import Communicator
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
@@ -40,33 +40,74 @@ def four_people_table(rules: dict | None = None) -> tuple[int, list[bytes], byte
     return table.pk, [_cookie_for(u) for u in users[:4]], _cookie_for(users[4])
 
 
-def sock(table_id: int, cookie: bytes | None = None, origin=ORIGIN) -> WebsocketCommunicator:
+def sock(table_id: int, cookie: bytes | None = None, origin=ORIGIN) -> Communicator:
     headers = [origin] if origin else []
     if cookie:
         headers.append((b"cookie", cookie))
-    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    return Communicator(application, f"/ws/table/{table_id}/", headers=headers)
+
+
+def everyone_connected(frame: dict) -> bool:
+    return frame["type"] == "presence" and all(seat["connected"] for seat in frame["table"]["seats"])
 
 
 async def open_all(table_id, cookies, spectator_cookie):
-    socks = [sock(table_id, c) for c in cookies] + [sock(table_id, spectator_cookie)]
-    for s in socks:
+    """The four seats' sockets and a spectator's, with every presence frame their opening sends read.
+
+    Each seat's opening tells the table in a presence frame, one after another, the last one with
+    all four connected; the spectator comes after every seat has heard that one, and his opening
+    tells nobody. Nothing is left on its way to any socket, however slow the machine."""
+    seats = [sock(table_id, c) for c in cookies]
+    for s in seats:
         assert (await s.connect())[0]
-    # presence frames for the four seats connecting
-    for s in socks:
-        await drain(s)
-    return socks
+    for s in seats:
+        await s.receive_until(everyone_connected)
+    spectator = sock(table_id, spectator_cookie)
+    assert (await spectator.connect())[0]
+    return [*seats, spectator]
 
 
 async def drain(s, timeout=0.2) -> list[dict]:
+    """What reaches the socket until it has been quiet for `timeout`: only for checking that nothing
+    more comes (a slow machine may deliver a frame later than that, so never to collect one)."""
     frames = []
     while not await s.receive_nothing(timeout=timeout):
         frames.append(await s.receive_json_from())
     return frames
 
 
+async def answered(s, message: dict) -> list[dict]:
+    """Send `message`, then a ping: the socket handles its messages one at a time, so every frame
+    the message is answered with comes before the pong (frames of the table, presence, may come
+    between them too)."""
+    await s.send_json_to(message)
+    await s.send_json_to({"type": "ping"})
+    return (await s.receive_until(lambda f: f["type"] == "pong"))[:-1]
+
+
 async def sync(s, last=-1) -> list[dict]:
-    await s.send_json_to({"type": "sync", "last": last})
-    return [await s.receive_json_from(timeout=5)] + await drain(s)
+    return await answered(s, {"type": "sync", "last": last})
+
+
+async def reply(s) -> dict:
+    """The answer to the socket's own message: the next frame that is an ack or a refusal (frames
+    of the table, presence or the move's event, may come first)."""
+    return (await s.receive_until(lambda f: f["type"] in ("ack", "refused")))[-1]
+
+
+async def until_event(s, n: int, *, acked: bool = False) -> list[dict]:
+    """The frames up to the table's event `n`, and with `acked` up to the answer to the socket's own
+    move too (the answer comes straight back, the event through the channel layer: either first)."""
+    seen = set()
+
+    def wanted(frame: dict) -> bool:
+        if frame["type"] == "event" and frame["n"] == n:
+            seen.add("event")
+        if frame["type"] in ("ack", "refused"):
+            seen.add("answer")
+        return seen == ({"event", "answer"} if acked else {"event"})
+
+    return await s.receive_until(wanted)
 
 
 def _state(table_id):
@@ -89,7 +130,7 @@ async def test_each_viewer_gets_its_own_snapshot_and_frames():
     mover = state.to_move
     action = legal_strings(state)[0]
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "m1"})
-    all_frames = [await drain(s, timeout=0.5) for s in socks]
+    all_frames = [await until_event(s, 6, acked=seat == mover) for seat, s in enumerate(socks)]
     after = await database_sync_to_async(_state)(table_id)
     for seat in range(len(socks)):
         frames = all_frames[seat]
@@ -104,7 +145,7 @@ async def test_each_viewer_gets_its_own_snapshot_and_frames():
         assert (acks == [{"type": "ack", "id": "m1", "n": 6, "duplicate": False}]) == (seat == mover)
     # the same move id again (a lost acknowledgement): answered, not applied
     await socks[mover].send_json_to({"type": "move", "action": action, "n": 5, "id": "m1"})
-    again = await socks[mover].receive_json_from(timeout=5)
+    again = await socks[mover].receive_json_from()
     assert again["type"] == "ack" and again["duplicate"] and again["n"] == 6
     for s in socks:
         assert not [f for f in await drain(s) if f["type"] == "event"]
@@ -132,7 +173,7 @@ async def test_refusals_go_to_that_client_only_and_change_nothing():
     cases.append((socks[mover], {"type": "move", "action": foreign, "n": n, "id": "x5"}, "illegal"))
     for s, message, code in cases:
         await s.send_json_to(message)
-        answer = await s.receive_json_from(timeout=5)
+        answer = await s.receive_json_from()
         assert answer["type"] == "refused" and answer["code"] == code, (message, answer)
         assert answer["message"]
         for t in socks:
@@ -142,13 +183,13 @@ async def test_refusals_go_to_that_client_only_and_change_nothing():
     # a stale move is refused and the client gets what it missed
     await database_sync_to_async(play_random)(table_id, random.Random(1), 1)
     for t in socks:
-        await drain(t)
+        await until_event(t, n + 1)
     state = await database_sync_to_async(_state)(table_id)
     await socks[state.to_move].send_json_to(
         {"type": "move", "action": legal_strings(state)[0], "n": n, "id": "late"})
-    answer = await socks[state.to_move].receive_json_from(timeout=5)
+    answer = await socks[state.to_move].receive_json_from()
     assert answer["type"] == "refused" and answer["code"] == "stale"
-    caught = await socks[state.to_move].receive_json_from(timeout=5)
+    caught = await socks[state.to_move].receive_json_from()
     assert caught["type"] == "event" and caught["n"] == n + 1
     for s in socks:
         await s.disconnect()
@@ -159,10 +200,9 @@ async def test_a_finished_table_refuses_moves():
     await database_sync_to_async(services.resign)(table_id=table_id, seat=0)
     s = sock(table_id, cookies[1])
     assert (await s.connect())[0]
-    await drain(s)
     await s.send_json_to({"type": "move", "action": "JC", "n": 6, "id": "f"})
-    answer = await s.receive_json_from(timeout=5)
-    assert answer["type"] == "refused" and answer["code"] == "finished"
+    refused = await reply(s)
+    assert refused["type"] == "refused" and refused["code"] == "finished"
     await s.disconnect()
 
 
@@ -191,10 +231,8 @@ async def test_a_socket_from_the_sites_own_origin_plays():
     state = await database_sync_to_async(_state)(table_id)
     s = sock(table_id, cookies[state.to_move], origin=(b"origin", b"http://127.0.0.1:8000"))
     assert (await s.connect())[0]
-    await drain(s)
     await s.send_json_to({"type": "move", "action": legal_strings(state)[0], "n": 5, "id": "own"})
-    frames = await drain(s, timeout=1)
-    assert {"type": "ack", "id": "own", "n": 6, "duplicate": False} in frames
+    assert await reply(s) == {"type": "ack", "id": "own", "n": 6, "duplicate": False}
     await s.disconnect()
 
 
@@ -216,12 +254,10 @@ async def test_reconnect_mid_deal_brings_the_state_back_exactly():
     await database_sync_to_async(play_random)(table_id, rng, 5)
     s = sock(table_id, cookies[0])
     assert (await s.connect())[0]
-    await drain(s)
     missed = [f for f in await sync(s, last) if f["type"] != "presence"]
     assert [f["n"] for f in missed] == list(range(last + 1, last + 6))
     fresh = sock(table_id, cookies[0])
     assert (await fresh.connect())[0]
-    await drain(fresh)
     snapshot = next(f for f in await sync(fresh, -1) if f["type"] == "snapshot")
     assert missed[-1]["view"] == snapshot["view"]
     assert missed[-1]["n"] == snapshot["n"]
@@ -239,7 +275,6 @@ async def test_anonymous_play_now_player_is_known_by_session():
     key, table_id = await make()
     s = sock(table_id, f"sessionid={key}".encode())
     assert (await s.connect())[0]
-    await drain(s)
     snap = next(f for f in await sync(s) if f["type"] == "snapshot")
     assert snap["you"]["seat"] == "S" and len(snap["view"]["hand"]) == 8
     seat = await database_sync_to_async(Seat.objects.get)(table_id=table_id, seat=2)

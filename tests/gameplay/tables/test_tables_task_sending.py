@@ -32,7 +32,7 @@ def test_a_clock_task_is_queued_after_the_caller_has_gone_on_with_its_countdown_
     sent: list[tuple[str, tuple, object, str]] = []
 
     def apply_async(sig, args=None, **options):
-        broker_slow.wait(5)  # the broker answers only once the caller has returned
+        broker_slow.wait(60)  # the broker answers only once the caller has returned
         sent.append((sig.task, args, options.get("eta"), threading.current_thread().name))
 
     monkeypatch.setattr(Signature, "apply_async", apply_async)
@@ -43,7 +43,7 @@ def test_a_clock_task_is_queued_after_the_caller_has_gone_on_with_its_countdown_
     assert sent == []  # the caller did not wait for the broker
     time.sleep(0.05)
     broker_slow.set()
-    scheduling._sender.submit(lambda: None).result(5)  # noqa: SLF001 - the thread has sent both
+    scheduling._sender.submit(lambda: None).result(60)  # noqa: SLF001 - the thread has sent both
     (clock, clock_args, eta, thread), (bot, bot_args, _bot_eta, _) = sent
     assert (clock, clock_args, bot, bot_args) == (scheduling.MOVE_CLOCK_TASK, (7, 12),
                                                    scheduling.BOT_MOVE_TASK, (7, 13))

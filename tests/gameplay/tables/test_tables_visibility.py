@@ -7,7 +7,6 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
@@ -15,6 +14,7 @@ from django.test import Client
 from config.asgi import application
 from gameplay import selectors, services
 from gameplay.models import Seating, Table
+from tests.communicator import Communicator
 
 ROUTES = ["/tables/{pk}/", "/tables/{pk}/state.json", "/tables/{pk}/replay/", "/tables/{pk}/record.json",
           "/tables/{pk}/verify/"]
@@ -148,7 +148,7 @@ async def test_the_socket_refuses_a_spectator_of_a_private_table_as_a_missing_on
 
     async def connect(pk, cookie):
         headers = [ORIGIN] + ([(b"cookie", cookie.encode())] if cookie else [])
-        s = WebsocketCommunicator(application, f"/ws/table/{pk}/", headers=headers)
+        s = Communicator(application, f"/ws/table/{pk}/", headers=headers)
         connected, code = await s.connect()
         await s.disconnect()
         return connected, code

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from tests.conftest import REPO_ROOT, CeleryWorker, _database_url
+from tests.conftest import REPO_ROOT, WORKER_START_TIMEOUT, CeleryWorker, _database_url
 
 
 class KillableWorker:
@@ -43,7 +43,7 @@ class KillableWorker:
             cwd=REPO_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         probe = CeleryWorker(self.process, hostname.replace("%h", socket.gethostname()), Path(self.log.name))
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + WORKER_START_TIMEOUT
         while not probe.answers_ping(timeout=0.5):
             assert self.process.poll() is None and time.monotonic() < deadline, probe.log()
 
