@@ -26,6 +26,7 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from config.schedule import BACKUP_TASK_NAME
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.slow
@@ -44,8 +45,14 @@ NEW_MIGRATIONS = {
     ("ratings", "0001_initial"), ("ratings", "0002_ratings_tables"),
     ("tournaments", "0017_ratings_move_out"),
 }
+#: Beat's plans: the release after the move adds its own after migrate (config.schedule), so
+#: these tables keep every row they had and gain only that release's plans.
+PLANS, CRONTABS, PLANS_CHANGED = ("django_celery_beat_periodictask", "django_celery_beat_crontabschedule",
+                                  "django_celery_beat_periodictasks")
+#: The plans added since BEFORE (by the deploy work, not by the move).
+ADDED_PLANS = {BACKUP_TASK_NAME}
 #: Tables whose rows the migration itself changes; each is compared on its own below.
-OWN_CHECKS = {"django_migrations", "django_content_type"}
+OWN_CHECKS = {"django_migrations", "django_content_type", PLANS, CRONTABS, PLANS_CHANGED}
 
 # Run by the release before, after its demo seed and its ratings' recompute: someone who holds the
 # archive's permission (through a group, and one directly), a private match only they and its players
@@ -256,5 +263,15 @@ def test_beat_rows_and_queued_task_names_still_find_their_tasks(migrated):
     now = migrated["now"]
     assert now["beat_tasks"] and set(now["beat_tasks"]) <= set(now["tasks"])
     assert set(migrated["old_tasks"]) <= set(now["tasks"])
-    beat = "django_celery_beat_periodictask"
-    assert migrated["after"][beat] == migrated["before"][beat]
+    before, after = migrated["before"], migrated["after"]
+    kept = [row for row in after[PLANS] if row["name"] not in ADDED_PLANS]
+    assert kept == before[PLANS], "a plan the release before had was changed or lost"
+    added = [row for row in after[PLANS] if row["name"] in ADDED_PLANS]
+    assert {row["name"] for row in added} == ADDED_PLANS - {row["name"] for row in before[PLANS]}
+    # their schedules: every crontab kept as it was, new ones only where an added plan points
+    new_crontabs = {row["crontab_id"] for row in added}
+    assert [row for row in after[CRONTABS] if row["id"] not in new_crontabs] == before[CRONTABS]
+    # beat's "plans changed" mark moves forward (so a running beat reloads), never back
+    assert [row["ident"] for row in after[PLANS_CHANGED]] == [row["ident"] for row in before[PLANS_CHANGED]]
+    assert all(a["last_update"] >= b["last_update"]
+               for a, b in zip(after[PLANS_CHANGED], before[PLANS_CHANGED], strict=True))
