@@ -84,12 +84,20 @@ def test_reconnecting_books_the_grace_used(table4, settings, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_worker_forfeits_a_player_who_does_not_move(celery_worker_process, settings, people):
     settings.GAMEPLAY_QUEUE_TASKS = True
-    settings.GAMEPLAY_CLOCK_SCALE = 1 / 60  # 60 s per move -> 1 s; the rules object is untouched
     table = services.create_table(rules={"move_seconds": 60}, seating="in_order", user=people[0])
     for u in people[1:4]:
         services.sit(table_id=table.pk, user=u)
-    # all four answer the redeal question here, so the move clock is set by this process's scale
-    mover = services.load_state(answer_play(table.pk)).to_move
+    # The redeal question's clock runs at the full 60 s, so however slow this machine is the worker
+    # never answers it for a seat; three seats answer, then the last answer starts the first move's
+    # clock in this process at 1/60 of its time (60 s per move -> 1 s; the rules are untouched).
+    table = Table.objects.get(pk=table.pk)
+    *first, last = services.load_state(table).redeal_pending
+    for seat in first:
+        assert services.play(table_id=table.pk, seat=seat, action="pass",
+                             expected_event=table.decision_event).ok
+    settings.GAMEPLAY_CLOCK_SCALE = 1 / 60
+    assert services.play(table_id=table.pk, seat=last, action="pass", expected_event=table.decision_event).ok
+    mover = services.load_state(Table.objects.get(pk=table.pk)).to_move
     assert Table.objects.get(pk=table.pk).rules["move_seconds"] == 60
     finished = wait_for(lambda: Table.objects.get(pk=table.pk).status == "finished")
     assert finished, celery_worker_process.log()[-3000:]
