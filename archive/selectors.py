@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatAnalysis, SeatKind
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
+from clubs.text import name_key
 from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 
@@ -269,5 +270,6 @@ def _engine_line(error: RecordError) -> str:
 
 
 def same_name(a: str, b: str) -> bool:
-    """Two names typed by people are one when they differ only in case and spaces."""
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+    """Two names typed by people are one when they read the same: they differ only in case,
+    spaces, invisible characters or look-alike letters of another script (``clubs.text``)."""
+    return name_key(a) == name_key(b)
