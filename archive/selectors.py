@@ -16,9 +16,9 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatAnalysis, SeatKind
+from clubs import text
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
-from clubs.text import name_key
 from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 
@@ -272,4 +272,4 @@ def _engine_line(error: RecordError) -> str:
 def same_name(a: str, b: str) -> bool:
     """Two names typed by people are one when they read the same: they differ only in case,
     spaces, invisible characters or look-alike letters of another script (``clubs.text``)."""
-    return name_key(a) == name_key(b)
+    return text.same_name(a, b)

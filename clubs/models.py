@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .text import name_key
+from .text import name_keys
 from .text_fields import NameField, ProseField
 from .translit import search_key
 
@@ -112,6 +112,8 @@ class Club(models.Model):
             " letters aside."
         ),
     )
+    name_key_upper = models.CharField(max_length=300, blank=True, db_index=True, editable=False)
+    """The same in capitals ("НОРА" and "HOPA" look alike; "нора" and "hopa" do not)."""
     slug = models.SlugField(_("address"), max_length=140, unique=True, allow_unicode=False)
     city = NameField(_("city or village"), blank=True)
     description = ProseField(_("description"), blank=True)
@@ -128,9 +130,9 @@ class Club(models.Model):
 
     def save(self, *args, **kwargs):
         # Derived data, kept in step on every save that writes the name (as Player.search_name).
-        self.name_key = name_key(self.name)
+        self.name_key, self.name_key_upper = name_keys(self.name)
         if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key", "name_key_upper"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

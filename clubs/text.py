@@ -177,6 +177,22 @@ KEY_LENGTH = 300
 """A stored key is cut here (a prototype may be several characters); names are far shorter."""
 
 
+def name_keys(value: str) -> tuple[str, str]:
+    """What duplicate checks compare: the skeletons of the tidied name in small letters and in
+    capitals. Two names are one (``same_name``) when either key is equal: the small letters catch
+    "Aсель" beside "Асель" and "гора" beside "ropa", the capitals "НОРА" beside "HOPA" (whose small
+    letters "нора" and "hopa" do not look alike, though the names differ only in case)."""
+    tidied = line(value)
+    return skeleton(tidied.casefold())[:KEY_LENGTH], skeleton(tidied.upper())[:KEY_LENGTH]
+
+
 def name_key(value: str) -> str:
-    """What duplicate checks compare: the tidied name, case folded, as its confusable skeleton."""
-    return skeleton(line(value).casefold())[:KEY_LENGTH]
+    """The small letters' key of ``name_keys``: case, invisible characters and look-alike letters
+    aside."""
+    return name_keys(value)[0]
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read the same to a reader: they differ only in case, spaces, invisible
+    characters or letters of another script that look alike."""
+    return any(x == y for x, y in zip(name_keys(a), name_keys(b), strict=True))

@@ -51,16 +51,17 @@ def too_long(limit: int, count: int) -> ValidationError:
 
 
 def check_name(value: str, *, limit: int) -> str:
-    """A tidied name that fits and has something to read ("" stays ""; whether that is allowed is
-    the caller's "required"). Raises ValidationError otherwise."""
+    """A tidied name that fits and has something to read. Nothing typed stays "" (whether that is
+    allowed is the caller's "required"); something typed with nothing to read in it (invisible
+    characters, blanks, symbols) raises ValidationError, as does a name too long."""
     if len(value) > limit * FAR_TOO_LONG:
         raise too_long(limit, len(value))
-    value = tidy.line(value)
-    if len(value) > limit:
-        raise too_long(limit, len(value))
-    if value and not tidy.has_letters(value):
+    tidied = tidy.line(value)
+    if len(tidied) > limit:
+        raise too_long(limit, len(tidied))
+    if value.strip() and not tidy.has_letters(tidied):
         raise ValidationError(NO_LETTERS, code="no_letters")
-    return value
+    return tidied
 
 
 def check_prose(value: str, *, limit: int) -> str:

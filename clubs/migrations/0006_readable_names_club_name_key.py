@@ -7,7 +7,7 @@ the names themselves are left as they are and tidied when next saved.
 """
 
 import clubs.text_fields
-from clubs.text import name_key
+from clubs.text import name_keys
 from django.db import migrations, models
 
 
@@ -15,8 +15,8 @@ def fill_name_keys(apps, schema_editor):
     Club = apps.get_model("clubs", "Club")
     clubs = list(Club.objects.only("pk", "name"))
     for club in clubs:
-        club.name_key = name_key(club.name)
-    Club.objects.bulk_update(clubs, ["name_key"], batch_size=500)
+        club.name_key, club.name_key_upper = name_keys(club.name)
+    Club.objects.bulk_update(clubs, ["name_key", "name_key_upper"], batch_size=500)
 
 
 class Migration(migrations.Migration):
@@ -30,6 +30,11 @@ class Migration(migrations.Migration):
             model_name='club',
             name='name_key',
             field=models.CharField(blank=True, db_index=True, editable=False, help_text='The name as duplicate checks compare it: case, invisible characters and look-alike letters aside.', max_length=300, verbose_name='name as compared'),
+        ),
+        migrations.AddField(
+            model_name='club',
+            name='name_key_upper',
+            field=models.CharField(blank=True, db_index=True, editable=False, max_length=300),
         ),
         migrations.AlterField(
             model_name='apitoken',

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .. import permissions, selectors
 from ..models import Club, Membership, Role
-from ..text import name_key
+from ..text import name_keys
 from ..translit import to_latin
 from .common import audit, clean_city, clean_name, clean_prose, require_member_manager, require_user
 
@@ -42,7 +43,8 @@ def _refuse_look_alike(name: str, *, exclude_pk: int | None = None) -> None:
     """One name, one club: the club list, the archive's club filter and the tournament pages show a
     club by its name, so a second club whose name reads the same (in another case, with invisible
     characters, or in look-alike letters of another script) could not be told from the first."""
-    twins = Club.objects.filter(name_key=name_key(name))
+    small, capitals = name_keys(name)
+    twins = Club.objects.filter(Q(name_key=small) | Q(name_key_upper=capitals))
     if exclude_pk is not None:
         twins = twins.exclude(pk=exclude_pk)
     twin = twins.order_by("pk").first()
@@ -107,7 +109,7 @@ def update_club(*, actor, club: Club, name: str, city: str = "", description: st
     permissions.require(permissions.can_edit_club(actor, club))
     before = _club_state(club)
     new_name = clean_name(name)
-    if name_key(new_name) != club.name_key:  # a club keeps the name it has, even beside a twin
+    if name_keys(new_name) != (club.name_key, club.name_key_upper):  # a club keeps its name, twin or not
         _refuse_look_alike(new_name, exclude_pk=club.pk)
     club.name = new_name
     club.city = clean_city(city)

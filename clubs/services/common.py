@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from .. import permissions, text
 from ..models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation
-from ..text_fields import NAME_LENGTH, PROSE_LENGTH, check_name, check_prose
+from ..text_fields import FIELD_ERROR, NAME_LENGTH, PROSE_LENGTH, check_name, check_prose
 
 
 def require_user(actor) -> None:
@@ -84,7 +84,7 @@ def clean_text(value: str, *, limit: int, required: bool, what: str) -> str:
         value = check_name(value or "", limit=limit)
     except ValidationError as error:
         raise ValidationError(
-            [_("%(what)s: %(error)s") % {"what": capfirst(what), "error": m} for m in error.messages]
+            [FIELD_ERROR % {"field": capfirst(what), "error": m} for m in error.messages]
         ) from None
     if required and not value:
         raise ValidationError(_("Please fill in: %(what)s.") % {"what": what})
@@ -107,7 +107,7 @@ def clean_prose(value: str, *, what: str) -> str:
         return check_prose(value or "", limit=PROSE_LENGTH)
     except ValidationError as error:
         raise ValidationError(
-            [_("%(what)s: %(error)s") % {"what": capfirst(what), "error": m} for m in error.messages]
+            [FIELD_ERROR % {"field": capfirst(what), "error": m} for m in error.messages]
         ) from None
 
 

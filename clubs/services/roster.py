@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Club, ClubPlayer, Player
-from ..text import has_letters, line, name_key
-from ..text_fields import NAME_LENGTH
+from ..text import has_letters, line, name_keys, same_name
+from ..text_fields import NAME_LENGTH, NO_LETTERS
 from ..translit import search_key
 from .common import audit, clean_city, clean_name, player_state, require_roster_manager, without_list_number
 
@@ -84,11 +84,7 @@ def parse_player_lines(text: str) -> tuple[list[tuple[str, str]], int]:
         rows.append((name, city))
     if unreadable:
         raise ValidationError(
-            _(
-                "Lines %(lines)s have no letters or digits in a name or a village; write them so"
-                " they can be read."
-            )
-            % {"lines": ", ".join(map(str, unreadable))}
+            [_("Line %(n)d: %(error)s") % {"n": n, "error": NO_LETTERS} for n in unreadable]
         )
     return rows, blanks
 
@@ -97,15 +93,15 @@ def _same_words(a: str, b: str) -> bool:
     """Two names (or villages) are one when they read the same (``name_key``: case, invisible
     characters and look-alike letters of another script aside) or spell the same sounds in
     another alphabet (``search_key``: "Жанар", "Zhanar", "Janar")."""
-    return name_key(a) == name_key(b) or search_key(a) == search_key(b)
+    return same_name(a, b) or search_key(a) == search_key(b)
 
 
 def _looks_the_same(name: str, city: str, player: Player) -> bool:
     """A single addition is refused only for a name that reads the same; another spelling of
     the same sounds may be another person, and the organiser typed it on purpose."""
-    if name_key(player.display_name) != name_key(name):
+    if not same_name(player.display_name, name):
         return False
-    return not city or not player.city or name_key(city) == name_key(player.city)
+    return not city or not player.city or same_name(city, player.city)
 
 
 def _same_person(name: str, city: str, player: Player) -> bool:
@@ -129,7 +125,8 @@ def bulk_add_players(*, actor, club: Club, text: str) -> BulkAddResult:
     on_roster = [e.player for e in ClubPlayer.objects.filter(club=club, active=True).select_related("player")]
     seen: set[tuple[str, str, str]] = set()
     for name, city in rows:
-        keys = {("sounds", search_key(name), search_key(city)), ("looks", name_key(name), name_key(city))}
+        small, capitals = zip(name_keys(name), name_keys(city), strict=True)
+        keys = {("sounds", search_key(name), search_key(city)), ("small", *small), ("capitals", *capitals)}
         if keys & seen:
             result.repeated.append(name if not city else f"{name}, {city}")
             continue

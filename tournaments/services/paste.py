@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from clubs import services as club_services
 from clubs.models import Club, ClubPlayer, Player
-from clubs.text import line, name_key
+from clubs.text import line, name_keys
 from clubs.text_fields import NAME_LENGTH
 from clubs.translit import search_key
 
@@ -62,18 +62,22 @@ class RosterNames:
 
     def __init__(self, club: Club) -> None:
         self.club = club
-        self.exact: dict[str, Player] = {}
+        self.exact: dict[tuple[int, str], Player] = {}  # by either of the name's keys
         self.by_key: dict[str, list[Player]] = defaultdict(list)
         for row in ClubPlayer.objects.filter(club=club, active=True).select_related("player"):
             # "As written": the same to a reader (case, invisible characters, look-alike letters).
-            self.exact.setdefault(name_key(row.player.display_name), row.player)
+            self._remember(row.player.display_name, row.player)
             self.by_key[search_key(row.player.display_name)].append(row.player)
+
+    def _remember(self, name: str, player: Player) -> None:
+        for key in enumerate(name_keys(name)):
+            self.exact.setdefault(key, player)
 
     def find_or_add(self, *, actor, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
         """The name as written first; else the one roster player whose key matches (any alphabet);
         else a new roster player. Returns (player, whether new); (None, False) with the line's
         error added to ``errors`` when the name could be several roster players."""
-        player = self.exact.get(name_key(name))
+        player = next((self.exact[k] for k in enumerate(name_keys(name)) if k in self.exact), None)
         if player is None:
             similar = self.by_key.get(search_key(name), [])
             if len(similar) > 1:
@@ -89,6 +93,6 @@ class RosterNames:
             except ValidationError as error:  # a name with nothing to read, say
                 errors.append(line_error(number, error))
                 return None, False
-            self.exact[name_key(name)] = player
+            self._remember(name, player)
             return player, True
         return player, False
