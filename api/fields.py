@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.core.validators import MaxLengthValidator
 from rest_framework import serializers
 
 from clubs.text_fields import NameField as NameModelField
@@ -22,10 +21,10 @@ class _TidyField(serializers.CharField):
     check: Any = None
 
     def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        # DRF's own length check stays (the schema shows it as maxLength); it sees the value
+        # ``check`` tidied and limited, so it never speaks first.
         super().__init__(max_length=max_length, **kwargs)
         self.limit = max_length
-        # The limit counts after tidying (``check``), so DRF's own check of the raw value goes.
-        self.validators = [v for v in self.validators if not isinstance(v, MaxLengthValidator)]
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
