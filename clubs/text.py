@@ -70,8 +70,42 @@ _INVISIBLE = (
     (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, reserved
     *((plane + 0xFFFE, plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000)),  # noncharacters
 )
-INVISIBLE = re.compile("[" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _INVISIBLE) + "]")
-"""One character class of them all, so that long texts are cleaned at the regex engine's speed."""
+
+
+_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
+
+
+class _Chars:
+    """Finds characters of ``ranges`` quickly: the regex engine looks a class of the first plane
+    up at once, but searches a class reaching beyond it range by range, so the other planes (where
+    few texts have a character at all) get a class of their own, tried only when needed."""
+
+    def __init__(self, ranges) -> None:
+        ranges = list(ranges)
+        bmp = [(low, min(high, 0xFFFF)) for low, high in ranges if low <= 0xFFFF]
+        astral = [(max(low, 0x10000), high) for low, high in ranges if high > 0xFFFF]
+        self.bmp = re.compile(self._class(bmp))
+        # each character of the first plane passes over the one-range look-ahead at once
+        self.astral = re.compile("(?=[\\U00010000-\\U0010ffff])" + self._class(astral)) if astral else None
+        self.any = re.compile(f"(?:{self._class(bmp)}|{self._class(astral)})" if astral else self._class(bmp))
+
+    @staticmethod
+    def _class(ranges) -> str:
+        return "[" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in ranges) + "]"
+
+    def _beyond_bmp(self, value: str) -> bool:
+        return self.astral is not None and not value.isascii() and bool(_BEYOND_BMP.search(value))
+
+    def found_in(self, value: str) -> bool:
+        return bool(self.bmp.search(value) or (self._beyond_bmp(value) and self.astral.search(value)))
+
+    def sub(self, repl, value: str) -> str:
+        value = self.bmp.sub(repl, value)
+        return self.astral.sub(repl, value) if self._beyond_bmp(value) else value
+
+
+INVISIBLE = _Chars(_INVISIBLE)
+"""All of them, so that long texts are cleaned at the regex engine's speed."""
 
 _BLANKS = "\u2800"  # braille pattern blank: drawn as an empty cell
 _ZWJ = "\u200d"
@@ -85,41 +119,54 @@ def _is_symbol(ch: str) -> bool:
     return unicodedata.category(ch) in ("So", "Sk", "Sm", "Me", "Nd") or ch in "#*"
 
 
+def _glue_or_nothing(found: re.Match[str]) -> str:
+    """An invisible character of prose: kept when it holds an emoji sequence together (a variation
+    selector after a symbol; a joiner between symbols), else removed."""
+    ch, at, whole = found.group(), found.start(), found.string
+    before = whole[at - 1] if at else ""
+    if ch in _VARIATION_SELECTORS:
+        return ch if before and _is_symbol(before) else ""
+    if ch == _ZWJ and at + 1 < len(whole) and _is_symbol(whole[at + 1]):
+        if before in _VARIATION_SELECTORS:  # kept only if the selector itself is
+            before = whole[at - 2] if at > 1 else ""
+        return ch if before and _is_symbol(before) else ""
+    return ""
+
+
 def _keep_emoji_glue(text: str) -> str:
     """Prose without invisible characters, but with the zero-width joiners and variation selectors
     that hold an emoji sequence together (between or after symbols, never beside a letter)."""
-    if not INVISIBLE.search(text):
-        return text
-    out: list[str] = []
-    for i, ch in enumerate(text):
-        if not INVISIBLE.match(ch):
-            out.append(ch)
+    return INVISIBLE.sub(_glue_or_nothing, text) if INVISIBLE.found_in(text) else text
+
+
+@cache
+def _marks() -> _Chars:
+    """Every combining mark (all are in the first two planes; found once, in about 0.1 s)."""
+    marks = [
+        code
+        for code in range(0x20000)
+        if unicodedata.combining(chr(code)) or unicodedata.category(chr(code)) in ("Mn", "Me")
+    ]
+    ranges, first, last = [], marks[0], marks[0]
+    for code in [*marks[1:], -1]:
+        if code == last + 1:
+            last = code
             continue
-        before = out[-1] if out else ""
-        if ch in _VARIATION_SELECTORS and before and _is_symbol(before):
-            out.append(ch)
-        elif ch == _ZWJ and before and (_is_symbol(before) or before in _VARIATION_SELECTORS):
-            after = text[i + 1] if i + 1 < len(text) else ""
-            if after and _is_symbol(after):
-                out.append(ch)
-    return "".join(out)
+        ranges.append((first, last))
+        first = last = code
+    return _Chars(ranges)
+
+
+@cache
+def _mark_runs() -> re.Pattern[str]:
+    return re.compile(f"(?:{_marks().any.pattern}){{{MAX_MARKS + 1},}}")
 
 
 def _cap_marks(text: str) -> str:
     """At most ``MAX_MARKS`` combining marks in a row."""
-    if text.isascii():
+    if text.isascii() or not _marks().found_in(text):
         return text
-    out: list[str] = []
-    run = 0
-    for ch in text:
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
-            run += 1
-            if run > MAX_MARKS:
-                continue
-        else:
-            run = 0
-        out.append(ch)
-    return "".join(out)
+    return _mark_runs().sub(lambda run: run.group()[:MAX_MARKS], text)
 
 
 def _tidy_row(value: str, strip) -> str:
