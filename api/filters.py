@@ -13,6 +13,8 @@ from drf_spectacular.utils import extend_schema_field
 
 from archive.models import ArchivedMatch
 from clubs.models import Club, Player
+from clubs.text import line
+from clubs.text_fields import NAME_LENGTH, too_long
 from ratings.models import PlayerRating
 from tournaments.models import Format, Tournament, TournamentStatus
 
@@ -31,6 +33,24 @@ class RowIdFilter(df.Filter):
         kwargs.setdefault("min_value", 0)
         kwargs.setdefault("max_value", ROW_ID_MAX)
         super().__init__(*args, **kwargs)
+
+
+class TypedTextField(forms.CharField):
+    """A name as searched: tidied as names are kept (``clubs.text``), so a query with an invisible
+    character still finds the name; longer than any name is refused in the request's language."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if len(value) > NAME_LENGTH:
+            raise too_long(NAME_LENGTH, len(value))
+        return line(value)
+
+
+@extend_schema_field({"type": "string", "maxLength": NAME_LENGTH})
+class NameFilter(df.CharFilter):
+    """A part of a name or a village, at most as long as a name."""
+
+    field_class = TypedTextField
 
 
 class StrictFilterSet(df.FilterSet):
@@ -58,8 +78,8 @@ class StrictFilterSet(df.FilterSet):
 
 
 class ClubFilter(StrictFilterSet):
-    city = df.CharFilter(field_name="city", lookup_expr="icontains")
-    name = df.CharFilter(field_name="name", lookup_expr="icontains")
+    city = NameFilter(field_name="city", lookup_expr="icontains")
+    name = NameFilter(field_name="name", lookup_expr="icontains")
 
     class Meta:
         model = Club
@@ -67,8 +87,8 @@ class ClubFilter(StrictFilterSet):
 
 
 class PlayerFilter(StrictFilterSet):
-    name = df.CharFilter(field_name="display_name", lookup_expr="icontains")
-    city = df.CharFilter(field_name="city", lookup_expr="icontains")
+    name = NameFilter(field_name="display_name", lookup_expr="icontains")
+    city = NameFilter(field_name="city", lookup_expr="icontains")
     club = df.CharFilter(method="in_club", label="club slug (on its roster now)")
 
     class Meta:

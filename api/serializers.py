@@ -6,8 +6,18 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubs.models import Player
-from tournaments.models import EntryStatus, Format, MatchStatus, RoundStatus, Seeding, TournamentStatus
+from clubs.models import Club, Player
+from tournaments.models import (
+    EntryStatus,
+    Format,
+    MatchStatus,
+    RoundStatus,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
+
+from .fields import model_text
 
 #: The largest id a row may have (a bigint): a larger number is refused, never sent to the database.
 MAX_ID = 2**63 - 1
@@ -15,20 +25,20 @@ MAX_ID = 2**63 - 1
 
 class ClubSerializer(serializers.Serializer):
     slug = serializers.CharField()
-    name = serializers.CharField()
-    city = serializers.CharField()
-    description = serializers.CharField()
+    name = model_text(Club, "name")
+    city = model_text(Club, "city")
+    description = model_text(Club, "description")
 
 
 class ClubLinkSerializer(serializers.Serializer):
     slug = serializers.CharField()
-    name = serializers.CharField()
+    name = model_text(Club, "name")
 
 
 class PlayerBriefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    display_name = serializers.CharField()
-    city = serializers.CharField()
+    display_name = model_text(Player, "display_name")
+    city = model_text(Player, "city")
 
 
 class RosterLineSerializer(serializers.Serializer):
@@ -49,16 +59,16 @@ class PlayerSerializer(PlayerBriefSerializer):
 
 class TournamentSerializer(serializers.Serializer):
     slug = serializers.CharField()
-    name = serializers.CharField()
+    name = model_text(Tournament, "name")
     club = ClubLinkSerializer()
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(allow_null=True)
-    venue = serializers.CharField()
+    venue = model_text(Tournament, "venue")
     online = serializers.BooleanField()
     format = serializers.ChoiceField(choices=Format.choices)
     status = serializers.ChoiceField(choices=TournamentStatus.choices)
     rated = serializers.BooleanField()
-    description = serializers.CharField()
+    description = model_text(Tournament, "description")
 
 
 class PairSerializer(serializers.Serializer):

@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatAnalysis, SeatKind
+from clubs import text
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from gameplay.engine import EngineError, MatchState, RecordError, read_record
@@ -269,5 +270,6 @@ def _engine_line(error: RecordError) -> str:
 
 
 def same_name(a: str, b: str) -> bool:
-    """Two names typed by people are one when they differ only in case and spaces."""
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+    """Two names typed by people are one when they read the same: they differ only in case,
+    spaces, invisible characters or look-alike letters of another script (``clubs.text``)."""
+    return text.same_name(a, b)

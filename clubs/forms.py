@@ -5,7 +5,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, Player, Role, TokenScope
+from .models import ApiToken, Club, Player, Role, TokenScope
+from .text_fields import PasteFormField
 
 
 class BilkaForm(forms.Form):
@@ -16,24 +17,30 @@ class BilkaForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+def model_field(model, name: str, **kwargs) -> forms.Field:
+    """The form field of a model's field: its tidying and its limit are the model's own."""
+    return model._meta.get_field(name).formfield(**kwargs)
+
+
 class ClubForm(BilkaForm):
-    name = forms.CharField(label=_("Club name"), max_length=120)
-    city = forms.CharField(label=_("City or village"), max_length=120, required=False)
-    description = forms.CharField(
+    name = model_field(Club, "name", label=_("Club name"))
+    city = model_field(Club, "city", label=_("City or village"))
+    description = model_field(
+        Club,
+        "description",
         label=_("About the club"),
-        required=False,
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text=_("Where and when you play, who to call."),
     )
 
 
 class PlayerForm(BilkaForm):
-    display_name = forms.CharField(label=_("Name"), max_length=120)
-    city = forms.CharField(label=_("City or village"), max_length=120, required=False)
+    display_name = model_field(Player, "display_name", label=_("Name"))
+    city = model_field(Player, "city", label=_("City or village"))
 
 
 class BulkPlayersForm(BilkaForm):
-    text = forms.CharField(
+    text = PasteFormField(
         max_length=30000,
         label=_("Players, one per line"),
         widget=forms.Textarea(
@@ -98,9 +105,7 @@ class SearchForm(BilkaForm):
 class ApiTokenForm(BilkaForm):
     """A new API key: a name to recognise it by, what it may do, and for a write key its clubs."""
 
-    name = forms.CharField(
-        label=_("Key name"), max_length=80, help_text=_("For example: the results laptop.")
-    )
+    name = model_field(ApiToken, "name", label=_("Key name"), help_text=_("For example: the results laptop."))
     scope = forms.ChoiceField(label=_("The key may"), choices=TokenScope.choices, initial=TokenScope.READ)
     clubs = forms.ModelMultipleChoiceField(
         label=_("Clubs it may enter results for"),

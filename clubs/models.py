@@ -14,6 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .text import name_keys
+from .text_fields import NameField, ProseField
 from .translit import search_key
 
 
@@ -40,8 +42,8 @@ class User(AbstractUser):
 class Player(models.Model):
     """A person who plays Bilka. Village players often have no account; one may claim this later."""
 
-    display_name = models.CharField(_("name"), max_length=120)
-    city = models.CharField(_("city or village"), max_length=120, blank=True)
+    display_name = NameField(_("name"))
+    city = NameField(_("city or village"), blank=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("account"),
@@ -98,10 +100,23 @@ class Player(models.Model):
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = NameField(_("name"))
+    name_key = models.CharField(
+        _("name as compared"),
+        max_length=300,
+        blank=True,
+        db_index=True,
+        editable=False,
+        help_text=_(
+            "The name as duplicate checks compare it: case, invisible characters and look-alike"
+            " letters aside."
+        ),
+    )
+    name_key_upper = models.CharField(max_length=300, blank=True, db_index=True, editable=False)
+    """The same in capitals ("НОРА" and "HOPA" look alike; "нора" and "hopa" do not)."""
     slug = models.SlugField(_("address"), max_length=140, unique=True, allow_unicode=False)
-    city = models.CharField(_("city or village"), max_length=120, blank=True)
-    description = models.TextField(_("description"), blank=True)
+    city = NameField(_("city or village"), blank=True)
+    description = ProseField(_("description"), blank=True)
     created_by = _account_link(_("created by"))
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
@@ -112,6 +127,13 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # Derived data, kept in step on every save that writes the name (as Player.search_name).
+        self.name_key, self.name_key_upper = name_keys(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key", "name_key_upper"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("clubs:club_detail", kwargs={"slug": self.slug})
@@ -152,9 +174,8 @@ class ClubPlayer(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="roster_entries"
     )
-    added_as = models.CharField(
+    added_as = NameField(
         _("added as"),
-        max_length=120,
         blank=True,
         help_text=_("The name the organiser typed, kept when records are merged."),
     )
@@ -270,7 +291,7 @@ class ApiToken(models.Model):
         on_delete=models.CASCADE,
         related_name="api_tokens",
     )
-    name = models.CharField(_("name"), max_length=80)
+    name = NameField(_("name"), max_length=80)
     prefix = models.CharField(_("beginning"), max_length=PREFIX_LENGTH, editable=False)
     digest = models.CharField(max_length=64, unique=True, editable=False)
     scope = models.CharField(_("scope"), max_length=8, choices=TokenScope.choices, default=TokenScope.READ)

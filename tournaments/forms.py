@@ -13,12 +13,14 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import BilkaForm
+from clubs.forms import BilkaForm, model_field
+from clubs.models import Player
+from clubs.text_fields import PasteFormField
 from gameplay.engine import Rules
 from gameplay.engine import rules as engine_rules
 
 from .core.tiebreaks import Tiebreak
-from .models import DaySettings, Format, PlayMode, Seeding
+from .models import DaySettings, Format, PlayMode, Seeding, Tournament
 
 RULE_LABELS = {
     "deck": _("Deck"),
@@ -115,6 +117,11 @@ PLAIN_SETTINGS = (
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
 
 
+PASTE_LENGTH = 30000
+"""A pasted list of pairs or players: a few hundred lines."""
+PRIZES_LENGTH = 4000
+"""The prizes, one line per place (each line is a name: ``services.events.clean_settings``)."""
+
 SERIES_CHOICES = [(1, _("1 match")), (3, _("Best of 3")), (5, _("Best of 5"))]
 
 
@@ -131,7 +138,7 @@ ISO_MINUTE = "%Y-%m-%dT%H:%M"
 
 
 class TournamentForm(BilkaForm):
-    name = forms.CharField(label=_("Tournament name"), max_length=140)
+    name = model_field(Tournament, "name", label=_("Tournament name"))
     # A date input only takes the ISO form, whatever the page's language: in a localised form it
     # came back empty, and saving the settings then failed with "required".
     starts_on = forms.DateField(
@@ -140,9 +147,11 @@ class TournamentForm(BilkaForm):
     ends_on = forms.DateField(
         label=_("Last day"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DAY)
     )
-    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    venue = model_field(Tournament, "venue", label=_("Venue"))
     online = forms.BooleanField(label=_("Online event"), required=False)
-    description = forms.CharField(label=_("About"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    description = model_field(
+        Tournament, "description", label=_("About"), widget=forms.Textarea(attrs={"rows": 3})
+    )
     format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.SWISS)
     swiss_rounds = count_field(
         _("Swiss rounds"), 1, 30, 5, _("Also the number of rounds of an individual event.")
@@ -194,7 +203,8 @@ class TournamentForm(BilkaForm):
         required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
-    prizes = forms.CharField(
+    prizes = PasteFormField(
+        max_length=PRIZES_LENGTH,
         label=_("Prizes, one line per place"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Cup and 20 000 ₸\nSack of flour\nCake")}),
@@ -293,7 +303,8 @@ class TournamentForm(BilkaForm):
 
 
 class BulkEntriesForm(BilkaForm):
-    text = forms.CharField(
+    text = PasteFormField(
+        max_length=PASTE_LENGTH,
         label=_("Pairs, one per line"),
         widget=forms.Textarea(
             attrs={"rows": 6, "placeholder": "Нұрлан Ахметов & Әсел Жұмабаева\nОлег Ткаченко & Иван Петров"}
@@ -306,7 +317,8 @@ class BulkEntriesForm(BilkaForm):
 
 
 class PlayersBulkForm(BilkaForm):
-    text = forms.CharField(
+    text = PasteFormField(
+        max_length=PASTE_LENGTH,
         label=_("Players, one per line"),
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Нұрлан Ахметов\nОлег Ткаченко"}),
         help_text=_(
@@ -340,7 +352,7 @@ class PlayerSubstituteForm(BilkaForm):
 
     from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=99)
     player = forms.ModelChoiceField(label=_("Roster player"), queryset=None, required=False)
-    name = forms.CharField(label=_("Or a new name"), max_length=120, required=False)
+    name = model_field(Player, "display_name", label=_("Or a new name"), required=False)
 
     def __init__(self, *args, players=None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,7 +11,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import BilkaForm
+from clubs.forms import BilkaForm, model_field
+
+from .models import Match
 
 WHOLE_SCORES = _("Please give both scores as whole numbers.")
 
@@ -46,7 +48,9 @@ class PinForm(BilkaForm):
 
 
 class DisputeForm(BilkaForm):
-    note = forms.CharField(label=_("What is wrong?"), max_length=500, required=False)
+    note = model_field(
+        Match, "dispute_note", label=_("What is wrong?"), required=False, widget=forms.TextInput
+    )
     pin = forms.CharField(label=PIN_LABEL, max_length=8, required=False)
 
 

@@ -24,6 +24,8 @@ from archive.selectors import finished_state, same_name
 from archive.services.matches import ArchiveError, PlayedMatch, SeatIn, archive_match, archived_with_record
 from clubs.models import Club, ClubPlayer
 from clubs.permissions import ROSTER_ROLES, role_of
+from clubs.text import has_letters, line
+from clubs.text_fields import NAME_LENGTH
 from gameplay.engine.cards import PAIRS, SEATS
 
 
@@ -43,7 +45,10 @@ def seats_from_names(players: dict[str, Any], club: Club) -> list[SeatIn]:
     roster = [row.player for row in rows]
     seats = []
     for seat, letter in enumerate(SEATS):
-        name = " ".join(str(players.get(letter) or "").split())[:120] or letter
+        # A record's names are typed elsewhere: tidied as every name here (``clubs.text``); one
+        # with nothing to read is the seat's letter.
+        name = line(str(players.get(letter) or ""))[:NAME_LENGTH].strip()
+        name = name if has_letters(name) else letter
         found = [p for p in roster if same_name(p.display_name, name)]
         if len(found) == 1:
             seats.append(SeatIn(seat=seat, name=found[0].display_name, kind=SeatKind.PLAYER,

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .. import permissions, selectors
 from ..models import Club, Membership, Role
+from ..text import name_keys
 from ..translit import to_latin
-from .common import audit, clean_city, clean_name, require_member_manager, require_user
+from .common import audit, clean_city, clean_name, clean_prose, require_member_manager, require_user
 
 RESERVED_SLUGS = frozenset({"new"})  # clubs/new/ is the creation page
 
@@ -35,6 +37,25 @@ def _unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+def _refuse_look_alike(name: str, *, exclude_pk: int | None = None) -> None:
+    """One name, one club: the club list, the archive's club filter and the tournament pages show a
+    club by its name, so a second club whose name reads the same (in another case, with invisible
+    characters, or in look-alike letters of another script) could not be told from the first."""
+    small, capitals = name_keys(name)
+    twins = Club.objects.filter(Q(name_key=small) | Q(name_key_upper=capitals))
+    if exclude_pk is not None:
+        twins = twins.exclude(pk=exclude_pk)
+    twin = twins.order_by("pk").first()
+    if twin is not None:
+        raise ValidationError(
+            _(
+                "There is already a club named “%(name)s”. Add your village or town to the name so"
+                " that people can tell the two apart."
+            )
+            % {"name": twin.name}
+        )
 
 
 def _require_role(role: str) -> None:
@@ -66,11 +87,13 @@ def create_club(*, actor, name: str, city: str = "", description: str = "") -> C
     require_user(actor)
     name = clean_name(name)
     city = clean_city(city)
+    description = clean_prose(description, what=_("description"))
+    _refuse_look_alike(name)
     club = Club.objects.create(
         name=name,
         slug=_unique_slug(name),
         city=city,
-        description=(description or "").strip(),
+        description=description,
         created_by=actor,
     )
     Membership.objects.create(club=club, user=actor, role=Role.OWNER)
@@ -85,9 +108,12 @@ def update_club(*, actor, club: Club, name: str, city: str = "", description: st
     club = Club.objects.select_for_update().get(pk=club.pk)
     permissions.require(permissions.can_edit_club(actor, club))
     before = _club_state(club)
-    club.name = clean_name(name)
+    new_name = clean_name(name)
+    if name_keys(new_name) != (club.name_key, club.name_key_upper):  # a club keeps its name, twin or not
+        _refuse_look_alike(new_name, exclude_pk=club.pk)
+    club.name = new_name
     club.city = clean_city(city)
-    club.description = (description or "").strip()
+    club.description = clean_prose(description, what=_("description"))
     club.save()
     audit(actor=actor, action="club.update", obj=club, club=club, before=before, after=_club_state(club))
     return club

@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from .. import permissions
+from .. import permissions, text
 from ..models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation
+from ..text_fields import FIELD_ERROR, NAME_LENGTH, PROSE_LENGTH, check_name, check_prose
 
 
 def require_user(actor) -> None:
@@ -32,7 +34,7 @@ def audit(
         object_id=str(obj.pk) if obj is not None and obj.pk is not None else "",
         object_repr=str(obj)[:200] if obj is not None else "",
         subject=subject_of(obj),
-        reason=" ".join((reason or "").split())[:300],
+        reason=text.line(reason)[:300],
         before=before,
         after=after,
     )
@@ -76,25 +78,37 @@ def without_list_number(line: str) -> str:
 
 
 def clean_text(value: str, *, limit: int, required: bool, what: str) -> str:
-    """Typed text with its runs of spaces folded; too long, or missing when required, is refused."""
-    value = " ".join((value or "").split())
+    """Typed text tidied as every name is (``clubs.text``): nothing invisible, single spaces; too
+    long, unreadable, or missing when required, is refused in the reader's language."""
+    try:
+        value = check_name(value or "", limit=limit)
+    except ValidationError as error:
+        raise ValidationError(
+            [FIELD_ERROR % {"field": capfirst(what), "error": m} for m in error.messages]
+        ) from None
     if required and not value:
         raise ValidationError(_("Please fill in: %(what)s.") % {"what": what})
-    if len(value) > limit:
-        raise ValidationError(
-            _("%(what)s is too long (at most %(limit)d characters).") % {"what": what, "limit": limit}
-        )
     return value
 
 
 def clean_name(value: str) -> str:
-    """A club's or a player's name: required, at most 120 characters."""
-    return clean_text(value, limit=120, required=True, what=_("name"))
+    """A club's or a player's name: required, readable, at most ``NAME_LENGTH`` characters."""
+    return clean_text(value, limit=NAME_LENGTH, required=True, what=_("name"))
 
 
 def clean_city(value: str) -> str:
-    """A club's or a player's city or village: optional, at most 120 characters."""
-    return clean_text(value, limit=120, required=False, what=_("city or village"))
+    """A club's or a player's city or village: optional, at most ``NAME_LENGTH`` characters."""
+    return clean_text(value, limit=NAME_LENGTH, required=False, what=_("city or village"))
+
+
+def clean_prose(value: str, *, what: str) -> str:
+    """A description or a note: tidied line by line, at most ``PROSE_LENGTH`` characters."""
+    try:
+        return check_prose(value or "", limit=PROSE_LENGTH)
+    except ValidationError as error:
+        raise ValidationError(
+            [FIELD_ERROR % {"field": capfirst(what), "error": m} for m in error.messages]
+        ) from None
 
 
 def require_roster_manager(actor, club: Club) -> None:

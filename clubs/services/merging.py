@@ -41,7 +41,7 @@ def fold_into(*, actor, source: Player, target: Player) -> None:
         target.user = user
     if not target.city and source.city:
         target.city = source.city
-    target.save()
+    target.save(update_fields=["user", "city"])  # its name as it was, checked at its next edit
     players_merged.send(sender=Player, source=source, target=target, actor=actor)
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from .. import permissions
+from .. import permissions, text
 from ..models import Player
+from ..text_fields import NAME_LENGTH
 from .common import audit, clean_city, clean_name, player_state, require_user
 
 
@@ -16,7 +18,10 @@ def ensure_player_for_user(*, user, display_name: str | None = None) -> Player:
     existing = Player.objects.filter(user=user).first()
     if existing is not None:
         return existing
-    name = (display_name or user.get_full_name() or user.get_username())[:120]
+    candidates = (display_name, user.get_full_name(), user.get_username())
+    tidied = (text.line(c)[:NAME_LENGTH].strip() for c in candidates if c)
+    # An account name of only invisible characters (older sign-ups) gives a name that can be read.
+    name = next((c for c in tidied if text.has_letters(c)), "") or _("Player %(n)d") % {"n": user.pk}
     player = Player.objects.create(display_name=name, user=user, created_by=user)
     audit(actor=user, action="player.create_for_user", obj=player, after=player_state(player))
     return player

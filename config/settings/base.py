@@ -199,6 +199,9 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_ON_GET = False
+# Django's own check (letters, digits and @.+-_) and one that the name can be read: the Hangul
+# fillers count as letters for Django, and a name of only those showed as nothing at all.
+ACCOUNT_USERNAME_VALIDATORS = "clubs.text_fields.USERNAME_VALIDATORS"
 # Wrong passwords are slowed by django-axes per (account, address) pair, never per account alone:
 # a stranger failing on a finalist's name locks only himself out, and the lock lifts by itself
 # after the cool-off (no admin needed on a tournament day). Typing more during the lock does not

@@ -14,6 +14,8 @@ from django.utils import timezone
 from archive import services as archive_services
 from archive.models import ArchivedMatch
 from archive.records import MAX_RECORD_BYTES
+from archive.services.uploads import seats_from_names
+from clubs import services as club_services
 from clubs.models import Role
 from gameplay.engine import write_record
 from gameplay.engine.selfplay import bot_match
@@ -172,3 +174,15 @@ def test_the_record_of_a_table_already_archived_is_refused(signed_in, club):
     text = post(signed_in, club, pasted=json.dumps(rec)).content.decode()
     assert f"already in the archive (#{table_match.pk})" in text
     assert ArchivedMatch.objects.count() == 1
+
+
+def test_a_records_names_are_tidied_and_found_on_the_roster_whatever_invisible_letters(club, organiser):
+    """A record's names are typed elsewhere: an override, zero-width characters or a look-alike
+    letter neither hide a roster player nor reach the archive; a name with nothing to read is the
+    seat's letter."""
+    asel = club_services.add_player(actor=organiser, club=club, display_name="Асель").player
+    typed = {"N": "A\u0441ель\u200b", "E": "\u202eНұрлан", "S": "\u3164\u3164", "W": "Олег\x00"}
+    seats = {s.seat: s for s in seats_from_names(typed, club)}
+    north, east, south, west = (seats[i] for i in range(4))
+    assert (north.name, north.player_id) == ("Асель", asel.pk)
+    assert [s.name for s in (east, south, west)] == ["Нұрлан", "S", "Олег"]

@@ -21,7 +21,7 @@ def test_create_club_makes_creator_owner_and_transliterated_slug():
     assert club.slug == "uspenka"
     assert Membership.objects.get(club=club, user=user).role == Role.OWNER
     assert AuditEntry.objects.filter(action="club.create", club=club, actor=user).exists()
-    second = services.create_club(actor=user, name="Успенка")
+    second = services.create_club(actor=user, name="Успенка!")  # another name, the same address
     assert second.slug == "uspenka-2"
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
+from clubs.text_fields import NameField, ProseField
 
 
 class Format(models.TextChoices):
@@ -50,13 +51,13 @@ class Tournament(models.Model):
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="tournaments"
     )
-    name = models.CharField(_("name"), max_length=140)
+    name = NameField(_("name"), max_length=140)
     slug = models.SlugField(_("address"), max_length=160, unique=True)
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"), null=True, blank=True)
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = NameField(_("venue"), max_length=200, blank=True)
     online = models.BooleanField(_("online event"), default=False)
-    description = models.TextField(_("about"), blank=True)
+    description = ProseField(_("about"), blank=True)
     rules = models.JSONField(_("rules"), default=dict, blank=True)
     format = models.CharField(_("format"), max_length=16, choices=Format.choices, default=Format.SWISS)
     double_round_robin = models.BooleanField(_("double round robin"), default=False)

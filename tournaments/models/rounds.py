@@ -15,8 +15,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.text_fields import ProseField
+
 from .entries import Entry, IndividualEntry
 from .event import PlayMode, Tournament
+
+DISPUTE_NOTE_LENGTH = 500
+"""What a pair writes when it disputes a result."""
 
 
 class RoundStatus(models.TextChoices):
@@ -117,7 +122,7 @@ class Match(models.Model):
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_how = models.CharField(max_length=12, blank=True)  # player / pin / organiser / auto
-    dispute_note = models.TextField(blank=True)
+    dispute_note = ProseField(blank=True, max_length=DISPUTE_NOTE_LENGTH)
     live_table = models.PositiveIntegerField(
         _("live table"),
         null=True,

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubs import text
 from clubs.models import AuditEntry
 from config import fresh
 
@@ -62,7 +63,7 @@ def audit(*, actor, action: str, obj, tournament: Tournament, before=None, after
         object_id=str(obj.pk),
         object_repr=str(obj)[:200],
         subject={**subject_of(obj), "event": tournament.name},  # the club's log names the tournament
-        reason=" ".join((reason or "").split())[:300],
+        reason=text.line(reason)[:300],
         before=before,
         after=after,
     )

@@ -11,6 +11,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
+from clubs.text import line
+from clubs.text_fields import check_name, check_prose, too_long
 from clubs.translit import to_latin
 from gameplay.engine import Rules, RulesError
 
@@ -86,15 +88,43 @@ def parse_rules(data: Any) -> dict:
         raise ValidationError(_("The rules are not valid: %(error)s") % {"error": error}) from error
 
 
+PRIZE_LENGTH = 200
+PRIZE_PLACES = 64
+
+
+def _tidy(key: str, value: Any) -> str:
+    """A name, the venue or the description as every typed text is kept (``clubs.text_fields``),
+    refused by field when it cannot be."""
+    field = Tournament._meta.get_field(key)
+    check = check_prose if key == "description" else check_name
+    try:
+        return check(str(value or ""), limit=field.max_length)
+    except ValidationError as error:
+        raise ValidationError({key: error.messages}) from None
+
+
+def _prizes(lines: Any) -> list[str]:
+    """One prize per place, each tidied as a line of text; none blank, none too long."""
+    prizes = [line(str(p)) for p in lines or []]
+    prizes = [p for p in prizes if p]
+    if len(prizes) > PRIZE_PLACES:
+        raise ValidationError({"prizes": _("At most %(n)d prizes, one per place.") % {"n": PRIZE_PLACES}})
+    for prize in prizes:
+        if len(prize) > PRIZE_LENGTH:
+            raise ValidationError({"prizes": too_long(PRIZE_LENGTH, len(prize)).messages})
+    return prizes
+
+
 def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
     unknown = set(values) - set(EDITABLE_FIELDS)
     if unknown:
         raise ValueError(f"unknown tournament fields: {sorted(unknown)}")
     clean = dict(values)
-    if "name" in clean:
-        clean["name"] = " ".join((clean["name"] or "").split())
-        if not clean["name"]:
-            raise ValidationError(_("Please give the tournament a name."))
+    for key in ("name", "venue", "description"):
+        if key in clean:
+            clean[key] = _tidy(key, clean[key])
+    if "name" in clean and not clean["name"]:
+        raise ValidationError(_("Please give the tournament a name."))
     if "rules" in clean:
         clean["rules"] = parse_rules(clean["rules"])
     fmt = clean.get("format", current.format if current else Format.SWISS)
@@ -109,7 +139,7 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
             )
         clean["tiebreaks"] = order or default_tiebreaks(fmt)
     if "prizes" in clean:
-        clean["prizes"] = [" ".join(str(p).split()) for p in clean["prizes"] or [] if str(p).strip()]
+        clean["prizes"] = _prizes(clean["prizes"])
     for key, low in (
         ("swiss_rounds", 1),
         ("best_of", 1),

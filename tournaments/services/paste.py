@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 
 from clubs import services as club_services
 from clubs.models import Club, ClubPlayer, Player
+from clubs.text import line, name_keys
+from clubs.text_fields import NAME_LENGTH
 from clubs.translit import search_key
 
 PAIR_SEPARATORS = re.compile(r"\s*(?:&|\+|/|;|\s[иіі]\s|\sжәне\s|\sand\s)\s*", re.IGNORECASE)
@@ -23,17 +25,17 @@ def parse_pair_lines(text: str) -> list[tuple[int, str, str]]:
     names."""
     pairs, errors = [], []
     for number, raw in enumerate((text or "").splitlines(), start=1):
-        line = " ".join(club_services.without_list_number(raw).split())
-        if not line:
+        tidied = line(club_services.without_list_number(raw))
+        if not tidied:
             continue
-        parts = [p.strip(" ,") for p in PAIR_SEPARATORS.split(line) if p.strip(" ,")]
+        parts = [p.strip(" ,") for p in PAIR_SEPARATORS.split(tidied) if p.strip(" ,")]
         if len(parts) != 2:
             errors.append(
                 _("Line %(n)d: write two names joined by “&”, e.g. “Нурлан Ахметов & Асель Жумабаева”.")
                 % {"n": number}
             )
             continue
-        pairs.append((number, parts[0][:120], parts[1][:120]))
+        pairs.append((number, parts[0][:NAME_LENGTH], parts[1][:NAME_LENGTH]))
     if errors:
         raise ValidationError(errors)
     if not pairs:
@@ -44,7 +46,7 @@ def parse_pair_lines(text: str) -> list[tuple[int, str, str]]:
 def parse_name_lines(text: str) -> list[tuple[int, str]]:
     """Pasted lines of one name each → (line number, name); raises when there is none."""
     lines = enumerate((text or "").splitlines(), 1)
-    names = [(n, " ".join(club_services.without_list_number(raw).split())[:120]) for n, raw in lines]
+    names = [(n, line(club_services.without_list_number(raw))[:NAME_LENGTH].strip()) for n, raw in lines]
     names = [(n, name) for n, name in names if name]
     if not names:
         raise ValidationError(_("Paste at least one name, one per line."))
@@ -55,26 +57,27 @@ def line_error(number: int, error: ValidationError) -> str:
     return _("Line %(n)d: %(error)s") % {"n": number, "error": " ".join(error.messages)}
 
 
-def _plain(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 class RosterNames:
     """The club's active roster, to find the players of a pasted list by name."""
 
     def __init__(self, club: Club) -> None:
         self.club = club
-        self.exact: dict[str, Player] = {}
+        self.exact: dict[tuple[int, str], Player] = {}  # by either of the name's keys
         self.by_key: dict[str, list[Player]] = defaultdict(list)
         for row in ClubPlayer.objects.filter(club=club, active=True).select_related("player"):
-            self.exact.setdefault(_plain(row.player.display_name), row.player)
+            # "As written": the same to a reader (case, invisible characters, look-alike letters).
+            self._remember(row.player.display_name, row.player)
             self.by_key[search_key(row.player.display_name)].append(row.player)
+
+    def _remember(self, name: str, player: Player) -> None:
+        for key in enumerate(name_keys(name)):
+            self.exact.setdefault(key, player)
 
     def find_or_add(self, *, actor, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
         """The name as written first; else the one roster player whose key matches (any alphabet);
         else a new roster player. Returns (player, whether new); (None, False) with the line's
         error added to ``errors`` when the name could be several roster players."""
-        player = self.exact.get(_plain(name))
+        player = next((self.exact[k] for k in enumerate(name_keys(name)) if k in self.exact), None)
         if player is None:
             similar = self.by_key.get(search_key(name), [])
             if len(similar) > 1:
@@ -85,7 +88,11 @@ class RosterNames:
                 return None, False
             player = similar[0] if similar else None
         if player is None:
-            player = club_services.add_player(actor=actor, club=self.club, display_name=name).player
-            self.exact[_plain(name)] = player
+            try:
+                player = club_services.add_player(actor=actor, club=self.club, display_name=name).player
+            except ValidationError as error:  # a name with nothing to read, say
+                errors.append(line_error(number, error))
+                return None, False
+            self._remember(name, player)
             return player, True
         return player, False

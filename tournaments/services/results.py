@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import text
 from gameplay.engine.sheets import (
     WIN_SCORE,
     DealSummary,
@@ -225,7 +226,7 @@ def dispute_result(
     how = _may_answer(actor, match, tournament, pin, sender)
     if match.status != MatchStatus.UNCONFIRMED:
         raise ValidationError(_("Only a result waiting for confirmation can be disputed."))
-    mark_disputed(match, dispute_note=" ".join((note or "").split())[:500])
+    mark_disputed(match, dispute_note=text.line(note)[: Match._meta.get_field("dispute_note").max_length])
     audit(
         actor=actor,
         action="match.dispute",
@@ -265,7 +266,7 @@ def correct_result(
         require_manager(actor, tournament)
     if match.bye:
         raise ValidationError(_("A bye has no result to enter."))
-    reason = " ".join((reason or "").split())
+    reason = text.line(reason)
     later_paired = tournament.rounds.filter(number__gt=match.round.number).exists()
     had_result = match.has_result
     before = match.state()
