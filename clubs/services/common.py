@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from .. import permissions
-from ..models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation
+from ..models import AuditEntry, Club, ClubPlayer, MemberInvitation, Membership, Player, PlayerInvitation
 
 
 def require_user(actor) -> None:
@@ -50,6 +50,8 @@ def subject_of(obj) -> dict | None:
         return {"kind": "player", "name": obj.display_name}
     if isinstance(obj, Club):
         return {"kind": "club", "name": obj.name}
+    if isinstance(obj, MemberInvitation):  # what the owner typed, never the account it reached
+        return {"kind": "invitation", "name": obj.addressed_to}
     return {"kind": "", "name": str(obj)[:200]}
 
 
