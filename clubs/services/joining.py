@@ -52,25 +52,26 @@ def _state(invitation: MemberInvitation) -> dict:
 
 def _account_for(who: str):
     """The active account with this username, else the one account with this e-mail (an address
-    two accounts share names neither)."""
+    two accounts share names neither). Both lookups always run, found or not."""
     accounts = get_user_model().objects.filter(is_active=True)
     by_name = accounts.filter(username__iexact=who).first()
+    by_email = list(accounts.filter(email__iexact=who).order_by("pk")[:2])
     if by_name is not None:
         return by_name
-    by_email = list(accounts.filter(email__iexact=who).order_by("pk")[:2])
     return by_email[0] if len(by_email) == 1 else None
 
 
 def _reaches(club: Club, user) -> bool:
     """Whether a new invitation of the club should reach the account: not a member already, not
-    invited already, and not one who declined the club lately."""
-    if user is None or Membership.objects.filter(club=club, user=user).exists():
-        return False
-    mine = MemberInvitation.objects.filter(club=club, user=user)
-    if mine.filter(status=InvitationStatus.SENT, expires_at__gt=timezone.now()).exists():
-        return False
+    invited already, and not one who declined the club lately. The same three queries run when
+    there is no account (asked about no one), so the answer takes the same work either way."""
+    user_id = user.pk if user is not None else None
+    member = Membership.objects.filter(club=club, user_id=user_id).exists()
+    mine = MemberInvitation.objects.filter(club=club, user_id=user_id)
+    invited = mine.filter(status=InvitationStatus.SENT, expires_at__gt=timezone.now()).exists()
     quiet = timezone.now() - timedelta(days=DECLINED_QUIET_DAYS)
-    return not mine.filter(status=InvitationStatus.DECLINED, answered_at__gt=quiet).exists()
+    declined = mine.filter(status=InvitationStatus.DECLINED, answered_at__gt=quiet).exists()
+    return user is not None and not (member or invited or declined)
 
 
 @transaction.atomic

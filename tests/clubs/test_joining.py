@@ -8,8 +8,10 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubs import selectors, services
 from clubs.models import AuditEntry, Club, InvitationStatus, MemberInvitation, Membership, Role
@@ -18,6 +20,13 @@ from tournaments import tasks
 from tournaments.models import Notification
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Service messages in English, so assertions read the same whatever LANGUAGE_CODE is."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
@@ -118,6 +127,16 @@ def test_the_unknown_address_gets_the_answer_the_known_one_gets(
     # the club's audit log keeps what the owner typed, never the account it reached
     row = AuditEntry.objects.filter(action="membership.invite").order_by("at").first()
     assert "user" not in str(row.after) and row.subject == {"kind": "invitation", "name": "asel@example.com"}
+
+
+def test_inviting_a_known_and_an_unknown_address_does_the_same_work(club, owner, asel):
+    counts = {}
+    for who in ("asel@example.com", "nobody@example.com"):
+        actor = type(owner).objects.get(pk=owner.pk)  # as each request has: no role cached yet
+        with CaptureQueriesContext(connection) as queries:
+            services.invite_member(actor=actor, club=club, who=who)
+        counts[who] = len(queries)
+    assert counts["asel@example.com"] == counts["nobody@example.com"]
 
 
 def test_invitations_expire_and_the_owner_can_withdraw_one(client, club, owner, asel):
