@@ -29,10 +29,12 @@ RATE_LIMITED = "rate_limited"
 
 
 def clubs_per_day() -> int:
+    """``BILKA_CLUBS_PER_DAY`` (the environment may set it), else 3."""
     return getattr(settings, "BILKA_CLUBS_PER_DAY", CLUBS_PER_DAY)
 
 
 def invitations_per_hour() -> int:
+    """``BILKA_INVITATIONS_PER_HOUR`` (the environment may set it), else 30."""
     return getattr(settings, "BILKA_INVITATIONS_PER_HOUR", INVITATIONS_PER_HOUR)
 
 
