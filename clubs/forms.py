@@ -1,8 +1,6 @@
 """Forms for the club pages. They only validate input; the services make the changes."""
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from .models import ApiToken, Club, Player, Role, TokenScope
@@ -61,16 +59,19 @@ class RoleForm(BilkaForm):
 
 
 class AddMemberForm(BilkaForm):
+    """Whom to invite. The form looks nobody up: the answer is the same whether an account has this
+    name or address or not (``services.invite_member``)."""
+
     who = forms.CharField(label=_("Username or email"), max_length=254)
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
 
-    def clean_who(self):
-        who = self.cleaned_data["who"].strip()
-        User = get_user_model()
-        user = User.objects.filter(Q(username__iexact=who) | Q(email__iexact=who)).order_by("pk").first()
-        if user is None:
-            raise forms.ValidationError(_("No account with this username or email."))
-        return user
+
+class InPersonForm(BilkaForm):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.MEMBER)
+
+
+class AnswerForm(BilkaForm):
+    answer = forms.ChoiceField(choices=[("accept", _("Accept")), ("decline", _("Decline"))])
 
 
 class MergeForm(BilkaForm):

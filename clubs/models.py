@@ -237,6 +237,69 @@ class PlayerInvitation(models.Model):
         return self.claimed_at is None and not self.is_expired
 
 
+class InvitationStatus(models.TextChoices):
+    SENT = "sent", _("waiting for an answer")
+    ACCEPTED = "accepted", _("accepted")
+    DECLINED = "declined", _("declined")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class MemberInvitation(models.Model):
+    """An owner's invitation to join the club with a role: nobody becomes a member until he accepts.
+
+    Sent to an account by name or e-mail (``addressed_to``, as the owner typed it): ``user`` is the
+    account it reached, and stays empty when none has that name or address, or one was not told
+    again (already a member, already invited, declined lately). The owner's pages show the row the
+    same either way, so an invitation never tells whether an address has an account. An invitation
+    shown in person (a QR code) has no address: whoever opens it signed in may accept it once."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="member_invitations"
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    token = models.CharField(_("token"), max_length=64, unique=True, default=_new_token, editable=False)
+    addressed_to = models.CharField(_("name or e-mail"), max_length=254, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("account"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="club_invitations",
+    )
+    created_by = _account_link(_("invited by"), blank=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=InvitationStatus.choices, default=InvitationStatus.SENT
+    )
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation to a club")
+        verbose_name_plural = _("invitations to clubs")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["created_by", "created_at"], name="member_invitation_by_at")]
+
+    def __str__(self) -> str:
+        return f"{self.addressed_to or '—'} → {self.club}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:join_invitation", kwargs={"token": self.token})
+
+    @property
+    def in_person(self) -> bool:
+        return not self.addressed_to
+
+    @property
+    def is_expired(self) -> bool:
+        return timezone.now() >= self.expires_at
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == InvitationStatus.SENT and not self.is_expired
+
+
 class AuditEntry(models.Model):
     """Who changed what, with the state before and after. Written by every service."""
 

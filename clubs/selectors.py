@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
-from .models import ApiToken, AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role, User
+from .models import (
+    ApiToken,
+    AuditEntry,
+    Club,
+    ClubPlayer,
+    InvitationStatus,
+    MemberInvitation,
+    Membership,
+    Player,
+    PlayerInvitation,
+    Role,
+    User,
+)
 from .translit import search_key
 
 SEARCH_LIMIT = 50
@@ -39,6 +52,27 @@ def open_invitations(*, club: Club) -> dict[int, PlayerInvitation]:
         if inv.is_usable:
             result[inv.player_id] = inv
     return result
+
+
+def sent_invitations(*, club: Club) -> list[MemberInvitation]:
+    """The club's invitations still waiting for an answer, newest first, for its owners' page: each
+    as the owner typed it, whether or not it reached an account."""
+    return list(
+        MemberInvitation.objects.filter(
+            club=club, status=InvitationStatus.SENT, expires_at__gt=timezone.now()
+        ).select_related("created_by")
+    )
+
+
+def invitations_for(*, user) -> list[MemberInvitation]:
+    """The clubs' invitations waiting for this account's answer, newest first."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        MemberInvitation.objects.filter(
+            user=user, status=InvitationStatus.SENT, expires_at__gt=timezone.now()
+        ).select_related("club", "created_by")
+    )
 
 
 def own_player(*, user) -> Player | None:

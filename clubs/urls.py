@@ -15,6 +15,17 @@ urlpatterns = [
     path("clubs/<slug:slug>/leave/", views.club_leave, name="club_leave"),
     path("clubs/<slug:slug>/members/", views.members, name="members"),
     path("clubs/<slug:slug>/members/add/", views.member_add, name="member_add"),
+    path(
+        "clubs/<slug:slug>/members/in-person/", views.member_invite_in_person, name="member_invite_in_person"
+    ),
+    path(
+        "clubs/<slug:slug>/members/invitations/<int:pk>/", views.member_invitation, name="member_invitation"
+    ),
+    path(
+        "clubs/<slug:slug>/members/invitations/<int:pk>/withdraw/",
+        views.member_invitation_withdraw,
+        name="member_invitation_withdraw",
+    ),
     path("clubs/<slug:slug>/members/<int:user_id>/role/", views.member_role, name="member_role"),
     path("clubs/<slug:slug>/members/<int:user_id>/remove/", views.member_remove, name="member_remove"),
     path("clubs/<slug:slug>/audit/", views.club_audit, name="audit"),
@@ -32,6 +43,7 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player_detail"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("claim/<str:token>/", views.claim, name="claim"),
+    path("join/<str:token>/", views.join_invitation, name="join_invitation"),
     path("me/", views.my_profile, name="my_profile"),
     path("me/keys/", views.api_token_create, name="api_token_create"),
     path("me/keys/<int:pk>/revoke/", views.api_token_revoke, name="api_token_revoke"),

@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from clubs.services import member_invited
         from config.schedule import keep_plans_after_migrate
 
         from . import audit_words, broadcast, day_tasks, freshness, schedule, tasks  # noqa: F401 - signal receivers and tasks
@@ -25,3 +26,5 @@ class TournamentsConfig(AppConfig):
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="bilka-archive-match-deleted")
         freshness.connect()  # the public pages' cache follows every change to what they show
         audit_words.register()  # the audit log words the tournaments' codes in the reader's language
+        # a club's invitation is told from a worker, with the tournaments' notices
+        member_invited.connect(tasks.queue_invitation_notice, dispatch_uid="bilka-club-invitation-notice")

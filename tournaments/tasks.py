@@ -28,6 +28,21 @@ from .schedule import AUTO_CONFIRM_TASK
 log = logging.getLogger(__name__)
 
 
+TELL_INVITED_TASK = "tournaments.tasks.tell_invited_member"
+
+
+@shared_task(name=TELL_INVITED_TASK)
+def tell_invited_member(invitation_id: int) -> bool:
+    """Word and deliver a club's invitation to the account it reached (in his language)."""
+    return services.tell_invited_member(invitation_id)
+
+
+def queue_invitation_notice(sender, invitation_id: int, **kwargs) -> None:
+    """Receiver of ``clubs.services.member_invited``: the notice goes out from a worker once the
+    invitation commits, for every invitation alike (whether it reached an account or not)."""
+    services.on_commit_task(TELL_INVITED_TASK, invitation_id)
+
+
 @shared_task(name=AUTO_CONFIRM_TASK)
 def auto_confirm_results() -> list[int]:
     """Confirm reported results nobody answered within the tournament's own time."""

@@ -18,6 +18,17 @@ from .clubs import (
 )
 from .common import without_list_number
 from .invitations import INVITATION_DAYS, claim_player, invite_player
+from .joining import (
+    IN_PERSON_HOURS,
+    MEMBER_INVITATION_DAYS,
+    accept_invitation,
+    decline_invitation,
+    invite_in_person,
+    invite_member,
+    member_invited,
+    withdraw_invitation,
+)
+from .limits import RATE_LIMITED
 from .merging import merge_players, players_merged
 from .players import ensure_player_for_user, update_player
 from .roster import (
@@ -34,9 +45,13 @@ from .tokens import MAX_ACTIVE_TOKENS, create_token, note_token_used, revoke_tok
 __all__ = [
     "BULK_LIMIT",
     "INVITATION_DAYS",
+    "IN_PERSON_HOURS",
     "MAX_ACTIVE_TOKENS",
+    "MEMBER_INVITATION_DAYS",
+    "RATE_LIMITED",
     "RESERVED_SLUGS",
     "BulkAddResult",
+    "accept_invitation",
     "add_member",
     "add_player",
     "add_to_roster",
@@ -44,9 +59,13 @@ __all__ = [
     "claim_player",
     "create_club",
     "create_token",
+    "decline_invitation",
     "ensure_player_for_user",
+    "invite_in_person",
+    "invite_member",
     "invite_player",
     "join_club",
+    "member_invited",
     "merge_players",
     "note_token_used",
     "parse_player_lines",
@@ -57,5 +76,6 @@ __all__ = [
     "set_roster_active",
     "update_club",
     "update_player",
+    "withdraw_invitation",
     "without_list_number",
 ]

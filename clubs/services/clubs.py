@@ -13,6 +13,7 @@ from ..models import Club, Membership, Role
 from ..text import name_keys
 from ..translit import to_latin
 from .common import audit, clean_city, clean_name, clean_prose, require_member_manager, require_user
+from .limits import require_club_room
 
 RESERVED_SLUGS = frozenset({"new"})  # clubs/new/ is the creation page
 
@@ -83,12 +84,13 @@ def _keep_an_owner(club: Club, membership: Membership) -> None:
 
 @transaction.atomic
 def create_club(*, actor, name: str, city: str = "", description: str = "") -> Club:
-    """Any signed-in user may found a club; they become its first owner."""
+    """Any signed-in user may found a club, a few a day (``limits``); they become its first owner."""
     require_user(actor)
     name = clean_name(name)
     city = clean_city(city)
     description = clean_prose(description, what=_("description"))
     _refuse_look_alike(name)
+    require_club_room(actor)
     club = Club.objects.create(
         name=name,
         slug=_unique_slug(name),
@@ -124,8 +126,10 @@ def update_club(*, actor, club: Club, name: str, city: str = "", description: st
 
 @transaction.atomic
 def add_member(*, actor, club: Club, user, role: str = Role.MEMBER) -> Membership:
-    """An owner adds an existing account to the club with a role."""
-    require_member_manager(actor, club)
+    """Site staff add an account to the club at once (the admin). Owners cannot: they invite, and
+    the person joins when he accepts (``joining.invite_member``)."""
+    require_user(actor)
+    permissions.require(permissions.is_site_staff_for(actor, "clubs.add_membership"))
     _require_role(role)
     if Membership.objects.filter(club=club, user=user).exists():
         raise ValidationError(_("%(user)s is already a member of this club.") % {"user": user.get_username()})

@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from .. import permissions, text
-from ..models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation
+from ..models import AuditEntry, Club, ClubPlayer, MemberInvitation, Membership, Player, PlayerInvitation
 from ..text_fields import FIELD_ERROR, NAME_LENGTH, PROSE_LENGTH, check_name, check_prose
 
 
@@ -52,6 +52,8 @@ def subject_of(obj) -> dict | None:
         return {"kind": "player", "name": obj.display_name}
     if isinstance(obj, Club):
         return {"kind": "club", "name": obj.name}
+    if isinstance(obj, MemberInvitation):  # what the owner typed, never the account it reached
+        return {"kind": "invitation", "name": obj.addressed_to}
     return {"kind": "", "name": str(obj)[:200]}
 
 

@@ -4,14 +4,13 @@ One module per group of pages; ``clubs.urls`` names them from here.
 """
 
 from .audit import club_audit
-from .clubs import (
-    club_create,
-    club_edit,
-    club_join,
-    club_leave,
+from .clubs import club_create, club_edit, club_join, club_leave, member_remove, member_role
+from .joining import (
+    join_invitation,
     member_add,
-    member_remove,
-    member_role,
+    member_invitation,
+    member_invitation_withdraw,
+    member_invite_in_person,
     members,
 )
 from .pages import EVENTS_TEMPLATE, club_detail, club_list, home, player_detail, player_search
@@ -41,7 +40,11 @@ __all__ = [
     "club_list",
     "home",
     "invitation",
+    "join_invitation",
     "member_add",
+    "member_invitation",
+    "member_invitation_withdraw",
+    "member_invite_in_person",
     "member_remove",
     "member_role",
     "members",

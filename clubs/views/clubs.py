@@ -1,4 +1,5 @@
-"""Founding, editing, joining and leaving a club, and the owners' page of members and roles."""
+"""Founding, editing, joining and leaving a club, and the owners' changes of roles and members
+(their page of members and invitations is ``joining``)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,15 @@ from functools import partial
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import permissions, selectors, services
+from .. import permissions, services
 from ..confirm import Question, ask_first
-from ..forms import AddMemberForm, ClubForm, RoleForm
-from ..models import Role
+from ..forms import ClubForm, RoleForm
 from .common import club_for, club_or_404, refusal_as_message, save_form
 
 # --- clubs ---------------------------------------------------------------------------------------
@@ -23,12 +24,16 @@ from .common import club_for, club_or_404, refusal_as_message, save_form
 
 @login_required
 def club_create(request):
+    """Found a club; over the day's allowance the form comes back as typed with the reason (429)."""
     form = ClubForm(request.POST or None)
     club = save_form(request, form, partial(services.create_club, actor=request.user))
     if club is not None:
         messages.success(request, _("The club is created. You are its owner."))
         return redirect(club)
-    return render(request, "clubs/club_form.html", {"form": form, "creating": True})
+    limited = form.is_bound and form.has_error(NON_FIELD_ERRORS, code=services.RATE_LIMITED)
+    return render(
+        request, "clubs/club_form.html", {"form": form, "creating": True}, status=429 if limited else 200
+    )
 
 
 @login_required
@@ -80,33 +85,6 @@ def _club_and_account(request, slug: str, user_id: int):
     """The club, once the user is found to be its owner, and the account the owner acts on."""
     club = club_for(request, slug, permissions.can_manage_members)
     return club, get_object_or_404(get_user_model(), pk=user_id)
-
-
-@login_required
-def members(request, slug):
-    club = club_for(request, slug, permissions.can_manage_members)
-    context = {
-        "club": club,
-        "members": selectors.club_members(club=club),
-        "add_form": AddMemberForm(),
-        "roles": Role.choices,
-    }
-    return render(request, "clubs/members.html", context)
-
-
-@login_required
-@require_POST
-def member_add(request, slug):
-    club = club_for(request, slug, permissions.can_manage_members)
-    form = AddMemberForm(request.POST)
-    if form.is_valid():
-        user = form.cleaned_data["who"]
-        with refusal_as_message(request):
-            services.add_member(actor=request.user, club=club, user=user, role=form.cleaned_data["role"])
-            messages.success(request, _("%(user)s added.") % {"user": user.get_username()})
-    else:
-        messages.error(request, " ".join(m for errs in form.errors.values() for m in errs))
-    return redirect("clubs:members", slug=club.slug)
 
 
 @login_required

@@ -239,6 +239,11 @@ TIME_ZONE = env("TIME_ZONE", default="Asia/Almaty")
 USE_I18N = True
 USE_TZ = True
 
+# What one account may found and invite (clubs/services/limits.py): a few clubs a day, some tens of
+# invitations an hour; site staff are not limited.
+BILKA_CLUBS_PER_DAY = env.int("BILKA_CLUBS_PER_DAY", default=3)
+BILKA_INVITATIONS_PER_HOUR = env.int("BILKA_INVITATIONS_PER_HOUR", default=30)
+
 # Visitors' copies of the public pages answered in front of Django (config/visitors.py); off only
 # to compare (bench/web/load.py --no-copies).
 VISITOR_COPIES = env.bool("VISITOR_COPIES", default=True)

@@ -180,11 +180,12 @@ def test_the_list_comes_in_pages(api, organiser, swiss, players_of):
 
 @pytest.fixture
 def pending(club, swiss, organiser, players):
-    """A pair that registered itself and waits for the organiser."""
+    """A pair that registered itself, accepted by the partner, and waits for the organiser."""
     asel, oleh, _ = players
     services.update_tournament(actor=organiser, tournament=swiss, self_registration=True)
     swiss.refresh_from_db()
-    return services.self_register(actor=asel.user, tournament=swiss, partner=oleh)
+    asked = services.self_register(actor=asel.user, tournament=swiss, partner=oleh)
+    return services.accept_partner(actor=oleh.user, entry=asked)
 
 
 def test_an_organiser_approves_a_waiting_pair(api, club, organiser, pending):
@@ -195,6 +196,19 @@ def test_an_organiser_approves_a_waiting_pair(api, club, organiser, pending):
     pending.refresh_from_db()
     assert pending.status == EntryStatus.APPROVED
     assert _audited("entry.approve", organiser, pending)
+
+
+def test_a_pair_waiting_for_its_partner_is_listed_so_and_the_organiser_approves_it_for_her(
+    api, club, swiss, organiser, players
+):
+    asel, oleh, _ = players
+    services.update_tournament(actor=organiser, tournament=swiss, self_registration=True)
+    asked = services.self_register(actor=asel.user, tournament=swiss, partner=oleh)
+    listed = {e["id"]: e["status"] for e in api.get(_list_url(swiss)).json()["results"]}
+    assert listed[asked.pk] == "partner"
+    url = reverse("api:entry_approve", kwargs={"pk": asked.pk})
+    answer = api.post(url, **bearer(key_for(organiser, "write", [club])))
+    assert answer.status_code == 200 and answer.json()["status"] == "approved"
 
 
 def test_a_player_cannot_approve_his_own_pair(api, club, pending):

@@ -222,6 +222,17 @@ ROWS: list[Row] = [
     Row("clubs:members", "POST", owner(200)),
     Row("clubs:member_add", "GET", signed_in(405)),
     Row("clubs:member_add", "POST", owner(REDIRECT), data=lambda w: {"who": "stranger", "role": "owner"}),
+    # owners invite: a QR code shown in person, and its page; withdrawing one
+    Row("clubs:member_invite_in_person", "GET", signed_in(405)),
+    Row("clubs:member_invite_in_person", "POST", owner(REDIRECT), data=lambda w: {"role": "member"}),
+    Row("clubs:member_invitation", "GET", owner(200)),
+    Row("clubs:member_invitation", "POST", owner(200)),
+    Row("clubs:member_invitation_withdraw", "GET", signed_in(405)),
+    Row("clubs:member_invitation_withdraw", "POST", owner(REDIRECT)),
+    # an invitation by name is there only for the account it reached; the others are told it is not valid
+    Row("clubs:join_invitation", "GET", by(LOGIN, 200, 404, 404, 404, 404, 404)),
+    Row("clubs:join_invitation", "POST", signed_in(REDIRECT), data=lambda w: {"answer": "decline"},
+        unchanged=("member", "organiser", "owner", "seated", "other_player")),
     Row("clubs:member_role", "GET", signed_in(405)),
     Row("clubs:member_role", "POST", owner(REDIRECT), data=lambda w: {"role": "owner"}),
     Row("clubs:member_remove", "GET", owner(200)),

@@ -15,7 +15,7 @@ from django.test import Client
 
 from archive.models import ArchivedMatch
 from clubs import services as club_services
-from clubs.models import ApiToken, ClubPlayer, Player, PlayerInvitation, Role, TokenScope
+from clubs.models import ApiToken, ClubPlayer, MemberInvitation, Player, PlayerInvitation, Role, TokenScope
 from gameplay import services as table_services
 from gameplay.models import Seating, Table
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -48,6 +48,10 @@ class World:
     roster_entry: ClubPlayer
     unclaimed: Player
     invitation: PlayerInvitation
+    #: The owner's QR code shown in person, and his invitation to the stranger by name (only the
+    #: stranger sees it; he declines it in the matrix's last row about it).
+    in_person: MemberInvitation
+    named: MemberInvitation
     owner_token: ApiToken
     keys: dict[str, str] = field(default_factory=dict)
     clients: dict[str, Client] = field(default_factory=dict)
@@ -178,6 +182,8 @@ def build_world() -> World:
     unclaimed = unclaimed.player
     roster_entry = ClubPlayer.objects.get(club=club, player=unclaimed)
     invitation = club_services.invite_player(actor=users["organiser"], club=club, player=unclaimed)
+    in_person = club_services.invite_in_person(actor=users["owner"], club=club, role=Role.MEMBER)
+    named = club_services.invite_member(actor=users["owner"], club=club, who="stranger")
 
     keys: dict[str, str] = {}
     for role in SIGNED_IN:
@@ -198,5 +204,6 @@ def build_world() -> World:
         ask=ask, solo=solo, solo_match=solo_match, solo_entry=solo_entry, private_table=private_table,
         public_table=public_table, open_table=open_table, public_archived=public_archived,
         private_archived=private_archived, roster_entry=roster_entry, unclaimed=unclaimed,
-        invitation=invitation, owner_token=owner_token, keys=keys, clients=clients,
+        invitation=invitation, in_person=in_person, named=named, owner_token=owner_token, keys=keys,
+        clients=clients,
     )

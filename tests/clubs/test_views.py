@@ -5,7 +5,16 @@ import pytest
 from django.urls import reverse
 
 from clubs import services
-from clubs.models import AuditEntry, Club, ClubPlayer, Membership, Player, PlayerInvitation, Role
+from clubs.models import (
+    AuditEntry,
+    Club,
+    ClubPlayer,
+    MemberInvitation,
+    Membership,
+    Player,
+    PlayerInvitation,
+    Role,
+)
 
 from .factories import UserFactory
 
@@ -135,6 +144,7 @@ def _snapshot():
         list(ClubPlayer.objects.values_list("club_id", "player_id", "active").order_by("pk")),
         list(Player.objects.values_list("display_name", "user_id", "merged_into_id").order_by("pk")),
         PlayerInvitation.objects.count(),
+        MemberInvitation.objects.count(),
         AuditEntry.objects.count(),
     )
 
@@ -248,12 +258,16 @@ def test_owner_changes_role_and_last_owner_rule_shows_a_message(client, world):
     assert "at least one owner" in response.content.decode()
 
 
-def test_owner_adds_member_by_email(client, world):
+def test_owner_invites_by_email_and_the_person_joins_only_by_accepting(client, world):
     client.force_login(world["owner"])
     client.post(
         reverse("clubs:member_add", kwargs={"slug": "uspenka"}),
         {"who": "newbie@example.com", "role": "member"},
     )
+    assert not Membership.objects.filter(club=world["club"], user__username="newbie").exists()
+    invitation = MemberInvitation.objects.get(club=world["club"], user__username="newbie")
+    client.force_login(invitation.user)
+    client.post(invitation.get_absolute_url(), {"answer": "accept"})
     assert Membership.objects.filter(club=world["club"], user__username="newbie").exists()
 
 

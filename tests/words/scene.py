@@ -3,7 +3,8 @@
 The demo data (`seed_demo`, `seed_demo_tournaments`: a club, its players, a Swiss under way with
 results, a finished knockout, a league and an individual evening), plus what the demo lacks: a
 result reported and waiting for the other pair's PIN, day plans done, a live table with bots under way and one
-finished, an invitation link, and a tournament still open for registration.
+finished, an invitation link, invitations to the club waiting for an answer, and a tournament still
+open for registration with a pair waiting for its partner.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from clubs import services as club_services
-from clubs.models import Club, ClubPlayer, PlayerInvitation
+from clubs.models import Club, ClubPlayer, MemberInvitation, Player, PlayerInvitation
 from gameplay import services as table_services
 from gameplay.models import Table
 from tests.gameplay.tables.tables_helpers import play_random
 from tournaments import services
-from tournaments.models import ActionKind, IndividualEntry, Match, MatchStatus, Tournament
+from tournaments.models import ActionKind, Entry, IndividualEntry, Match, MatchStatus, Tournament
 from tournaments.services import plans, runner
 
 
@@ -41,6 +42,11 @@ class Scene:
     table: Table
     finished_table: Table
     invitation: PlayerInvitation
+    #: demo's invitation to ivan by name, his QR code shown in person, and timur's pair in the fresh
+    #: tournament waiting for dana to accept it.
+    member_invitation: MemberInvitation | None = None
+    in_person: MemberInvitation | None = None
+    partner_request: Entry | None = None
     mix_match_entry: int = 0
     #: A table waiting for players, asel seated: the form that picks each empty seat's bot level.
     open_table: Table | None = None
@@ -88,6 +94,11 @@ def build_scene() -> Scene:
         invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
     )  # fmt: skip
     scene.open_table = table_services.create_table(rules={}, user=users["asel"])
+    scene.member_invitation = club_services.invite_member(actor=users["demo"], club=club, who="ivan")
+    scene.in_person = club_services.invite_in_person(actor=users["demo"], club=club)
+    scene.partner_request = services.self_register(
+        actor=users["timur"], tournament=fresh, partner=Player.objects.get(user=users["dana"])
+    )
     scene.mix_match_entry = (
         IndividualEntry.objects.filter(tournament=mix, player__in=_players_at(scene.mix_match)).first().pk
     )

@@ -21,7 +21,16 @@ from django.utils.translation import gettext as _
 from ..core.seating import PlayerId, Table
 from ..core.standings import MatchPoints, MatchResult, StandingRow, compute_standings
 from ..core.tiebreaks import SWISS_TIEBREAKS, Tiebreak
-from ..models import Entry, EntryStatus, Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
+from ..models import (
+    WAITING_STATUSES,
+    Entry,
+    EntryStatus,
+    Match,
+    MatchStatus,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
 from .places import follow_places
 
 ENTRY_PLAYERS = ("player_a", "player_b")
@@ -166,12 +175,12 @@ class TournamentFormat:
         """The entries that took part from the start (seeded), in seed order, withdrawn ones included."""
         return list(
             self.tournament.entries.filter(seed__gt=0)
-            .exclude(status=EntryStatus.PENDING)
+            .exclude(status__in=WAITING_STATUSES)
             .order_by("seed", "id")
         )
 
     def field_size(self) -> int:
-        return self.tournament.entries.filter(seed__gt=0).exclude(status=EntryStatus.PENDING).count()
+        return self.tournament.entries.filter(seed__gt=0).exclude(status__in=WAITING_STATUSES).count()
 
     def entries(self):
         """The event's entries: its pairs here, its players in an individual event."""
@@ -183,7 +192,7 @@ class TournamentFormat:
 
     def ranked_entries(self) -> list[Entry]:
         """Entries that belong in the table: the seeded field once started, else every approved one."""
-        qs = self.entry_rows().exclude(status=EntryStatus.PENDING)
+        qs = self.entry_rows().exclude(status__in=WAITING_STATUSES)
         if self.tournament.status == TournamentStatus.REGISTRATION:
             qs = qs.exclude(status=EntryStatus.WITHDRAWN)
         else:

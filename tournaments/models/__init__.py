@@ -7,6 +7,7 @@ migrations cite for ``new_pin``.
 from .day import ActionKind, DaySettings, Notification, ScheduledAction
 from .entries import (
     ACTIVE_STATUSES,
+    WAITING_STATUSES,
     Entry,
     EntryStatus,
     IndividualEntry,
@@ -37,6 +38,7 @@ from .rounds import (
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "WAITING_STATUSES",
     "BRACKET_FORMATS",
     "INDIVIDUAL_FORMATS",
     "ActionKind",

@@ -19,6 +19,7 @@ from .event import Tournament
 
 
 class EntryStatus(models.TextChoices):
+    PARTNER = "partner", _("Waiting for the partner")
     PENDING = "pending", _("Waiting for approval")
     APPROVED = "approved", _("Approved")
     CHECKED_IN = "checked_in", _("Checked in")
@@ -27,6 +28,11 @@ class EntryStatus(models.TextChoices):
 
 ACTIVE_STATUSES = (EntryStatus.APPROVED, EntryStatus.CHECKED_IN)
 """An entry (a pair or a player) that is in the event: approved, or checked in at the venue."""
+
+WAITING_STATUSES = (EntryStatus.PARTNER, EntryStatus.PENDING)
+"""A pair not in the event yet: its partner has not accepted (``PARTNER``: a player registered
+himself with a partner who has an account; she is free to enter with someone else until she
+accepts), or the organiser has not approved it (``PENDING``). Neither is counted, seeded or paired."""
 
 
 class Entry(models.Model):

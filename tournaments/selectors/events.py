@@ -69,8 +69,10 @@ def is_registered(*, tournament: Tournament, player_id: int | None) -> bool:
         return False
     if tournament.is_individual:
         rows = tournament.individual_entries.filter(player_id=player_id)
-    else:
-        rows = tournament.entries.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id))
+    else:  # a partner asked to play is not in the pair until she accepts
+        rows = tournament.entries.filter(
+            Q(player_a_id=player_id) | (Q(player_b_id=player_id) & ~Q(status=EntryStatus.PARTNER))
+        )
     return rows.exclude(status=EntryStatus.WITHDRAWN).exists()
 
 
@@ -90,6 +92,17 @@ def substitute_choices(*, tournament: Tournament):
     """Roster players who may come in as a substitute in an individual event: those not entered."""
     entered = tournament.individual_entries.values("player_id")
     return partner_choices(tournament=tournament, exclude=None).exclude(pk__in=entered)
+
+
+def partner_requests(*, user, tournament: Tournament | None = None) -> list[Entry]:
+    """The pairs waiting for this account to accept being the partner, newest first (in one
+    tournament, or in all of them)."""
+    if not user.is_authenticated:
+        return []
+    rows = Entry.objects.filter(status=EntryStatus.PARTNER, player_b__user=user)
+    if tournament is not None:
+        rows = rows.filter(tournament=tournament)
+    return list(rows.select_related("tournament", *ENTRY_PLAYERS).order_by("-created_at", "-id"))
 
 
 def pending_entries(*, tournament: Tournament) -> list[Entry]:

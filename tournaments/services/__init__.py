@@ -1,8 +1,10 @@
 """Every change to tournaments, by what it changes. Views, admin, commands and tasks call these.
 
 - ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
-  checked in, seeded, substituted; ``players``: an individual event's; ``withdrawals``: leaving
-  and coming back; ``leaving``: a player's ask to withdraw once the event runs, and its answer;
+  checked in, seeded; ``partners``: a pair's self-registration and the partner's consent;
+  ``substitutes``: a pair's substitute for a round; ``players``: an individual event's;
+  ``withdrawals``: leaving and coming back; ``leaving``: a player's ask to withdraw once the
+  event runs, and its answer;
 - ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
@@ -14,6 +16,7 @@
 The public services are importable from here (``services.pair_next_round``).
 """
 
+from .common import on_commit_task
 from .entries import (
     BulkEntries,
     approve_entry,
@@ -22,12 +25,12 @@ from .entries import (
     move_entry,
     register_entries_bulk,
     register_entry,
-    self_register,
-    substitute,
 )
 from .events import create_tournament, parse_rules, update_tournament
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
+from .notices import tell_invited_member
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
+from .partners import accept_partner, decline_partner, self_register
 from .pins import PIN_ADDRESS_ALLOWANCE, PIN_SESSION_ALLOWANCE, PinSender, WrongPin, note_wrong_pin
 from .players import (
     approve_player,
@@ -48,6 +51,7 @@ from .results import (
     record_no_show,
 )
 from .rounds import pair_next_round, set_round_options
+from .substitutes import substitute
 from .withdrawals import (
     reinstatable_entries,
     reinstatable_players,
@@ -58,6 +62,10 @@ from .withdrawals import (
 )
 
 __all__ = [
+    "on_commit_task",
+    "tell_invited_member",
+    "accept_partner",
+    "decline_partner",
     "attach_record",
     "check_record",
     "prefilled_chairs",

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import services as club_services
-from clubs.models import ClubPlayer, Player
+from clubs.models import Player
 
 from ..formats import format_of
 from ..models import (
@@ -24,13 +25,12 @@ from ..models import (
     DaySettings,
     Entry,
     EntryStatus,
-    MatchStatus,
-    Round,
     Substitution,
     Tournament,
     TournamentStatus,
 )
-from .common import audit, lock_entry, lock_tournament, require_manager, require_user
+from .common import audit, lock_entry, lock_tournament, require_manager
+from .notices import notify
 from .paste import RosterNames, line_error, parse_pair_lines
 
 # --- the checks pairs and players share ----------------------------------------------------------
@@ -110,14 +110,16 @@ def check_in(actor, entry, tournament: Tournament, *, too_late: str) -> bool:
 
 
 def taken_players(tournament: Tournament, *, exclude_entry: int | None = None) -> dict[int, Entry]:
-    """Players already in a pair of this tournament (withdrawn pairs free their players)."""
+    """Players already in a pair of this tournament (withdrawn pairs free their players, and a pair
+    waiting for its partner holds only the player who registered it)."""
     taken: dict[int, Entry] = {}
     qs = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player_a", "player_b")
     for entry in qs:
         if entry.pk == exclude_entry:
             continue
         taken[entry.player_a_id] = entry
-        taken[entry.player_b_id] = entry
+        if entry.status != EntryStatus.PARTNER:  # the partner asked is free until she accepts
+            taken[entry.player_b_id] = entry
     for sub in Substitution.objects.filter(entry__tournament=tournament).exclude(
         entry__status=EntryStatus.WITHDRAWN
     ):
@@ -134,6 +136,12 @@ def taken_refusal(player: Player, taken: dict[int, Entry]) -> str:
     }
 
 
+def held_places(tournament: Tournament) -> int:
+    """The pairs that hold a place against the event's cap: all but the withdrawn and those still
+    waiting for their partner to accept."""
+    return tournament.entries.exclude(status__in=(EntryStatus.WITHDRAWN, EntryStatus.PARTNER)).count()
+
+
 def _check_can_enter(tournament: Tournament, a: Player, b: Player, *, taken: dict[int, Entry]) -> bool:
     """Raise for a pair that cannot enter; return True when it is a late entry."""
     if tournament.is_individual:
@@ -145,7 +153,7 @@ def _check_can_enter(tournament: Tournament, a: Player, b: Player, *, taken: dic
         if refusal:
             raise ValidationError(refusal)
     refuse_late(tournament)
-    refusal = full_refusal(tournament, tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count())
+    refusal = full_refusal(tournament, held_places(tournament))
     if refusal:
         raise ValidationError(refusal)
     return tournament.status == TournamentStatus.RUNNING
@@ -169,7 +177,7 @@ def audit_entry(actor, action: str, entry: Entry, tournament: Tournament, before
 
 
 def _new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str, *, late: bool) -> Entry:
-    return Entry.objects.create(
+    entry = Entry.objects.create(
         tournament=tournament,
         player_a=a,
         player_b=b,
@@ -178,9 +186,46 @@ def _new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str,
         late=late,
         registered_by=actor,
     )
+    if status != EntryStatus.PARTNER:
+        lapse_requests(actor, tournament, (a.pk, b.pk), keep=entry.pk)
+    return entry
 
 
-def _create_entry(actor, tournament: Tournament, a: Player, b: Player, status: str) -> Entry:
+def entries_url(tournament: Tournament, entry: Entry) -> str:
+    return reverse("tournaments:entries", kwargs={"slug": tournament.slug}) + f"#entry-{entry.pk}"
+
+
+def lapse_requests(actor, tournament: Tournament, player_ids, *, keep: int) -> None:
+    """A player asked to be someone's partner has entered in another pair (``keep``): the requests
+    still waiting for her lapse (withdrawn) and whoever made them is told."""
+    waiting = (
+        tournament.entries.filter(status=EntryStatus.PARTNER, player_b_id__in=list(player_ids))
+        .exclude(pk=keep)
+        .select_related("player_a__user", "player_b")
+    )
+    for entry in waiting:
+        before = entry_state(entry)
+        entry.status = EntryStatus.WITHDRAWN
+        entry.save(update_fields=["status"])
+        audit_entry(actor, "entry.lapse", entry, tournament, before)
+        if entry.player_a.user is not None:
+            notify(
+                entry.player_a.user,
+                kind="entry.lapsed",
+                text=lambda e=entry: (
+                    _(
+                        "%(partner)s has entered %(tournament)s in another pair, so your request to play"
+                        " together has lapsed. You can register with someone else."
+                    )
+                    % {"partner": e.player_b.display_name, "tournament": tournament.name}
+                ),
+                url=entries_url(tournament, entry),
+                key=f"entry-lapsed-{entry.pk}",
+            )
+
+
+def register_pair(actor, tournament: Tournament, a: Player, b: Player, status: str) -> Entry:
+    """A new pair after every check, with its audit row (the tournament locked by the caller)."""
     late = _check_can_enter(tournament, a, b, taken=taken_players(tournament))
     entry = _new_entry(actor, tournament, a, b, status, late=late)
     audit_entry(actor, "entry.create", entry, tournament)
@@ -192,7 +237,7 @@ def register_entry(*, actor, tournament: Tournament, player_a: Player, player_b:
     """The organiser registers a pair (players with or without accounts); it is approved at once."""
     tournament = lock_tournament(tournament)
     require_manager(actor, tournament)
-    return _create_entry(actor, tournament, player_a, player_b, EntryStatus.APPROVED)
+    return register_pair(actor, tournament, player_a, player_b, EntryStatus.APPROVED)
 
 
 @dataclass
@@ -261,20 +306,6 @@ def refuse_self_registration(actor, tournament: Tournament) -> Player:
     return club_services.ensure_player_for_user(user=actor)
 
 
-@transaction.atomic
-def self_register(*, actor, tournament: Tournament, partner: Player) -> Entry:
-    """A player enters himself with a partner from the club's roster; the organiser approves."""
-    require_user(actor)
-    tournament = lock_tournament(tournament)
-    me = refuse_self_registration(actor, tournament)
-    if (
-        not ClubPlayer.objects.filter(club=tournament.club, player=partner, active=True).exists()
-        and partner.user_id is None
-    ):
-        raise ValidationError(_("Choose a partner from the club's players."))
-    return _create_entry(actor, tournament, me, partner, EntryStatus.PENDING)
-
-
 def entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
     """Lock a pair for a change only fixed pairs have; an individual event's partnerships refuse it."""
     entry, tournament = lock_entry(entry)
@@ -288,11 +319,19 @@ def entry_for_update(entry: Entry) -> tuple[Entry, Tournament]:
 @transaction.atomic
 def approve_entry(*, actor, entry: Entry) -> Entry:
     """The organiser takes a pair that registered itself, if there is room. Once the event runs,
-    only a format that takes late entries takes it: a late entry at the end of the seeding."""
+    only a format that takes late entries takes it: a late entry at the end of the seeding.
+
+    A pair still waiting for its partner is confirmed for her too (she is told): the organiser
+    may register any pair himself. Her other requests lapse."""
     entry, tournament = entry_for_update(entry)
     require_manager(actor, tournament)
-    if entry.status != EntryStatus.PENDING:
+    if entry.status not in (EntryStatus.PENDING, EntryStatus.PARTNER):
         return entry
+    for_partner = entry.status == EntryStatus.PARTNER
+    if for_partner:
+        refusal = taken_refusal(entry.player_b, taken_players(tournament, exclude_entry=entry.pk))
+        if refusal:
+            raise ValidationError(refusal)
     refusal = full_refusal(tournament, tournament.entries.filter(status__in=ACTIVE_STATUSES).count())
     if refusal:
         raise ValidationError(refusal)
@@ -303,6 +342,20 @@ def approve_entry(*, actor, entry: Entry) -> Entry:
         entry.late, entry.seed = True, next_seed(tournament.entries)
     entry.save(update_fields=["status", "late", "seed"])
     audit_entry(actor, "entry.approve", entry, tournament, before)
+    if for_partner:
+        lapse_requests(actor, tournament, (entry.player_b_id,), keep=entry.pk)
+        partner = entry.player_b.user
+        if partner is not None and partner.pk != actor.pk:
+            notify(
+                partner,
+                kind="entry.partner_confirmed",
+                text=lambda: (
+                    _("The organiser of %(tournament)s entered you in the pair %(pair)s.")
+                    % {"tournament": tournament.name, "pair": entry.name}
+                ),
+                url=entries_url(tournament, entry),
+                key=f"entry-confirmed-{entry.pk}",
+            )
     return entry
 
 
@@ -332,37 +385,12 @@ def check_in_entry(*, actor, entry: Entry) -> Entry:
     """The pair is at the venue. Once anyone has checked in, round 1 pairs only checked-in pairs."""
     entry, tournament = entry_for_update(entry)
     before = entry_state(entry)
+    if entry.status == EntryStatus.PARTNER:
+        require_manager(actor, tournament)
+        raise ValidationError(
+            _("%(partner)s has not accepted this pair yet: approve it for them first, then check it in.")
+            % {"partner": entry.player_b.display_name}
+        )
     if check_in(actor, entry, tournament, too_late=_("Check-in closes when the first round is paired.")):
         audit_entry(actor, "entry.check_in", entry, tournament, before)
     return entry
-
-
-@transaction.atomic
-def substitute(*, actor, entry: Entry, round: Round, player_out: Player, player_in: Player) -> Substitution:
-    """For one round, ``player_in`` replaces ``player_out`` in the pair (recorded)."""
-    entry, tournament = entry_for_update(entry)
-    require_manager(actor, tournament)
-    if round.tournament_id != tournament.pk:
-        raise ValidationError(_("That round belongs to another tournament."))
-    if player_out.pk not in (entry.player_a_id, entry.player_b_id):
-        raise ValidationError(_("%(name)s does not play in this pair.") % {"name": player_out.display_name})
-    if player_in.pk in taken_players(tournament):
-        raise ValidationError(
-            _("%(name)s is already registered in this tournament.") % {"name": player_in.display_name}
-        )
-    if (
-        round.matches.filter(status=MatchStatus.CONFIRMED).filter(home=entry).exists()
-        or round.matches.filter(status=MatchStatus.CONFIRMED, away=entry).exists()
-    ):
-        raise ValidationError(_("This pair's match in that round already has a confirmed result."))
-    sub = Substitution.objects.create(
-        entry=entry, round=round, player_out=player_out, player_in=player_in, actor=actor
-    )
-    audit(
-        actor=actor,
-        action="entry.substitute",
-        obj=entry,
-        tournament=tournament,
-        after={"round": round.number, "out": player_out.pk, "in": player_in.pk},
-    )
-    return sub

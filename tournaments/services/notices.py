@@ -10,8 +10,9 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
-from clubs.models import Membership, Player
+from clubs.models import MemberInvitation, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from config.notify import notify_user
 
@@ -58,3 +59,32 @@ def tell_organisers(tournament: Tournament, *, kind: str, text: Callable[[], str
     url = reverse("tournaments:dashboard", kwargs={"slug": tournament.slug})
     for user in organisers(tournament):
         notify(user, kind=kind, text=text, url=url, key=key)
+
+
+def tell_invited_member(invitation_id: int) -> bool:
+    """Tell the account a club's invitation reached (run by a worker for every invitation by name or
+    address, so the owner's request does the same work whether an account was found or not).
+    Nothing for an invitation that reached no account, or was answered or withdrawn meanwhile."""
+    invitation = (
+        MemberInvitation.objects.select_related("club", "created_by", "user").filter(pk=invitation_id).first()
+    )
+    if invitation is None or invitation.user is None or not invitation.is_open:
+        return False
+
+    def text() -> str:
+        return _(
+            "%(who)s invites you to the club %(club)s as %(role)s. Open the invitation to accept or decline."
+        ) % {
+            "who": invitation.created_by.get_username() if invitation.created_by else "",
+            "club": invitation.club.name,
+            "role": invitation.get_role_display(),
+        }
+
+    notify(
+        invitation.user,
+        kind="club.invitation",
+        text=text,
+        url=invitation.get_absolute_url(),
+        key=f"club-invitation-{invitation.pk}",
+    )
+    return True

@@ -36,6 +36,7 @@ from .entries import (
     entry_for_update,
     entry_state,
     full_refusal,
+    held_places,
     merged_refusal,
     next_seed,
     taken_players,
@@ -216,7 +217,7 @@ def reinstatable_entries(tournament: Tournament) -> set[int]:
     if not withdrawn:
         return set()
     taken = taken_players(tournament)
-    count = tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    count = held_places(tournament)
     return {e.pk for e in withdrawn if not _pair_refusal(tournament, e, taken=taken, count=count)}
 
 
@@ -260,7 +261,7 @@ def reinstate_entry(*, actor, entry: Entry) -> Entry:
         tournament,
         entry,
         taken=taken_players(tournament, exclude_entry=entry.pk),
-        count=tournament.entries.exclude(status=EntryStatus.WITHDRAWN).count(),
+        count=held_places(tournament),
     )
     if refusal:
         raise ValidationError(refusal)

@@ -19,10 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs import selectors as club_selectors
 from clubs.confirm import Question, ask_first
 from ratings import selectors as rating_selectors
 
-from .. import services
+from .. import selectors, services
 from ..forms import DaySettingsForm
 from ..models import Match, Notification, RequestStatus, WithdrawalRequest
 from ..selectors import day as day_selectors
@@ -35,10 +36,16 @@ from .common import error_text, page, refusals, require_manager, tournament_or_4
 
 @login_required
 def my_notifications(request):
-    """The signed-in user's tournament notices, newest first; opening the page marks them read."""
+    """The signed-in user's notices, newest first (opening the page marks them read), under what
+    waits for his answer: clubs' invitations and pairs that asked him to be the partner."""
     notes = list(Notification.objects.filter(user=request.user)[:100])
     Notification.objects.filter(user=request.user, read_at__isnull=True).update(read_at=timezone.now())
-    return render(request, "tournaments/my_notifications.html", {"notes": notes})
+    context = {
+        "notes": notes,
+        "club_invitations": club_selectors.invitations_for(user=request.user),
+        "partner_requests": selectors.partner_requests(user=request.user),
+    }
+    return render(request, "tournaments/my_notifications.html", context)
 
 
 def now_playing(request, slug):

@@ -71,6 +71,7 @@ def entries(request, slug):
             "self_form": SelfRegisterForm(players=partners) if may_register else None,
             "rounds": list(tournament.rounds.order_by("number")) if can_manage else [],
             "reinstatable": services.reinstatable_entries(tournament) if can_manage else set(),
+            "asked_to_partner": selectors.partner_requests(user=request.user, tournament=tournament),
         }
         template = "tournaments/entries.html"
     return page(request, tournament, "entries", template, **extra)
@@ -133,11 +134,14 @@ def _asked_text(ask) -> str:
 @login_required
 @refusals
 def entry_action(request, slug, pk, action):
-    """A pair: approve, check in, withdraw (asks first), ask to withdraw, reinstate, move in the seeding."""
+    """A pair: approve (for a pair waiting for its partner, on her behalf too), the partner's accept
+    or decline, check in, withdraw (asks first), ask to withdraw, reinstate, move in the seeding."""
     tournament = tournament_or_404(slug)
     entry = get_object_or_404(Entry, pk=pk, tournament=tournament)
     service = {
         "approve": services.approve_entry,
+        "accept": services.accept_partner,
+        "decline": services.decline_partner,
         "check-in": services.check_in_entry,
         "withdraw": services.withdraw_entry,
         "ask-withdraw": services.ask_to_withdraw,
@@ -157,6 +161,10 @@ def entry_action(request, slug, pk, action):
             return reinstated_text(done)
         if action == "ask-withdraw":
             return _asked_text(done)
+        if action == "accept":
+            return _("You are in the pair %(pair)s; now the organiser approves it.") % {"pair": entry.name}
+        if action == "decline":
+            return _("You have declined to play in the pair %(pair)s.") % {"pair": entry.name}
         return "" if action in ("up", "down") else _("%(pair)s: done.") % {"pair": entry.name}
 
     _act(request, service, entry, done_text)
@@ -249,13 +257,25 @@ def self_register(request, slug):
     form = SelfRegisterForm(request.POST, players=partners)
     if form.is_valid():
         try:
-            services.self_register(
+            entry = services.self_register(
                 actor=request.user, tournament=tournament, partner=form.cleaned_data["partner"]
             )
         except ValidationError as e:
             messages.error(request, error_text(e))
         else:
-            messages.success(request, _("Your pair is registered and waits for the organiser's approval."))
+            if entry.status == EntryStatus.PARTNER:
+                messages.success(
+                    request,
+                    _(
+                        "Your pair is registered and waits for %(partner)s to accept it; then the"
+                        " organiser approves it. Until then %(partner)s may still enter with someone else."
+                    )
+                    % {"partner": entry.player_b.display_name},
+                )
+            else:
+                messages.success(
+                    request, _("Your pair is registered and waits for the organiser's approval.")
+                )
     else:
         messages.error(request, _("Choose your partner."))
     return _back(slug)

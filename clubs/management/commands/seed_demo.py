@@ -125,6 +125,8 @@ class Command(BaseCommand):
         return len(services.bulk_add_players(actor=actor, club=club, text="\n".join(missing)).created)
 
     def _member(self, club, owner, user, role):
+        """The owner invites the account and it accepts, as people do on the site."""
         membership = Membership.objects.filter(club=club, user=user).first()
         if membership is None:
-            services.add_member(actor=owner, club=club, user=user, role=role)
+            invitation = services.invite_member(actor=owner, club=club, who=user.get_username(), role=role)
+            services.accept_invitation(actor=user, token=invitation.token)
