@@ -28,7 +28,14 @@ from .entries import (
 from .events import create_tournament, parse_rules, update_tournament
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
-from .pins import PIN_ADDRESS_ALLOWANCE, PIN_SESSION_ALLOWANCE, PinSender, WrongPin, note_wrong_pin
+from .pins import (
+    PIN_ADDRESS_ALLOWANCE,
+    PIN_MATCH_ADDRESS_ALLOWANCE,
+    PIN_SESSION_ALLOWANCE,
+    PinSender,
+    WrongPin,
+    note_wrong_pin,
+)
 from .players import (
     approve_player,
     check_in_player,
@@ -62,6 +69,7 @@ __all__ = [
     "check_record",
     "prefilled_chairs",
     "PIN_ADDRESS_ALLOWANCE",
+    "PIN_MATCH_ADDRESS_ALLOWANCE",
     "PIN_SESSION_ALLOWANCE",
     "PairingWarning",
     "PinSender",
