@@ -16,6 +16,7 @@ by sending the header, and a proxy that is not named cannot speak for anybody.
 from __future__ import annotations
 
 import ipaddress
+import os
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -60,6 +61,18 @@ def forwarded_client(peer: str, forwarded_for: str) -> str:
         if not _trusted(here, proxies):
             break
     return str(here)
+
+
+def check_proxy_settings() -> None:
+    """Stop the site at start-up, with a clear error, over a TRUSTED_PROXIES entry that is no
+    address or network, or over the TRUSTED_PROXY_COUNT it replaces (set, the site would otherwise
+    trust nobody and count every client behind the proxy as the proxy's one address)."""
+    if "TRUSTED_PROXY_COUNT" in os.environ:
+        raise ImproperlyConfigured(
+            "TRUSTED_PROXY_COUNT is no longer read: name the proxies themselves in TRUSTED_PROXIES "
+            "(e.g. TRUSTED_PROXIES=127.0.0.1,::1 for nginx on this machine; docs/deploy.md)"
+        )
+    trusted_proxies()
 
 
 def trusted_proxies() -> tuple[Network, ...]:

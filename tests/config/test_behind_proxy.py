@@ -34,13 +34,12 @@ WHO_IS_COUNTED = """
 from django.test import RequestFactory
 from api.throttles import PerAddress
 from clubs.adapter import AccountAdapter
-from django.conf import settings
 from axes.helpers import get_client_ip_address
 from gameplay.tables.flood import viewer_of
 request = RequestFactory().get("/api/v1/clubs/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR={hops!r})
 scope = {{"client": ("127.0.0.1", 1), "headers": [(b"x-forwarded-for", {hops!r}.encode())], "session": None}}
-print(PerAddress().get_ident(request), get_client_ip_address(request), AccountAdapter().get_client_ip(request),
-      viewer_of(scope)[0][2:])
+print(PerAddress().get_ident(request), get_client_ip_address(request))
+print(AccountAdapter().get_client_ip(request), viewer_of(scope)[0][2:])
 """
 
 
@@ -57,7 +56,10 @@ def _production(code: str, **env: str) -> subprocess.CompletedProcess:
             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/bilka",
             **env,
         },
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -73,8 +75,9 @@ def test_behind_nginx_on_this_machine_every_limit_counts_the_client() -> None:
 
 def test_behind_a_balancer_and_nginx_every_limit_counts_the_address_the_balancer_saw() -> None:
     # the client wrote the first entry himself, the balancer added his address, nginx the balancer's
-    assert counted_addresses("6.6.6.6, 198.51.100.9, 10.0.0.1",
-                             TRUSTED_PROXIES="127.0.0.1, 10.0.0.0/8") == {"198.51.100.9"}
+    assert counted_addresses("6.6.6.6, 198.51.100.9, 10.0.0.1", TRUSTED_PROXIES="127.0.0.1, 10.0.0.0/8") == {
+        "198.51.100.9"
+    }
 
 
 def test_with_no_proxy_named_nobody_is_believed() -> None:
@@ -85,7 +88,10 @@ def test_the_old_proxy_count_and_a_wrong_entry_stop_the_site_with_a_clear_error(
     old = _production("print('started')", TRUSTED_PROXY_COUNT="1")
     assert old.returncode != 0 and "TRUSTED_PROXY_COUNT is no longer read" in old.stderr
     wrong = _production("print('started')", TRUSTED_PROXIES="127.0.0.1,nginx.local")
-    assert wrong.returncode != 0 and "TRUSTED_PROXIES: 'nginx.local' is not an address or a network" in wrong.stderr
+    assert (
+        wrong.returncode != 0
+        and "TRUSTED_PROXIES: 'nginx.local' is not an address or a network" in wrong.stderr
+    )
 
 
 def _uvicorn_commands() -> dict[str, str]:
@@ -149,8 +155,12 @@ def site_as_bin_site_runs_it(django_db_setup, tmp_path):
     log = tmp_path / "uvicorn.log"
     with log.open("w") as out:
         process = subprocess.Popen(  # noqa: S603 - bin/site's own command line
-            [sys.executable, "-m", "uvicorn", *flags], cwd=REPO_ROOT, env=env, stdout=out,
-            stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "uvicorn", *flags],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.monotonic() + SERVER_START_CEILING
     while True:
         try:
@@ -203,25 +213,36 @@ def test_behind_bin_site_a_forged_forwarded_for_changes_nobody(site_as_bin_site_
     csrf = next(c.value for c in jar if c.name == "csrftoken")
 
     def sign_in(password: str, forged: str) -> int:
-        data = urllib.parse.urlencode({"login": "finalist", "password": password, "csrfmiddlewaretoken": csrf})
-        return _status(opener, urllib.request.Request(  # noqa: S310 - our own http://127.0.0.1 site
-            f"{base}/accounts/login/", data=data.encode(), headers={"X-Forwarded-For": forged}))
+        data = urllib.parse.urlencode(
+            {"login": "finalist", "password": password, "csrfmiddlewaretoken": csrf}
+        )
+        return _status(
+            opener,
+            urllib.request.Request(  # noqa: S310 - our own http://127.0.0.1 site
+                f"{base}/accounts/login/", data=data.encode(), headers={"X-Forwarded-For": forged}
+            ),
+        )
 
     for n in range(5):
         assert sign_in(f"wrong-{n}", forged=f"10.9.9.{n}") in (200, 429)
     assert sign_in("right-pw-x-1", forged="10.9.9.9") == 429
 
     def api(forged: str) -> int:
-        return _status(opener, urllib.request.Request(  # noqa: S310
-            f"{base}/api/v1/clubs/", headers={"X-Forwarded-For": forged}))
+        return _status(
+            opener,
+            urllib.request.Request(  # noqa: S310
+                f"{base}/api/v1/clubs/", headers={"X-Forwarded-For": forged}
+            ),
+        )
 
     assert [api(f"10.8.{n}.{n}") for n in range(7)] == [200] * 5 + [429] * 2
 
     socket_url = f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/table/{table.pk}/"
     answers = []
     for n in range(3):  # a connect costs 5 of the address's 12 tokens and a ping 1, whatever the header says
-        with connect(socket_url, origin=base, additional_headers={"X-Forwarded-For": f"10.7.{n}.{n}"},
-                     open_timeout=60) as ws:
+        with connect(
+            socket_url, origin=base, additional_headers={"X-Forwarded-For": f"10.7.{n}.{n}"}, open_timeout=60
+        ) as ws:
             try:
                 ws.send(json.dumps({"type": "ping"}))
             except ConnectionClosed:  # refused at once: its answer is read below

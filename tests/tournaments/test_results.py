@@ -429,7 +429,8 @@ def test_a_sender_slowed_by_wrong_pins_waits_at_most_a_minute(client, table):
     wrong = _wrong(table.home_pin, table.away_pin)
     for _ in range(services.PIN_SESSION_ALLOWANCE):
         client.post(table.get_absolute_url(), {"action": "confirm", "pin": wrong})
-    response = client.post(table.get_absolute_url(), {"action": "confirm", "pin": table.away_pin}, follow=True)
+    url = table.get_absolute_url()
+    response = client.post(url, {"action": "confirm", "pin": table.away_pin}, follow=True)
     assert "Wait a minute and try again" in response.content.decode()
     sender = services.PinSender(session=client.session.session_key, address="127.0.0.1")
     keys = [cache.make_and_validate_key(key) for key, _allowance in sender.keys(table.pk)]

@@ -36,7 +36,9 @@ def _address() -> str:
     return f"198.51.{random.randrange(100, 250)}.{random.randrange(1, 250)}"
 
 
-def sock_from(peer: str, table_id: int, cookie: bytes | None = None, forwarded: str | None = None) -> Communicator:
+def sock_from(
+    peer: str, table_id: int, cookie: bytes | None = None, forwarded: str | None = None
+) -> Communicator:
     """A table socket whose connection comes from `peer` (the ASGI server's `client`)."""
 
     async def from_peer(scope, receive, send):
@@ -107,7 +109,9 @@ async def test_an_anonymous_flood_at_one_table_never_locks_out_another_spectator
         assert await closed_with(s) == 4429
         waits.append(told["retry_in"])
         for n in range(6):  # it comes straight back, with a new forged header each time
-            waits.append((await told_too_fast(sock_from(hall, table_x, cookie, forwarded=f"10.9.8.{n}")))["retry_in"])
+            waits.append(
+                (await told_too_fast(sock_from(hall, table_x, cookie, forwarded=f"10.9.8.{n}")))["retry_in"]
+            )
     # kept out for real (the cool-off is 10 s and more), and never for more than a minute
     assert all(2 <= wait <= 60 for wait in waits) and min(waits[0], waits[7]) >= 10, waits
 
@@ -132,8 +136,10 @@ async def test_a_flooding_client_is_cooled_off_for_at_most_a_minute():
     """Under the default limits a client that keeps flooding after every refusal doubles its
     cool-off each time (10 s, then 20, 40 ...) but is never kept out more than a minute, as its
     page is told and as the gate sees it."""
-    for scope in ({"session": None, "client": (_address(), 1), "headers": []},
-                  {"session": _Session("flooder-" + _address()), "client": (_address(), 1), "headers": []}):
+    for scope in (
+        {"session": None, "client": (_address(), 1), "headers": []},
+        {"session": _Session("flooder-" + _address()), "client": (_address(), 1), "headers": []},
+    ):
         verdicts = []
         for _ in range(5000):  # a burst's worth of frames, then one refusal after another
             verdict = await flood.take(scope, None, 1)
@@ -145,9 +151,15 @@ async def test_a_flooding_client_is_cooled_off_for_at_most_a_minute():
         # 10 to 15 s, then longer with each refusal, up to 40 to 60 s (the longest is jittered too)
         assert verdicts[0] >= 10 and max(verdicts) >= 40 and all(w <= 60 for w in verdicts), verdicts
         viewer, _is_address = flood.viewer_of(scope)
-        rate = flood.Limits.current().viewer_rate * (flood.Limits.current().address_factor if _is_address else 1)
-        wait = float(await flood._script(peek=True)(keys=[f"{flood._prefix()}:{viewer}"],  # noqa: SLF001
-                                                    args=[flood.CONNECT_COST, rate]))
+        rate = flood.Limits.current().viewer_rate * (
+            flood.Limits.current().address_factor if _is_address else 1
+        )
+        wait = float(
+            await flood._script(peek=True)(
+                keys=[f"{flood._prefix()}:{viewer}"],  # noqa: SLF001
+                args=[flood.CONNECT_COST, rate],
+            )
+        )
         assert 30 < wait <= 60
 
 
