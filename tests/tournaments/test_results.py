@@ -448,7 +448,7 @@ def test_a_forged_forwarded_for_does_not_make_a_new_address_for_pins(table):
                       REMOTE_ADDR="203.0.113.10", HTTP_X_FORWARDED_FOR=f"10.9.9.{n}")
     response = Client().post(table.get_absolute_url(), {"action": "confirm", "pin": table.away_pin},
                              REMOTE_ADDR="203.0.113.10", HTTP_X_FORWARDED_FOR="10.9.9.99", follow=True)
-    assert "Too many wrong PINs" in response.content.decode()
+    assert "С этого телефона введено слишком много неверных PIN-кодов" in response.content.decode()
     assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
 
 
