@@ -17,12 +17,18 @@ import math
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from clubs.addresses import client_address
 from clubs.models import ApiToken
 
 
 class _SettingsRate(SimpleRateThrottle):
     def get_rate(self):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        """The client's address as the site reads it (``clubs.addresses``: X-Forwarded-For only from
+        the proxies in TRUSTED_PROXIES), never DRF's own reading of the header."""
+        return client_address(request)
 
     def allow_request(self, request, view):
         if self.rate is None:
@@ -71,7 +77,7 @@ class PerToken(_SettingsRate):
 
 
 class PerAddress(_SettingsRate):
-    """Every caller, with a key or without, is also counted by address (behind the trusted proxies)."""
+    """Every caller, with a key or without, is also counted by address (``clubs.addresses``)."""
 
     scope = "address"
 

@@ -1,4 +1,4 @@
-"""The clubs app's start-up: it connects the sign-up handler."""
+"""The clubs app's start-up: it connects the sign-up handler and checks the proxy settings."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
@@ -10,3 +10,6 @@ class ClubsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals  # noqa: F401  (connects the sign-up handler)
+        from .addresses import check_proxy_settings
+
+        check_proxy_settings()  # a wrong one stops the site here, not at its first request

@@ -117,10 +117,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
     table, seat = _visible_table(request, pk, token)
-    if table.status == TableStatus.OPEN:
-        # The session exists before "Sit down" is pressed, so the seat never hangs on a cookie
-        # set by a response the browser might drop.
-        _session_key(request, create=True)
+    # Every visitor has a session before the page opens its socket: the seat never hangs on a
+    # cookie set by a response the browser might drop when "Sit down" is pressed, and a spectator's
+    # socket is counted as his own by the frame limits (gameplay/tables/flood.py), not by the
+    # address he shares with a whole hall and perhaps with somebody flooding.
+    _session_key(request, create=True)
     snapshot = selectors.snapshot(table, seat)
     invite_url = request.build_absolute_uri(
         f"/tables/{table.pk}/join/{table.invite_token}/") if table.status == TableStatus.OPEN else None

@@ -258,7 +258,7 @@ def main() -> None:
     worker = start_worker(env)
     server = subprocess.Popen(  # noqa: S603
         [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "--no-access-log"],
+         "--port", str(port), "--log-level", "warning", "--no-access-log", "--no-proxy-headers"],
         cwd=ROOT, env=env,
     )
     try:

@@ -50,7 +50,7 @@ def start_server(args, port: int, index: int = 0) -> subprocess.Popen:  # noqa: 
         cmd = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                "--port", str(port), "--ws", os.environ.get("BENCH_WS", "websockets-sansio"),
                "--lifespan", "off", "--log-level", "warning",
-               "--no-access-log"]
+               "--no-access-log", "--no-proxy-headers"]
     else:
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
                "config.asgi:application"]

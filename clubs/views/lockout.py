@@ -1,9 +1,9 @@
 """What the sign-in page answers once an account is locked for the address it is tried from.
 
-django-axes calls ``attempt_name`` to know which account an attempt counts against,
-``client_address`` for the address it comes from, and
-``locked_out`` for the page: the sign-in form again, the login kept as typed, with the refusal
-and the wait in the user's language (HTTP 429), so nobody is left at a bare error.
+django-axes calls ``attempt_name`` to know which account an attempt counts against (and
+``clubs.addresses.client_address`` for the address it comes from), and ``locked_out`` for the
+page: the sign-in form again, the login kept as typed, with the refusal and the wait in the user's
+language (HTTP 429), so nobody is left at a bare error.
 """
 
 from allauth.account.forms import LoginForm
@@ -22,22 +22,6 @@ def attempt_name(request, credentials=None) -> str:
     if not typed and credentials:
         typed = credentials.get("username") or credentials.get("email") or credentials.get("login")
     return sign_in_key(typed or "")
-
-
-def client_address(request) -> str:
-    """The address a sign-in comes from, as the last trusted proxy saw it.
-
-    Behind a proxy every request has the proxy's REMOTE_ADDR: counted by that, one guesser would
-    lock an account for everyone. With ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies in front, the
-    address is that many entries from the right of X-Forwarded-For (entries further left are the
-    client's to invent); allauth's own per-address limit reads the same setting.
-    """
-    count = getattr(settings, "ALLAUTH_TRUSTED_PROXY_COUNT", 0)
-    if count:
-        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-        if len(hops) >= count:
-            return hops[-count]
-    return request.META.get("REMOTE_ADDR", "")
 
 
 def locked_out(request, original_response=None, credentials=None):

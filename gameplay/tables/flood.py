@@ -4,13 +4,18 @@ A socket that sends more than a player ever could is told why and closed, so one
 slow every other table down. Two buckets are taken from for each frame (and the viewer's for each
 connect): the socket's own (`GAMEPLAY_FLOOD_SOCKET_RATE` tokens/s after a burst of
 `GAMEPLAY_FLOOD_SOCKET_BURST`) and the viewer's across all its sockets and all server processes
-(`GAMEPLAY_FLOOD_VIEWER_*`): the browser's session (a signed-in person's too), else the address
-(with `GAMEPLAY_FLOOD_ADDRESS_FACTOR` times the allowance: many phones share one address behind a
-carrier's NAT or a club's wifi). The viewer's bucket lives in Redis, so closing and reopening
-sockets refills it no faster than time does; `ConnectGate` turns away a connect the viewer cannot
-pay for before the session, the user or the table is loaded. One Lua script takes from both
-buckets at once, on Redis's clock, so every server process sees the same counts. Redis being away
-lets frames through (the channel layer is in the same Redis: the tables are down then anyway).
+(`GAMEPLAY_FLOOD_VIEWER_*`): the browser's session (a signed-in person's, or the guest session the
+table page gives every visitor), else the client's address (`clubs.addresses`, with
+`GAMEPLAY_FLOOD_ADDRESS_FACTOR` times the allowance) for a client that keeps no cookie. Phones
+behind one address (a carrier's NAT, a club's wifi) each have their session, so a hall of them
+shares no allowance, and a client over its limits cools off only its own session: one flooding
+client never locks out people it does not share a session with. A cool-off lasts at most
+`GAMEPLAY_FLOOD_MAX_COOL_OFF` seconds (a minute). The viewer's bucket lives in Redis, so closing
+and reopening sockets refills it no faster than time does; `ConnectGate` turns away a connect the
+viewer cannot pay for before the session, the user or the table is loaded. One Lua script takes
+from both buckets at once, on Redis's clock, so every server process sees the same counts. Redis
+being away lets frames through (the channel layer is in the same Redis: the tables are down then
+anyway).
 
 The defaults leave a fast client room for a whole match (tests/gameplay/tables/test_tables_flood.py);
 `python -m bench.ws.load --flood` measures what a flood at one table costs the others.
@@ -31,6 +36,8 @@ from django.http import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
+from clubs.addresses import scope_client_address
+
 logger = logging.getLogger(__name__)
 
 TOO_FAST = "too_fast"
@@ -49,21 +56,23 @@ TOO_LARGE_TEXT = gettext_noop("This message is too long for the table.")
 COSTS = {"sync": 10, "move": 3, "resign": 3}
 CONNECT_COST = 5
 
-# KEYS: buckets (the viewer's first); ARGV[1]: the cost, ARGV[2]: the cool-off in seconds, then
-# (rate, burst) per key. Takes the cost from every bucket, or nothing if any bucket has less; a
-# refusal leaves the viewer's bucket that many seconds of its rate in debt, so that a client over
-# its limits stays out for the cool-off instead of coming back as soon as a few tokens have
-# refilled; each refusal before the bucket has refilled doubles the cool-off (a strike, up to 2^5),
-# so a client that floods again at once stays out longer each time. Returns {1, 0} or
-# {0, seconds until every bucket has enough}.
+# KEYS: buckets (the viewer's first); ARGV[1]: the cost, ARGV[2]: the cool-off in seconds, ARGV[3]:
+# the longest a viewer is kept out, then (rate, burst) per key. Takes the cost from every bucket,
+# or nothing if any bucket has less; a refusal leaves the viewer's bucket that many seconds of its
+# rate in debt, so that a client over its limits stays out for the cool-off instead of coming back
+# as soon as a few tokens have refilled; each refusal before the bucket has refilled doubles the
+# cool-off (a strike, up to 2^5), so a client that floods again at once stays out longer each
+# time, but never longer than ARGV[3] from its last refusal. Returns {1, 0} or {0, seconds until
+# every bucket has enough}.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local cost = tonumber(ARGV[1])
 local cool = tonumber(ARGV[2])
+local longest = tonumber(ARGV[3])
 local tokens, ok, wait, strikes = {}, 1, 0, 0
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
+  local rate, burst = tonumber(ARGV[2 * i + 2]), tonumber(ARGV[2 * i + 3])
   local b = redis.call('HMGET', key, 'tokens', 'at', 'strikes')
   local have = tonumber(b[1]) or burst
   local at = tonumber(b[2]) or now
@@ -76,14 +85,16 @@ for i, key in ipairs(KEYS) do
   end
 end
 for i, key in ipairs(KEYS) do
-  local rate, burst = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
+  local rate, burst = tonumber(ARGV[2 * i + 2]), tonumber(ARGV[2 * i + 3])
   local have = tokens[i]
   if ok == 1 then have = have - cost
   elseif i == 1 and cool > 0 then
     have = math.min(have, 0) - rate * cool * 2 ^ math.min(strikes, 5)
+    have = math.max(have, cost - rate * longest)
     wait = math.max(wait, (cost - have) / rate)
     redis.call('HSET', key, 'strikes', tostring(strikes + 1))
   end
+  if ok == 0 then wait = math.min(wait, longest) end
   redis.call('HSET', key, 'tokens', tostring(have), 'at', tostring(now))
   redis.call('PEXPIRE', key, math.ceil(1000 * ((burst - math.min(have, 0)) / rate + 1)))
 end
@@ -122,6 +133,7 @@ class Limits:
     cool_off: float = 0.0
     cool_off_jitter: float = 0.0
     hold: float = 0.0
+    max_cool_off: float = 60.0
 
     @classmethod
     def current(cls) -> Limits:
@@ -135,6 +147,7 @@ class Limits:
             cool_off=float(getattr(settings, "GAMEPLAY_FLOOD_COOL_OFF", 0.0)),
             cool_off_jitter=float(getattr(settings, "GAMEPLAY_FLOOD_COOL_OFF_JITTER", 0.0)),
             hold=float(getattr(settings, "GAMEPLAY_FLOOD_HOLD", 0.0)),
+            max_cool_off=float(getattr(settings, "GAMEPLAY_FLOOD_MAX_COOL_OFF", 60.0)),
         )
 
 
@@ -144,8 +157,8 @@ def enabled() -> bool:
 
 def viewer_of(scope: dict[str, Any]) -> tuple[str, bool]:
     """(the viewer's bucket name, whether it is an address): the browser's session (a signed-in
-    person's too), else the address. The session is the one the session middleware found, so a
-    made-up cookie counts as the address."""
+    person's too), else the client's address. The session is the one the session middleware
+    found, so a made-up cookie counts as the address."""
     session = scope.get("session")
     key = session.session_key if session is not None else None
     if key:
@@ -154,8 +167,7 @@ def viewer_of(scope: dict[str, Any]) -> tuple[str, bool]:
 
 
 def _address(scope: dict[str, Any]) -> str:
-    client = scope.get("client") or ("?", 0)
-    return f"a:{client[0]}"
+    return f"a:{scope_client_address(scope) or '?'}"
 
 
 def _prefix() -> str:
@@ -187,7 +199,8 @@ async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> V
     viewer, is_address = viewer_of(scope)
     factor = limits.address_factor if is_address else 1.0
     keys = [f"{_prefix()}:{viewer}"]
-    args: list[float] = [cost, _cool_off(limits), limits.viewer_rate * factor, limits.viewer_burst * factor]
+    cool_off, longest = _cool_off(limits)
+    args: list[float] = [cost, cool_off, longest, limits.viewer_rate * factor, limits.viewer_burst * factor]
     if socket_id is not None:
         keys.append(f"{_prefix()}:c:{socket_id}")
         args += [limits.socket_rate, limits.socket_burst]
@@ -198,19 +211,22 @@ async def take(scope: dict[str, Any], socket_id: str | None, cost: int = 1) -> V
         return Verdict(ok=True)
     if int(ok):
         return Verdict(ok=True)
-    return Verdict(ok=False, retry_in=max(2, math.ceil(float(wait))))
+    return Verdict(ok=False, retry_in=max(2, min(math.ceil(float(wait)), math.ceil(limits.max_cool_off))))
 
 
-def _cool_off(limits: Limits) -> float:
-    """The cool-off a refusal now would set: `cool_off` stretched by up to `cool_off_jitter` of
-    itself, drawn afresh for each frame. Viewers throttled together (the sockets of one flood,
-    a club's phones after a bad reconnect loop) so come back spread over seconds instead of in the
-    same instant: each return costs the server a socket's connect (the session, the table, the
-    seat's connection row and the presence it sends), and ten at once were the slow moves of the
-    other tables ten and twenty seconds into a flood (`python -m bench.ws.load --flood-windows`)."""
+def _cool_off(limits: Limits) -> tuple[float, float]:
+    """The cool-off a refusal now would set, and the longest a viewer may then be kept out:
+    `cool_off` stretched by up to `cool_off_jitter` of itself, drawn afresh for each frame, and
+    `max_cool_off` shortened by the same share (so never over it). Viewers throttled together
+    (the sockets of one flood, a club's phones after a bad reconnect loop) so come back spread over
+    seconds instead of in the same instant, the ones kept out longest too: each return costs the
+    server a socket's connect (the session, the table, the seat's connection row and the presence
+    it sends), and ten at once were the slow moves of the other tables ten and twenty seconds into
+    a flood (`python -m bench.ws.load --flood-windows`)."""
     if limits.cool_off <= 0 or limits.cool_off_jitter <= 0:
-        return limits.cool_off
-    return limits.cool_off * (1.0 + limits.cool_off_jitter * random.random())  # noqa: S311 - not a secret
+        return limits.cool_off, limits.max_cool_off
+    stretch = 1.0 + limits.cool_off_jitter * random.random()  # noqa: S311 - not a secret
+    return limits.cool_off * stretch, limits.max_cool_off * stretch / (1.0 + limits.cool_off_jitter)
 
 
 def cost_of(text_data: str | None, bytes_data: bytes | None) -> int:

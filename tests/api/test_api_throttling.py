@@ -68,3 +68,27 @@ def test_the_window_slides_and_keeps_two_counters_not_every_request(rf, settings
     kept = cache.get_many([PerAddress().get_cache_key(rf.get("/", REMOTE_ADDR="10.9.9.9"), None)
                            + f":{1000 + k}" for k in (0, 1)])
     assert sorted(kept.values()) == [3, 3]
+
+
+def test_a_new_forwarded_for_on_every_request_is_still_one_address(api, settings):
+    """No proxy is trusted by default: X-Forwarded-For written by the caller makes no new caller."""
+    _rates(settings, token="1000/min", address="5/min")
+    answers = [api.get(reverse("api:club_list"), REMOTE_ADDR="198.51.100.40",
+                       HTTP_X_FORWARDED_FOR=f"10.{n}.{n}.{n}").status_code for n in range(7)]
+    assert answers == [200] * 5 + [429] * 2
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_allowance(api, settings):
+    _rates(settings, token="1000/min", address="2/min")
+    settings.TRUSTED_PROXIES = ["10.0.0.2"]
+
+    def through_proxy(client_at: str, forged: str = "6.6.6.6") -> int:
+        return api.get(reverse("api:club_list"), REMOTE_ADDR="10.0.0.2",
+                       HTTP_X_FORWARDED_FOR=f"{forged}, {client_at}").status_code
+
+    # what the client writes before the proxy's entry is his own invention: not a new caller
+    assert [through_proxy("203.0.113.40", forged=f"6.6.6.{n}") for n in range(3)] == [200, 200, 429]
+    assert through_proxy("203.0.113.41") == 200  # another client behind the same proxy
+    # a request straight from the client, not through the proxy, is counted as what it is
+    assert api.get(reverse("api:club_list"), REMOTE_ADDR="203.0.113.42",
+                   HTTP_X_FORWARDED_FOR="203.0.113.40").status_code == 200

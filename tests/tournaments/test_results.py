@@ -380,19 +380,76 @@ def test_wrong_pins_slow_down_the_sender_not_the_match(client, table):
     assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
 
 
-def test_wrong_pins_from_one_address_are_slowed_with_a_higher_allowance(table):
+def test_a_hall_of_200_phones_behind_one_address_mistyping_once_each_is_never_slowed(table):
+    """Each phone (its own session) types one wrong PIN in the same minute, each at its own
+    match, all from the club's one address: the next phone there still confirms."""
     services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
-    wrong = _wrong(table.home_pin, table.away_pin)
+    for n in range(199):
+        services.note_wrong_pin(sender=services.PinSender(session=f"phone-{n}", address="203.0.113.7"),
+                                match_id=10_000 + n)
+    phone = services.PinSender(session="phone-199", address="203.0.113.7")
+    services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=phone)
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
+
+
+def test_wrong_pins_from_one_address_are_slowed_past_a_halls_allowance(table):
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
     for n in range(services.PIN_ADDRESS_ALLOWANCE):
-        sender = services.PinSender(session=f"phone-{n}", address="203.0.113.7")
-        with pytest.raises(services.WrongPin):
-            services.confirm_result(actor=None, match=table, pin=wrong, sender=sender)
-    fresh = services.PinSender(session="a-new-phone", address="203.0.113.7")
+        services.note_wrong_pin(sender=services.PinSender(session=f"phone-{n}", address="203.0.113.8"),
+                                match_id=10_000 + n)
+    fresh = services.PinSender(session="a-new-phone", address="203.0.113.8")
     with pytest.raises(ValidationError, match="Too many wrong PINs"):
         services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=fresh)
     elsewhere = services.PinSender(session="a-new-phone", address="198.51.100.1")
     services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=elsewhere)
     assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
+
+
+def test_a_new_session_for_every_guess_at_one_match_is_slowed_by_its_address(table):
+    """A guesser who makes a new session for every PIN he tries at one match is held to the
+    match's allowance from his address; the players elsewhere confirm it."""
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    wrong = _wrong(table.home_pin, table.away_pin)
+    for n in range(services.PIN_MATCH_ADDRESS_ALLOWANCE):
+        with pytest.raises(services.WrongPin):
+            services.confirm_result(actor=None, match=table, pin=wrong,
+                                    sender=services.PinSender(session=f"guess-{n}", address="203.0.113.9"))
+    guesser = services.PinSender(session="guess-again", address="203.0.113.9")
+    with pytest.raises(ValidationError, match="Too many wrong PINs"):
+        services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=guesser)
+    player = services.PinSender(session="phone", address="198.51.100.2")
+    services.confirm_result(actor=None, match=table, pin=table.away_pin, sender=player)
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.CONFIRMED
+
+
+def test_a_sender_slowed_by_wrong_pins_waits_at_most_a_minute(client, table):
+    from django.core.cache import cache
+
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    wrong = _wrong(table.home_pin, table.away_pin)
+    for _ in range(services.PIN_SESSION_ALLOWANCE):
+        client.post(table.get_absolute_url(), {"action": "confirm", "pin": wrong})
+    url = table.get_absolute_url()
+    response = client.post(url, {"action": "confirm", "pin": table.away_pin}, follow=True)
+    assert "Wait a minute and try again" in response.content.decode()
+    sender = services.PinSender(session=client.session.session_key, address="127.0.0.1")
+    keys = [cache.make_and_validate_key(key) for key, _allowance in sender.keys(table.pk)]
+    ttls = [cache._cache.get_client(key).ttl(key) for key in keys]  # noqa: SLF001 - the Redis behind it
+    assert len(ttls) == 3 and all(0 < ttl <= 60 for ttl in ttls), ttls
+
+
+def test_a_forged_forwarded_for_does_not_make_a_new_address_for_pins(table):
+    """Wrong PINs sent with a new X-Forwarded-For each, from a client no proxy setting trusts,
+    all count against the address they come from."""
+    services.enter_result(actor=_user("asel"), match=table, home_eyes=12, away_eyes=4)
+    wrong = _wrong(table.home_pin, table.away_pin)
+    for n in range(services.PIN_MATCH_ADDRESS_ALLOWANCE):
+        Client().post(table.get_absolute_url(), {"action": "confirm", "pin": wrong},
+                      REMOTE_ADDR="203.0.113.10", HTTP_X_FORWARDED_FOR=f"10.9.9.{n}")
+    response = Client().post(table.get_absolute_url(), {"action": "confirm", "pin": table.away_pin},
+                             REMOTE_ADDR="203.0.113.10", HTTP_X_FORWARDED_FOR="10.9.9.99", follow=True)
+    assert "С этого телефона введено слишком много неверных PIN-кодов" in response.content.decode()
+    assert Match.objects.get(pk=table.pk).status == MatchStatus.UNCONFIRMED
 
 
 def test_manual_seeding_order_decides_the_knockout_byes(club, organiser, client):

@@ -31,7 +31,14 @@ from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .notices import tell_invited_member
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
 from .partners import accept_partner, decline_partner, self_register
-from .pins import PIN_ADDRESS_ALLOWANCE, PIN_SESSION_ALLOWANCE, PinSender, WrongPin, note_wrong_pin
+from .pins import (
+    PIN_ADDRESS_ALLOWANCE,
+    PIN_MATCH_ADDRESS_ALLOWANCE,
+    PIN_SESSION_ALLOWANCE,
+    PinSender,
+    WrongPin,
+    note_wrong_pin,
+)
 from .players import (
     approve_player,
     check_in_player,
@@ -70,6 +77,7 @@ __all__ = [
     "check_record",
     "prefilled_chairs",
     "PIN_ADDRESS_ALLOWANCE",
+    "PIN_MATCH_ADDRESS_ALLOWANCE",
     "PIN_SESSION_ALLOWANCE",
     "PairingWarning",
     "PinSender",

@@ -2,9 +2,12 @@
 
 A side's PIN is printed on its own half of the score sheet. A result reported by one side is
 confirmed (or disputed) with the other side's PIN, so a side that holds only its own half cannot
-confirm itself. Wrong PINs are counted in the cache (Redis) per browser session and, with a much
-higher allowance, per client address; the counters expire, and the match is never locked for the
-players who do know the PIN.
+confirm itself. Wrong PINs are counted in the cache (Redis) per browser session first; then, with
+an allowance a whole hall of phones behind one address never reaches, per client address
+(``clubs.addresses``); and per match from one address, so that making a new session for every
+guess does not let one address try the ten thousand PINs of one match. The counters last a
+minute from the first wrong PIN: nobody waits longer than that, and the match is never locked for
+the players who do know the PIN.
 """
 
 from __future__ import annotations
@@ -18,13 +21,16 @@ from django.utils.translation import gettext as _
 
 from ..models import Match, MatchStatus
 
-PIN_WINDOW_SECONDS = 15 * 60
-"""How long wrong PINs are remembered: a sender over its allowance waits this long at most."""
+PIN_WINDOW_SECONDS = 60
+"""How long wrong PINs are remembered: a sender over an allowance waits this long at most."""
 PIN_SESSION_ALLOWANCE = 5
 """Wrong PINs one browser session may send in a window before it is slowed down."""
-PIN_ADDRESS_ALLOWANCE = 60
-"""Wrong PINs one client address may send in a window: much higher, since a whole venue (its
-players' phones on the club's wifi) may reach the site from one address."""
+PIN_ADDRESS_ALLOWANCE = 200
+"""Wrong PINs one client address may send in a window: a hall of 200 phones on the club's wifi
+(one address) may each mistype once in the same minute."""
+PIN_MATCH_ADDRESS_ALLOWANCE = 10
+"""Wrong PINs for one match from one address in a window: its four players mistyping, not a
+guesser trying every PIN (a minute's ten guesses of 10,000)."""
 
 
 @dataclass(frozen=True)
@@ -34,10 +40,12 @@ class PinSender:
     session: str
     address: str
 
-    def keys(self) -> list[tuple[str, int]]:
+    def keys(self, match_id: int | None = None) -> list[tuple[str, int]]:
         keys = [(f"pin-wrong:session:{self.session}", PIN_SESSION_ALLOWANCE)] if self.session else []
         if self.address:
             keys.append((f"pin-wrong:address:{self.address}", PIN_ADDRESS_ALLOWANCE))
+            if match_id is not None:
+                keys.append((f"pin-wrong:match:{match_id}:{self.address}", PIN_MATCH_ADDRESS_ALLOWANCE))
         return keys
 
 
@@ -45,21 +53,23 @@ class WrongPin(ValidationError):
     """A wrong PIN (already counted against its sender by ``note_wrong_pin``)."""
 
 
-def pin_slowed(sender: PinSender | None) -> bool:
+def pin_slowed(sender: PinSender | None, match_id: int | None = None) -> bool:
     """Whether the sender has used up an allowance of wrong PINs in the current window."""
     if sender is None:
         return False
-    counts = cache.get_many([key for key, _allowance in sender.keys()])
-    return any(counts.get(key, 0) >= allowance for key, allowance in sender.keys())
+    keys = sender.keys(match_id)
+    counts = cache.get_many([key for key, _allowance in keys])
+    return any(counts.get(key, 0) >= allowance for key, allowance in keys)
 
 
-def note_wrong_pin(*, sender: PinSender | None) -> None:
-    """Count a wrong PIN against its session and its address (Redis counters that expire; a
-    refused confirmation rolls back the database, not them). The match itself is never locked:
-    a guesser slows only himself, and the players at the table can still confirm."""
+def note_wrong_pin(*, sender: PinSender | None, match_id: int | None = None) -> None:
+    """Count a wrong PIN against its session, its address and the match from that address (Redis
+    counters that expire; a refused confirmation rolls back the database, not them). The match
+    itself is never locked: a guesser slows only himself, and the players at the table can still
+    confirm."""
     if sender is None:
         return
-    for key, _allowance in sender.keys():
+    for key, _allowance in sender.keys(match_id):
         cache.add(key, 0, timeout=PIN_WINDOW_SECONDS)
         try:
             cache.incr(key)
@@ -72,13 +82,12 @@ def check_pin(match: Match, pin: str | None, sender: PinSender | None) -> None:
     pin = (pin or "").strip()
     if not pin:
         raise ValidationError(_("Write the PIN printed on your half of the score sheet."))
-    if pin_slowed(sender):
+    if pin_slowed(sender, match.pk):
         raise ValidationError(
             _(
-                "Too many wrong PINs from this phone. Wait %(minutes)d minutes and try again,"
+                "Too many wrong PINs from this phone. Wait a minute and try again,"
                 " or ask the organiser to confirm the result."
             )
-            % {"minutes": PIN_WINDOW_SECONDS // 60}
         )
     other = {"home": "away", "away": "home"}.get(match.reported_side)
     if other is None:
@@ -89,7 +98,7 @@ def check_pin(match: Match, pin: str | None, sender: PinSender | None) -> None:
         raise ValidationError(_("No result has been entered yet."))
     if secrets.compare_digest(pin.encode(), match.pin_of(other).encode()):
         return
-    note_wrong_pin(sender=sender)
+    note_wrong_pin(sender=sender, match_id=match.pk)
     if secrets.compare_digest(pin.encode(), match.pin_of(match.reported_side).encode()):
         raise WrongPin(
             _(

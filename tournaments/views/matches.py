@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from archive import selectors as archive
+from clubs.addresses import client_address
 from clubs.confirm import Question, ask_first
 from gameplay.engine.sheets import DealSummary, InvalidScore, ScoringRules, score_sheet
 from ratings import selectors as rating_selectors
@@ -154,9 +155,7 @@ def _pin_sender(request) -> services.PinSender:
     without one) and the client address."""
     if not request.session.session_key:
         request.session.save()
-    return services.PinSender(
-        session=request.session.session_key or "", address=request.META.get("REMOTE_ADDR", "")
-    )
+    return services.PinSender(session=request.session.session_key or "", address=client_address(request))
 
 
 def _deal_rows(post, m: Match):
