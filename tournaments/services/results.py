@@ -25,7 +25,7 @@ from gameplay.engine.sheets import (
 
 from .. import permissions
 from ..formats import format_of
-from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
+from ..models import Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
 from ..score_words import score_error_text
 from .archiving import sync_match
 from .common import (
@@ -33,9 +33,11 @@ from .common import (
     NOTIFY_RESULT_REPORTED,
     audit,
     lock_tournament,
+    lucy_counts,
     on_commit_task,
     require_manager,
     require_user,
+    write_deal_lines,
 )
 from .pins import PinSender, check_pin
 from .progress import absent_side, mark_disputed, refresh_round
@@ -66,10 +68,7 @@ def _score(
                 _("The sheet stops at %(a)d:%(b)d: a match ends when a pair reaches 12 eyes.")
                 % {"a": sheet.score[0], "b": sheet.score[1]}
             )
-        lucy = tuple(
-            sum(1 for line in sheet.lines if line.result.outcome == "lucy" and line.result.winner == side)
-            for side in (0, 1)
-        )
+        lucy = lucy_counts(sheet.lines)
         return sheet.score[0], sheet.score[1], list(sheet.lines), lucy
     try:
         validate_final_score((home_eyes, away_eyes), forfeit=forfeit)
@@ -86,23 +85,7 @@ def _write_result(match: Match, tournament: Tournament, home_eyes, away_eyes, *,
     match.home_lucy, match.away_lucy = lucy
     match.winner_id = match.home_id if h > a else match.away_id
     match.forfeit = forfeit
-    match.deals.all().delete()
-    DealLine.objects.bulk_create(
-        DealLine(
-            match=match,
-            number=line.number,
-            home_points=line.deal.points[0],
-            away_points=line.deal.points[1],
-            jack_holder=line.deal.jack_holder,
-            all_tricks=line.deal.all_tricks,
-            outcome=line.result.outcome,
-            home_eyes=line.result.eyes[0],
-            away_eyes=line.result.eyes[1],
-            home_score=line.score[0],
-            away_score=line.score[1],
-        )
-        for line in lines
-    )
+    write_deal_lines(match, lines)
 
 
 @transaction.atomic
