@@ -236,8 +236,9 @@ def correct_result(
 ) -> Match:
     """The organiser sets any result; logged (who, when, before, after); standings follow on read.
 
-    Once a later round is paired, the pairings were drawn on the old result, so changing it needs
-    a written ``reason`` (kept in the log; the match page lists those pairings). ``system``: the
+    Changing a confirmed result always needs a written ``reason`` (kept with the match for the
+    players to see), and so does changing any result once a later round is paired: those pairings
+    were drawn on the old result (the match page lists them). ``system``: the
     tournament's own plan sets it (the automatic no-show, ``services.online``), with no user to
     check; the log then names no actor and the match reads "confirmed automatically".
     ``record``, ``record_chairs``: as for ``enter_result``; a correction without a record drops
@@ -251,6 +252,13 @@ def correct_result(
     reason = " ".join((reason or "").split())
     later_paired = tournament.rounds.filter(number__gt=match.round.number).exists()
     had_result = match.has_result
+    if match.status == MatchStatus.CONFIRMED and had_result and not reason and not system:
+        raise ValidationError(
+            _(
+                "This result is already confirmed. Write the reason for the correction: it is kept"
+                " with the match for the players to see."
+            )
+        )
     before = match.state()
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
