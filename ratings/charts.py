@@ -4,7 +4,8 @@ played, the uncertainty band, and a time axis whose labels never overlap.
 The picture is laid out in its own units (``WIDTH`` by ``HEIGHT``) and scaled by the browser as a
 whole, text included, so labels that do not overlap here overlap at no screen width. The time axis
 picks the finest calendar step (minutes to years) whose ticks leave each label its width: matches
-of one evening read "18:00 · 20:00", a season "March · April", years "2025 · 2026". Each point is a
+of one evening read "18:00 · 20:00" over the day's date, a season "Mar · Apr" over its year, years
+"2025 · 2026". Each point is a
 link to its match with its name in a ``<title>``; ``static/ratings/chart.js`` names the tapped one
 under the chart. The points come from ``ratings.selectors.change_lines``: only matches the viewer
 may see.
@@ -70,7 +71,7 @@ def _label_width(text: str) -> float:
 # Each step: its size in minutes or months, and how its labels read.
 _SUB_DAY = [(m, "H:i") for m in (15, 30, 60, 120, 180, 360, 720)]
 _DAYS = [(d, "j E") for d in (1, 2, 7, 14)]
-_MONTHS = [(m, "F Y") for m in (1, 2, 3, 6)]
+_MONTHS = [(m, "M") for m in (1, 2, 3, 6)]
 _YEARS = [(y, "Y") for y in (1, 2, 5, 10, 20, 50)]
 
 
@@ -129,7 +130,7 @@ def _steps():
     for days, fmt in _DAYS:
         yield fmt, lambda s, e, d=days: _day_ticks(s, e, d), days, "year"
     for months, fmt in _MONTHS:
-        yield fmt, lambda s, e, m=months: _month_ticks(s, e, m), 30 * months, ""
+        yield fmt, lambda s, e, m=months: _month_ticks(s, e, m), 30 * months, "year"
     for years, fmt in _YEARS:
         yield fmt, lambda s, e, y=years: _year_ticks(s, e, y), 365 * years, ""
 
@@ -145,7 +146,7 @@ def time_ticks(start: datetime.datetime, end: datetime.datetime, to_x: Callable[
         if days / size > most + 1:
             continue  # far too many ticks: not worth laying out
         moments = ticks_of(start, end)
-        ticks = [Tick(to_x(t), formats.date_format(t, fmt)) for t in moments]
+        ticks = [Tick(round(to_x(t), 1), _label(t, fmt)) for t in moments]
         if len(ticks) > 1 and not _apart(ticks):
             continue
         if not ticks:
@@ -153,6 +154,14 @@ def time_ticks(start: datetime.datetime, end: datetime.datetime, to_x: Callable[
         chosen = (ticks, _axis_title(start, end, title))
         break
     return chosen if chosen is not None else ([], _axis_title(start, end, "day"))
+
+
+def _label(t: datetime.datetime, fmt: str) -> str:
+    """A tick's label; a month step names January by its year, so months of several years never
+    read alike."""
+    if fmt == "M" and t.month == 1:
+        return str(t.year)
+    return formats.date_format(t, fmt)
 
 
 def _apart(ticks: Sequence[Tick]) -> bool:
