@@ -240,5 +240,8 @@ class RatingSerializer(serializers.Serializer):
     deviation = serializers.FloatField()
     matches = serializers.IntegerField(source="seen_matches", help_text="rated matches the caller may see")
     last_played = serializers.DateTimeField(
-        source="seen_last_played", allow_null=True, help_text="the last of the rated matches the caller may see")
+        source="seen_last_played",
+        allow_null=True,
+        help_text="the last of the rated matches the caller may see",
+    )
 

@@ -135,8 +135,11 @@ def _steps():
         yield fmt, lambda s, e, y=years: _year_ticks(s, e, y), 365 * years, ""
 
 
-def time_ticks(start: datetime.datetime, end: datetime.datetime, to_x: Callable[[datetime.datetime], float],
-               ) -> tuple[list[Tick], str]:
+def time_ticks(
+    start: datetime.datetime,
+    end: datetime.datetime,
+    to_x: Callable[[datetime.datetime], float],
+) -> tuple[list[Tick], str]:
     """The finest calendar step whose labels keep their width apart (at least two ticks when the
     span allows), and what the axis title must add: the day for hours, the year for days."""
     chosen: tuple[list[Tick], str] | None = None
@@ -215,13 +218,30 @@ def draw(points: Sequence[ChartPoint]) -> Chart | None:
         return bottom - (bottom - top) * (r - y0) / (y1 - y0)
 
     xy = [(round(to_x(t), 1), round(to_y(p.rating), 1), p) for t, p in zip(times, points, strict=True)]
-    upper = [f"{round(to_x(t), 1)},{round(to_y(p.rating + p.deviation), 1)}" for t, p in zip(times, points, strict=True)]
-    lower = [f"{round(to_x(t), 1)},{round(to_y(p.rating - p.deviation), 1)}" for t, p in zip(times, points, strict=True)]
+    upper = [
+        f"{round(to_x(t), 1)},{round(to_y(p.rating + p.deviation), 1)}"
+        for t, p in zip(times, points, strict=True)
+    ]
+    lower = [
+        f"{round(to_x(t), 1)},{round(to_y(p.rating - p.deviation), 1)}"
+        for t, p in zip(times, points, strict=True)
+    ]
     x_ticks, title = time_ticks(t0, t1, to_x)
-    y_ticks = [Tick(round(to_y(y0 + i * step), 1), f"{y0 + i * step:.0f}")
-               for i in range(int(round((y1 - y0) / step)) + 1)]
-    return Chart(WIDTH, HEIGHT, " ".join(f"{x},{y}" for x, y, _p in xy), " ".join(upper + lower[::-1]),
-                 xy, x_ticks, y_ticks, title, (left, top, right, bottom))
+    y_ticks = [
+        Tick(round(to_y(y0 + i * step), 1), f"{y0 + i * step:.0f}")
+        for i in range(int(round((y1 - y0) / step)) + 1)
+    ]
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        " ".join(f"{x},{y}" for x, y, _p in xy),
+        " ".join(upper + lower[::-1]),
+        xy,
+        x_ticks,
+        y_ticks,
+        title,
+        (left, top, right, bottom),
+    )
 
 
 def event_words(line) -> str:
@@ -245,9 +265,21 @@ def points_of(lines) -> list[ChartPoint]:
     out = []
     for line in reversed(lines):
         at = timezone.localtime(line.played_at)
-        name = " · ".join((
-            formats.date_format(at, "j E Y, H:i"), event_words(line), f"{line.score[0]}:{line.score[1]}",
-            f"{signed(line.change)} → {line.after:.0f}"))
-        out.append(ChartPoint(line.played_at, line.after, line.deviation, reverse("archive:match",
-                                                                                  args=[line.match_id]), name))
+        name = " · ".join(
+            (
+                formats.date_format(at, "j E Y, H:i"),
+                event_words(line),
+                f"{line.score[0]}:{line.score[1]}",
+                f"{signed(line.change)} → {line.after:.0f}",
+            )
+        )
+        out.append(
+            ChartPoint(
+                line.played_at,
+                line.after,
+                line.deviation,
+                reverse("archive:match", args=[line.match_id]),
+                name,
+            )
+        )
     return out

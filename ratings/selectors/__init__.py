@@ -218,7 +218,8 @@ def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict
     def seen(pid: str) -> Seen:
         rating, deviation = state.display(pid, day)
         win, loss = moves.get(pid, (0.0, 0.0))
-        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, names.get(int(pid), ""))
+        name = names.get(int(pid), "")
+        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name)
 
     return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)
 
@@ -230,9 +231,9 @@ def casual_weight(player_ids: Iterable[int], moment: datetime.datetime | None = 
     four = {int(p) for p in player_ids}
     moment = moment or timezone.now()
     day = day_of(moment)
+    since = moment - datetime.timedelta(days=WINDOW_DAYS + 1)
     rows = (ArchivedSeat.objects.filter(player_id__in=four, match__rated=True, match__tournament=None,
-                                        match__played_at__lt=moment,
-                                        match__played_at__gte=moment - datetime.timedelta(days=WINDOW_DAYS + 1))
+                                        match__played_at__lt=moment, match__played_at__gte=since)
             .values("match_id", "match__played_at").annotate(n=Count("player_id", distinct=True))
             .filter(n=len(four)).values_list("match__played_at", flat=True))
     return farming_weight(sum(1 for played in rows if day_of(played) >= day - WINDOW_DAYS))

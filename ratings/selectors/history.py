@@ -23,8 +23,9 @@ from ratings.models import BILKA_FOUR, PlayerRating, RatingChange
 
 def seen_changes(player_id: int, viewer: Any) -> QuerySet[RatingChange]:
     """The player's rating changes from the matches ``viewer`` may see."""
-    return RatingChange.objects.filter(game=BILKA_FOUR, player_id=player_id,
-                                       match__in=visible_matches(viewer))
+    return RatingChange.objects.filter(
+        game=BILKA_FOUR, player_id=player_id, match__in=visible_matches(viewer)
+    )
 
 
 def history(player_id: int, *, viewer: Any, limit: int | None = None) -> list[RatingChange]:
@@ -44,12 +45,15 @@ def seen_count(player_id: int, *, viewer: Any) -> int:
 def with_seen_matches(qs: QuerySet[PlayerRating], viewer: Any) -> QuerySet[PlayerRating]:
     """Board or API rows with ``seen_matches`` (the rated matches ``viewer`` may see) and
     ``seen_last_played`` (the last of them), in the rows' own query."""
-    changes = RatingChange.objects.filter(game=BILKA_FOUR, player_id=OuterRef("player_id"),
-                                          match__in=visible_matches(viewer))
+    changes = RatingChange.objects.filter(
+        game=BILKA_FOUR, player_id=OuterRef("player_id"), match__in=visible_matches(viewer)
+    )
     count = changes.order_by().values("player_id").annotate(n=Count("id")).values("n")
     last = changes.order_by("-played_at").values("played_at")[:1]
-    return qs.annotate(seen_matches=Coalesce(Subquery(count, output_field=IntegerField()), Value(0)),
-                       seen_last_played=Subquery(last))
+    return qs.annotate(
+        seen_matches=Coalesce(Subquery(count, output_field=IntegerField()), Value(0)),
+        seen_last_played=Subquery(last),
+    )
 
 
 @dataclass(frozen=True)
@@ -97,8 +101,11 @@ def change_lines(player_id: int, *, viewer: Any, limit: int | None = None) -> li
     score (three queries, however many lines)."""
     rows = list(reversed(history(player_id, viewer=viewer, limit=limit)))
     seats: dict[int, list[ArchivedSeat]] = {}
-    for seat in (ArchivedSeat.objects.filter(match_id__in=[r.match_id for r in rows])
-                 .select_related("player").order_by("seat")):
+    for seat in (
+        ArchivedSeat.objects.filter(match_id__in=[r.match_id for r in rows])
+        .select_related("player")
+        .order_by("seat")
+    ):
         seats.setdefault(seat.match_id, []).append(seat)
     return [_line(r, r.match, seats.get(r.match_id, []), player_id) for r in rows]
 
@@ -109,6 +116,20 @@ def _line(row: RatingChange, match: ArchivedMatch, seats: list[ArchivedSeat], pl
     opponents = tuple(_person(s) for s in seats if s.seat % 2 != mine % 2)
     eyes = (match.ns_eyes, match.ew_eyes) if mine % 2 == 0 else (match.ew_eyes, match.ns_eyes)
     won = match.winner == ("NS" if mine % 2 == 0 else "EW")
-    return ChangeLine(match.pk, match.played_at, match.event_name, match.event_url, match.round_number,
-                      match.source, partner, opponents, eyes, won, match.reason, row.before, row.after,
-                      row.deviation_after, row.weight)
+    return ChangeLine(
+        match.pk,
+        match.played_at,
+        match.event_name,
+        match.event_url,
+        match.round_number,
+        match.source,
+        partner,
+        opponents,
+        eyes,
+        won,
+        match.reason,
+        row.before,
+        row.after,
+        row.deviation_after,
+        row.weight,
+    )

@@ -24,11 +24,13 @@ def rating_card(context, player):
     viewer = _viewer(context)
     lines = rating_selectors.change_lines(player.pk, viewer=viewer, limit=charts.CHART_MATCHES)
     return {
-        "player": player, "standing": rating_selectors.player_rating(player.pk),
+        "player": player,
+        "standing": rating_selectors.player_rating(player.pk),
         "seen": rating_selectors.seen_count(player.pk, viewer=viewer),
         "chart": charts.draw(charts.points_of(lines)),
         "changes": lines[:LISTED_CHANGES],
-        "min_matches": rating_selectors.min_matches(), "request": context.get("request"),
+        "min_matches": rating_selectors.min_matches(),
+        "request": context.get("request"),
     }
 
 

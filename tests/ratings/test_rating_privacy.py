@@ -40,33 +40,104 @@ pytestmark = pytest.mark.django_db
 ROLES = ("visitor", "stranger", "player", "organiser", "himself")
 #: Which of the three matches each asker may see (the archive's rule: public; the players who sat;
 #: the club's owners and organisers for the club's matches).
-SEES = {"visitor": {"public"}, "stranger": {"public"}, "player": {"public"},
-        "organiser": {"public", "running"}, "himself": {"public", "private", "running"}}
+SEES = {
+    "visitor": {"public"},
+    "stranger": {"public"},
+    "player": {"public"},
+    "organiser": {"public", "running"},
+    "himself": {"public", "private", "running"},
+}
 #: Routes about the player and his matches: here nothing of a hidden match may show, not even an
 #: opponent's name or a date. Elsewhere (a tournament's own pages list its pairings to anyone) no
 #: link to a hidden match and no change it made.
-ABOUT_HIM = ("archive:player", "archive:list", "ratings:chart", "ratings:board", "ratings:club",
-             "ratings:city", "clubs:player_detail", "api:rating_list", "api:archive_list",
-             "api:player_detail")
+ABOUT_HIM = (
+    "archive:player",
+    "archive:list",
+    "ratings:chart",
+    "ratings:board",
+    "ratings:club",
+    "ratings:city",
+    "clubs:player_detail",
+    "api:rating_list",
+    "api:archive_list",
+    "api:player_detail",
+)
 #: Routes that are not asked, and why: none shows a match or a rating change.
 NOT_ASKED = {
     "health": "whether the database, Redis and a worker answer (503 here, with no worker)",
-    "account_confirm_email": "signing up", "account_reset_password_from_key": "signing in",
-    **{f"gameplay:{n}": "a live table's own page: no archived match, no rating change" for n in (
-        "table", "invite", "sit", "bots", "client_seed", "verify_table", "state_json", "record_json",
-        "replay")},
+    "account_confirm_email": "signing up",
+    "account_reset_password_from_key": "signing in",
+    **{
+        f"gameplay:{n}": "a live table's own page: no archived match, no rating change"
+        for n in (
+            "table",
+            "invite",
+            "sit",
+            "bots",
+            "client_seed",
+            "verify_table",
+            "state_json",
+            "record_json",
+            "replay",
+        )
+    },
     "archive:table_match": "a redirect to the archived match of a live table, asked as archive:match",
-    **{f"clubs:{n}": "a club's members, roster and settings: no match" for n in (
-        "club_edit", "club_join", "club_leave", "members", "member_add", "member_role", "member_remove",
-        "audit", "roster", "roster_add", "roster_bulk", "roster_add_member", "roster_merge", "roster_toggle",
-        "roster_invite", "invitation", "player_edit", "claim", "api_token_revoke")},
-    **{f"api:{n}": "an action (POST only)" for n in (
-        "entry_approve", "entry_withdraw", "match_result", "match_confirm")},
-    **{f"tournaments:{n}": "an organiser's form or action on entries and pairings" for n in (
-        "create", "edit", "entries_bulk", "self_register", "substitute", "entry_action", "pair_next",
-        "round_edit", "unpair", "swap", "table_number", "players_bulk", "player_register",
-        "player_substitute", "player_approve", "player_check_in", "player_withdraw", "player_ask_withdraw",
-        "player_reinstate", "no_show", "dashboard_action", "withdrawal_answer", "forfeit")},
+    **{
+        f"clubs:{n}": "a club's members, roster and settings: no match"
+        for n in (
+            "club_edit",
+            "club_join",
+            "club_leave",
+            "members",
+            "member_add",
+            "member_role",
+            "member_remove",
+            "audit",
+            "roster",
+            "roster_add",
+            "roster_bulk",
+            "roster_add_member",
+            "roster_merge",
+            "roster_toggle",
+            "roster_invite",
+            "invitation",
+            "player_edit",
+            "claim",
+            "api_token_revoke",
+        )
+    },
+    **{
+        f"api:{n}": "an action (POST only)"
+        for n in ("entry_approve", "entry_withdraw", "match_result", "match_confirm")
+    },
+    **{
+        f"tournaments:{n}": "an organiser's form or action on entries and pairings"
+        for n in (
+            "create",
+            "edit",
+            "entries_bulk",
+            "self_register",
+            "substitute",
+            "entry_action",
+            "pair_next",
+            "round_edit",
+            "unpair",
+            "swap",
+            "table_number",
+            "players_bulk",
+            "player_register",
+            "player_substitute",
+            "player_approve",
+            "player_check_in",
+            "player_withdraw",
+            "player_ask_withdraw",
+            "player_reinstate",
+            "no_show",
+            "dashboard_action",
+            "withdrawal_answer",
+            "forfeit",
+        )
+    },
 }
 
 
@@ -80,10 +151,23 @@ class Played:
 def _archive(seats, *, seed, played_at, **extra) -> ArchivedMatch:
     state = bot_match(Rules(), seed=seed)
     ns, ew = state.capped_score
-    return archive_services.archive_match(played=archive_services.PlayedMatch(
-        seats=[archive_services.SeatIn(seat=i, name=p.display_name, player_id=p.pk) for i, p in enumerate(seats)],
-        rules={}, played_at=played_at, ns_eyes=ns, ew_eyes=ew, winner=PAIRS[state.winner], reason="eyes",
-        record=write_record(state), rated=True, **extra))
+    return archive_services.archive_match(
+        played=archive_services.PlayedMatch(
+            seats=[
+                archive_services.SeatIn(seat=i, name=p.display_name, player_id=p.pk)
+                for i, p in enumerate(seats)
+            ],
+            rules={},
+            played_at=played_at,
+            ns_eyes=ns,
+            ew_eyes=ew,
+            winner=PAIRS[state.winner],
+            reason="eyes",
+            record=write_record(state),
+            rated=True,
+            **extra,
+        )
+    )
 
 
 @pytest.fixture
@@ -93,20 +177,48 @@ def world(club, organiser):
     igrok = player_with_account(club, "igrok")  # "a player": he sat in the public match only
     people = {}
     for key in ("pub_partner", "pub_opp", "sec_partner", "sec_opp1", "sec_opp2"):
-        people[key] = PlayerFactory(display_name={
-            "pub_partner": "Открытый Напарник", "pub_opp": "Открытый Соперник", "sec_partner": "Тайный Напарник",
-            "sec_opp1": "Тайный Соперник", "sec_opp2": "Тайная Соперница"}[key])
-    public = _archive([hero, igrok, people["pub_partner"], people["pub_opp"]], seed=701,
-                      played_at=now - datetime.timedelta(days=20, hours=3), source="table", public=True)
-    private = _archive([hero, people["sec_opp1"], people["sec_partner"], people["sec_opp2"]], seed=702,
-                       played_at=now - datetime.timedelta(days=10, hours=5), source="table", public=False)
+        people[key] = PlayerFactory(
+            display_name={
+                "pub_partner": "Открытый Напарник",
+                "pub_opp": "Открытый Соперник",
+                "sec_partner": "Тайный Напарник",
+                "sec_opp1": "Тайный Соперник",
+                "sec_opp2": "Тайная Соперница",
+            }[key]
+        )
+    public = _archive(
+        [hero, igrok, people["pub_partner"], people["pub_opp"]],
+        seed=701,
+        played_at=now - datetime.timedelta(days=20, hours=3),
+        source="table",
+        public=True,
+    )
+    private = _archive(
+        [hero, people["sec_opp1"], people["sec_partner"], people["sec_opp2"]],
+        seed=702,
+        played_at=now - datetime.timedelta(days=10, hours=5),
+        source="table",
+        public=False,
+    )
     # A rated Swiss of the club whose round 1 is still being played: the hero's match is confirmed,
     # the other one is not played yet.
-    cup = services.create_tournament(actor=organiser, club=club, name="Осенний Кубок", format="swiss",
-                                     swiss_rounds=3, starts_on=(now - datetime.timedelta(days=4)).date())
+    cup = services.create_tournament(
+        actor=organiser,
+        club=club,
+        name="Осенний Кубок",
+        format="swiss",
+        swiss_rounds=3,
+        starts_on=(now - datetime.timedelta(days=4)).date(),
+    )
     partner = player_with_account(club, "partner")
-    names = ("Текущий Противник", "Текущая Противница", "Другой Первый", "Другая Вторая", "Другой Третий",
-             "Другая Четвёртая")
+    names = (
+        "Текущий Противник",
+        "Текущая Противница",
+        "Другой Первый",
+        "Другая Вторая",
+        "Другой Третий",
+        "Другая Четвёртая",
+    )
     others = [PlayerFactory(display_name=n) for n in names]
     services.register_entry(actor=organiser, tournament=cup, player_a=hero, player_b=partner)
     services.register_entry(actor=organiser, tournament=cup, player_a=others[0], player_b=others[1])
@@ -123,21 +235,34 @@ def world(club, organiser):
 
     def played(m):
         mine = m.seats.get(player=hero).seat
-        opponents = tuple(s.player.display_name for s in m.seats.select_related("player") if s.seat % 2 != mine % 2)
+        opponents = tuple(
+            s.player.display_name for s in m.seats.select_related("player") if s.seat % 2 != mine % 2
+        )
         return Played(m, opponents, list(RatingChange.objects.filter(match=m, game=BILKA_FOUR)))
 
-    users = {"visitor": None, "stranger": UserFactory(username="stranger"), "player": igrok.user,
-             "organiser": organiser, "himself": hero.user}
+    users = {
+        "visitor": None,
+        "stranger": UserFactory(username="stranger"),
+        "player": igrok.user,
+        "organiser": organiser,
+        "himself": hero.user,
+    }
     clients = {}
     for role, user in users.items():
         if user is None:
             clients[role] = Client(HTTP_ACCEPT_LANGUAGE="en")
             continue
         _token, key = club_services.create_token(actor=user, name="read", scope=TokenScope.READ, clubs=[])
-        clients[role] = Client(HTTP_ACCEPT_LANGUAGE="en", HTTP_AUTHORIZATION=f"Bearer {key}")  # the API's way in
+        clients[role] = Client(
+            HTTP_ACCEPT_LANGUAGE="en", HTTP_AUTHORIZATION=f"Bearer {key}"
+        )  # the API's way in
         clients[role].force_login(user)  # the pages' way in
     return {
-        "hero": hero, "club": club, "cup": cup, "match": match, "clients": clients,
+        "hero": hero,
+        "club": club,
+        "cup": cup,
+        "match": match,
+        "clients": clients,
         "played": {"public": played(public), "private": played(private), "running": played(running)},
     }
 
@@ -148,21 +273,40 @@ def _fillers(w) -> dict[str, list[dict]]:
     archived = [{"pk": p.archived.pk} for p in w["played"].values()]
     event = {"slug": w["cup"].slug}
     return {
-        "api:club_detail": [{"slug": w["club"].slug}], "api:player_detail": [hero],
+        "api:club_detail": [{"slug": w["club"].slug}],
+        "api:player_detail": [hero],
         **{f"api:{n}": [event] for n in ("tournament_detail", "round_list", "standings", "entry_list")},
         "api:match_detail": [{"pk": w["match"].pk}],
-        "api:archive_detail": archived, "api:archive_record": archived,
+        "api:archive_detail": archived,
+        "api:archive_record": archived,
         **{f"archive:{n}": archived for n in ("match", "record", "sheet_csv", "sheet_json")},
-        "archive:player": [hero], "ratings:chart": [hero], "clubs:player_detail": [hero],
-        "clubs:club_detail": [{"slug": w["club"].slug}], "ratings:club": [{"slug": w["club"].slug}],
+        "archive:player": [hero],
+        "ratings:chart": [hero],
+        "clubs:player_detail": [hero],
+        "clubs:club_detail": [{"slug": w["club"].slug}],
+        "ratings:club": [{"slug": w["club"].slug}],
         "ratings:city": [{"city": "Успенка"}],
         "tournaments:club_list": [{"club_slug": w["club"].slug}],
-        **{f"tournaments:{n}": [event] for n in (
-            "home", "entries", "results", "standings", "crosstable", "bracket", "dashboard", "audit",
-            "now_playing")},
+        **{
+            f"tournaments:{n}": [event]
+            for n in (
+                "home",
+                "entries",
+                "results",
+                "standings",
+                "crosstable",
+                "bracket",
+                "dashboard",
+                "audit",
+                "now_playing",
+            )
+        },
         **{f"tournaments:{n}": [{**event, "number": 1}] for n in ("round", "print_pairings", "print_sheets")},
-        "tournaments:export": [{**event, "what": what, "fmt": fmt} for what in ("standings", "results", "seats")
-                               for fmt in ("csv", "json")],
+        "tournaments:export": [
+            {**event, "what": what, "fmt": fmt}
+            for what in ("standings", "results", "seats")
+            for fmt in ("csv", "json")
+        ],
         "tournaments:match": [{**event, "pk": w["match"].pk}],
         "tournaments:match_record": [{**event, "pk": w["match"].pk}],
     }
@@ -189,8 +333,12 @@ def _urls(w) -> list[tuple[str, str]]:
 def _dates(moment: datetime.datetime) -> set[str]:
     local = timezone.localtime(moment)
     with translation.override("en"):
-        return {local.date().isoformat(), formats.date_format(local, "j E Y"),
-                formats.date_format(local, "SHORT_DATE_FORMAT"), formats.date_format(local, "j N Y")}
+        return {
+            local.date().isoformat(),
+            formats.date_format(local, "j E Y"),
+            formats.date_format(local, "SHORT_DATE_FORMAT"),
+            formats.date_format(local, "j N Y"),
+        }
 
 
 def _change_words(c: RatingChange) -> str:
@@ -206,10 +354,15 @@ def test_every_route_shows_a_hidden_match_to_nobody_who_may_not_see_it(world, se
         hidden = {k: p for k, p in world["played"].items() if k not in SEES[role]}
         for name, url in urls:
             response = client.get(url)
-            body = (b"".join(response.streaming_content) if getattr(response, "streaming", False)
-                    else response.content).decode("utf-8", errors="replace")
+            body = (
+                b"".join(response.streaming_content)
+                if getattr(response, "streaming", False)
+                else response.content
+            ).decode("utf-8", errors="replace")
             assert response.status_code < 500, (role, url)
-            if name.startswith(("archive:", "api:archive_")) and "pk" in (response.resolver_match.kwargs if response.resolver_match else {}):
+            if name.startswith(("archive:", "api:archive_")) and "pk" in (
+                response.resolver_match.kwargs if response.resolver_match else {}
+            ):
                 shown = response.resolver_match.kwargs["pk"]
                 if any(p.archived.pk == shown for p in hidden.values()):
                     assert response.status_code == 404, (role, url)  # the same answer as no such match

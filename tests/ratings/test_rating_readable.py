@@ -50,7 +50,9 @@ def test_one_evening_reads_hours_under_the_days_date(language):
         assert len(set(labels)) == len(labels)  # never the same date under every point
         assert "2026" in chart.axis_title
     _never_overlap(chart)
-    assert len(chart.dots) == 6 and len({x for x, _y, _p in chart.dots}) == 6  # one point per match, at its time
+    assert (
+        len(chart.dots) == 6 and len({x for x, _y, _p in chart.dots}) == 6
+    )  # one point per match, at its time
 
 
 @pytest.mark.parametrize("days,expect", [(20, r"\d{1,2} \w+"), (120, r"\w+\.?"), (1500, r"\d{4}|\w+\.?")])
@@ -69,7 +71,7 @@ def test_the_svg_keeps_dots_for_numbers_in_every_language(client):
     """Coordinates are numbers for the browser, not for the reader: "123,4" in Russian breaks the picture."""
     me = player_with_account_for_chart()
     page = client.get(reverse("archive:player", args=[me.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    svg = page[page.index("<svg"):page.index("</svg>")]
+    svg = page[page.index("<svg") : page.index("</svg>")]
     assert re.search(r'cx="\d+(\.\d+)?"', svg)
     assert not re.search(r'(cx|cy|x|y|x1|x2|y1|y2)="[\d.]*,', svg)
     assert not re.search(r'points="[^"]*\d,\d+,\d', svg)  # "x,y x,y": never a decimal comma inside
@@ -89,11 +91,24 @@ def player_with_account_for_chart():
 def _archive(four, *, seed, when, **extra):
     state = bot_match(Rules(), seed=seed)
     ns, ew = state.capped_score
-    return archive_services.archive_match(played=archive_services.PlayedMatch(
-        source="table", seats=[archive_services.SeatIn(seat=i, name=p.display_name, player_id=p.pk,
-                                                      user_id=p.user_id) for i, p in enumerate(four)],
-        rules={}, played_at=when, ns_eyes=ns, ew_eyes=ew, winner=PAIRS[state.winner], reason="eyes",
-        record=write_record(state), rated=True, **extra))
+    return archive_services.archive_match(
+        played=archive_services.PlayedMatch(
+            source="table",
+            seats=[
+                archive_services.SeatIn(seat=i, name=p.display_name, player_id=p.pk, user_id=p.user_id)
+                for i, p in enumerate(four)
+            ],
+            rules={},
+            played_at=when,
+            ns_eyes=ns,
+            ew_eyes=ew,
+            winner=PAIRS[state.winner],
+            reason="eyes",
+            record=write_record(state),
+            rated=True,
+            **extra,
+        )
+    )
 
 
 def test_the_changes_list_names_date_event_partner_opponents_score_and_change(client):
@@ -101,11 +116,14 @@ def test_the_changes_list_names_date_event_partner_opponents_score_and_change(cl
     lines = rating_selectors.change_lines(me.pk, viewer=None)
     page = client.get(reverse("archive:player", args=[me.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     newest = lines[0]
-    item = page[page.index('class="rc-change"'):]
-    item = item[:item.index("</li>")]
+    item = page[page.index('class="rc-change"') :]
+    item = item[: item.index("</li>")]
     assert f"/archive/{newest.match_id}/" in item  # the date links to the match
     assert "casual match" in item
-    assert f"partner</span> <a href=\"/archive/players/{newest.partner.player_id}/\">{newest.partner.name}</a>" in item
+    assert (
+        f'partner</span> <a href="/archive/players/{newest.partner.player_id}/">{newest.partner.name}</a>'
+        in item
+    )
     for o in newest.opponents:
         assert f'/archive/players/{o.player_id}/">{o.name}</a>' in item
     assert f"{newest.score[0]}:{newest.score[1]}" in item
@@ -113,8 +131,9 @@ def test_the_changes_list_names_date_event_partner_opponents_score_and_change(cl
 
 
 def _seated_table(four, *, rated=True) -> Table:
-    table = table_services.create_table(rules={}, seating=Seating.IN_ORDER, user=four[0].user, public=True,
-                                        rated=rated)
+    table = table_services.create_table(
+        rules={}, seating=Seating.IN_ORDER, user=four[0].user, public=True, rated=rated
+    )
     for p in four[1:]:
         table_services.sit(table_id=table.pk, user=p.user)
     return Table.objects.get(pk=table.pk)
@@ -122,7 +141,9 @@ def _seated_table(four, *, rated=True) -> Table:
 
 def test_a_casual_rated_table_shows_each_sides_chance_and_moves_before_play(client):
     me = player_with_account_for_chart()  # the four have played three rated casual matches together
-    four = [me] + [p for p in type(me).objects.filter(user__username__in=("p1", "p2", "p3")).order_by("display_name")]
+    four = [me] + [
+        p for p in type(me).objects.filter(user__username__in=("p1", "p2", "p3")).order_by("display_name")
+    ]
     table = _seated_table(four)
     odds = rating_selectors.table_odds(table)
     p = odds.prediction
@@ -131,7 +152,7 @@ def test_a_casual_rated_table_shows_each_sides_chance_and_moves_before_play(clie
     page = client.get(reverse("gameplay:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"{p.home_percent}%" in page and f"{p.away_percent}%" in page
     for s in (*p.home, *p.away):
-        assert f"+{round(s.win)}</span> / <span class=\"loss\">−{abs(round(s.loss))}" in page
+        assert f'+{round(s.win)}</span> / <span class="loss">−{abs(round(s.loss))}' in page
     assert "counts ×0.25" in page
     # what learning the match applies: the weight the recompute gives it once it is played
     played = _archive(four, seed=77, when=timezone.now())
@@ -144,8 +165,9 @@ def test_a_table_with_a_bot_says_it_will_not_be_rated(client):
 
     club = Club.objects.create(name="Бот", slug="bot")
     three = [player_with_account(club, f"b{i}") for i in range(3)]
-    table = table_services.create_table(rules={}, seating=Seating.IN_ORDER, user=three[0].user, public=True,
-                                        rated=True)
+    table = table_services.create_table(
+        rules={}, seating=Seating.IN_ORDER, user=three[0].user, public=True, rated=True
+    )
     for p in three[1:]:
         table_services.sit(table_id=table.pk, user=p.user)
     page = client.get(reverse("gameplay:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from archive.models import ArchivedMatch
 from gameplay.engine import MatchState, Phase, Rules, choose_action, read_record, write_record
-from gameplay.engine.record import score_state
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.record import score_state
 from gameplay.models import Seat, Table
 from tests.clubs.factories import PASSWORD, UserFactory
 from tournaments import services
@@ -203,7 +203,9 @@ def _lucy_table(users, rules=None) -> Table:
     return table
 
 
-def test_a_live_tables_deals_reach_the_match_its_lucy_tiebreak_and_the_archive(online_match, organiser, client):
+def test_a_live_tables_deals_reach_the_match_its_lucy_tiebreak_and_the_archive(
+    online_match, organiser, client
+):
     """The live table's record holds a Lucy: the match gets every played deal as the deal-by-deal
     form writes them (points, the pair on duty, outcome, eyes, running score), so the Lucy column
     of the standings, on the page and in the JSON, counts it for the pair that made it."""
@@ -234,8 +236,11 @@ def test_a_live_tables_deals_reach_the_match_its_lucy_tiebreak_and_the_archive(o
     archived = ArchivedMatch.objects.get(tournament_match=match.pk)
     assert archived.deals.filter(outcome="lucy").count() == 1
     # the same deals typed into the deal-by-deal form give the same lines
-    typed = [{"points": (ln.home_points, ln.away_points), "jack_holder": ln.jack_holder, "all_tricks": ln.all_tricks}
-             for ln in lines]
+    typed = [
+        {"points": (ln.home_points, ln.away_points), "jack_holder": ln.jack_holder,
+         "all_tricks": ln.all_tricks}
+        for ln in lines
+    ]
     services.correct_result(actor=organiser, match=match, deals=typed, reason="typed from the sheet")
     again = [(ln.outcome, ln.home_eyes, ln.away_eyes, ln.home_score, ln.away_score)
              for ln in match.deals.order_by("number")]

@@ -40,8 +40,9 @@ def forwards(apps, schema_editor):
     Match = apps.get_model("tournaments", "Match")
     DealLine = apps.get_model("tournaments", "DealLine")
     Table = apps.get_model("gameplay", "Table")
-    matches = (Match.objects.filter(reported_side="table", live_table__isnull=False, deals__isnull=True)
-               .select_related("home__player_a", "home__player_b", "tournament"))
+    matches = Match.objects.filter(
+        reported_side="table", live_table__isnull=False, deals__isnull=True
+    ).select_related("home__player_a", "home__player_b", "tournament")
     for match in matches.iterator():
         table = Table.objects.filter(pk=match.live_table).first()
         if table is None or not table.record:
@@ -59,11 +60,21 @@ def forwards(apps, schema_editor):
         if not lines:
             continue
         DealLine.objects.bulk_create(
-            DealLine(match=match, number=line.number, home_points=line.deal.points[0],
-                     away_points=line.deal.points[1], jack_holder=line.deal.jack_holder,
-                     all_tricks=line.deal.all_tricks, outcome=line.result.outcome, home_eyes=line.result.eyes[0],
-                     away_eyes=line.result.eyes[1], home_score=line.score[0], away_score=line.score[1])
-            for line in lines)
+            DealLine(
+                match=match,
+                number=line.number,
+                home_points=line.deal.points[0],
+                away_points=line.deal.points[1],
+                jack_holder=line.deal.jack_holder,
+                all_tricks=line.deal.all_tricks,
+                outcome=line.result.outcome,
+                home_eyes=line.result.eyes[0],
+                away_eyes=line.result.eyes[1],
+                home_score=line.score[0],
+                away_score=line.score[1],
+            )
+            for line in lines
+        )
         match.home_lucy = sum(1 for ln in lines if ln.result.outcome == "lucy" and ln.result.winner == 0)
         match.away_lucy = sum(1 for ln in lines if ln.result.outcome == "lucy" and ln.result.winner == 1)
         match.save(update_fields=["home_lucy", "away_lucy"])

@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
 from gameplay.engine import EngineError, Rules, read_record
-from gameplay.engine.record import score_state
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.record import score_state
 from gameplay.engine.sheets import (
     WIN_SCORE,
     DealSummary,

@@ -225,7 +225,9 @@ def test_withdrawing_a_pair_directly_answers_its_waiting_ask(swiss8, organiser):
     assert day_selectors.withdrawal_requests(tournament=swiss8) == []
 
 
-def test_the_match_page_and_the_api_cannot_correct_a_confirmed_result_without_a_reason(swiss8, organiser, client):
+def test_the_match_page_and_the_api_cannot_correct_a_confirmed_result_without_a_reason(
+    swiss8, organiser, client
+):
     """The page asks for the reason (its field is required) and refuses a correction without one,
     for the final score and for the deal-by-deal sheet; the API corrects nothing of a confirmed
     result (the organiser corrects on the page)."""
@@ -244,7 +246,9 @@ def test_the_match_page_and_the_api_cannot_correct_a_confirmed_result_without_a_
         assert "Write the reason for the correction" in answer
         m.refresh_from_db()
         assert (m.home_eyes, m.away_eyes) == (12, 7) and not m.corrections.exists()
-    _token, key = club_services.create_token(actor=organiser, name="w", scope=TokenScope.WRITE, clubs=[swiss8.club])
+    _token, key = club_services.create_token(
+        actor=organiser, name="w", scope=TokenScope.WRITE, clubs=[swiss8.club]
+    )
     answer = client.post(f"/api/v1/matches/{m.pk}/result/", {"home_eyes": 5, "away_eyes": 12},
                          content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {key}")
     assert answer.status_code == 409 and "already confirmed" in answer.json()["detail"]
