@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 #: Matches a chart draws at most (the newest).
 CHART_MATCHES = 200
 WIDTH, HEIGHT = 480, 270
-LEFT, RIGHT, TOP, BOTTOM = 50, 14, 14, 52  # room for the rating labels and two lines of time labels
-FONT = 14  # px in the picture's units
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 14, 58  # room for the rating labels and two lines of time labels
+FONT = 17  # in the picture's units: about 12 px on a 390 px phone, 20 px on a wide screen
 CHAR = 0.62 * FONT  # a generous width of one character (digits, Latin and Cyrillic letters)
 GAP = 18  # between two labels, at the least
 
