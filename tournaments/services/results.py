@@ -252,13 +252,7 @@ def correct_result(
     reason = " ".join((reason or "").split())
     later_paired = tournament.rounds.filter(number__gt=match.round.number).exists()
     had_result = match.has_result
-    if match.status == MatchStatus.CONFIRMED and had_result and not reason and not system:
-        raise ValidationError(
-            _(
-                "This result is already confirmed. Write the reason for the correction: it is kept"
-                " with the match for the players to see."
-            )
-        )
+    was_confirmed = match.status == MatchStatus.CONFIRMED and had_result
     before = match.state()
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
@@ -271,6 +265,13 @@ def correct_result(
     ):
         raise ValidationError(
             _("The next knockout round is already paired; this correction would change who is in it.")
+        )
+    if was_confirmed and not reason and not system:
+        raise ValidationError(
+            _(
+                "This result is already confirmed. Write the reason for the correction: it is kept"
+                " with the match for the players to see."
+            )
         )
     if later_paired and had_result and not reason and not system:
         raise ValidationError(
