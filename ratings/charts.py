@@ -70,7 +70,7 @@ def _label_width(text: str) -> float:
 
 # Each step: its size in minutes or months, and how its labels read.
 _SUB_DAY = [(m, "H:i") for m in (15, 30, 60, 120, 180, 360, 720)]
-_DAYS = [(d, "j E") for d in (1, 2, 7, 14)]
+_DAYS = [(d, "j E") for d in (1, 2, 3, 5, 7, 14)]
 _MONTHS = [(m, "M") for m in (1, 2, 3, 6)]
 _YEARS = [(y, "Y") for y in (1, 2, 5, 10, 20, 50)]
 
@@ -88,8 +88,6 @@ def _sub_day_ticks(start: datetime.datetime, end: datetime.datetime, minutes: in
 
 def _day_ticks(start: datetime.datetime, end: datetime.datetime, days: int) -> list[datetime.datetime]:
     first = start.date() + (DAY if start.time() != datetime.time(0) else datetime.timedelta(0))
-    if days == 7:
-        first += datetime.timedelta(days=(7 - first.weekday()) % 7)  # Mondays
     out, day = [], first
     while day <= end.date():
         out.append(_midnight(day, start.tzinfo))
@@ -140,23 +138,21 @@ def time_ticks(
     end: datetime.datetime,
     to_x: Callable[[datetime.datetime], float],
 ) -> tuple[list[Tick], str]:
-    """The finest calendar step whose labels keep their width apart (at least two ticks when the
-    span allows), and what the axis title must add: the day for hours, the year for days."""
-    chosen: tuple[list[Tick], str] | None = None
+    """The finest calendar step whose labels keep their width apart, with at least two ticks
+    where any step fits two, and what the axis title must add: the day for hours, the year for
+    days and months."""
     days = (end - start).total_seconds() / 86400
     most = (to_x(end) - to_x(start)) / (2 * CHAR + GAP)  # more ticks than this cannot fit
+    lone: tuple[list[Tick], str] | None = None
     for fmt, ticks_of, size, title in _steps():
         if days / size > most + 1:
             continue  # far too many ticks: not worth laying out
-        moments = ticks_of(start, end)
-        ticks = [Tick(round(to_x(t), 1), _label(t, fmt)) for t in moments]
-        if len(ticks) > 1 and not _apart(ticks):
-            continue
-        if not ticks:
-            continue
-        chosen = (ticks, _axis_title(start, end, title))
-        break
-    return chosen if chosen is not None else ([], _axis_title(start, end, "day"))
+        ticks = [Tick(round(to_x(t), 1), _label(t, fmt)) for t in ticks_of(start, end)]
+        if len(ticks) > 1 and _apart(ticks):
+            return ticks, _axis_title(start, end, title)
+        if len(ticks) == 1 and lone is None:
+            lone = (ticks, _axis_title(start, end, title))
+    return lone if lone is not None else ([], _axis_title(start, end, "day"))
 
 
 def _label(t: datetime.datetime, fmt: str) -> str:
