@@ -242,9 +242,16 @@ class ArchivedMatchDetailSerializer(ArchivedMatchSerializer):
 
 
 class RatingSerializer(serializers.Serializer):
+    """A leaderboard row: the rating is public; ``matches`` and ``last_played`` count only the
+    rated matches the caller may see (the archive's visibility rule)."""
+
     player = PlayerBriefSerializer()
     rating = serializers.FloatField()
     deviation = serializers.FloatField()
-    matches = serializers.IntegerField()
-    last_played = serializers.DateTimeField(allow_null=True)
+    matches = serializers.IntegerField(source="seen_matches", help_text="rated matches the caller may see")
+    last_played = serializers.DateTimeField(
+        source="seen_last_played",
+        allow_null=True,
+        help_text="the last of the rated matches the caller may see",
+    )
 

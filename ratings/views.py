@@ -1,22 +1,22 @@
 """Rating pages: the leaderboards (global, a club's, a city's), how ratings work, and a player's
-rating chart as an SVG image (drawn by pygal on the server, no script: safe under the site's CSP)."""
+rating chart as an SVG image (``ratings.charts``; the card on his archive page draws it inline).
+
+A board's "matches" column counts the rated matches the viewer may see (``with_seen_matches``);
+the ratings themselves are public."""
 
 from __future__ import annotations
 
-import datetime
-from xml.etree import ElementTree
-
-import pygal
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import formats
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
-from pygal.style import Style
 
 from clubs.models import Club, Player
 from clubs.translit import search_key
+from ratings import charts
 from ratings import selectors as rating_selectors
 from ratings.core.guard import WINDOW_DAYS
 
@@ -31,7 +31,8 @@ def _me(request: HttpRequest) -> Player | None:
 
 def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) -> HttpResponse:
     """One board, paginated: its page of rows, each numbered by place, and the viewer's own place."""
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(rating_selectors.with_seen_matches(qs, request.user), PAGE_SIZE).get_page(
+        request.GET.get("page"))
     first = page.start_index()
     rows = [(first + i, r) for i, r in enumerate(page.object_list)]
     me = _me(request)
@@ -104,51 +105,20 @@ def how(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _chart_style() -> Style:
-    return Style(background="#ffffff", plot_background="#ffffff", foreground="#333333",
-                 foreground_strong="#1f5135", foreground_subtle="#dddddd",
-                 colors=("#6fa585", "#1f6b40", "#6fa585"), guide_stroke_color="#e4e4e4",
-                 major_guide_stroke_color="#d0d0d0", guide_stroke_dasharray="0",
-                 major_guide_stroke_dasharray="0",
-                 font_family="system-ui, sans-serif", label_font_size=17, major_label_font_size=17,
-                 value_font_size=17, title_font_size=18)
-
-
-def _without_scripts(tree: ElementTree.Element) -> str:
-    """The chart's SVG with pygal's config script taken out: the picture needs none, and the
-    site's CSP runs none."""
-    for parent in tree.iter():
-        for child in list(parent):
-            if str(child.tag).rsplit("}", 1)[-1] == "script":
-                parent.remove(child)
-    return ElementTree.tostring(tree, encoding="unicode", xml_declaration=True)
-
-
 @require_GET
 def chart(request: HttpRequest, pk: int) -> HttpResponse:
-    """The player's rating after each rated match, with its deviation band, as image/svg+xml."""
+    """The player's rating after each rated match the viewer may see, with its band, as an SVG
+    image (the card draws the same picture in its page)."""
     player = get_object_or_404(Player, pk=pk, merged_into=None)
-    changes = rating_selectors.history(player.pk, limit=200)
-    line = pygal.DateTimeLine(
-        style=_chart_style(), width=420, height=280, show_legend=False, show_dots=len(changes) <= 40,
-        dots_size=3, x_label_rotation=0, show_minor_x_labels=False, x_labels_major_count=3,
-        show_y_guides=True, y_labels_major_count=5, show_minor_y_labels=False, show_x_guides=False,
-        margin=12, spacing=8, truncate_label=-1,
-        x_value_formatter=lambda d: formats.date_format(d, "SHORT_DATE_FORMAT"),
-        js=[], explicit_size=False, interpolate=None, tooltip_border_radius=0,
-        fill=False, stroke_style={"width": 3},
-    )
-    if changes:
-        points = [(c.played_at, c.after) for c in changes]
-        upper = [(c.played_at, c.after + c.deviation_after) for c in changes]
-        lower = [(c.played_at, c.after - c.deviation_after) for c in changes]
-        line.add(_("upper band"), upper, show_dots=False, stroke_style={"width": 2, "dasharray": "6, 4"})
-        line.add(_("rating"), points, stroke_style={"width": 4})
-        line.add(_("lower band"), lower, show_dots=False, stroke_style={"width": 2, "dasharray": "6, 4"})
+    lines = rating_selectors.change_lines(player.pk, viewer=request.user, limit=charts.CHART_MATCHES)
+    drawn = charts.draw(charts.points_of(lines))
+    if drawn is None:
+        svg = render_to_string("ratings/_chart_empty_svg.html", {"player": player}, request=request)
     else:
-        line.add(_("rating"), [(datetime.datetime.now(), None)])
-        line.no_data_text = _("No rated matches yet")
-    svg = _without_scripts(line.render_tree())
-    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-    response["Cache-Control"] = "public, max-age=60"
+        svg = render_to_string("ratings/_chart_svg.html", {"chart": drawn, "player": player}, request=request)
+    response = HttpResponse('<?xml version="1.0" encoding="utf-8"?>\n' + svg,
+                            content_type="image/svg+xml; charset=utf-8")
+    # what it shows depends on who asks (the matches he may see): never kept by a shared cache
+    response["Cache-Control"] = "private, max-age=60"
+    patch_vary_headers(response, ("Cookie",))
     return response

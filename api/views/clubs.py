@@ -61,7 +61,8 @@ class PlayerDetail(generics.RetrieveAPIView):
 class RatingList(generics.ListAPIView):
     """The leaderboard: players by rating, highest first; ``min_matches`` leaves out players with
     too few rated matches for their rating to mean much (by default as many as the site's boards
-    ask, the setting ``RATING_BOARD_MIN_MATCHES``)."""
+    ask, the setting ``RATING_BOARD_MIN_MATCHES``). Each row's ``matches`` and ``last_played`` count
+    only the rated matches the caller may see."""
 
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
@@ -71,4 +72,5 @@ class RatingList(generics.ListAPIView):
         qs = qs.select_related("player")
         if "min_matches" not in self.request.query_params:
             qs = qs.filter(matches__gte=rating_selectors.min_matches())
+        qs = rating_selectors.with_seen_matches(qs, self.request.user)
         return qs.order_by("-rating", "deviation", "player_id")

@@ -360,10 +360,12 @@ class RatingState:
         *,
         day: float | None = None,
         rules: ScoringKey = DEFAULT_RULES,
+        weight: float = 1.0,
     ) -> dict[str, tuple[float, float]]:
         """What a win and a loss would move each of the four (like +8/-8 before a game), in display points.
 
         Reckoned from the result alone; the deals of the real match can move a little more or less.
+        ``weight`` is the match's as learning it would take it (the farming guard's, for a casual match).
         """
         out: dict[str, tuple[float, float]] = {}
         for winner in (NS, EW):
@@ -376,7 +378,7 @@ class RatingState:
                 key = _pair_key(side[0], side[1])
                 if key in self.pairs:
                     trial.pairs[key] = replace(self.pairs[key])
-            deltas = trial.update(Match(ns, ew, winner, None, day, rules))
+            deltas = trial.update(Match(ns, ew, winner, None, day, rules, weight=weight))
             for pid, dl in deltas.items():
                 won = (pid in ns) == (winner == NS)
                 w, lo = out.get(pid, (0.0, 0.0))

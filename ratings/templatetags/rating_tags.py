@@ -1,20 +1,36 @@
-"""Template tags other apps' pages use to show a player's rating: the card on the player's archive
-page, the one line on the clubs player page (those apps know nothing of tournaments in Python)."""
+"""Template tags other apps' pages use to show ratings: the card on the player's archive page, the
+one line on the clubs player page, the chances before a casual rated table's match (those apps know
+nothing of ratings in Python). What a card lists of a player's matches is what its viewer may see."""
 
 from django import template
 
+from ratings import charts
 from ratings import selectors as rating_selectors
 
 register = template.Library()
 
+#: Changes the card lists, at most (the newest).
+LISTED_CHANGES = 10
+
+
+def _viewer(context):
+    request = context.get("request")
+    return getattr(request, "user", None)
+
 
 @register.inclusion_tag("ratings/_card.html", takes_context=True)
 def rating_card(context, player):
-    """The player's rating, place, chart and last changes."""
+    """The player's rating, place, chart and last changes, from the matches the viewer may see."""
+    viewer = _viewer(context)
+    lines = rating_selectors.change_lines(player.pk, viewer=viewer, limit=charts.CHART_MATCHES)
     return {
-        "player": player, "standing": rating_selectors.player_rating(player.pk),
-        "changes": list(reversed(rating_selectors.history(player.pk, limit=10))),
-        "min_matches": rating_selectors.min_matches(), "request": context.get("request"),
+        "player": player,
+        "standing": rating_selectors.player_rating(player.pk),
+        "seen": rating_selectors.seen_count(player.pk, viewer=viewer),
+        "chart": charts.draw(charts.points_of(lines)),
+        "changes": lines[:LISTED_CHANGES],
+        "min_matches": rating_selectors.min_matches(),
+        "request": context.get("request"),
     }
 
 
@@ -22,3 +38,21 @@ def rating_card(context, player):
 def player_rating(player):
     """The player's rating now (None when never rated), for a one-line mention."""
     return rating_selectors.player_rating(player.pk)
+
+
+@register.inclusion_tag("ratings/_table_odds.html")
+def table_odds(table):
+    """Before a casual rated table's match: each side's chance and each player's +x / −y."""
+    return {"odds": rating_selectors.table_odds(table), "table": table}
+
+
+@register.filter
+def signed(change):
+    """A change as the pages write it: +14, −3."""
+    return charts.signed(change)
+
+
+@register.filter
+def event_words(line):
+    """Where a changes line's match was played: the event and round, or a casual match."""
+    return charts.event_words(line)

@@ -1,5 +1,6 @@
-"""The rating pages in a browser at 360 and 1280 px: the board, a player's page whose chart loads
-as a picture, a match page with each pair's chance — none breaks the Content-Security-Policy."""
+"""The rating pages in a browser at 360, 390 and 1280 px: the board, a player's page whose chart
+names a match on tap and whose date labels never overlap, a match page with each pair's chance —
+none breaks the Content-Security-Policy."""
 
 import datetime
 from pathlib import Path
@@ -8,6 +9,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from clubs.models import ClubPlayer
+from ratings.models import RatingChange
 from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.ratings.test_rating_pages import _archive
 from tournaments import services
@@ -54,7 +56,8 @@ def test_rating_pages_render_and_break_no_policy(live_server, chromium_path):
     }
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        for width, viewport in (("360", PHONE), ("1280", {"width": 1280, "height": 900})):
+        for width, viewport in (("360", PHONE), ("390", {"width": 390, "height": 844}),
+                                ("1280", {"width": 1280, "height": 900})):
             context = browser.new_context(viewport=viewport, locale="ru-RU")
             context.add_init_script(WATCH)
             page = context.new_page()
@@ -68,11 +71,31 @@ def test_rating_pages_render_and_break_no_policy(live_server, chromium_path):
                 assert page.evaluate("window.__csp") == [], (path, page.evaluate("window.__csp"))
                 assert not [c for c in console if "WebSocket" not in c], (path, console)  # no sockets here
                 if name == "player":
-                    loaded = page.evaluate("document.querySelector('.rating-chart img').naturalWidth")
-                    assert loaded > 0
+                    _the_chart_reads(page, RatingChange.objects.filter(player=players[0]).count())
                 if name == "match":
                     assert page.locator(".chance").count() == 2
                 overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
                 assert not overflow, (path, width)
             context.close()
         browser.close()
+
+
+#: The time labels' boxes as the browser laid them out, left to right.
+LABEL_BOXES = """[...document.querySelectorAll('.rating-chart .rc-x text:not(.rc-axis-title)')]
+    .map(t => t.getBoundingClientRect()).map(r => [r.left, r.right]).sort((a, b) => a[0] - b[0])"""
+
+
+def _the_chart_reads(page, matches):
+    """One point per rated match; time labels that do not touch; a tap names the match under the
+    chart (the script runs under the CSP), with its link."""
+    points = page.locator(".rating-chart a.rc-point")
+    assert points.count() == matches > 2
+    boxes = page.evaluate(LABEL_BOXES)
+    assert len(boxes) >= 2 and all(a[1] < b[0] for a, b in zip(boxes, boxes[1:], strict=False)), boxes
+    caption = page.locator(".rc-caption")
+    assert caption.is_hidden()
+    point = points.nth(5)
+    name = point.get_attribute("data-name")
+    point.dispatch_event("click")
+    assert caption.is_visible() and name in caption.inner_text()
+    assert page.locator(".rc-caption-link").get_attribute("href") == point.get_attribute("href")

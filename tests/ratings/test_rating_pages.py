@@ -113,12 +113,12 @@ def test_the_board_runs_the_same_queries_whatever_the_page_holds(client, setting
     assert counts[0] == counts[1]
 
 
-def test_the_player_page_shows_his_rating_and_a_chart_without_script(client, season):
+def test_the_player_page_shows_his_rating_and_a_chart_of_his_matches(client, season):
     p = season[0]
     page = client.get(reverse("archive:player", args=[p.pk])).content.decode()
     row = PlayerRating.objects.get(player=p, game=BILKA_FOUR)
     assert f"<strong>{round(row.rating)}</strong>" in page
-    assert reverse("ratings:chart", args=[p.pk]) in page
+    assert page.count('class="rc-point"') == 6  # one point per rated match, each a link to it
     chart = client.get(reverse("ratings:chart", args=[p.pk]))
     assert chart["Content-Type"].startswith("image/svg+xml")
     svg = chart.content.decode()
@@ -175,7 +175,8 @@ def test_standings_rows_show_ratings_and_link_the_players(client, club, organise
     services.pair_next_round(actor=organiser, tournament=t)
     page = client.get(reverse("tournaments:standings", args=[t.slug])).content.decode()
     assert reverse("archive:player", args=[pairs[0].player_a_id]) in page
-    assert "rating-cell" in page and "3100" in page  # a 1600 player and a newcomer at 1500
+    # a 1600 player and a newcomer at 1500 make a 1550 pair, on the players' own scale
+    assert "rating-cell" in page and "1550" in page and "Pair rating" in page
 
 
 def test_the_organiser_sees_a_recompute_under_way(client, club, organiser):

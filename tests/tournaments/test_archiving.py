@@ -67,7 +67,7 @@ def test_a_players_report_waits_for_the_confirmation(match, club):
 def test_a_correction_updates_the_archived_match_and_a_forfeit_has_no_deals(match, organiser):
     services.enter_result(actor=organiser, match=match, deals=SHEET)
     first = ArchivedMatch.objects.get(tournament_match=match.pk)
-    services.correct_result(actor=organiser, match=match, home_eyes=5, away_eyes=12)
+    services.correct_result(actor=organiser, match=match, home_eyes=5, away_eyes=12, reason="sheet misread")
     again = ArchivedMatch.objects.get(tournament_match=match.pk)
     assert again.pk == first.pk and (again.ns_eyes, again.ew_eyes, again.winner) == (5, 12, "EW")
     assert again.deals.count() == 0

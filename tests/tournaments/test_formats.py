@@ -226,7 +226,7 @@ def test_best_of_three_decider_and_a_correction_that_would_orphan_it(club, organ
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
     with pytest.raises(ValidationError, match="already played"):
-        services.correct_result(actor=organiser, match=games[1], home_eyes=12, away_eyes=3)
+        services.correct_result(actor=organiser, match=games[1], home_eyes=12, away_eyes=3, reason="sheet")
     assert Match.objects.get(pk=games[1].pk).away_eyes == 12  # nothing saved
     assert selectors.bracket(tournament=t).champion.pk == games[0].home_id
 

@@ -7,8 +7,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from gameplay.engine import MatchState, Phase, Rules, choose_action, write_record
+from archive.models import ArchivedMatch
+from gameplay.engine import MatchState, Phase, Rules, choose_action, read_record, write_record
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.record import score_state
 from gameplay.models import Seat, Table
 from tests.clubs.factories import PASSWORD, UserFactory
 from tournaments import services
@@ -178,3 +180,93 @@ def test_a_live_tables_match_is_archived_once_with_its_record_and_chairs(online_
     assert chairs == {0: players["ivan"].pk, 1: players["asel"].pk,
                       2: players["nurlan"].pk, 3: players["oleh"].pk}
     assert (archived.ns_eyes, archived.ew_eyes) == (table.result["score"]["NS"], table.result["score"]["EW"])
+
+
+def _lucy_table(users, rules=None) -> Table:
+    """A finished table whose record holds a Lucy deal (bots played it with the engine)."""
+    rules = Rules.from_json(rules or {}).to_json()
+    for seed in range(400):
+        state = MatchState(Rules.from_json(rules), seed=seed)
+        rng = random.Random(seed)  # noqa: S311 - test players
+        while state.phase != Phase.OVER:
+            state.apply(choose_action(state.observation(state.to_move), rng), seat=state.to_move)
+        if any(d["outcome"] == "lucy" for d in score_state(state)["deals"]):
+            break
+    else:
+        raise AssertionError("no seed gives a Lucy")
+    result = {"winner": PAIRS[state.winner], "reason": "eyes", "seat": None,
+              "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]}}
+    table = Table.objects.create(rules=rules, status="finished", started_at=timezone.now(),
+                                 record=write_record(state), result=result)
+    for seat, user in enumerate(users):
+        Seat.objects.create(table=table, seat=seat, user=user, name=user.username)
+    return table
+
+
+def test_a_live_tables_deals_reach_the_match_its_lucy_tiebreak_and_the_archive(
+    online_match, organiser, client
+):
+    """The live table's record holds a Lucy: the match gets every played deal as the deal-by-deal
+    form writes them (points, the pair on duty, outcome, eyes, running score), so the Lucy column
+    of the standings, on the page and in the JSON, counts it for the pair that made it."""
+    match, players = online_match
+    # ivan & nurlan sit N/S, asel & oleh E/W: the home pair (asel's) is EW, so every figure is flipped
+    table = _lucy_table(_users(players, "ivan", "asel", "nurlan", "oleh"))
+    live.import_live_result(actor=organiser, match=match, table_id=table.pk)
+    match.refresh_from_db()
+    report = [d for d in score_state(read_record(table.record))["deals"] if d["outcome"] not in ("redeal",
+                                                                                                 "unfinished")]
+    home_is = "EW" if match.home.player_a.user.username == "asel" else "NS"
+    away_is = "NS" if home_is == "EW" else "EW"
+    lines = list(match.deals.order_by("number"))
+    assert len(lines) == len(report) and lines
+    for line, deal in zip(lines, report, strict=True):
+        assert line.outcome == deal["outcome"]
+        assert (line.home_points, line.away_points) == (deal["points"][home_is], deal["points"][away_is])
+        assert (line.home_eyes, line.away_eyes) == (deal["eyes"][home_is], deal["eyes"][away_is])
+        assert (line.home_score, line.away_score) == (deal["score"][home_is], deal["score"][away_is])
+        assert line.jack_holder == (0 if deal["on_duty"] == home_is else 1)
+    lucy_winner = "home" if lines[-1].home_points > lines[-1].away_points else "away"
+    assert lines[-1].outcome == "lucy"
+    assert (match.home_lucy, match.away_lucy) == ((1, 0) if lucy_winner == "home" else (0, 1))
+    lucky = match.home if lucy_winner == "home" else match.away
+    standings = client.get(f"/api/v1/tournaments/{match.tournament.slug}/standings/").json()
+    lucy = {line["entry"]["id"]: line["lucy"] for line in standings["lines"]}
+    assert lucy[lucky.pk] == 1 and sum(lucy.values()) == 1
+    archived = ArchivedMatch.objects.get(tournament_match=match.pk)
+    assert archived.deals.filter(outcome="lucy").count() == 1
+    # the same deals typed into the deal-by-deal form give the same lines
+    typed = [
+        {"points": (ln.home_points, ln.away_points), "jack_holder": ln.jack_holder,
+         "all_tricks": ln.all_tricks}
+        for ln in lines
+    ]
+    services.correct_result(actor=organiser, match=match, deals=typed, reason="typed from the sheet")
+    again = [(ln.outcome, ln.home_eyes, ln.away_eyes, ln.home_score, ln.away_score)
+             for ln in match.deals.order_by("number")]
+    assert again == [(ln.outcome, ln.home_eyes, ln.away_eyes, ln.home_score, ln.away_score) for ln in lines]
+
+
+def test_matches_taken_from_live_tables_before_get_their_deals_from_the_migration(online_match, organiser):
+    """A match taken from a live table by an earlier release has its eyes only: the data migration
+    gives it the deal lines and the Lucy counts its table's record holds, the same as taking it now."""
+    import importlib
+
+    from django.apps import apps
+
+    match, players = online_match
+    table = _lucy_table(_users(players, "ivan", "asel", "nurlan", "oleh"))
+    live.import_live_result(actor=organiser, match=match, table_id=table.pk)
+    match.refresh_from_db()
+    written = [(ln.number, ln.outcome, ln.home_points, ln.home_eyes, ln.away_eyes, ln.jack_holder)
+               for ln in match.deals.order_by("number")]
+    lucy = (match.home_lucy, match.away_lucy)
+    match.deals.all().delete()
+    type(match).objects.filter(pk=match.pk).update(home_lucy=None, away_lucy=None)
+    migration = importlib.import_module("tournaments.migrations.0020_live_table_deals")
+    migration.forwards(apps, None)
+    migration.forwards(apps, None)  # a second run changes nothing
+    match.refresh_from_db()
+    assert [(ln.number, ln.outcome, ln.home_points, ln.home_eyes, ln.away_eyes, ln.jack_holder)
+            for ln in match.deals.order_by("number")] == written
+    assert (match.home_lucy, match.away_lucy) == lucy and 1 in lucy

@@ -22,7 +22,7 @@ from clubs.models import AuditEntry
 from config import fresh
 
 from .. import permissions
-from ..models import Match, ResultCorrection, Round, Tournament
+from ..models import DealLine, Match, ResultCorrection, Round, Tournament
 
 NOTIFY_ROUND_PAIRED = "tournaments.tasks.notify_round_paired"
 NOTIFY_RESULT_REPORTED = "tournaments.tasks.notify_result_reported"
@@ -140,3 +140,32 @@ def lock_entry(entry):
     tournament = lock_tournament(Tournament(pk=entry.tournament_id))
     related = ("player",) if hasattr(entry, "player_id") else ("player_a", "player_b")
     return type(entry).objects.select_for_update().select_related(*related).get(pk=entry.pk), tournament
+
+
+def lucy_counts(lines) -> tuple[int, int]:
+    """The Lucy deals each pair (0 home, 1 away) won on a scored sheet's lines (``score_sheet``)."""
+    return (sum(1 for line in lines if line.result.outcome == "lucy" and line.result.winner == 0),
+            sum(1 for line in lines if line.result.outcome == "lucy" and line.result.winner == 1))
+
+
+def write_deal_lines(match: Match, lines) -> None:
+    """The match's deals as the score sheet scored them, in place of any it had: one row per
+    played deal (points, the pair on duty, who took every trick, outcome, eyes, running score).
+    The deal-by-deal form and a live table's result both write them here."""
+    match.deals.all().delete()
+    DealLine.objects.bulk_create(
+        DealLine(
+            match=match,
+            number=line.number,
+            home_points=line.deal.points[0],
+            away_points=line.deal.points[1],
+            jack_holder=line.deal.jack_holder,
+            all_tricks=line.deal.all_tricks,
+            outcome=line.result.outcome,
+            home_eyes=line.result.eyes[0],
+            away_eyes=line.result.eyes[1],
+            home_score=line.score[0],
+            away_score=line.score[1],
+        )
+        for line in lines
+    )

@@ -19,14 +19,22 @@ from django.utils.translation import gettext_lazy
 from clubs.models import Player
 from gameplay.engine import EngineError, Rules, read_record
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.engine.sheets import WIN_SCORE, InvalidScore, validate_final_score
+from gameplay.engine.record import score_state
+from gameplay.engine.sheets import (
+    WIN_SCORE,
+    DealSummary,
+    InvalidScore,
+    ScoringRules,
+    score_sheet,
+    validate_final_score,
+)
 from gameplay.models import Table, TableStatus
 
 from .. import permissions
 from ..models import Match, MatchStatus
 from ..score_words import score_error_text
 from .archiving import sync_match
-from .common import audit, lock_tournament, require_user
+from .common import audit, lock_tournament, lucy_counts, require_user, write_deal_lines
 from .progress import refresh_round
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
@@ -155,6 +163,35 @@ def checked_table(match: Match, table_id: int, tournament) -> tuple[Table, str]:
     return table, home_seats
 
 
+def table_sheet(table: Table, home_seats: str, rules: dict) -> list:
+    """The live table's match as the deal-by-deal form scores it: each deal played to its end
+    (redeals and a deal cut short by a resignation are not written on a sheet), with its points,
+    the pair on duty and the pair that took every trick, read from the record the server kept and
+    scored by the sheet's own rules (``score_sheet``), home as pair 0. Empty for a table whose
+    record the engine cannot replay (``checked_table`` has refused it before)."""
+    try:
+        report = score_state(read_record(table.record or {}))
+    except EngineError:
+        return []
+    flip = home_seats == "EW"
+    deals = []
+    for deal in report["deals"]:
+        if deal["outcome"] in ("redeal", "unfinished"):
+            continue
+        points = (deal["points"]["NS"], deal["points"]["EW"])
+        on_duty = PAIRS.index(deal["on_duty"])
+        winners = {SEATS.index(t["winner"]) % 2 for t in deal["tricks"]}
+        every_trick = winners.pop() if len(winners) == 1 else None
+        if flip:
+            points, on_duty = points[::-1], 1 - on_duty
+            every_trick = None if every_trick is None else 1 - every_trick
+        deals.append(DealSummary(points=points, jack_holder=on_duty, all_tricks=every_trick))
+    try:
+        return list(score_sheet(deals, ScoringRules.from_rules(rules)).lines)
+    except InvalidScore:
+        return []
+
+
 def save_table_result(match: Match, table: Table, home_seats: str) -> None:
     """Make the live table's result the match's confirmed result and save the match; ``home_seats``
     ("NS" or "EW") is where the home pair sat. A resigned or timed-out table is a forfeit win.
@@ -169,6 +206,9 @@ def save_table_result(match: Match, table: Table, home_seats: str) -> None:
         match.home_eyes, match.away_eyes = int(score[home_seats]), int(score[away_seats])
     match.winner_id = match.home_id if home_won else match.away_id
     match.forfeit = forfeit
+    lines = table_sheet(table, home_seats, match.tournament.rules)
+    write_deal_lines(match, lines)
+    match.home_lucy, match.away_lucy = lucy_counts(lines) if lines else (None, None)
     now = timezone.now()
     match.reported_at, match.reported_side = now, "table"
     match.status = MatchStatus.CONFIRMED

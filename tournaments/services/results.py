@@ -26,7 +26,7 @@ from gameplay.engine.sheets import (
 
 from .. import permissions
 from ..formats import format_of
-from ..models import DealLine, Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
+from ..models import Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
 from ..score_words import score_error_text
 from .archiving import sync_match
 from .common import (
@@ -34,9 +34,11 @@ from .common import (
     NOTIFY_RESULT_REPORTED,
     audit,
     lock_tournament,
+    lucy_counts,
     on_commit_task,
     require_manager,
     require_user,
+    write_deal_lines,
 )
 from .pins import PinSender, check_pin
 from .progress import absent_side, mark_disputed, refresh_round
@@ -67,10 +69,7 @@ def _score(
                 _("The sheet stops at %(a)d:%(b)d: a match ends when a pair reaches 12 eyes.")
                 % {"a": sheet.score[0], "b": sheet.score[1]}
             )
-        lucy = tuple(
-            sum(1 for line in sheet.lines if line.result.outcome == "lucy" and line.result.winner == side)
-            for side in (0, 1)
-        )
+        lucy = lucy_counts(sheet.lines)
         return sheet.score[0], sheet.score[1], list(sheet.lines), lucy
     try:
         validate_final_score((home_eyes, away_eyes), forfeit=forfeit)
@@ -87,23 +86,7 @@ def _write_result(match: Match, tournament: Tournament, home_eyes, away_eyes, *,
     match.home_lucy, match.away_lucy = lucy
     match.winner_id = match.home_id if h > a else match.away_id
     match.forfeit = forfeit
-    match.deals.all().delete()
-    DealLine.objects.bulk_create(
-        DealLine(
-            match=match,
-            number=line.number,
-            home_points=line.deal.points[0],
-            away_points=line.deal.points[1],
-            jack_holder=line.deal.jack_holder,
-            all_tricks=line.deal.all_tricks,
-            outcome=line.result.outcome,
-            home_eyes=line.result.eyes[0],
-            away_eyes=line.result.eyes[1],
-            home_score=line.score[0],
-            away_score=line.score[1],
-        )
-        for line in lines
-    )
+    write_deal_lines(match, lines)
 
 
 @transaction.atomic
@@ -254,8 +237,9 @@ def correct_result(
 ) -> Match:
     """The organiser sets any result; logged (who, when, before, after); standings follow on read.
 
-    Once a later round is paired, the pairings were drawn on the old result, so changing it needs
-    a written ``reason`` (kept in the log; the match page lists those pairings). ``system``: the
+    Changing a confirmed result always needs a written ``reason`` (kept with the match for the
+    players to see), and so does changing any result once a later round is paired: those pairings
+    were drawn on the old result (the match page lists them). ``system``: the
     tournament's own plan sets it (the automatic no-show, ``services.online``), with no user to
     check; the log then names no actor and the match reads "confirmed automatically".
     ``record``, ``record_chairs``: as for ``enter_result``; a correction without a record drops
@@ -269,6 +253,7 @@ def correct_result(
     reason = text.line(reason)
     later_paired = tournament.rounds.filter(number__gt=match.round.number).exists()
     had_result = match.has_result
+    was_confirmed = match.status == MatchStatus.CONFIRMED and had_result
     before = match.state()
     old_winner = match.winner_id
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
@@ -281,6 +266,13 @@ def correct_result(
     ):
         raise ValidationError(
             _("The next knockout round is already paired; this correction would change who is in it.")
+        )
+    if was_confirmed and not reason and not system:
+        raise ValidationError(
+            _(
+                "This result is already confirmed. Write the reason for the correction: it is kept"
+                " with the match for the players to see."
+            )
         )
     if later_paired and had_result and not reason and not system:
         raise ValidationError(

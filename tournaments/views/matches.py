@@ -131,7 +131,7 @@ def match(request, slug, pk):
         tournament,
         "rounds",
         match=m,
-        ratings=rating_selectors.match_ratings(m, archived),
+        ratings=rating_selectors.match_ratings(m, request.user),
         side=side,
         may_enter=may_enter,
         may_correct=can_manage and m.has_result and not m.bye,

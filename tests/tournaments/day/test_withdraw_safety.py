@@ -192,9 +192,25 @@ def test_correcting_after_later_rounds_needs_a_reason_and_names_the_pairings(swi
     assert m.corrections.get().reason == "sheet misread"
 
 
-def test_a_correction_in_the_last_round_needs_no_reason(swiss8, organiser):
+def test_a_correction_of_a_confirmed_result_always_needs_a_reason(swiss8, organiser):
+    """Even in the last round paired (no later pairing rests on it), a confirmed result is changed
+    only with a written reason, kept with the match."""
     play_round(services.pair_next_round(actor=organiser, tournament=swiss8), organiser)
     m = Match.objects.get(round__number=1, table=1, tournament=swiss8)
+    for blank in ("", "   "):
+        with pytest.raises(ValidationError, match="Write the reason for the correction"):
+            services.correct_result(actor=organiser, match=m, home_eyes=5, away_eyes=12, reason=blank)
+    m.refresh_from_db()
+    assert (m.home_eyes, m.away_eyes) == (12, 7) and not m.corrections.exists()
+    services.correct_result(actor=organiser, match=m, home_eyes=5, away_eyes=12, reason="sheet misread")
+    m.refresh_from_db()
+    assert (m.home_eyes, m.away_eyes) == (5, 12)
+    assert m.corrections.get().reason == "sheet misread"
+
+
+def test_a_result_not_yet_confirmed_in_the_last_round_is_set_without_a_reason(swiss8, organiser):
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss8)
+    m = Match.objects.get(round=rnd, table=1)
     services.correct_result(actor=organiser, match=m, home_eyes=5, away_eyes=12)
     m.refresh_from_db()
     assert (m.home_eyes, m.away_eyes) == (5, 12)
@@ -207,3 +223,34 @@ def test_withdrawing_a_pair_directly_answers_its_waiting_ask(swiss8, organiser):
     ask.refresh_from_db()
     assert ask.status == RequestStatus.GRANTED
     assert day_selectors.withdrawal_requests(tournament=swiss8) == []
+
+
+def test_the_match_page_and_the_api_cannot_correct_a_confirmed_result_without_a_reason(
+    swiss8, organiser, client
+):
+    """The page asks for the reason (its field is required) and refuses a correction without one,
+    for the final score and for the deal-by-deal sheet; the API corrects nothing of a confirmed
+    result (the organiser corrects on the page)."""
+    from clubs import services as club_services
+    from clubs.models import TokenScope
+
+    play_round(services.pair_next_round(actor=organiser, tournament=swiss8), organiser)
+    m = Match.objects.get(round__number=1, table=1, tournament=swiss8)
+    client.force_login(organiser)
+    page = client.get(m.get_absolute_url()).content.decode()
+    assert 'name="reason" id="id_reason" maxlength="300" required' in page
+    sheet = {"deal-1-home": "120", "deal-1-away": "0", "deal-1-jack": "1", "deal-1-all": "1"}
+    for data in ({"action": "final", "final-home_eyes": "5", "final-away_eyes": "12", "reason": " "},
+                 {"action": "deals", "reason": "", **sheet}):
+        answer = client.post(m.get_absolute_url(), data, follow=True).content.decode()
+        assert "Write the reason for the correction" in answer
+        m.refresh_from_db()
+        assert (m.home_eyes, m.away_eyes) == (12, 7) and not m.corrections.exists()
+    _token, key = club_services.create_token(
+        actor=organiser, name="w", scope=TokenScope.WRITE, clubs=[swiss8.club]
+    )
+    answer = client.post(f"/api/v1/matches/{m.pk}/result/", {"home_eyes": 5, "away_eyes": 12},
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert answer.status_code == 409 and "already confirmed" in answer.json()["detail"]
+    m.refresh_from_db()
+    assert (m.home_eyes, m.away_eyes) == (12, 7)

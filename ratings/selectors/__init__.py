@@ -9,17 +9,30 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from archive.models import ArchivedMatch, ArchivedSeat
+from archive.selectors import visible_matches
 from clubs.models import ClubPlayer, Player
 from clubs.translit import search_key
+from ratings.core.guard import WINDOW_DAYS, farming_weight
+from ratings.core.match_odds import ScoringKey
 from ratings.core.model import Match, ModelParams, Rating, RatingState
 from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
+from ratings.selectors.history import (  # noqa: F401 - the pages read a player's history from here
+    ChangeLine,
+    Person,
+    change_lines,
+    history,
+    seen_changes,
+    seen_count,
+    with_seen_matches,
+)
 
 #: The cache key where a running recompute writes its progress (the writer sets it).
 PROGRESS_KEY = "bilka:ratings:progress"
@@ -68,14 +81,6 @@ def player_rating(player_id: int) -> PlayerStanding | None:
         ahead = Q(rating__gt=row.rating) | Q(rating=row.rating, player_id__lt=player_id)
         place = _board_base().filter(ahead).count() + 1
     return PlayerStanding(rating, deviation, is_provisional(deviation), row.matches, place)
-
-
-def history(player_id: int, limit: int | None = None) -> list[RatingChange]:
-    """The player's rating changes, oldest first (the last ``limit`` when given), with their match."""
-    qs = RatingChange.objects.filter(game=BILKA_FOUR, player_id=player_id).select_related("match")
-    if limit is None:
-        return list(qs.order_by("seq"))
-    return list(reversed(qs.order_by("-seq")[:limit]))
 
 
 def ratings_of(player_ids: Iterable[int]) -> dict[int, PlayerRating]:
@@ -182,6 +187,7 @@ class Prediction:
     home_chance: float  # the first pair's chance to win the match
     home: tuple[Seen, Seen]
     away: tuple[Seen, Seen]
+    weight: float = 1.0  # how much the match will count (below 1: the same four again lately)
 
     @property
     def away_chance(self) -> float:
@@ -196,20 +202,72 @@ class Prediction:
         return 100 - self.home_percent
 
 
-def predict_pairing(home: tuple[int, int], away: tuple[int, int]) -> Prediction:
-    """Each partnership's chance to win and each player's move on a win or a loss (two queries)."""
+def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict | None = None,
+                    weight: float = 1.0, names: dict[int, str] | None = None) -> Prediction:
+    """Each partnership's chance to win and each player's move on a win or a loss (two queries):
+    exactly what learning the match now would apply (``RatingState.preview``), under the match's
+    ``rules`` and with its ``weight`` (the farming guard's, for a casual match)."""
     state = rating_state([*home, *away])
     day = day_of()
+    key = ScoringKey.from_rules(rules or {})
     ns, ew = (str(home[0]), str(home[1])), (str(away[0]), str(away[1]))
-    chance = state.predict(Match(ns, ew, "NS", None, day))
-    moves = state.preview(ns, ew, day=day)
+    chance = state.predict(Match(ns, ew, "NS", None, day, key, weight=weight))
+    moves = state.preview(ns, ew, day=day, rules=key, weight=weight)
+    names = names or {}
 
     def seen(pid: str) -> Seen:
         rating, deviation = state.display(pid, day)
         win, loss = moves.get(pid, (0.0, 0.0))
-        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss)
+        name = names.get(int(pid), "")
+        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name)
 
-    return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])))
+    return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)
+
+
+def casual_weight(player_ids: Iterable[int], moment: datetime.datetime | None = None) -> float:
+    """The weight the farming guard gives a casual match of these four played at ``moment`` (now):
+    ``1 / (1 + n)`` after ``n`` rated casual matches of the same four in the window, counted as the
+    recompute counts them (``ratings.services.recompute``), in one query."""
+    four = {int(p) for p in player_ids}
+    moment = moment or timezone.now()
+    day = day_of(moment)
+    since = moment - datetime.timedelta(days=WINDOW_DAYS + 1)
+    rows = (ArchivedSeat.objects.filter(player_id__in=four, match__rated=True, match__tournament=None,
+                                        match__played_at__lt=moment, match__played_at__gte=since)
+            .values("match_id", "match__played_at").annotate(n=Count("player_id", distinct=True))
+            .filter(n=len(four)).values_list("match__played_at", flat=True))
+    return farming_weight(sum(1 for played in rows if day_of(played) >= day - WINDOW_DAYS))
+
+
+@dataclass(frozen=True)
+class TableOdds:
+    """A casual rated table before its match: the chances and moves once four players sit, or who
+    is still missing."""
+
+    prediction: Prediction | None
+    waiting: bool  # seats still empty
+    unrated_seat: bool  # a bot or a guest sits: the match will not be rated
+
+
+def table_odds(table: object) -> TableOdds | None:
+    """What a casual rated live table's page shows before play (None for any other table): NS as
+    the first pair, EW the second. The table comes from the page (ratings know nothing of the live
+    tables' rows): its ``seats``, ``rules``, ``rated`` and ``casual``."""
+    if not getattr(table, "rated", False) or not getattr(table, "casual", False):
+        return None
+    seats = {s.seat: s for s in table.seats.all()}  # type: ignore[attr-defined]
+    if len(seats) < 4:
+        return TableOdds(None, True, False)
+    users = {n: s.user_id for n, s in seats.items() if not s.is_bot and s.user_id is not None}
+    players = {p.user_id: p for p in Player.objects.filter(user_id__in=users.values(), merged_into=None)}
+    if len(users) < 4 or len(players) < 4:
+        return TableOdds(None, False, True)
+    ids = {n: players[u].pk for n, u in users.items()}
+    names = {p.pk: p.display_name for p in players.values()}
+    home, away = (ids[0], ids[2]), (ids[1], ids[3])
+    weight = casual_weight(ids.values())
+    return TableOdds(predict_pairing(home, away, rules=table.rules, weight=weight, names=names),  # type: ignore[attr-defined]
+                     False, False)
 
 
 def changes_of_match(archived_ids: Iterable[int]) -> dict[int, RatingChange]:
@@ -238,7 +296,8 @@ def recompute_progress() -> Progress | None:
 
 @dataclass(frozen=True)
 class EntryRating:
-    """A standings row's rating: the player's, or the pair's (both partners and the pair's own term)."""
+    """A standings row's rating: the player's, or the pair's on the players' scale (the mean of
+    both partners' ratings with half the pair's own term)."""
 
     rating: float
     provisional: bool
@@ -257,7 +316,9 @@ def entry_ratings(entries: Iterable[object], *, individual: bool) -> dict[int, E
         if not any(k in state.players for k in keys):
             continue
         provisional = any(state.is_provisional(k, day) for k in keys)
-        rating = state.display(keys[0], day)[0] if individual else state.pair_display(keys[0], keys[1])[0]
+        # A pair on its players' scale: half its strength (both partners and the pair's own term),
+        # so two 1500 players make a 1500 pair and a board's and a standings' figures read alike.
+        rating = state.display(keys[0], day)[0] if individual else state.pair_display(keys[0], keys[1])[0] / 2
         out[pk] = EntryRating(rating, provisional)
     return out
 
@@ -279,35 +340,58 @@ class Moved:
 
 @dataclass(frozen=True)
 class MatchRatings:
-    """The match page's rating part: unrated, a prediction before it is played, the changes after."""
+    """The match page's rating part, and what happened, in ``state``:
+
+    - "unrated": an unrated event; "before": no result yet, the chances and moves are shown;
+    - "waiting": a result waits for confirmation; "learning": confirmed, the ratings are being
+      worked out from it; "changed": what it did to each player (``home_moved``, ``away_moved``);
+    - "unmoved": confirmed and learnt, but it moved nobody (a forfeit before the first card, a
+      seat without a player); "hidden": confirmed and learnt, but the viewer may not see the match
+      yet (its round is still running), so the changes are not shown to him.
+    """
 
     rated: bool
     prediction: Prediction | None = None
     names: dict[int, str] | None = None
     home_moved: list[Moved] | None = None
     away_moved: list[Moved] | None = None
+    state: str = "unrated"
 
 
-def match_ratings(match: object, archived_id: int | None) -> MatchRatings:
+def _moves_nobody(archived: ArchivedMatch) -> bool:
+    """An archived match the model does not learn (``recompute.model_match``): a seat without a
+    player, or a forfeit before the first card."""
+    if archived.reason == "forfeit" and not archived.deal_count:
+        return True
+    return archived.seats.filter(player=None).exists() or archived.seats.count() < 4
+
+
+def match_ratings(match: object, viewer: object) -> MatchRatings:
     """Before the match: each pair's chance and each player's win/loss move; after it: the change
-    each player got from its archived match (none when it was a forfeit before the first card)."""
+    each player got from its archived match, when ``viewer`` may see that match."""
     m = match  # a tournaments Match with home and away loaded
     if not m.tournament.rated or m.bye or m.away_id is None:  # type: ignore[attr-defined]
         return MatchRatings(rated=bool(m.tournament.rated) and not m.bye)  # type: ignore[attr-defined]
     home, away = m.home, m.away  # type: ignore[attr-defined]
     names = {p.pk: p.display_name for p in (home.player_a, home.player_b, away.player_a, away.player_b)}
-    if archived_id is not None:
-        changes = changes_of_match([archived_id])
+    archived = ArchivedMatch.objects.filter(tournament_match=m.pk).first()  # type: ignore[attr-defined]
+    if archived is not None:
+        if not visible_matches(viewer).filter(pk=archived.pk).exists():
+            return MatchRatings(True, None, names, state="hidden")
+        changes = changes_of_match([archived.pk])
+        if not changes:
+            return MatchRatings(True, None, names, state="unmoved" if _moves_nobody(archived) else "learning")
 
         def moved(ids: tuple[int, int]) -> list[Moved]:
             return [Moved(i, names[i], changes[i].before, changes[i].after, changes[i].weight)
                     for i in ids if i in changes]
 
         return MatchRatings(True, None, names, moved((home.player_a_id, home.player_b_id)),
-                            moved((away.player_a_id, away.player_b_id)))
+                            moved((away.player_a_id, away.player_b_id)), state="changed")
     if m.has_result:  # type: ignore[attr-defined]
-        return MatchRatings(True, None, names)  # played, not archived yet (unconfirmed)
-    p = predict_pairing((home.player_a_id, home.player_b_id), (away.player_a_id, away.player_b_id))
-    named = Prediction(p.home_chance, tuple(replace(s, name=names[s.player_id]) for s in p.home),  # type: ignore[arg-type]
-                       tuple(replace(s, name=names[s.player_id]) for s in p.away))  # type: ignore[arg-type]
-    return MatchRatings(True, named, names)
+        if m.status == "confirmed":  # type: ignore[attr-defined]
+            return MatchRatings(True, None, names, state="unmoved")  # confirmed, never archived
+        return MatchRatings(True, None, names, state="waiting")  # reported, not confirmed yet
+    p = predict_pairing((home.player_a_id, home.player_b_id), (away.player_a_id, away.player_b_id),
+                        rules=m.tournament.rules, names=names)  # type: ignore[attr-defined]
+    return MatchRatings(True, p, names, state="before")
