@@ -44,6 +44,8 @@ NEW_MIGRATIONS = {
     ("archive", "0001_initial"), ("archive", "0002_archive_tables"),
     ("ratings", "0001_initial"), ("ratings", "0002_ratings_tables"),
     ("tournaments", "0017_ratings_move_out"),
+    # since the move: pairs and players draw their ids from one sequence (no rows change)
+    ("tournaments", "0018_entry_ids_one_sequence"),
 }
 #: Beat's plans: the release after the move adds its own after migrate (config.schedule), so
 #: these tables keep every row they had and gain only that release's plans.
