@@ -61,7 +61,12 @@ def test_an_organiser_approves_a_player_who_registered_himself(api, club, organi
     answer = api.post(_step(solo, waiting, "approve"), **write_key)
     assert answer.status_code == 200, answer.content
     body = answer.json()
-    assert (body["id"], body["kind"], body["status"], body["name"]) == (waiting.pk, "player", "approved", "Asel")
+    assert (body["id"], body["kind"], body["status"], body["name"]) == (
+        waiting.pk,
+        "player",
+        "approved",
+        "Asel",
+    )
     waiting.refresh_from_db()
     assert waiting.status == EntryStatus.APPROVED
     assert _audited("individual.approve", organiser, waiting)
@@ -194,7 +199,9 @@ def test_an_id_of_another_event_or_kind_is_404_and_changes_nothing(
     assert _states(running_pairs) + _states(solo) == before
 
 
-def test_the_first_addresses_reach_only_pairs_of_pair_events(api, club, organiser, solo, running_pairs, write_key):
+def test_the_first_addresses_reach_only_pairs_of_pair_events(
+    api, club, organiser, solo, running_pairs, write_key
+):
     """A partnership of an individual event's table is no pair; an id a player of an individual event
     has (rows from before the two kinds drew ids from one sequence share some) reaches no pair."""
     services.pair_next_round(actor=organiser, tournament=solo)
@@ -220,7 +227,9 @@ def test_pairs_and_players_never_share_an_id(club, organiser, solo, running_pair
     pair_ids = set(Entry.objects.values_list("pk", flat=True))
     player_ids = set(IndividualEntry.objects.values_list("pk", flat=True))
     assert pair_ids and player_ids and not pair_ids & player_ids
-    newest = services.register_player(actor=organiser, tournament=solo, player=make_players(club, 1, "Ещё")[0])
+    newest = services.register_player(
+        actor=organiser, tournament=solo, player=make_players(club, 1, "Ещё")[0]
+    )
     assert newest.pk > max(pair_ids)
 
 
