@@ -50,5 +50,6 @@ urlpatterns = [
     path("v1/archive/", views.ArchivedMatchList.as_view(), name="archive_list"),
     path("v1/archive/<int:pk>/", views.ArchivedMatchDetail.as_view(), name="archive_detail"),
     path("v1/archive/<int:pk>/record/", views.ArchivedMatchRecord.as_view(), name="archive_record"),
-    re_path(r"^.*$", views.not_found, name="not_found"),
+    # any other address, a line break in it too ("." stops at one)
+    re_path(r"^[\s\S]*$", views.not_found, name="not_found"),
 ]

@@ -67,13 +67,13 @@ def _players(club, ids: dict[str, int]) -> dict[str, Player]:
     return {name: found[pk] for name, pk in ids.items()}
 
 
+_RELATED = {Entry: ENTRY_RELATED, IndividualEntry: ("tournament__club", "player")}
+
+
 def _shown(entry: Entry | IndividualEntry) -> dict:
     """The entry as it now stands, read again after the service's change."""
     fresh = type(entry).objects.select_related(*_RELATED[type(entry)]).get(pk=entry.pk)
     return EntrySerializer(fresh).data
-
-
-_RELATED = {Entry: ENTRY_RELATED, IndividualEntry: ("tournament__club", "player")}
 
 
 # --- the first addresses, without the event: pairs of pair events only ---------------------------
@@ -126,8 +126,8 @@ _STEPS = {
 class _EventEntryStep(APIView):
     """One step on one entry of the event: the id is looked up among the event's own entries, of
     its own kind (``selectors.own_entry``), so an id of another event or of the other kind is 404
-    whoever asks; then the key must name the event's club, and the page's service does the rest
-    (who may, the event's rules, the audit row, the notices)."""
+    for every write key; then the key must name the event's club, and the page's service does the
+    rest (who may, the event's rules, the audit row, the notices)."""
 
     step = ""
 

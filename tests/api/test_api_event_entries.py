@@ -247,3 +247,14 @@ def test_a_pair_is_registered_from_the_clubs_roster_only(api, club, organiser, w
     assert answer.status_code == 409
     assert answer.json()["fields"] == {"player_b": ["У складі клубу немає гравця з таким id."]}
     assert not swiss.entries.exists()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/tournaments/x/entries/%0A4/approve/", "/api/v1/matches/4%0A/", "/api/v1/%0A", "/api/nothing/"],
+)
+def test_any_other_address_under_the_api_is_its_json_404_a_line_break_too(api, path):
+    """schemathesis found an id with a line break answered by the site's HTML 404 page."""
+    answer = api.post(path, HTTP_ACCEPT_LANGUAGE="kk")
+    assert answer.status_code == 404 and answer["Content-Type"] == "application/json"
+    assert set(answer.json()) == {"detail"}
