@@ -77,6 +77,10 @@ class PairSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     players = serializers.SerializerMethodField()
 
+    @extend_schema_field(serializers.ChoiceField(choices=["pair", "player"]))
+    def get_kind(self, entry) -> str:
+        return "player" if hasattr(entry, "player") else "pair"
+
     @extend_schema_field(PlayerBriefSerializer(many=True))
     def get_players(self, entry) -> list[dict]:
         return PlayerBriefSerializer([entry.player_a, entry.player_b], many=True).data
@@ -158,14 +162,21 @@ class StandingsSerializer(serializers.Serializer):
 
 class EntrySerializer(serializers.Serializer):
     """A pair (or, in an individual event, a player) as the entries page lists it: the seed only
-    where the page shows it (once round 1 is paired, or when the organiser seeds by hand)."""
+    where the page shows it (once round 1 is paired, or when the organiser seeds by hand).
+    ``kind`` says which the id names: a pair's and a player's ids are looked up apart, each in its
+    own event (``/api/v1/tournaments/<slug>/entries/<id>/…``)."""
 
     id = serializers.IntegerField()
+    kind = serializers.SerializerMethodField()
     name = serializers.CharField()
     players = serializers.SerializerMethodField()
     status = serializers.ChoiceField(choices=EntryStatus.choices)
     seed = serializers.SerializerMethodField()
     late = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=["pair", "player"]))
+    def get_kind(self, entry) -> str:
+        return "player" if hasattr(entry, "player") else "pair"
 
     @extend_schema_field(PlayerBriefSerializer(many=True))
     def get_players(self, entry) -> list[dict]:

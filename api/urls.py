@@ -25,6 +25,23 @@ urlpatterns = [
     path("v1/tournaments/<slug:slug>/rounds/", views.RoundList.as_view(), name="round_list"),
     path("v1/tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
     path("v1/tournaments/<slug:slug>/entries/", views.TournamentEntries.as_view(), name="entry_list"),
+    # An entry inside its event: the event's own kind (a pair, or a player of an individual event).
+    path(
+        "v1/tournaments/<slug:slug>/entries/<int:pk>/approve/",
+        views.EventEntryApprove.as_view(),
+        name="event_entry_approve",
+    ),
+    path(
+        "v1/tournaments/<slug:slug>/entries/<int:pk>/withdraw/",
+        views.EventEntryWithdraw.as_view(),
+        name="event_entry_withdraw",
+    ),
+    path(
+        "v1/tournaments/<slug:slug>/entries/<int:pk>/reinstate/",
+        views.EventEntryReinstate.as_view(),
+        name="event_entry_reinstate",
+    ),
+    # The first addresses, by the id alone: pairs of pair events only (selectors.pair_entry_by_id).
     path("v1/entries/<int:pk>/approve/", views.EntryApprove.as_view(), name="entry_approve"),
     path("v1/entries/<int:pk>/withdraw/", views.EntryWithdraw.as_view(), name="entry_withdraw"),
     path("v1/matches/<int:pk>/", views.MatchDetail.as_view(), name="match_detail"),
@@ -33,5 +50,6 @@ urlpatterns = [
     path("v1/archive/", views.ArchivedMatchList.as_view(), name="archive_list"),
     path("v1/archive/<int:pk>/", views.ArchivedMatchDetail.as_view(), name="archive_detail"),
     path("v1/archive/<int:pk>/record/", views.ArchivedMatchRecord.as_view(), name="archive_record"),
-    re_path(r"^.*$", views.not_found, name="not_found"),
+    # any other address, a line break in it too ("." stops at one)
+    re_path(r"^[\s\S]*$", views.not_found, name="not_found"),
 ]

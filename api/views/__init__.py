@@ -2,7 +2,14 @@
 
 from .archive import ArchivedMatchDetail, ArchivedMatchList, ArchivedMatchRecord
 from .clubs import ClubDetail, ClubList, PlayerDetail, PlayerList, RatingList
-from .entries import EntryApprove, EntryWithdraw, TournamentEntries
+from .entries import (
+    EntryApprove,
+    EntryWithdraw,
+    EventEntryApprove,
+    EventEntryReinstate,
+    EventEntryWithdraw,
+    TournamentEntries,
+)
 from .results import MatchConfirm, MatchResult
 from .tournaments import MatchDetail, RoundList, StandingsView, TournamentDetail, TournamentList, not_found
 
@@ -14,6 +21,9 @@ __all__ = [
     "ClubList",
     "EntryApprove",
     "EntryWithdraw",
+    "EventEntryApprove",
+    "EventEntryReinstate",
+    "EventEntryWithdraw",
     "MatchConfirm",
     "MatchDetail",
     "MatchResult",

@@ -6,7 +6,7 @@ only narrows it to the clubs it names."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from clubs.models import Player
 from tournaments import selectors, services
-from tournaments.models import Entry
+from tournaments.models import Entry, IndividualEntry
 
 from ..permissions import require_club
 from ..serializers import EntrySerializer, PairEntrySerializer
@@ -28,7 +28,8 @@ NOT_THIS_CLUB = _("This key may not change the entries of this club's tournament
 class TournamentEntries(generics.ListAPIView):
     """The event's pairs (in an individual event, its players) in the order of its entries page,
     withdrawn and waiting ones too, each with its status; the seed where the page shows it.
-    A POST registers a pair: the club's organisers only, with a write key that names the club."""
+    A POST registers a pair of the club's roster players: the club's organisers only, with a write
+    key that names the club."""
 
     serializer_class = EntrySerializer
     filter_backends: list = []
@@ -45,49 +46,124 @@ class TournamentEntries(generics.ListAPIView):
         require_club(request, tournament.club, NOT_THIS_CLUB)
         given = PairEntrySerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        players = _players(given.validated_data)
+        players = _players(tournament.club, given.validated_data)
         entry = services.register_entry(actor=request.user, tournament=tournament, **players)
-        return Response(_shown(entry.pk), status=status.HTTP_201_CREATED)
+        return Response(_shown(entry), status=status.HTTP_201_CREATED)
 
 
-def _players(ids: dict[str, int]) -> dict[str, Player]:
-    """The players the ids name; an id no player has is refused by its field (409: the request
-    was well formed, the site has no such player)."""
-    found = Player.objects.in_bulk(set(ids.values()))
-    missing = {name: [_("There is no player with this id.")] for name, pk in ids.items() if pk not in found}
+def _players(club, ids: dict[str, int]) -> dict[str, Player]:
+    """The players the ids name, found on the club's roster as the entries page finds pasted names
+    (a player of another club's roster is not there); an id not there is refused by its field
+    (409: the request was well formed, the club has no such player)."""
+    roster = Player.objects.filter(roster_entries__club=club, roster_entries__active=True)
+    found = roster.in_bulk(set(ids.values()))
+    missing = {
+        name: [_("The club's roster has no player with this id.")]
+        for name, pk in ids.items()
+        if pk not in found
+    }
     if missing:
         raise ValidationError(missing)
     return {name: found[pk] for name, pk in ids.items()}
 
 
-def _entry(request, pk: int) -> Entry:
-    entry = get_object_or_404(Entry.objects.select_related(*ENTRY_RELATED), pk=pk)
+_RELATED = {Entry: ENTRY_RELATED, IndividualEntry: ("tournament__club", "player")}
+
+
+def _shown(entry: Entry | IndividualEntry) -> dict:
+    """The entry as it now stands, read again after the service's change."""
+    fresh = type(entry).objects.select_related(*_RELATED[type(entry)]).get(pk=entry.pk)
+    return EntrySerializer(fresh).data
+
+
+# --- the first addresses, without the event: pairs of pair events only ---------------------------
+
+
+def _pair(request, pk: int) -> Entry:
+    """The pair this id names (``selectors.pair_entry_by_id``: never a player of an individual
+    event, nor a partnership of its tables); 404 alike for no such pair and any other kind."""
+    try:
+        entry = selectors.pair_entry_by_id(pk)
+    except Entry.DoesNotExist:
+        raise Http404 from None
     require_club(request, entry.tournament.club, NOT_THIS_CLUB)
     return entry
 
 
-def _shown(pk: int) -> dict:
-    return EntrySerializer(Entry.objects.select_related(*ENTRY_RELATED).get(pk=pk)).data
-
-
 class EntryApprove(APIView):
     """The organiser takes a pair that registered itself and waits for approval (as the entries
-    page's Approve); a pair already approved stays as it is."""
+    page's Approve); a pair already approved stays as it is. For pairs of pair events only: the id
+    of a player of an individual event is not found here (404), whatever pair has the same number;
+    ``/api/v1/tournaments/{slug}/entries/{id}/approve/`` takes either kind, inside its event."""
 
     @extend_schema(request=None, responses={200: EntrySerializer})
     def post(self, request, pk: int):
-        entry = _entry(request, pk)
-        services.approve_entry(actor=request.user, entry=entry)
-        return Response(_shown(pk))
+        entry = _pair(request, pk)
+        return Response(_shown(services.approve_entry(actor=request.user, entry=entry)))
 
 
 class EntryWithdraw(APIView):
     """The pair leaves (as the entries page's Withdraw): its unplayed matches are lost by forfeit,
     results already reported stay. The organiser withdraws at any time; a player of the pair only
-    until round 1 is paired."""
+    until round 1 is paired. For pairs of pair events only, as ``approve``."""
 
     @extend_schema(request=None, responses={200: EntrySerializer})
     def post(self, request, pk: int):
-        entry = _entry(request, pk)
-        services.withdraw_entry(actor=request.user, entry=entry)
-        return Response(_shown(pk))
+        entry = _pair(request, pk)
+        return Response(_shown(services.withdraw_entry(actor=request.user, entry=entry)))
+
+
+# --- an entry inside its event: a pair, or a player of an individual event -----------------------
+
+#: The service the entries page calls for each step, for a pair and for a player.
+_STEPS = {
+    "approve": (services.approve_entry, services.approve_player),
+    "withdraw": (services.withdraw_entry, services.withdraw_player),
+    "reinstate": (services.reinstate_entry, services.reinstate_player),
+}
+
+
+class _EventEntryStep(APIView):
+    """One step on one entry of the event: the id is looked up among the event's own entries, of
+    its own kind (``selectors.own_entry``), so an id of another event or of the other kind is 404
+    for every write key; then the key must name the event's club, and the page's service does the
+    rest (who may, the event's rules, the audit row, the notices)."""
+
+    step = ""
+
+    @extend_schema(request=None, responses={200: EntrySerializer})
+    def post(self, request, slug: str, pk: int):
+        tournament = tournament_or_404(slug)
+        try:
+            entry = selectors.own_entry(tournament=tournament, pk=pk)
+        except (Entry.DoesNotExist, IndividualEntry.DoesNotExist):
+            raise Http404 from None
+        require_club(request, tournament.club, NOT_THIS_CLUB)
+        for_pair, for_player = _STEPS[self.step]
+        service = for_player if tournament.is_individual else for_pair
+        return Response(_shown(service(actor=request.user, entry=entry)))
+
+
+class EventEntryApprove(_EventEntryStep):
+    """The organiser takes a pair (in an individual event, a player) that registered itself and
+    waits for approval, as the entries page's Approve; one already approved stays as it is."""
+
+    step = "approve"
+
+
+class EventEntryWithdraw(_EventEntryStep):
+    """The pair (in an individual event, the player) leaves, as the entries page's Withdraw: its
+    matches nobody has reported yet are lost by forfeit (a player's table a no-show), results
+    already reported stay. The organiser withdraws at any time; the entry's own player only until
+    round 1 is paired (then he asks the organiser, on the entries page)."""
+
+    step = "withdraw"
+
+
+class EventEntryReinstate(_EventEntryStep):
+    """The organiser brings a withdrawn pair (or player) back before round 1 is paired, as the
+    entries page's Reinstate: approved, or checked in once check-in has closed; refused once round 1
+    is paired, when the event is full, or when one of its players has entered again meanwhile. One
+    that is not withdrawn stays as it is."""
+
+    step = "reinstate"

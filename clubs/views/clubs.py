@@ -82,9 +82,10 @@ def club_leave(request, slug):
 
 
 def _club_and_account(request, slug: str, user_id: int):
-    """The club, once the user is found to be its owner, and the account the owner acts on."""
+    """The club, once the user is found to be its owner, and the account the owner acts on: one of
+    the club's members, never any account by its id (whose name the confirm page would show)."""
     club = club_for(request, slug, permissions.can_manage_members)
-    return club, get_object_or_404(get_user_model(), pk=user_id)
+    return club, get_object_or_404(get_user_model(), pk=user_id, memberships__club=club)
 
 
 @login_required

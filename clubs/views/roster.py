@@ -86,7 +86,7 @@ def roster_bulk(request, slug):
 @require_POST
 def roster_invite(request, slug, player_id):
     club = club_for(request, slug, permissions.can_manage_roster)
-    player = get_object_or_404(Player, pk=player_id)
+    player = get_object_or_404(Player.objects.filter(roster_entries__club=club).distinct(), pk=player_id)
     with refusal_as_message(request):
         invitation = services.invite_player(actor=request.user, club=club, player=player)
         return redirect("clubs:invitation", slug=club.slug, pk=invitation.pk)

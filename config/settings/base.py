@@ -402,5 +402,5 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_responses",
     ],
-    "ENUM_NAME_OVERRIDES": {},
+    "ENUM_NAME_OVERRIDES": {"EntryKindEnum": [("pair", "pair"), ("player", "player")]},
 }

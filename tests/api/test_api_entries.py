@@ -103,7 +103,8 @@ def test_a_player_that_is_not_there_is_refused_by_its_field_in_the_requests_lang
     assert answer.status_code == 409
     fields = answer.json()["fields"]
     assert set(fields) == {"player_b"}
-    words = {"ru": "Игрока с таким id нет", "kk": "ойыншы жоқ", "uk": "Гравця з таким id немає"}[language]
+    words = {"ru": "В составе клуба нет игрока", "kk": "ойыншы жоқ", "uk": "У складі клубу немає гравця"}
+    words = words[language]
     assert words in fields["player_b"][0] and words in answer.json()["detail"]
     assert not Entry.objects.filter(tournament=swiss).exists()
 

@@ -1,11 +1,13 @@
 """What the site answers: every URL pattern the resolver knows (admin aside), the methods each one's
-view declares, and every websocket route and table-socket action the consumers accept."""
+view declares, the object ids in its path and the parent they are found in, and every websocket
+route and table-socket action the consumers accept."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls.converters import IntConverter
 
 #: Outside the matrix: Django's admin (staff only, its own permission system).
 SKIPPED_PREFIXES = ("admin/",)
@@ -15,11 +17,63 @@ BASE_METHODS = ("GET", "POST")
 EXTRA_METHODS = ("PUT", "PATCH", "DELETE")
 
 
+#: Path arguments that name the parent an object id is looked up in: a tournament ("t/<slug>/",
+#: "api/v1/tournaments/<slug>/") or a club ("clubs/<slug>/").
+PARENTS = ("slug", "club_slug")
+#: Whole-number path arguments that are a place inside the parent, not an object's id: every
+#: event has a round 1, so there is nothing of another event's to borrow.
+PLACES = ("number",)
+#: The routes whose object id has no parent in the path: the id names its kind, which is looked up
+#: site-wide by design, and who may see or change it is that object's own rule. A new route with an
+#: id and no parent fails `test_completeness` until it is named here (or given a parent).
+KIND_IDS = {
+    "api:player_detail": "a player: one person across every club; the API shows what his page shows",
+    "api:entry_approve": "a pair of a pair event (never a player's id, selectors.pair_entry_by_id); "
+    "the key must name its club",
+    "api:entry_withdraw": "as api:entry_approve",
+    "api:match_detail": "a match, public as its page",
+    "api:match_result": "a match; the key must name its club, the service checks the person",
+    "api:match_confirm": "as api:match_result",
+    "api:archive_detail": "an archived match, through the archive's one visibility rule",
+    "api:archive_record": "as api:archive_detail",
+    "gameplay:table": "a live table; a private one is there only for its seats (and its link)",
+    "gameplay:invite": "a live table with its own link's token, checked against that table",
+    "gameplay:sit": "as gameplay:table",
+    "gameplay:bots": "as gameplay:table",
+    "gameplay:client_seed": "as gameplay:table",
+    "gameplay:verify_table": "as gameplay:table, and a tournament table's record only once public",
+    "gameplay:state_json": "as gameplay:table",
+    "gameplay:record_json": "as gameplay:verify_table",
+    "gameplay:replay": "as gameplay:verify_table",
+    "archive:match": "an archived match, through the archive's one visibility rule",
+    "archive:player": "a player's archive: only the matches the viewer may see",
+    "archive:table_match": "a live table's archived match, through the visibility rule",
+    "archive:record": "as archive:match",
+    "archive:sheet_csv": "as archive:match",
+    "archive:sheet_json": "as archive:match",
+    "clubs:player_detail": "a player's public page",
+    "clubs:player_edit": "a player without an account, edited by his own clubs' roster managers",
+    "clubs:api_token_revoke": "a key of the signed-in person's own (another's is 404)",
+    "ratings:chart": "a player's public rating chart",
+}
+
+
 @dataclass(frozen=True)
 class Route:
     name: str  # "namespace:name", or the route string for a pattern without a name
     route: str
     methods: tuple[str, ...]
+    #: Whole-number path arguments naming an object (``PLACES`` aside).
+    ids: tuple[str, ...] = ()
+    #: The path argument naming the parent those ids are found in (``PARENTS``), if any.
+    parent: str | None = None
+
+    @property
+    def parent_kind(self) -> str | None:
+        """ "tournament" or "club": what the parent argument names."""
+        if self.parent is None:
+            return None
+        return "tournament" if self.route.startswith(("t/", "api/v1/tournaments/")) else "club"
 
 
 def _methods(pattern: URLPattern) -> tuple[str, ...]:
@@ -28,24 +82,35 @@ def _methods(pattern: URLPattern) -> tuple[str, ...]:
     return BASE_METHODS + extra
 
 
-def _walk(resolver: URLResolver, prefix: str, namespace: str):
+def _arguments(pattern) -> dict:
+    """The path arguments a pattern's own part takes, each with its converter (None for a regex)."""
+    converters = getattr(pattern.pattern, "converters", None)
+    if converters is not None:
+        return dict(converters)
+    return dict.fromkeys(pattern.pattern.regex.groupindex)
+
+
+def _walk(resolver: URLResolver, prefix: str, namespace: str, arguments: dict):
     for pattern in resolver.url_patterns:
         route = prefix + str(pattern.pattern)
         if route.startswith(SKIPPED_PREFIXES):
             continue
+        taken = {**arguments, **_arguments(pattern)}
         if isinstance(pattern, URLResolver):
             inner = namespace
             if pattern.namespace:
                 inner = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
-            yield from _walk(pattern, route, inner)
+            yield from _walk(pattern, route, inner, taken)
         else:
             name = f"{namespace}:{pattern.name}" if namespace and pattern.name else (pattern.name or route)
-            yield Route(name=name, route=route, methods=_methods(pattern))
+            ids = tuple(k for k, c in taken.items() if isinstance(c, IntConverter) and k not in PLACES)
+            parent = next((k for k in PARENTS if k in taken), None)
+            yield Route(name=name, route=route, methods=_methods(pattern), ids=ids, parent=parent)
 
 
 def url_routes() -> list[Route]:
     """Every URL pattern of the site but the admin's, as the resolver walks them."""
-    return list(_walk(get_resolver(), "", ""))
+    return list(_walk(get_resolver(), "", "", {}))
 
 
 def websocket_routes() -> list[str]:

@@ -156,6 +156,23 @@ ROWS: list[Row] = [
     Row("api:entry_withdraw", "GET", every(405)),
     # the member plays in no pair of it: only the organisers (or its own players) withdraw it
     Row("api:entry_withdraw", "POST", by(401, 403, 403, 200, 200, 403, 403)),
+    # the other club's pair: found, but no key names its club
+    *[Row(f"api:entry_{step}@other-club", "POST", by(401, 403, 403, 403, 403, 403, 403))
+      for step in ("approve", "withdraw")],
+    # a player of an individual event is no pair: not there for a write key, whoever holds it
+    *[Row(f"api:entry_{step}@player", "POST", by(401, 403, 404, 404, 404, 403, 403))
+      for step in ("approve", "withdraw")],
+    # an entry inside its event: a pair, or a player of the individual event
+    *[Row(f"api:event_entry_{step}@{event}", "GET", every(405))
+      for step in ("approve", "withdraw", "reinstate") for event in ("pairs", "solo")],
+    *[Row(f"api:event_entry_{step}@{event}", "POST", by(401, 403, 403, 200, 200, 403, 403))
+      for step in ("approve", "withdraw") for event in ("pairs", "solo")],
+    # neither is withdrawn, and round 1 is paired: the organiser's reinstate is refused by the event
+    *[Row(f"api:event_entry_reinstate@{event}", "POST", by(401, 403, 403, 409, 409, 403, 403))
+      for event in ("pairs", "solo")],
+    Row("api:match_result@other-club", "POST", by(401, 403, 403, 403, 403, 403, 403),
+        data=lambda w: {"home_eyes": 12, "away_eyes": 7}),
+    Row("api:match_confirm@other-club", "POST", by(401, 403, 403, 403, 403, 403, 403)),
     Row("api:not_found", "GET", every(404)),
     Row("api:not_found", "POST", every(404)),
     # --- live tables
@@ -290,6 +307,12 @@ ROWS: list[Row] = [
         "entries_bulk", "self_register", "entry_action", "pair_next", "round_edit", "swap", "table_number",
         "players_bulk", "player_register", "player_approve", "player_check_in", "player_ask_withdraw",
         "player_reinstate", "dashboard_action")],
+    # an individual event's partnership is no pair: not there for anyone
+    *[Row("tournaments:entry_action@partnership", method, signed_in(404)) for method in ("GET", "POST")],
+    *[Row("tournaments:substitute@partnership", method, managers(404)) for method in ("GET", "POST")],
+    # withdrawing a pair asks first: the organisers get the confirm page, the rest are refused
+    Row("tournaments:entry_action@withdraw", "GET", managers(200)),
+    Row("tournaments:entry_action@withdraw", "POST", managers(REDIRECT)),
     Row("tournaments:entries_bulk", "POST", managers(REDIRECT), data=_pair_names),
     Row("tournaments:players_bulk", "POST", managers(REDIRECT), data=lambda w: {"text": "Новичок Один"}),
     # self-registration is off: the page says so to anyone

@@ -39,6 +39,10 @@ def _member_player(w: World) -> int:
     return w.users["member"].player.pk
 
 
+def _other_match(w: World):
+    return w.other.pairs.matches.filter(bye=False).order_by("pk").first()
+
+
 TABLE_ROUTES = ("gameplay:table", "gameplay:sit", "gameplay:bots", "gameplay:client_seed",
                 "gameplay:verify_table", "gameplay:state_json", "gameplay:record_json", "gameplay:replay",
                 "archive:table_match")
@@ -56,9 +60,21 @@ TARGETS: dict[str, Target] = {
     "api:entry_list": _event,
     "api:entry_approve": lambda w: {"pk": w.entry.pk},
     "api:entry_withdraw": lambda w: {"pk": w.entry.pk},
+    # the first addresses asked with what is not a pair of a pair event: the other club's pair, a
+    # player of an individual event
+    "api:entry_approve@other-club": lambda w: {"pk": w.other.pairs.entries.order_by("pk").first().pk},
+    "api:entry_withdraw@other-club": lambda w: {"pk": w.other.pairs.entries.order_by("pk").first().pk},
+    "api:entry_approve@player": lambda w: {"pk": w.solo_entry.pk},
+    "api:entry_withdraw@player": lambda w: {"pk": w.solo_entry.pk},
+    **{f"api:event_entry_{step}@pairs": (lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk})
+       for step in ("approve", "withdraw", "reinstate")},
+    **{f"api:event_entry_{step}@solo": (lambda w: {"slug": w.solo.slug, "pk": w.solo_entry.pk})
+       for step in ("approve", "withdraw", "reinstate")},
     "api:match_detail": lambda w: {"pk": w.match.pk},
     "api:match_result": lambda w: {"pk": w.match.pk},
     "api:match_confirm": lambda w: {"pk": w.match.pk},
+    "api:match_result@other-club": lambda w: {"pk": _other_match(w).pk},
+    "api:match_confirm@other-club": lambda w: {"pk": _other_match(w).pk},
     "api:archive_detail@private": lambda w: {"pk": w.private_archived.pk},
     "api:archive_detail@public": lambda w: {"pk": w.public_archived.pk},
     "api:archive_record@private": lambda w: {"pk": w.private_archived.pk},
@@ -103,6 +119,12 @@ TARGETS: dict[str, Target] = {
         "crosstable", "bracket", "dashboard", "audit", "dashboard_action", "now_playing")},
     "tournaments:substitute": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk},
     "tournaments:entry_action": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk, "action": "check-in"},
+    # in an individual event the Entry rows are its tables' partnerships, which no pair's page takes
+    "tournaments:entry_action@partnership": lambda w: {
+        "slug": w.solo.slug, "pk": w.solo_match.home_id, "action": "ask-withdraw"},
+    "tournaments:substitute@partnership": lambda w: {"slug": w.solo.slug, "pk": w.solo_match.home_id},
+    "tournaments:entry_action@withdraw": lambda w: {
+        "slug": w.tournament.slug, "pk": w.entry.pk, "action": "withdraw"},
     **{f"tournaments:{name}": (lambda w: {"slug": w.tournament.slug, "number": 1}) for name in (
         "round", "round_edit", "unpair", "swap", "table_number", "print_pairings", "print_sheets")},
     "tournaments:export": lambda w: {"slug": w.tournament.slug, "what": "results", "fmt": "csv"},

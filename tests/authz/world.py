@@ -2,6 +2,11 @@
 a tournament with a paired match, a private live table in play with its seated players, a public
 table with players of its own, archived matches public and private, and an API key per person.
 
+Beside it, another club (``Other``) with a running pair event and an individual event taking
+entries, whose objects' ids the matrix borrows into the first club's addresses: none of the
+people above has a role there, and every name in it starts "Чужак", so that a page showing one
+of them is told apart.
+
 Built with the factories of tests/ and the real services, so every object is one the site would make.
 """
 
@@ -29,10 +34,26 @@ SIGNED_IN = ROLES[1:]
 
 
 @dataclass
+class Other:
+    """The other club: its owner (on its roster), a running Swiss with round 1 paired and a player's
+    ask to withdraw, an individual event still taking entries (a player waiting for approval, one
+    withdrawn), a roster player without an account and his invitation."""
+
+    club: Any
+    owner: Any
+    pairs: Any
+    ask: WithdrawalRequest
+    solo: Any
+    unclaimed: Player
+    invitation: PlayerInvitation
+
+
+@dataclass
 class World:
     users: dict[str, Any]
     club: Any
     other_club: Any
+    other: Other
     tournament: Any
     match: Any
     entry: Any
@@ -40,6 +61,7 @@ class World:
     solo: Any
     solo_match: Any
     solo_entry: IndividualEntry
+    solo_ask: WithdrawalRequest
     private_table: Table
     public_table: Table
     open_table: Table
@@ -132,11 +154,50 @@ def build_table_world() -> TableWorld:
                       tournament=tournament)
 
 
+def _stranger_player(club, number: int, *, account: bool = True) -> Player:
+    """A player of the other club's roster, named so that a page showing him is told apart."""
+    user = UserFactory(username=f"chuzhak{number}") if account else None
+    player = Player.objects.create(display_name=f"Чужак {number}", user=user)
+    ClubPlayer.objects.create(club=club, player=player, added_as=player.display_name)
+    return player
+
+
+def _other_club() -> Other:
+    club = ClubFactory(name="Бирлик", slug="birlik", city="Бирлик")
+    owner = MembershipFactory(club=club, user=UserFactory(username="birlik-owner"), role=Role.OWNER).user
+    own = Player.objects.create(display_name="Чужак Хозяин", user=owner)
+    ClubPlayer.objects.create(club=club, player=own, added_as=own.display_name)
+    pairs = tournament_services.create_tournament(
+        actor=owner, club=club, name="Кубок Бирлика", starts_on=datetime.date(2026, 11, 7), format="swiss",
+        swiss_rounds=3, seeding="manual",
+    )
+    people = [_stranger_player(club, i) for i in range(8)]
+    for i in range(0, 8, 2):
+        tournament_services.register_entry(actor=owner, tournament=pairs, player_a=people[i],
+                                           player_b=people[i + 1])
+    tournament_services.pair_next_round(actor=owner, tournament=pairs)
+    ask = tournament_services.ask_to_withdraw(actor=people[0].user,
+                                              entry=pairs.entries.order_by("pk").first())
+    solo = tournament_services.create_tournament(
+        actor=owner, club=club, name="Бирлик один на один", starts_on=datetime.date(2026, 11, 8),
+        format="ind_swiss", swiss_rounds=3, seeding="manual", self_registration=True,
+    )
+    for i in range(8, 14):
+        tournament_services.register_player(actor=owner, tournament=solo,
+                                            player=_stranger_player(club, i, account=False))
+    tournament_services.withdraw_player(actor=owner, entry=solo.individual_entries.order_by("pk").last())
+    tournament_services.self_register_player(actor=_stranger_player(club, 14).user, tournament=solo)
+    unclaimed = club_services.add_player(actor=owner, club=club, display_name="Чужак Безаккаунтный").player
+    invitation = club_services.invite_player(actor=owner, club=club, player=unclaimed)
+    return Other(club=club, owner=owner, pairs=pairs, ask=ask, solo=solo, unclaimed=unclaimed,
+                 invitation=invitation)
+
+
 def build_world() -> World:
     """Every object the rows and leak checks refer to (call inside a transaction the caller ends)."""
     users, club = _club_people()
-    other_club = ClubFactory(name="Бирлик", slug="birlik", city="Бирлик")
-    MembershipFactory(club=other_club, user=UserFactory(username="birlik-owner"), role=Role.OWNER)
+    other = _other_club()
+    other_club = other.club
     seated, others, private_table, public_table = _live_tables(users)
     private_archived = _finished(seated, public=False)
     # a private table still waiting for players: "seated" opened it and sits there alone
@@ -177,6 +238,9 @@ def build_world() -> World:
     solo_round = tournament_services.pair_next_round(actor=users["organiser"], tournament=solo)
     solo_match = solo_round.matches.get(table=1)
     solo_entry = IndividualEntry.objects.filter(tournament=solo).order_by("pk").first()
+    players_of_solo = IndividualEntry.objects.filter(tournament=solo).select_related("player__user")
+    leaving = players_of_solo.order_by("pk").last()
+    solo_ask = tournament_services.ask_to_withdraw(actor=leaving.player.user, entry=leaving)
 
     unclaimed = club_services.add_player(actor=users["organiser"], club=club, display_name="Безаккаунтный")
     unclaimed = unclaimed.player
@@ -200,8 +264,9 @@ def build_world() -> World:
         clients[role] = Client(HTTP_ACCEPT_LANGUAGE="en")
         clients[role].force_login(users[role])
     return World(
-        users=users, club=club, other_club=other_club, tournament=tournament, match=match, entry=entry,
-        ask=ask, solo=solo, solo_match=solo_match, solo_entry=solo_entry, private_table=private_table,
+        users=users, club=club, other_club=other_club, other=other, tournament=tournament, match=match,
+        entry=entry, ask=ask, solo=solo, solo_match=solo_match, solo_entry=solo_entry, solo_ask=solo_ask,
+        private_table=private_table,
         public_table=public_table, open_table=open_table, public_archived=public_archived,
         private_archived=private_archived, roster_entry=roster_entry, unclaimed=unclaimed,
         invitation=invitation, in_person=in_person, named=named, owner_token=owner_token, keys=keys,

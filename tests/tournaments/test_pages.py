@@ -236,6 +236,21 @@ def test_organiser_pages_for_substitution_round_settings_and_forfeit(client, clu
     assert "1 result to come" in home
 
 
+def test_a_forfeit_names_a_pair_of_its_own_match_and_a_bye_has_none(client, club, organiser):
+    """The losing pair is taken from the match, never found by its id alone: a pair of another
+    match is not there, and a bye (one pair, no opponent) has no forfeit to record."""
+    t = _tournament(club, organiser)
+    register_pairs(t, organiser, 3)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    bye, played = rnd.matches.get(bye=True), rnd.matches.get(bye=False)
+    client.login(username="organiser", password=PASSWORD)
+    for match, loser in ((bye, bye.home_id), (played, bye.home_id)):
+        url = reverse("tournaments:forfeit", args=[t.slug, match.pk, loser])
+        assert client.get(url).status_code == 404 and client.post(url).status_code == 404
+    played.refresh_from_db()
+    assert not played.forfeit and played.status == "scheduled"
+
+
 def test_self_registration_page(client, club, organiser):
     from .conftest import make_players, player_with_account
 

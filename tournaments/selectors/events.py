@@ -10,6 +10,7 @@ from ..formats import format_of
 from ..formats.base import ENTRY_PLAYERS
 from ..models import (
     ACTIVE_STATUSES,
+    INDIVIDUAL_FORMATS,
     Entry,
     EntryStatus,
     IndividualEntry,
@@ -55,6 +56,52 @@ def players(*, tournament: Tournament) -> list[IndividualEntry]:
         tournament.individual_entries.select_related("player", "substitute_for__player").order_by(
             "seed", "id"
         )
+    )
+
+
+# --- one entry, found inside its tournament ------------------------------------------------------
+# An id in an address is looked up among the rows of the tournament the address names, and only
+# among the kind of entry that tournament has: a fixed pair (``Entry``) in a pair event, a player
+# (``IndividualEntry``) in an individual event, whose ``Entry`` rows are only the partnerships of
+# its tables. An id of another event, or of the other kind, is not there (DoesNotExist).
+
+
+def pair_entry(*, tournament: Tournament, pk: int) -> Entry:
+    """A pair of this pair event."""
+    if tournament.is_individual:
+        raise Entry.DoesNotExist
+    return tournament.entries.select_related("tournament__club", *ENTRY_PLAYERS).get(pk=pk)
+
+
+def player_entry(*, tournament: Tournament, pk: int) -> IndividualEntry:
+    """A player of this individual event."""
+    if not tournament.is_individual:
+        raise IndividualEntry.DoesNotExist
+    return tournament.individual_entries.select_related("tournament__club", "player").get(pk=pk)
+
+
+def own_entry(*, tournament: Tournament, pk: int) -> Entry | IndividualEntry:
+    """The event's own kind of entry with this id: a pair, or a player in an individual event."""
+    if tournament.is_individual:
+        return player_entry(tournament=tournament, pk=pk)
+    return pair_entry(tournament=tournament, pk=pk)
+
+
+def pair_entry_by_id(pk: int) -> Entry:
+    """A pair found by its id alone, as the API's first addresses (``/api/v1/entries/<id>/``) find it.
+
+    Those addresses were made for the pairs of pair events, and a client that read an individual
+    event's list holds ids of players (``IndividualEntry``), which the same number may give to a
+    pair of another event. So the id reaches a pair only when it is no player's: a partnership of
+    an individual event's table is not a pair, and an id both a pair and a player have (rows made
+    before the two kinds drew their ids from one sequence) is nobody's here.
+    """
+    if IndividualEntry.objects.filter(pk=pk).exists():
+        raise Entry.DoesNotExist
+    return (
+        Entry.objects.exclude(tournament__format__in=INDIVIDUAL_FORMATS)
+        .select_related("tournament__club", *ENTRY_PLAYERS)
+        .get(pk=pk)
     )
 
 

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -77,6 +77,22 @@ def entries(request, slug):
     return page(request, tournament, "entries", template, **extra)
 
 
+def _pair_or_404(tournament, pk: int) -> Entry:
+    """A pair of this event; in an individual event its ``Entry`` rows are its tables'
+    partnerships, which no pair's page acts on, so there is none."""
+    try:
+        return selectors.pair_entry(tournament=tournament, pk=pk)
+    except Entry.DoesNotExist:
+        raise Http404 from None
+
+
+def _player_or_404(tournament, pk: int) -> IndividualEntry:
+    try:
+        return selectors.player_entry(tournament=tournament, pk=pk)
+    except IndividualEntry.DoesNotExist:
+        raise Http404 from None
+
+
 def _back(slug: str):
     return redirect("tournaments:entries", slug=slug)
 
@@ -137,7 +153,7 @@ def entry_action(request, slug, pk, action):
     """A pair: approve (for a pair waiting for its partner, on her behalf too), the partner's accept
     or decline, check in, withdraw (asks first), ask to withdraw, reinstate, move in the seeding."""
     tournament = tournament_or_404(slug)
-    entry = get_object_or_404(Entry, pk=pk, tournament=tournament)
+    entry = _pair_or_404(tournament, pk)
     service = {
         "approve": services.approve_entry,
         "accept": services.accept_partner,
@@ -191,7 +207,7 @@ PLAYER_ACTIONS = {
 def player_action(request, slug, pk, action):
     """A player of an individual event: approve, check in, withdraw (asks first), ask to leave, reinstate."""
     tournament = tournament_or_404(slug)
-    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    entry = _player_or_404(tournament, pk)
     service, text = PLAYER_ACTIONS[action]
     asked = _ask_or_refuse(request, tournament, entry, action)
     if asked is not None:
@@ -301,9 +317,7 @@ def player_register(request, slug):
 def substitute(request, slug, pk):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
-    entry = get_object_or_404(
-        Entry.objects.select_related("player_a", "player_b"), pk=pk, tournament=tournament
-    )
+    entry = _pair_or_404(tournament, pk)
     form = SubstituteForm(
         request.POST or None,
         rounds=tournament.rounds.order_by("number"),
@@ -326,7 +340,7 @@ def player_substitute(request, slug, pk):
     """The organiser puts a substitute in for a player of an individual event who left."""
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
-    entry = get_object_or_404(IndividualEntry.objects.select_related("player"), pk=pk, tournament=tournament)
+    entry = _player_or_404(tournament, pk)
     open_round = tournament.rounds.exclude(status=RoundStatus.COMPLETE).order_by("number").first()
     form = PlayerSubstituteForm(
         request.POST or None,

@@ -20,7 +20,7 @@ from gameplay.engine.sheets import DealSummary, InvalidScore, ScoringRules, scor
 from ratings import selectors as rating_selectors
 
 from .. import permissions, selectors, services
-from ..models import Entry, Match, MatchStatus
+from ..models import Match, MatchStatus
 from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
 from ..score_words import score_error_text
 from ..selectors import day as day_selectors
@@ -208,10 +208,9 @@ def forfeit(request, slug, pk, loser):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
     m = get_object_or_404(Match.objects.select_related("round", "home", "away"), pk=pk, tournament=tournament)
-    if loser not in (m.home_id, m.away_id):
-        raise Http404
-    losing = get_object_or_404(Entry, pk=loser)
-    winning = m.away if loser == m.home_id else m.home
+    if m.bye or loser not in (m.home_id, m.away_id):
+        raise Http404  # the losing pair is one of this match's, never an entry found by its id alone
+    losing, winning = (m.home, m.away) if loser == m.home_id else (m.away, m.home)
     back = request.GET.get("back", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts=None):
         back = m.get_absolute_url()

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tournaments import services
 from tournaments import services as ind
-from tournaments.models import IndividualEntry, Match, MatchStatus, Seat, SeatName
+from tournaments.models import Entry, IndividualEntry, Match, MatchStatus, Seat, SeatName
 
 from ..conftest import make_players, play_round
 
@@ -133,12 +133,13 @@ def test_refusals(client, event, member, organiser):
     entry.refresh_from_db()
     assert match.status == MatchStatus.SCHEDULED and entry.status == "approved"
     assert IndividualEntry.objects.filter(tournament=t).count() == 9
-    # the pairs' partnership actions are refused with a clear message
+    # a table's partnership is no pair: the pairs' pages do not find it (the player's pages act)
     client.force_login(organiser)
-    response = client.post(
-        reverse("tournaments:entry_action", args=[t.slug, match.home_id, "withdraw"]), follow=True
-    )
-    assert "withdraw the player instead" in response.content.decode()
+    for action in ("withdraw", "ask-withdraw", "check-in"):
+        url = reverse("tournaments:entry_action", args=[t.slug, match.home_id, action])
+        assert client.post(url).status_code == 404
+    assert client.get(reverse("tournaments:substitute", args=[t.slug, match.home_id])).status_code == 404
+    assert Entry.objects.get(pk=match.home_id).status == "approved"
     # seat export is for individual events only
     pairs = services.create_tournament(
         actor=organiser, club=t.club, name="Пары", starts_on=datetime.date(2026, 11, 7), format="swiss"
