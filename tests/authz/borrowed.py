@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from clubs.models import Club, ClubPlayer, Player, PlayerInvitation
+from clubs.models import Club, ClubPlayer, MemberInvitation, Player, PlayerInvitation
 from tests.authz.routes import Route, url_routes
 from tests.authz.targets import TARGETS
 from tests.authz.world import World
@@ -56,6 +56,8 @@ ID_KINDS: dict[str, dict[str, str]] = {
     "clubs:roster_toggle": {"entry_id": "roster_entry"},
     "clubs:roster_invite": {"player_id": "roster_player"},
     "clubs:invitation": {"pk": "invitation"},
+    "clubs:member_invitation": {"pk": "member_invitation"},
+    "clubs:member_invitation_withdraw": {"pk": "member_invitation"},
 }
 #: Where ids are borrowed from, by what the parent is.
 SOURCES = {"tournament": ("event", "club"), "club": ("club",)}
@@ -121,6 +123,7 @@ def _from_club(world: World, kind: str):
         "roster_entry": lambda: ClubPlayer.objects.get(club=other.club, player=other.unclaimed),
         "roster_player": lambda: other.unclaimed,
         "invitation": lambda: other.invitation,
+        "member_invitation": lambda: other.member_invitation,
     }[kind]()
 
 
@@ -181,6 +184,8 @@ def names_of(obj) -> list[str]:
         return [obj.display_name]
     if isinstance(obj, ClubPlayer | PlayerInvitation):
         return [obj.player.display_name]
+    if isinstance(obj, MemberInvitation):
+        return [obj.addressed_to]
     if isinstance(obj, get_user_model()):
         return [obj.get_username()]
     raise TypeError(f"no names for {obj!r}")

@@ -46,6 +46,8 @@ class Other:
     solo: Any
     unclaimed: Player
     invitation: PlayerInvitation
+    #: the owner's invitation to a roster player's account, by name (waiting for his answer)
+    member_invitation: MemberInvitation
 
 
 @dataclass
@@ -189,8 +191,9 @@ def _other_club() -> Other:
     tournament_services.self_register_player(actor=_stranger_player(club, 14).user, tournament=solo)
     unclaimed = club_services.add_player(actor=owner, club=club, display_name="Чужак Безаккаунтный").player
     invitation = club_services.invite_player(actor=owner, club=club, player=unclaimed)
+    member_invitation = club_services.invite_member(actor=owner, club=club, who=people[1].user.username)
     return Other(club=club, owner=owner, pairs=pairs, ask=ask, solo=solo, unclaimed=unclaimed,
-                 invitation=invitation)
+                 invitation=invitation, member_invitation=member_invitation)
 
 
 def build_world() -> World:

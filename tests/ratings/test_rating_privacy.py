@@ -101,6 +101,10 @@ NOT_ASKED = {
             "roster_toggle",
             "roster_invite",
             "invitation",
+            "member_invite_in_person",
+            "member_invitation",
+            "member_invitation_withdraw",
+            "join_invitation",
             "player_edit",
             "claim",
             "api_token_revoke",
@@ -108,7 +112,8 @@ NOT_ASKED = {
     },
     **{
         f"api:{n}": "an action (POST only)"
-        for n in ("entry_approve", "entry_withdraw", "match_result", "match_confirm")
+        for n in ("entry_approve", "entry_withdraw", "match_result", "match_confirm",
+                  "event_entry_approve", "event_entry_withdraw", "event_entry_reinstate")
     },
     **{
         f"tournaments:{n}": "an organiser's form or action on entries and pairings"
