@@ -24,4 +24,5 @@ class TournamentsConfig(AppConfig):
         broadcast.connect_table_events()
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="bilka-archive-match-deleted")
         freshness.connect()  # the public pages' cache follows every change to what they show
+        broadcast.connect()  # after freshness: a change's frame goes once the pages are renewed
         audit_words.register()  # the audit log words the tournaments' codes in the reader's language
