@@ -176,7 +176,8 @@ class Tab:
 
 class Person:
     """A player at one seat, moving through his tabs in turn (a tab that is not connected is
-    skipped); `hold` stops him from starting a new move."""
+    skipped); `hold` stops him from starting a new move, and so does `until` once his tab has
+    seen that event."""
 
     def __init__(self, label: str, seat: int, tabs: list[Tab], rng: random.Random) -> None:
         self.label, self.seat, self.tabs, self.rng = label, seat, tabs, rng
@@ -184,6 +185,7 @@ class Person:
         self.acked: dict[str, int] = {}  # move id -> event number
         self.refusals: list[dict[str, Any]] = []
         self.hold = False
+        self.until: int | None = None  # when set, no new move once his tab has seen this event
         self._changed = asyncio.Event()
         self._read = dict.fromkeys(range(len(tabs)), 0)  # how much of each tab's log was read
         for tab in tabs:
@@ -192,6 +194,10 @@ class Person:
     @property
     def finished(self) -> bool:
         return any(tab.finished for tab in self.tabs)
+
+    def poke(self) -> None:
+        """Look again now (after `hold` or `until` changed)."""
+        self._changed.set()
 
     def _collect(self) -> None:
         """Take in the answers to his moves that his tabs got since the last look."""
@@ -218,7 +224,8 @@ class Person:
             tab = self._choose_tab()
             waiting = any(t.pending is not None for t in self.tabs)
             last_acked = max(self.acked.values(), default=-1)
-            if (tab is not None and not waiting and not self.hold and tab.n >= last_acked
+            held = self.hold or (self.until is not None and tab is not None and tab.n >= self.until)
+            if (tab is not None and not waiting and not held and tab.n >= last_acked
                     and tab.view and tab.view.get("legal") and tab.meta["status"] == "playing"):
                 action = self.rng.choice(sorted(tab.view["legal"]))
                 move_id = f"{self.label}-{len(self.sent) + 1}"
@@ -242,7 +249,8 @@ async def wait_until(what: str, predicate: Callable[[], bool], tabs: list[Tab],
             progress, since = now_progress, time.monotonic()
         elif time.monotonic() - since > STALLED_AFTER:
             state = ", ".join(f"{t.label}: n={t.n} conn={t.conn} pending={t.pending}" for t in tabs)
-            raise AssertionError(f"stuck waiting for {what}: {state}\n{diagnostics()}")
+            more = await asyncio.to_thread(diagnostics)  # it may read the database
+            raise AssertionError(f"stuck waiting for {what}: {state}\n{more}")
         await asyncio.sleep(0.05)
 
 
@@ -373,3 +381,23 @@ def check_moves(table_id: int, persons: list[Person]) -> None:
             assert event.move_seat == person.seat and event.public.get("action") == actions[move_id], move_id
         mine = {move_id for move_id, e in events.items() if move_id.startswith(f"{person.label}-")}
         assert mine <= set(actions), f"{person.label}: moves he never sent: {mine - set(actions)}"
+
+
+def tables_state(table_ids: list[int]) -> str:
+    """What the database says of the tables, for a test that is stuck (called in a thread of its own)."""
+    from django.db import connections
+
+    from gameplay.models import Seat
+
+    try:
+        out = []
+        for table in Table.objects.filter(pk__in=table_ids).order_by("pk"):
+            last = list(TableEvent.objects.filter(table=table).order_by("-number")[:3])
+            seats = [(s.seat, s.is_bot, s.connections) for s in Seat.objects.filter(table=table)]
+            events = [(e.number, e.kind, e.public.get("seat"), e.public.get("action")) for e in last]
+            out.append(f"table {table.pk}: {table.status} at {table.event_seq}, deadline "
+                       f"{table.move_deadline}, question {table.decision_event}, seats {seats}, "
+                       f"last {events}")
+        return "\n".join(out)
+    finally:
+        connections.close_all()
