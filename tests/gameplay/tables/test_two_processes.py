@@ -164,6 +164,7 @@ def test_one_table_on_two_processes(site_processes):
     print(summary)
 
 
+@pytest.mark.slow  # a second whole match: the file stays under two minutes in the main suite
 def test_one_table_on_two_processes_behind_nginx(site_processes):
     missing = Nginx.missing()
     if missing:
