@@ -18,12 +18,15 @@ in, or a message waiting in it), a message cookie or an Authorization header, ev
 GET, and any address no view marked, goes through Django as before.
 
 While one request works a moved page out in Django, the others get the copy before it rather than
-all queueing behind the same work; a page is never older than the time one takes.
+all queueing behind the same work; a page is never older than the time one takes. Not a live page
+fetching itself after a change's frame (``X-Live-Refresh``, static/tournaments/live.js): it asks
+once, so it waits for the one working the page out and gets the new page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import operator
 import re
 import threading
@@ -69,6 +72,8 @@ class Shareable:
 
 
 CSRF_MARK = b"\x00csrf\x00"
+#: The header of a live page's refresh after a change's frame (static/tournaments/live.js).
+LIVE_REFRESH_HEADER = b"x-live-refresh"
 
 
 Answer = tuple[int, list[tuple[bytes, bytes]], bytes]  # status, headers, body
@@ -86,6 +91,8 @@ class Copy:
     covers: Callable[[str | None, str | None], bool] = operator.eq
     refreshing: float = 0.0  # when a request went to Django to work it out again
     refreshing_stamp: str | None = None  # the versions it works it out at
+    #: set when the request working it out at those versions ends (live refreshes wait for it)
+    refreshed: dict[str | None, asyncio.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -127,6 +134,12 @@ def _request_key(scope: dict) -> tuple[tuple, _Visitor, dict[str, str]] | None:
     key = (scope.get("scheme"), scope.get("root_path", ""), scope["path"], scope.get("query_string", b""),
            language, kept_headers, other_cookies)
     return key, visitor, cookies
+
+
+def _live_refresh(scope: dict) -> bool:
+    """Whether the request is a live page fetching itself again after a change's frame
+    (static/tournaments/live.js sends ``X-Live-Refresh``): it must get the page as of now."""
+    return any(name == LIVE_REFRESH_HEADER for name, _value in scope["headers"])
 
 
 def _csrf_secret(cookies: dict[str, str]) -> tuple[str, bool] | None:
@@ -178,17 +191,42 @@ class VisitorCopies:
         if found is None:
             return None, None
         key, visitor, cookies = found
-        copy = self._copies.get(key)
-        if copy is None:
-            return None, None
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool, self._checked, key, copy, visitor, cookies)
+        loop = asyncio.get_running_loop()
+        if not _live_refresh(scope):
+            copy = self._copies.get(key)
+            if copy is None:
+                return None, None
+            return await loop.run_in_executor(self._pool, self._checked, key, copy, visitor, cookies)
+        while True:
+            copy = self._copies.get(key)
+            if copy is None:
+                return None, None
+            answer, refreshing, ends = await loop.run_in_executor(
+                self._pool, self._checked_live, key, copy, visitor, cookies)
+            if ends is None:
+                return answer, refreshing
+            with contextlib.suppress(TimeoutError):  # it may be cut off: then ask again anyway
+                await asyncio.wait_for(ends.wait(), REFRESH_SECONDS)
 
     def _checked(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str]):
         now = copy.current()
-        if now != copy.stamp and not self._refreshing_elsewhere(copy, now):
+        if now != copy.stamp and self._refreshing_elsewhere(copy, now) is None:
             return None, (copy, now)
         return self._answer(key, copy, visitor, cookies), None
+
+    def _checked_live(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str]):
+        """``_checked`` for a live page's refresh (``_live_refresh``): never the copy from before
+        the versions moved. The page asks because a change's frame came, and asks once: given the
+        copy from before the change (while another request works the page out again) it showed
+        the standings without the result until the next change. When another request is working
+        it out, the event set when that one ends comes back instead, to wait for and ask again."""
+        now = copy.current()
+        if now == copy.stamp:
+            return self._answer(key, copy, visitor, cookies), None, None
+        ends = self._refreshing_elsewhere(copy, now)
+        if ends is None:
+            return None, (copy, now), None
+        return None, None, ends
 
     @staticmethod
     def done(refreshing: tuple[Copy, str | None]) -> None:
@@ -198,6 +236,9 @@ class VisitorCopies:
         with copy.lock:
             if copy.refreshing_stamp == stamp:
                 copy.refreshing = 0.0
+            ended = copy.refreshed.pop(stamp, None)
+        if ended is not None:
+            ended.set()  # (on the event loop, as the request ends)
 
     def _answer(self, key: tuple, copy: Copy, visitor: _Visitor, cookies: dict[str, str],
                 ) -> Answer | None:
@@ -222,20 +263,21 @@ class VisitorCopies:
         return copy.status, headers, body
 
     @staticmethod
-    def _refreshing_elsewhere(copy: Copy, stamp: str | None) -> bool:
-        """Whether another request is working the page out now at the versions ``stamp`` (then
-        this one gets the copy); if not, this one will. One working it out at versions that have
-        moved since (a reader during a writer's transaction, whose commit renewed them again) does
-        not count: waiting for it made a result take two page computations to show; unless the
-        page says it covers them (``Shareable.covers``: only the ratings moved since, say), when
-        a second computation beside it would only slow both down."""
+    def _refreshing_elsewhere(copy: Copy, stamp: str | None) -> asyncio.Event | None:
+        """When another request is working the page out now at the versions ``stamp`` (then
+        this one gets the copy), the event set when it ends; None when none is: this one will. One
+        working it out at versions that have moved since (a reader during a writer's transaction,
+        whose commit renewed them again) does not count: waiting for it made a result take two page
+        computations to show; unless the page says it covers them (``Shareable.covers``: only the
+        ratings moved since, say), when a second computation beside it would only slow both down."""
         with copy.lock:
             now = time.monotonic()
             if (copy.refreshing and copy.covers(copy.refreshing_stamp, stamp)
                     and now - copy.refreshing < REFRESH_SECONDS):
-                return True
+                return copy.refreshed.setdefault(copy.refreshing_stamp, asyncio.Event())
             copy.refreshing, copy.refreshing_stamp = now, stamp
-            return False
+            copy.refreshed.setdefault(stamp, asyncio.Event())
+            return None
 
     def keep(self, scope: dict, response: Any) -> None:
         """Keep Django's ``response`` to ``scope`` when its view marked it shareable and it is what

@@ -229,3 +229,25 @@ def _remove_this_runs_redis_keys() -> Iterator[None]:
         pass  # a run of pure tests without Redis: nothing of ours is there
     finally:
         client.close()
+
+
+@pytest.fixture
+def site_processes(tmp_path, transactional_db) -> Iterator:
+    """Start the site as production runs it, real server and worker processes on the test database
+    (tests/processes.py): ``site = site_processes(servers=2)``. Every process started is stopped
+    when the test ends, however it ends, before the test database is flushed."""
+    from tests.processes import Site
+
+    sites: list[Site] = []
+
+    def start(**options) -> Site:
+        site = Site(tmp_path / f"site-{len(sites) + 1}", **options)
+        sites.append(site)
+        site.start()
+        return site
+
+    try:
+        yield start
+    finally:
+        for site in sites:
+            site.close()

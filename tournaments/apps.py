@@ -25,6 +25,7 @@ class TournamentsConfig(AppConfig):
         broadcast.connect_table_events()
         post_delete.connect(match_deleted, sender=Match, dispatch_uid="bilka-archive-match-deleted")
         freshness.connect()  # the public pages' cache follows every change to what they show
+        broadcast.connect()  # after freshness: a change's frame goes once the pages are renewed
         audit_words.register()  # the audit log words the tournaments' codes in the reader's language
         # a club's invitation is told from a worker, with the tournaments' notices
         member_invited.connect(tasks.queue_invitation_notice, dispatch_uid="bilka-club-invitation-notice")

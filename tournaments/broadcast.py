@@ -19,7 +19,6 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 from gameplay.models import TableEvent
 
@@ -78,16 +77,24 @@ def _log_failure(future) -> None:
         logger.warning("live update not sent: %r", future.exception())
 
 
-@receiver(post_save, sender=Match, dispatch_uid="bilka-live-match")
 def _match_saved(sender, instance: Match, raw: bool = False, **kwargs) -> None:
     if not raw:
         changed(instance.tournament_id)
 
 
-@receiver(post_save, sender=Round, dispatch_uid="bilka-live-round")
 def _round_saved(sender, instance: Round, raw: bool = False, **kwargs) -> None:
     if not raw:
         changed(instance.tournament_id)
+
+
+def connect() -> None:
+    """Send the frame on every saved match and round. Connected after the pages' freshness
+    (``tournaments.freshness``): a transaction's hooks run at its commit in the order they were
+    added, so the pages' versions are renewed before the frame goes out. The other way round, a
+    page fetching itself at once after the frame got the page from before the change, as current,
+    and kept showing it until the next change."""
+    post_save.connect(_match_saved, sender=Match, dispatch_uid="bilka-live-match")
+    post_save.connect(_round_saved, sender=Round, dispatch_uid="bilka-live-round")
 
 
 def _table_event_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:

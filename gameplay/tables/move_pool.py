@@ -10,8 +10,10 @@ The worker runs `services.play` unchanged (same transaction, row lock, compare-a
 clock task queued on commit, though sent to the broker by a thread of the worker after the move has
 returned: `scheduling.send_in_background`). The frames it would broadcast on commit are handed back with the
 outcome (`broadcast.collecting`) and the server publishes them, so they leave through the server's
-pipelined publisher as before. If a worker dies mid-move the pool is replaced and the client is
-told to resend: a move that did commit is recognised by its move id and not applied twice.
+pipelined publisher as before. A worker ignores SIGTERM and SIGINT, which stop the server's whole
+group: the server ends its workers as it exits, once their moves are handed back. If a worker dies
+mid-move the pool is replaced and the client is told to resend: a move that did commit is
+recognised by its move id and not applied twice.
 `GAMEPLAY_MOVE_PROCESSES = 0` runs moves in the server's thread pool instead.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,6 +42,13 @@ def enabled() -> bool:
 
 
 def _init_worker(settings_module: str, databases: dict[str, Any]) -> None:
+    # The server ends its workers (the pool's shutdown as it exits), not a signal: systemd stops a
+    # server's unit with SIGTERM to every process of its group (KillMode=control-group), and a
+    # worker that died then, between its move's commit and handing the move back, lost the move's
+    # frames and its next task (a bot's move, a clock): the table stood still. Now the move in
+    # hand is finished and handed back while the server shuts down gracefully.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
     import django
 

@@ -263,3 +263,19 @@ def test_a_commit_renews_the_versions_once_however_many_rows_it_saved(swiss, org
     renewed.clear()
     fresh.renew(slug=swiss.slug)  # outside a transaction: at once, once
     assert renewed == [[fresh._version_key(swiss.slug)]]
+
+
+def test_the_change_frame_goes_out_once_the_pages_are_renewed(swiss, organiser, monkeypatch):
+    """A live page fetches itself at once after the tournament's "changed" frame: sent before the
+    commit renewed the pages' versions, the fetch got the page from before the change as current,
+    and the page showed it until the next change."""
+    from config import fresh
+    from tournaments import broadcast
+
+    stamps_when_sent: list[str | None] = []
+    monkeypatch.setattr(broadcast, "_send",
+                        lambda tournament_id: stamps_when_sent.append(fresh.stamp(swiss.slug)))
+    before = fresh.stamp(swiss.slug)
+    services.enter_result(actor=organiser, match=_open_match(swiss), home_eyes=12, away_eyes=3)
+    assert stamps_when_sent and fresh.stamp(swiss.slug) != before
+    assert set(stamps_when_sent) == {fresh.stamp(swiss.slug)}

@@ -265,3 +265,78 @@ def test_a_copy_being_worked_out_since_the_result_covers_a_move_of_the_ratings_o
     now[0] = "e2.v2"
     answer, third = ask()
     assert answer is None and third == (copy, "e2.v2")  # no one works it out now: this one does
+
+
+def test_a_live_refresh_waits_for_the_page_being_worked_out_never_the_one_before():
+    """A live page fetches itself once after a change's frame (static/tournaments/live.js, with
+    ``X-Live-Refresh``). Given the copy from before the change while another request worked the
+    page out again, it showed the standings without the result until the next change (two
+    spectators on one process, tests/tournaments/test_live_standings_two_processes.py). It waits
+    for that request instead, and gets the page it kept."""
+    import asyncio
+
+    from config.visitors import Copy, VisitorCopies, _request_key
+
+    scope = {"type": "http", "method": "GET", "scheme": "http", "root_path": "", "path": "/t/x/standings/",
+             "query_string": b"", "headers": [(b"host", b"127.0.0.1"), (b"x-live-refresh", b"1")]}
+    key = _request_key(scope)[0]
+    now = ["after the result"]
+    copies = VisitorCopies()
+    copies._copies[key] = Copy(stamp="before the result", current=lambda: now[0], status=200, headers=[],
+                               parts=[b"the page before the result"], throttles=(), size=26)
+
+    async def two_spectators() -> bytes:
+        answer, first = await copies.answer(scope)
+        assert answer is None and first is not None  # the first works it out in Django
+        second = asyncio.create_task(copies.answer(scope))
+        await asyncio.sleep(0.3)
+        assert not second.done()  # not the copy from before the result
+        copies._copies[key] = Copy(stamp="after the result", current=lambda: now[0], status=200, headers=[],
+                                   parts=[b"the page with the result"], throttles=(), size=24)  # kept
+        copies.done(first)
+        answer, turn = await asyncio.wait_for(second, 30)
+        assert turn is None
+        return answer[2]
+
+    assert asyncio.run(two_spectators()) == b"the page with the result"
+
+
+def test_a_live_refresh_gets_the_page_another_process_is_working_out(swiss, site, monkeypatch):
+    """Past the copies, in Django: while another process works a moved page out, a visitor gets the
+    last one (``config.fresh``); a live page's refresh waits for the new one."""
+    import threading
+    import time
+    import types
+
+    from config import fresh
+
+    url = f"/t/{swiss.slug}/standings/"
+    fetch(url, (b"accept-language", b"en"))  # kept
+    fresh.renew(slug=swiss.slug)  # a change committed
+    started, release = threading.Event(), threading.Event()
+
+    def elsewhere():  # the other process: the kept value's own name and parts
+        def slow():
+            started.set()
+            assert release.wait(60)
+            return ("text/html; charset=utf-8", b"<p>worked out elsewhere</p>"), True
+
+        fresh.cached("standings", swiss.slug, slow, url, "en", False)
+
+    def waiting(seconds: float) -> None:  # the live refresh's pause while the other works it out
+        release.set()
+        time.sleep(seconds)
+
+    monkeypatch.setattr(fresh, "time", types.SimpleNamespace(time=time.time, monotonic=time.monotonic,
+                                                             sleep=waiting))
+    other = threading.Thread(target=elsewhere)
+    other.start()
+    assert started.wait(60)
+    try:
+        visitor = fetch(url, (b"accept-language", b"en"), (b"cookie", b"other=1"))
+        assert b"worked out elsewhere" not in visitor["body"]  # the last one, as before
+        live = fetch(url, (b"accept-language", b"en"), (b"x-live-refresh", b"1"))
+        assert live["body"] == b"<p>worked out elsewhere</p>"
+    finally:
+        release.set()
+        other.join()

@@ -87,8 +87,11 @@ def cached_for_visitors(view):
             body = _CSRF_FIELD.sub(rb"\1" + _CSRF_MARK + rb"\2", response.content)
             return (response["Content-Type"], body), True
 
+        # A live page fetching itself after a change's frame asks once: it gets the page as of
+        # now, waiting for another process working it out, never the one before the change.
+        live = request.headers.get("X-Live-Refresh") == "1"
         kept, stamp = fresh.kept(view.__name__, slug, compute, request.get_full_path(), get_language(),
-                                 bool(getattr(request, "htmx", False)))
+                                 bool(getattr(request, "htmx", False)), current=live)
         if refused:
             return refused[0]
         content_type, marked = kept

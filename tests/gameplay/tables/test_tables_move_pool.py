@@ -123,3 +123,25 @@ async def test_a_killed_worker_loses_and_doubles_nothing(worker_pool):
     assert snap["n"] == 6
     for s in socks:
         await s.disconnect()
+
+
+async def test_a_worker_finishes_its_move_when_the_server_is_stopped(worker_pool):
+    """systemd stops a server's unit with SIGTERM to every process of its group, its move workers
+    too (KillMode=control-group). A worker that died then, after its move committed and before it
+    handed the move back, lost the move's frames and the task queued after it: a bot never moved
+    again (tests/tournaments/day/test_deploy_two_processes.py). A worker lets the signal pass and
+    goes on; the server, shutting down gracefully, gets the move back, and ends its workers."""
+    table_id, cookies, spec = await four_people_table()
+    socks = await open_all(table_id, cookies, spec)
+    workers = _worker_pids()
+    for pid in workers:
+        os.kill(pid, signal.SIGTERM)
+    state = await database_sync_to_async(_state)(table_id)
+    mover = state.to_move
+    await socks[mover].send_json_to({"type": "move", "action": legal_strings(state)[0], "n": 5, "id": "t1"})
+    frames = [await until_event(s, 6, acked=seat == mover) for seat, s in enumerate(socks)]
+    assert {"type": "ack", "id": "t1", "n": 6, "duplicate": False} in frames[mover]
+    assert all(any(f["type"] == "event" and f["n"] == 6 for f in got) for got in frames)
+    assert _worker_pids() == workers  # the same worker, still there
+    for s in socks:
+        await s.disconnect()
