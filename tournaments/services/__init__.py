@@ -25,6 +25,7 @@ from .entries import (
     self_register,
     substitute,
 )
+from .common import require_manager
 from .events import create_tournament, parse_rules, update_tournament
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
@@ -46,6 +47,7 @@ from .results import (
     enter_result,
     record_forfeit,
     record_no_show,
+    require_reporter,
 )
 from .rounds import pair_next_round, set_round_options
 from .withdrawals import (
@@ -78,6 +80,8 @@ __all__ = [
     "confirm_result",
     "correct_result",
     "create_tournament",
+    "require_manager",
+    "require_reporter",
     "dispute_result",
     "enter_result",
     "move_entry",
