@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.session_sockets import ClosesOnSignOut
+from config.group_socket import OneWayGroupConsumer
 from config.socket_db import KeepsConnections, database_sync_to_async, lane
 from gameplay import services
 from gameplay.engine.cards import SEATS
@@ -322,21 +323,13 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
             await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
-class LobbyConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsumer):
-    """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends."""
+class LobbyConsumer(OneWayGroupConsumer):
+    """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends; what a
+    client sends is dropped unread."""
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.join_session()
-        await self.accept()
+        await self.join(LOBBY_GROUP)
         await self.send_json({"type": "lobby", "tables": await database_sync_to_async(lobby_tables)()})
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave_session()
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """One-way: the list comes from the server."""
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "lobby", "tables": event["tables"]})
