@@ -51,9 +51,11 @@ class JSONRefused(ValueError):
         """Why, in the active language."""
         if self.code == TOO_LARGE:
             return _("This is too large: the site reads at most %(size)s here.") % {
-                "size": filesizeformat(self.limit)}
+                "size": filesizeformat(self.limit)
+            }
         if self.code == TOO_DEEP:
-            return _("This JSON is nested too deep (levels allowed here: %(levels)d).") % {"levels": self.limit}
+            text = _("This JSON is nested too deep (levels allowed here: %(levels)d).")
+            return text % {"levels": self.limit}
         if self.code == NOT_UTF8:
             return _("This is not UTF-8 text.")
         if self.code == NOT_TEXT:

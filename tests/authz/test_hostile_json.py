@@ -45,8 +45,11 @@ def _file() -> SimpleUploadedFile:
 DOORS = {
     "verify, pasted": Door("anonymous", "gameplay:verify", lambda w: {"record": DEEP}),
     "verify, a file": Door("anonymous", "gameplay:verify", lambda w: {"file": _file()}),
-    "archive upload": Door("organiser", "archive:upload", lambda w: {
-        "club": w.club.pk, "played": "2026-11-20", "pasted": DEEP, "files": [_file()]}),
+    "archive upload": Door(
+        "organiser",
+        "archive:upload",
+        lambda w: {"club": w.club.pk, "played": "2026-11-20", "pasted": DEEP, "files": [_file()]},
+    ),
     "a match's record": Door("organiser", "tournaments:match_record", lambda w: {"record": DEEP}),
     "API: register a pair": Door("organiser", "api:entry_list"),
     "API: report a result": Door("organiser", "api:match_result"),
@@ -64,8 +67,9 @@ def _send(world: World, door: Door, lang: str, who: str | None = None):
         if door.form is not None:
             response = client.post(url, door.form(world))
         else:
-            response = client.post(url, DEEP, content_type="application/json",
-                                   HTTP_AUTHORIZATION=f"Bearer {world.keys[who]}")
+            response = client.post(
+                url, DEEP, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {world.keys[who]}"
+            )
         after = world_state()
         transaction.set_rollback(True)
     return response, changed(before, after)

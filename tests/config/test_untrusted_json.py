@@ -32,12 +32,15 @@ def refusal(data, **limits) -> str:
     return refused.value.code
 
 
-@pytest.mark.parametrize("body", [
-    "[" * 1000 + "]" * 1000,  # the audit's 2 KB body
-    '{"a":' * 1000 + "1" + "}" * 1000,
-    "[" * 5000,  # never closed: the parser would recurse before it found out
-    '{"players": ' + "[" * 3000 + "]" * 3000 + "}",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 1000 + "]" * 1000,  # the audit's 2 KB body
+        '{"a":' * 1000 + "1" + "}" * 1000,
+        "[" * 5000,  # never closed: the parser would recurse before it found out
+        '{"players": ' + "[" * 3000 + "]" * 3000 + "}",
+    ],
+)
 def test_json_nested_too_deep_is_refused_before_the_parser_recurses(body):
     depth = sys.getrecursionlimit()
     sys.setrecursionlimit(200)  # json.loads would hit it; the reader never calls it on these
@@ -68,31 +71,37 @@ def test_the_size_is_checked_on_bytes_and_on_text_in_utf8():
     assert refusal('"' + "ж" * LIMIT + '"') == TOO_LARGE
 
 
-@pytest.mark.parametrize(("data", "code"), [
-    (b"\xff\xfe{}", NOT_UTF8),
-    ("{}".encode("utf-16"), NOT_UTF8),
-    (b"{not json", NOT_JSON),
-    (b"", NOT_JSON),
-    (b"NaN", NOT_JSON),
-    (b'{"eyes": Infinity}', NOT_JSON),
-    (b"[-Infinity]", NOT_JSON),
-    (b"9" * 5000, NOT_JSON),  # an integer too long to convert
-    (b'{"a": 1', NOT_JSON),
-    (b'"\\u0000"', NOT_TEXT),  # PostgreSQL stores no NUL
-    (b'{"name": "\\ud800"}', NOT_TEXT),  # half a surrogate pair: UTF-8 cannot hold it
-    (b'["\\udc00"]', NOT_TEXT),
-    (b'"\\ud800x\\udc00"', NOT_TEXT),
-])
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        (b"\xff\xfe{}", NOT_UTF8),
+        ("{}".encode("utf-16"), NOT_UTF8),
+        (b"{not json", NOT_JSON),
+        (b"", NOT_JSON),
+        (b"NaN", NOT_JSON),
+        (b'{"eyes": Infinity}', NOT_JSON),
+        (b"[-Infinity]", NOT_JSON),
+        (b"9" * 5000, NOT_JSON),  # an integer too long to convert
+        (b'{"a": 1', NOT_JSON),
+        (b'"\\u0000"', NOT_TEXT),  # PostgreSQL stores no NUL
+        (b'{"name": "\\ud800"}', NOT_TEXT),  # half a surrogate pair: UTF-8 cannot hold it
+        (b'["\\udc00"]', NOT_TEXT),
+        (b'"\\ud800x\\udc00"', NOT_TEXT),
+    ],
+)
 def test_what_is_not_json_text_is_refused(data, code):
     assert refusal(data) == code
 
 
-@pytest.mark.parametrize(("data", "value"), [
-    (b'\xef\xbb\xbf{"a": 1}', {"a": 1}),  # a byte-order mark, as Windows editors save
-    (b'"\\ud83c\\udccf"', "\U0001f0cf"),  # a whole surrogate pair
-    (b'"\\\\u0000"', "\\u0000"),  # a backslash, then text
-    ('{"имя": "Асель"}', {"имя": "Асель"}),
-])
+@pytest.mark.parametrize(
+    ("data", "value"),
+    [
+        (b'\xef\xbb\xbf{"a": 1}', {"a": 1}),  # a byte-order mark, as Windows editors save
+        (b'"\\ud83c\\udccf"', "\U0001f0cf"),  # a whole surrogate pair
+        (b'"\\\\u0000"', "\\u0000"),  # a backslash, then text
+        ('{"имя": "Асель"}', {"имя": "Асель"}),
+    ],
+)
 def test_json_text_is_read(data, value):
     assert read_json(data, max_bytes=LIMIT) == value
 
@@ -106,7 +115,9 @@ def test_a_refusal_is_worded_in_the_active_language():
         assert deep.value.message() == "This JSON is nested too deep (levels allowed here: 2)."
         assert large.value.message() == "This is too large: the site reads at most 64.0\xa0KB here."
     with translation.override("ru"):
-        assert deep.value.message() == "В этом JSON слишком глубокая вложенность (здесь допустимо уровней: 2)."
+        assert deep.value.message() == (
+            "В этом JSON слишком глубокая вложенность (здесь допустимо уровней: 2)."
+        )
         assert str(large.value) == "Слишком большой объём: здесь сайт читает не больше 64,0\xa0КБ."
     with translation.override("kk"):
         assert "JSON" in deep.value.message() and "2" in deep.value.message()
@@ -125,13 +136,13 @@ def _depth(value) -> int:
 
 def _text(max_size: int | None = None):
     """Text the site stores: no NUL, no half of a surrogate pair."""
-    return st.text(alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"),
-                   max_size=max_size)
+    return st.text(
+        alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=max_size
+    )
 
 
 _values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | _text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text(max_size=5), inner, max_size=4),
     max_leaves=30,
 )

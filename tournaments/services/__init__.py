@@ -14,6 +14,7 @@
 The public services are importable from here (``services.pair_next_round``).
 """
 
+from .common import require_manager
 from .entries import (
     BulkEntries,
     approve_entry,
@@ -25,7 +26,6 @@ from .entries import (
     self_register,
     substitute,
 )
-from .common import require_manager
 from .events import create_tournament, parse_rules, update_tournament
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round

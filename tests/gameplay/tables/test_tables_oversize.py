@@ -64,17 +64,39 @@ def uvicorn_process(django_db_setup):
     """uvicorn with bin/site's websocket flags on a free port, on the test database."""
     flags = served_flags()
     port = _free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           "DATABASE_URL": _database_url(settings.DATABASES["default"]), "REDIS_URL": settings.REDIS_URL,
-           "BILKA_RUN_ID": settings.RUN_ID, "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": _database_url(settings.DATABASES["default"]),
+        "REDIS_URL": settings.REDIS_URL,
+        "BILKA_RUN_ID": settings.RUN_ID,
+        "PYTHONUNBUFFERED": "1",
+    }
     log = Path(REPO_ROOT / "var" / f"uvicorn-oversize-{port}.log")
     log.parent.mkdir(exist_ok=True)
     with log.open("w") as out:
         process = subprocess.Popen(  # noqa: S603 - fixed command line
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(port), "--ws", flags["--ws"], "--ws-max-size", flags["--ws-max-size"],
-             "--lifespan", "off"],
-            cwd=REPO_ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--ws",
+                flags["--ws"],
+                "--ws-max-size",
+                flags["--ws-max-size"],
+                "--lifespan",
+                "off",
+            ],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.monotonic() + SERVER_START_CEILING
     while True:
         try:
@@ -121,7 +143,8 @@ async def _answer_to(port: int, table_id: int, cookie: str, frame: str) -> tuple
 
 
 async def test_a_100_kb_frame_is_answered_too_large_in_the_players_language_then_closed(
-        table4, people, uvicorn_process):
+    table4, people, uvicorn_process
+):
     port, server_limit = uvicorn_process
     cookie = await database_sync_to_async(_cookie_for)(people[0])
     frame = '{"type": "move", "action": "JC", "n": 1, "pad": "' + "x" * 100_000 + '"}'
