@@ -1,7 +1,13 @@
 """Site-level pages that belong to no app: the health page, and the pages of a request the site
 cannot read (400) or could not answer (500)."""
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseServerError, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseServerError,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.template import loader
 from django.views.decorators.cache import never_cache
