@@ -37,8 +37,10 @@ def test_a_urlencoded_form_in_another_charset_is_the_400_page(path):
         (b"--x\r\n\r\n", "multipart/form-data"),
         (b"a=1&" * 1100, "application/x-www-form-urlencoded"),  # over DATA_UPLOAD_MAX_NUMBER_FIELDS
         (b"a=" + b"x" * 3_000_000, "application/x-www-form-urlencoded"),  # over DATA_UPLOAD_MAX_MEMORY_SIZE
+        (b"a=%C3%A9", "application/x-www-form-urlencoded; charset=x-no-such-charset"),
     ],
-    ids=["multipart that does not end", "multipart without a boundary", "too many fields", "too large"],
+    ids=["multipart that does not end", "multipart without a boundary", "too many fields", "too large",
+         "a charset that is not one"],
 )
 @pytest.mark.parametrize("path", PATHS)
 def test_other_unreadable_forms_are_no_server_error(path, body, content_type):
