@@ -14,7 +14,6 @@ from django.utils.translation import ngettext
 
 from clubs.selectors import sign_in_key
 
-
 #: django-axes keeps the name in a column of 255 characters; no account's name or email is longer.
 ATTEMPT_NAME_LENGTH = 255
 
