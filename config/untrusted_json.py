@@ -2,10 +2,11 @@
 table socket's frames.
 
 Python's `json.loads` recurses once per level of nesting: a body of a thousand `[` (2 KB) raises
-RecursionError, which no caller expects (a server error). So the size is checked first (only
-`max_bytes` and one byte are ever looked at), then the nesting depth by a scan that counts the
-brackets outside strings without building anything, and only then is the text parsed, strictly
-(no NaN or Infinity, which neither PostgreSQL's jsonb nor other JSON readers take). Every refusal
+RecursionError, which no caller expects (a server error). So the size is checked first (a caller
+reading a stream reads no more than `max_bytes` and one byte), then the nesting depth by a scan
+that counts the brackets outside strings without building anything, and only then is the text
+parsed, strictly: no NaN or Infinity (which neither PostgreSQL's jsonb nor other JSON readers
+take), and no string escaping a NUL or half a surrogate pair (which cannot be stored). Every refusal
 is one exception, `JSONRefused`, whose `code` says why and whose `message()` says it in the
 language active when it is read (the reader's, in a request or a socket's `translation.override`).
 """
@@ -40,7 +41,8 @@ _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 
 
 class JSONRefused(ValueError):
-    """JSON the site will not read: over the size or depth limit, not UTF-8, or not JSON."""
+    """JSON the site will not read: over the size or depth limit, not UTF-8, not JSON, or holding
+    what is not text; `code` is one of the constants above, `limit` the size or depth exceeded."""
 
     def __init__(self, code: str, limit: int = 0) -> None:
         super().__init__(code)
