@@ -23,6 +23,7 @@ class UntrustedJSONParser(BaseParser):
         limit = int(settings.API_MAX_BODY_BYTES)
         data = stream.read(limit + 1) if stream is not None else b""
         try:
-            return read_json(data, max_bytes=limit, max_depth=MAX_BODY_DEPTH)
+            # each field's serializer refuses a NUL or half a surrogate pair in what it keeps
+            return read_json(data, max_bytes=limit, max_depth=MAX_BODY_DEPTH, text_only=False)
         except JSONRefused as refused:
             raise ParseError(refused.message()) from None

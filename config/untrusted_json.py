@@ -112,9 +112,13 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def read_json(data: bytes | str, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> Any:
+def read_json(
+    data: bytes | str, *, max_bytes: int, max_depth: int = MAX_DEPTH, text_only: bool = True
+) -> Any:
     """The value of a JSON text of at most `max_bytes` and `max_depth` levels, or JSONRefused.
-    Bytes are UTF-8 (a byte-order mark is let through)."""
+    Bytes are UTF-8 (a byte-order mark is let through). `text_only=False` lets strings escape a
+    NUL or half a surrogate pair, for a reader that checks each string it keeps itself (the API's
+    serializers refuse both by field; a field they ignore may hold anything JSON allows)."""
     if over_size(data, max_bytes):
         raise JSONRefused(TOO_LARGE, max_bytes)
     if isinstance(data, bytes):
@@ -130,6 +134,6 @@ def read_json(data: bytes | str, *, max_bytes: int, max_depth: int = MAX_DEPTH) 
         value = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError):  # JSONDecodeError, too-long integers; the depth is checked
         raise JSONRefused(NOT_JSON) from None
-    if "\\u" in text and _escapes_no_text(text):
+    if text_only and "\\u" in text and _escapes_no_text(text):
         raise JSONRefused(NOT_TEXT)
     return value

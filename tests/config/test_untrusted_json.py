@@ -93,6 +93,14 @@ def test_what_is_not_json_text_is_refused(data, code):
     assert refusal(data) == code
 
 
+def test_a_reader_that_checks_its_own_strings_may_take_nul_and_half_pairs():
+    """The API's serializers refuse them by field; a field the API ignores may hold them."""
+    assert read_json(b'{"note": "a\\u0000\\ud800"}', max_bytes=LIMIT, text_only=False) == {
+        "note": "a\x00\ud800"
+    }
+    assert refusal(b'{"note": "a\\u0000"}') == NOT_TEXT
+
+
 @pytest.mark.parametrize(
     ("data", "value"),
     [
