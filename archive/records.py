@@ -1,20 +1,24 @@
 """Reading game records that people upload or paste: the size cap, UTF-8, JSON, the engine's check.
 
 One reader for every page that takes a record (the verify page, the archive's upload, a
-tournament match's record), so that each refuses the same things with the same words. Nothing
-here saves anything.
+tournament match's record), so that each refuses the same things with the same words. The JSON is
+read by the site's one reader of untrusted JSON (`config.untrusted_json`): size and nesting are
+checked before anything is parsed. Nothing here saves anything.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from config.untrusted_json import NOT_JSON, NOT_UTF8, TOO_DEEP, TOO_LARGE, JSONRefused, read_json
+
 #: The largest record a page reads (a long match is some tens of kilobytes).
 MAX_RECORD_BYTES = 1_000_000
+#: The deepest nesting a record may have (a bilka-record/1 is 5 levels deep).
+MAX_RECORD_DEPTH = 16
 
 
 def submitted_bytes(upload: Any, pasted: str) -> tuple[bytes, str]:
@@ -38,19 +42,29 @@ class Submitted:
     error: str = ""
 
 
+def parsed(data: bytes) -> tuple[Any, str]:
+    """The JSON value of a submitted file or text, and why it is refused ("" if it is not): too
+    large, nested deeper than any record, not UTF-8, not JSON."""
+    try:
+        return read_json(data, max_bytes=MAX_RECORD_BYTES, max_depth=MAX_RECORD_DEPTH), ""
+    except JSONRefused as refused:
+        if refused.code == TOO_LARGE:
+            return None, _("This file is too large to be a game record.")
+        if refused.code == TOO_DEEP:
+            return None, _("This is not a game record: it is nested deeper than any record.")
+        if refused.code == NOT_UTF8:
+            return None, _("This is not a game record: it is not UTF-8 text.")
+        if refused.code == NOT_JSON:
+            return None, _("This is not a game record: it is not JSON.")
+        return None, refused.message()
+
+
 def records_in(data: bytes, label: str) -> list[Submitted]:
     """The records in one file or pasted text: one record, or a JSON array of records. Text that
-    is not UTF-8 or not JSON is one refusal for the whole of it."""
-    if len(data) > MAX_RECORD_BYTES:
-        return [Submitted(label, error=_("This file is too large to be a game record."))]
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return [Submitted(label, error=_("This is not a game record: it is not UTF-8 text."))]
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return [Submitted(label, error=_("This is not a game record: it is not JSON."))]
+    cannot be read (`parsed`) is one refusal for the whole of it."""
+    value, refusal = parsed(data)
+    if refusal:
+        return [Submitted(label, error=refusal)]
     if isinstance(value, list):
         return [_one(item, _("%(where)s, record %(n)d") % {"where": label, "n": n})
                 for n, item in enumerate(value, start=1)] or [

@@ -28,5 +28,6 @@ class OneWayGroupConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketC
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs) -> None:
-        """The channel is one-way: what a client sends is ignored."""
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        """The channel is one-way: what a client sends is dropped unread (decoding it would let a
+        binary frame, or JSON nested a thousand deep, end the socket with an exception)."""

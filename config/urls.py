@@ -5,6 +5,9 @@ from django.urls import include, path
 
 from config.views import health
 
+handler400 = "config.views.bad_request"
+handler500 = "config.views.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

@@ -1,7 +1,15 @@
-"""Site-level pages that belong to no app: the health page."""
+"""Site-level pages that belong to no app: the health page, and the pages of a request the site
+cannot read (400) or could not answer (500)."""
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseServerError,
+    JsonResponse,
+)
 from django.shortcuts import render
+from django.template import loader
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -25,3 +33,16 @@ def health(request: HttpRequest) -> HttpResponse:
         body = {"status": "ok" if ok else "error", "checks": {r.key: r.as_dict() for r in results}}
         return JsonResponse(body, status=status)
     return render(request, "config/health.html", {"ok": ok, "results": results}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400 for a body the site cannot read (a broken or oversized form, one not in UTF-8), in the
+    reader's language. Django's own looks for a CSRF token first, which reads the form again: a
+    form Django refuses on every read (a urlencoded body declared in another charset) then failed
+    in the 400 page and again in the 500 page, and left the server with an unhandled exception."""
+    return HttpResponseBadRequest(loader.render_to_string("400.html"))
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500, without reading the request again (its form may be what cannot be read)."""
+    return HttpResponseServerError(loader.render_to_string("500.html"))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from archive import selectors as archive
-from archive.records import MAX_RECORD_BYTES, submitted_bytes
+from archive.records import MAX_RECORD_BYTES, parsed, submitted_bytes
 from archive.replays import render_replay
 from gameplay import selectors, services
 from gameplay.engine.cards import SEATS
@@ -255,7 +255,8 @@ VERIFY_MAX_BYTES = MAX_RECORD_BYTES
 
 
 def verify_upload(request: HttpRequest) -> HttpResponse:
-    """Anyone pastes or uploads a bilka-record/1 and gets the verdict on its shuffle."""
+    """Anyone pastes or uploads a bilka-record/1 and gets the verdict on its shuffle; a record
+    that cannot be read or checked is answered 400 with why."""
     context: dict[str, Any] = {"table": None, "verdict": None, "error": "", "pending": False, "upload": True,
                                "pasted": ""}
     if request.method == "POST":
@@ -263,13 +264,14 @@ def verify_upload(request: HttpRequest) -> HttpResponse:
         if upload is None:
             context["pasted"] = request.POST.get("record", "")
         data, refusal = submitted_bytes(upload, request.POST.get("record", ""))
+        record, refusal = (None, refusal) if refusal else parsed(data)
         if refusal:
             context["error"] = refusal
         else:
-            context.update(_verdict_of(data))
+            context.update(_verdict_of(record))
         if context.get("verdict"):
             context["pasted"] = ""  # the verdict shows what was checked; the box is for the next one
-    return render(request, "gameplay/verify.html", context)
+    return render(request, "gameplay/verify.html", context, status=400 if context["error"] else 200)
 
 
 def _verdict_of(record: Any) -> dict[str, Any]:

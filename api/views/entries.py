@@ -44,6 +44,7 @@ class TournamentEntries(generics.ListAPIView):
     def post(self, request, slug: str):
         tournament = tournament_or_404(slug)
         require_club(request, tournament.club, NOT_THIS_CLUB)
+        services.require_manager(request.user, tournament)  # who may, before the body is read
         given = PairEntrySerializer(data=request.data)
         given.is_valid(raise_exception=True)
         players = _players(tournament.club, given.validated_data)

@@ -34,6 +34,7 @@ class MatchResult(APIView):
     @extend_schema(request=ResultSerializer, responses={200: MatchSerializer})
     def post(self, request, pk: int):
         match = _match(request, pk)
+        services.require_reporter(actor=request.user, match=match)  # who may, before the body is read
         given = ResultSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         services.enter_result(actor=request.user, match=match, **given.validated_data)

@@ -45,7 +45,8 @@ def _submitted(request: HttpRequest) -> list[Submitted]:
 @login_required
 def archive_upload(request: HttpRequest) -> HttpResponse:
     """An owner or organiser of a club uploads records of matches played elsewhere. Each record
-    is saved or refused on its own; the page lists both, so a half-saved upload says so."""
+    is saved or refused on its own; the page lists both, so a half-saved upload says so. An upload
+    that saved nothing is answered 400."""
     clubs = upload_clubs(request.user)
     if not clubs.exists():
         raise PermissionDenied(_("Only a club's owners and organisers upload matches to the archive."))
@@ -68,10 +69,11 @@ def archive_upload(request: HttpRequest) -> HttpResponse:
             # The list says what became of each record; the boxes are for the next upload.
             kept = {k: form.cleaned_data[k] for k in ("club", "played", "public")}
             form = ArchiveUploadForm(initial=kept, clubs=clubs)
+    saved = any(r.match for r in results)
     return render(request, "archive/archive_upload.html", {
         "form": form, "results": results, "summary": summary,
-        "refused": any(r.error for r in results), "saved": any(r.match for r in results),
-    })
+        "refused": any(r.error for r in results), "saved": saved,
+    }, status=400 if request.method == "POST" and not saved else 200)
 
 
 def _summary(results: list[services.Uploaded]) -> str:

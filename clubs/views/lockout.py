@@ -14,14 +14,19 @@ from django.utils.translation import ngettext
 
 from clubs.selectors import sign_in_key
 
+#: django-axes keeps the name in a column of 255 characters; no account's name or email is longer.
+ATTEMPT_NAME_LENGTH = 255
+
 
 def attempt_name(request, credentials=None) -> str:
-    """The account an attempt counts against: what was typed into the login field, resolved."""
+    """The account an attempt counts against: what was typed into the login field, resolved. A
+    login longer than any account's counts against its first 255 characters (typed whole, it made
+    a server error where django-axes wrote it down)."""
     data = getattr(request, "POST", None) or {}
     typed = data.get("login") if data else None
     if not typed and credentials:
         typed = credentials.get("username") or credentials.get("email") or credentials.get("login")
-    return sign_in_key(typed or "")
+    return sign_in_key(typed or "")[:ATTEMPT_NAME_LENGTH]
 
 
 def locked_out(request, original_response=None, credentials=None):

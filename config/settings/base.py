@@ -371,7 +371,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOrWriteScope"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.UntrustedJSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pages",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -384,6 +384,8 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,  # ?format= is the tournaments' filter (swiss, knockout...), not a renderer
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# The largest JSON body the API reads (api/parsers.py); a write's body is a few fields.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=65536)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Bilka API",
     "DESCRIPTION": (

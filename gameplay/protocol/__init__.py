@@ -27,7 +27,8 @@ Server -> client:
   {"type": "refused", "id": null, "code": "too_fast", "message": "...", "retry_in": S}
                                      over the frame limits (gameplay/tables/flood.py): then closed with 4429;
                                      the page shows the message and reconnects after S seconds
-  a frame over GAMEPLAY_FRAME_MAX_BYTES is answered "refused" with code "too_large" and not read
+  {"type": "refused", "id": null, "code": "too_large", "message": "..."}
+                                     a frame over GAMEPLAY_FRAME_MAX_BYTES, not read: then closed with 1009
 
 VIEW is the engine's `Observation.to_json()` for that viewer (own hand only; spectators none) plus
 `can_redeal`, `review_tricks`, `order` (play order) and, for spectators of a table with the

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from clubs.session_sockets import ClosesOnSignOut
+from config.group_socket import OneWayGroupConsumer
 from config.socket_db import KeepsConnections, database_sync_to_async, lane
 from gameplay import services
 from gameplay.engine.cards import SEATS
@@ -49,7 +50,7 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
     seat: int | None = None
     group: str | None = None
     lang: str | None = None
-    throttled = False  # told it sends too fast; closing
+    throttled = False  # told it sends too fast or too much at once; closing
     #: (monotonic time, frame) of the last snapshot this socket was sent, while nothing has reached
     #: it from its table since and it has not moved (`_kept_snapshot`)
     kept: tuple[float, dict[str, Any]] | None = None
@@ -128,7 +129,7 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
-        content = read_frame(text_data)
+        content = read_frame(text_data, flood.max_bytes())
         if content is UNREADABLE:
             await self._refuse(None, gettext_noop("This message cannot be read."))
             return
@@ -140,17 +141,25 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
             await super().websocket_receive(message)
 
     async def _within_limits(self, message: dict[str, Any]) -> bool:
+        """The frame's size first (nothing of an oversize frame is read), then its cost."""
         if self.throttled:
             return False  # told and closing: later frames are dropped
+        if flood.too_large(message.get("text"), message.get("bytes")):
+            await self._too_large()
+            return False
         verdict = await flood.take(self.scope, self.channel_name,
                                    flood.cost_of(message.get("text"), message.get("bytes")))
         if not verdict.ok:
             await self._too_fast(verdict)
             return False
-        if flood.too_large(message.get("text"), message.get("bytes")):
-            await self._refuse(None, flood.TOO_LARGE_TEXT, code=flood.TOO_LARGE)
-            return False
         return True
+
+    async def _too_large(self) -> None:
+        """Told in words, then closed as the protocol says (1009): no page sends such a frame, so
+        the client sending it is broken or hostile, and the socket's buffer is given back."""
+        self.throttled = True
+        await self._refuse(None, flood.TOO_LARGE_TEXT, code=flood.TOO_LARGE)
+        await self.close(code=flood.CLOSE_TOO_LARGE)
 
     async def _too_fast(self, verdict: flood.Verdict) -> None:
         self.throttled = True
@@ -314,21 +323,13 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
             await self.send(text_data=event["frames"][viewer_index(self.seat)])
 
 
-class LobbyConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsumer):
-    """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends."""
+class LobbyConsumer(OneWayGroupConsumer):
+    """The lobby list of open tables, pushed whenever a table opens, fills, starts or ends; what a
+    client sends is dropped unread."""
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.join_session()
-        await self.accept()
+        await self.join(LOBBY_GROUP)
         await self.send_json({"type": "lobby", "tables": await database_sync_to_async(lobby_tables)()})
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave_session()
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """One-way: the list comes from the server."""
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "lobby", "tables": event["tables"]})

@@ -37,12 +37,14 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from clubs.addresses import scope_client_address
+from config.untrusted_json import over_size
 
 logger = logging.getLogger(__name__)
 
 TOO_FAST = "too_fast"
 TOO_LARGE = "too_large"
 CLOSE_TOO_FAST = 4429  # application close code: the client waits `retry_in` seconds before reconnecting
+CLOSE_TOO_LARGE = 1009  # the protocol's own "message too big", after the site has said so in words
 TOO_FAST_TEXT = gettext_noop("Too many messages from this device. The table reconnects in a few seconds.")
 TOO_LARGE_TEXT = gettext_noop("This message is too long for the table.")
 
@@ -231,10 +233,8 @@ def _cool_off(limits: Limits) -> tuple[float, float]:
 
 def cost_of(text_data: str | None, bytes_data: bytes | None) -> int:
     """A frame's cost, read off its text before it is decoded (a frame that only names a dear type
-    in another field pays for it; an oversize frame pays as a sync)."""
+    in another field pays for it). An oversize frame never gets here: the socket refuses it first."""
     text = text_data if text_data is not None else ""
-    if too_large(text_data, bytes_data):
-        return COSTS["sync"]
     for kind, cost in COSTS.items():
         if f'"{kind}"' in text:
             return cost
@@ -243,12 +243,12 @@ def cost_of(text_data: str | None, bytes_data: bytes | None) -> int:
 
 def too_large(text_data: str | None, bytes_data: bytes | None) -> bool:
     """Whether a frame is over `GAMEPLAY_FRAME_MAX_BYTES` (UTF-8 bytes of a text frame)."""
-    limit = Limits.current().max_bytes
-    if bytes_data is not None and len(bytes_data) > limit:
-        return True
-    if text_data is None or len(text_data) <= limit // 4:
-        return False  # at most 4 bytes a character: no need to encode
-    return len(text_data.encode()) > limit
+    limit = max_bytes()
+    return any(data is not None and over_size(data, limit) for data in (bytes_data, text_data))
+
+
+def max_bytes() -> int:
+    return Limits.current().max_bytes
 
 
 #: Connects held by this process's gate, by viewer: a few wait out the cool-off, the rest are

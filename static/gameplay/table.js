@@ -318,7 +318,8 @@
     } else if (f.type === "ack") {
       pending = null; drawHand(); drawStatus(); tick();
     } else if (f.type === "refused") {
-      if (f.code === "too_fast") wait = 1000 * (f.retry_in || 5);  // the server closes: reconnect later
+      // the server closes after these: reconnect later, the message stays shown
+      if (f.code === "too_fast" || f.code === "too_large") wait = 1000 * (f.retry_in || 5);
       pending = null; showMessage(f.message); drawHand(); drawStatus(); tick();
     }
   }

@@ -183,7 +183,8 @@ ROWS: list[Row] = [
     Row("gameplay:play_now", "GET", every(405)),
     Row("gameplay:play_now", "POST", every(REDIRECT)),
     Row("gameplay:verify", "GET", every(200)),
-    Row("gameplay:verify", "POST", every(200)),
+    # nothing pasted: told so, with 400
+    Row("gameplay:verify", "POST", every(400)),
     *[Row(f"gameplay:{name}@private", method, seat(200))
       for name in TABLE_PAGES for method in ("GET", "POST")],
     *[Row(f"gameplay:{name}@public", method, every(200))
@@ -219,7 +220,8 @@ ROWS: list[Row] = [
     Row("archive:player", "GET", every(200)),
     Row("archive:player", "POST", every(200)),
     Row("archive:upload", "GET", managers(200)),
-    Row("archive:upload", "POST", managers(200)),
+    # no club chosen, nothing saved: the form says why, with 400
+    Row("archive:upload", "POST", managers(400)),
     # --- clubs
     Row("clubs:home", "GET", every(200)),
     Row("clubs:home", "POST", every(200)),

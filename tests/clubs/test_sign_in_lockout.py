@@ -158,3 +158,14 @@ def test_allauths_per_address_limit_counts_the_address_not_the_header(client, se
     other = client.post(reverse("account_login"), {"login": people[3].username, "password": PASSWORD},
                         REMOTE_ADDR=next(_addresses), HTTP_ACCEPT_LANGUAGE="en")
     assert other.status_code == 302
+
+
+def test_a_login_longer_than_any_account_is_counted_not_a_server_error(client):
+    """django-axes writes the name down in 255 characters: a longer login counts by its first 255."""
+    address = next(_addresses)
+    long_login = "я" * 300
+    response = sign_in(client, long_login, "wrong", address)
+    assert response.status_code == 200
+    assert AccessAttempt.objects.get(ip_address=address).username == ("я" * 255)
+    guess(client, long_login + "x", address, times=4)  # the same 255 characters: the fifth wrong try
+    assert sign_in(client, long_login, "wrong", address).status_code == 429

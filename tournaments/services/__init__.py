@@ -16,7 +16,7 @@
 The public services are importable from here (``services.pair_next_round``).
 """
 
-from .common import on_commit_task
+from .common import on_commit_task, require_manager
 from .entries import (
     BulkEntries,
     approve_entry,
@@ -56,6 +56,7 @@ from .results import (
     enter_result,
     record_forfeit,
     record_no_show,
+    require_reporter,
 )
 from .rounds import pair_next_round, set_round_options
 from .substitutes import substitute
@@ -94,6 +95,8 @@ __all__ = [
     "confirm_result",
     "correct_result",
     "create_tournament",
+    "require_manager",
+    "require_reporter",
     "dispute_result",
     "enter_result",
     "move_entry",

@@ -89,6 +89,14 @@ def _write_result(match: Match, tournament: Tournament, home_eyes, away_eyes, *,
     write_deal_lines(match, lines)
 
 
+def require_reporter(*, actor, match: Match) -> None:
+    """Who may report this match's result (a player of it, or the organiser), checked on its own:
+    the API refuses anyone else before it reads the result from the request."""
+    require_user(actor)
+    if not permissions.can_manage(actor, match.tournament) and permissions.side_of(actor, match) is None:
+        raise PermissionDenied(_("You do not play in this match, so you cannot enter its result."))
+
+
 @transaction.atomic
 def enter_result(
     *,

@@ -160,7 +160,8 @@ async def test_refused_connects_beyond_a_few_held_at_once_are_turned_away_before
     assert time.monotonic() - started >= 0.9  # the held ones were answered after the hold
 
 
-async def test_an_oversize_frame_is_refused_and_the_socket_goes_on():
+async def test_an_oversize_frame_is_refused_before_its_cost_is_taken_and_the_socket_closes(limits):
+    limits(socket_burst=1, socket_rate=0.01)  # a frame's cost taken first would be "too fast"
     table_id, cookie = await setup_table()
     s = sock(table_id, cookie)
     assert (await s.connect())[0]
@@ -168,7 +169,7 @@ async def test_an_oversize_frame_is_refused_and_the_socket_goes_on():
     told = await s.receive_json_from()
     assert told["type"] == "refused" and told["code"] == "too_large"
     assert told["message"] == "Это сообщение слишком длинное для стола."
-    assert await pings_answered(s, 1) == (1, None)
+    assert await s.receive_output() == {"type": "websocket.close", "code": 1009}
     await s.disconnect()
 
 

@@ -87,29 +87,47 @@ UNREADABLE_FRAMES = {
 TOO_LARGE_FRAMES = {
     "deeply nested arrays, long": {"text": "[" * 100_000 + "]" * 100_000},
     "a number too long to read": {"text": '{"type": "sync", "last": ' + "9" * 5000 + "}"},
+    "a hundred kilobytes": {"text": '{"type": "ping", "pad": "' + "ж" * 50_000 + '"}'},
+    "binary, long": {"bytes": b"\x00" * 5000},
 }
 
 
-CASES = [(frame, "invalid") for frame in UNREADABLE_FRAMES.values()]
-CASES += [(frame, "too_large") for frame in TOO_LARGE_FRAMES.values()]
-
-
-@pytest.mark.parametrize(("frame", "code"), CASES, ids=[*UNREADABLE_FRAMES, *TOO_LARGE_FRAMES])
-async def test_a_frame_that_cannot_be_read_is_refused_and_the_socket_lives_on(table4, people, frame, code):
+@pytest.mark.parametrize("frame", UNREADABLE_FRAMES.values(), ids=list(UNREADABLE_FRAMES))
+async def test_a_frame_that_cannot_be_read_is_refused_and_the_socket_lives_on(table4, people, frame):
     north = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[0]))
     assert (await north.connect())[0]
     await drain(north)
 
     await north.send_input({"type": "websocket.receive", **frame})
     refused = await answer(north)
-    message = UNREADABLE_RU if code == "invalid" else TOO_LARGE_RU
-    assert refused == {"type": "refused", "id": None, "code": code, "message": message}
+    assert refused == {"type": "refused", "id": None, "code": "invalid", "message": UNREADABLE_RU}
 
     # the same socket still plays: it answers, and the seat is still connected with its one row
     await north.send_json_to({"type": "ping"})
     assert await answer(north) == {"type": "pong"}
     assert (await database_sync_to_async(_seat)(table4.pk, 0)).connected
     assert await database_sync_to_async(_rows)(table4.pk, 0) == 1
+
+    await north.disconnect()
+    n = await database_sync_to_async(_seat)(table4.pk, 0)
+    assert not n.connected and n.disconnected_at is not None
+    assert await database_sync_to_async(_rows)(table4.pk, 0) == 0
+
+
+@pytest.mark.parametrize("frame", TOO_LARGE_FRAMES.values(), ids=list(TOO_LARGE_FRAMES))
+async def test_a_frame_over_the_size_cap_is_refused_in_words_then_the_socket_closes(table4, people, frame):
+    """No page sends a frame over the cap: the client is told why in its language, then the
+    socket is closed with the protocol's 1009, and the seat lets go of it as on any close."""
+    north = sock(table4.pk, await database_sync_to_async(_cookie_for)(people[0]))
+    assert (await north.connect())[0]
+    await drain(north)
+
+    await north.send_input({"type": "websocket.receive", **frame})
+    refused = await answer(north)
+    assert refused == {"type": "refused", "id": None, "code": "too_large", "message": TOO_LARGE_RU}
+    assert await north.receive_output() == {"type": "websocket.close", "code": 1009}
+    await north.send_json_to({"type": "ping"})  # a frame after the close is dropped, unanswered
+    assert await north.receive_nothing(timeout=0.3)
 
     await north.disconnect()
     n = await database_sync_to_async(_seat)(table4.pk, 0)
