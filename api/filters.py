@@ -8,6 +8,7 @@ import re
 
 import django_filters as df
 from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 
@@ -41,6 +42,9 @@ class TypedTextField(forms.CharField):
 
     def to_python(self, value):
         value = super().to_python(value)
+        # a NUL is refused (400) as every Django form field refuses it, before tidying would drop it:
+        # the schema says so (api/schema.py NO_NUL)
+        ProhibitNullCharactersValidator()(value)
         if len(value) > NAME_LENGTH:
             raise too_long(NAME_LENGTH, len(value))
         return line(value)
