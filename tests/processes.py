@@ -34,6 +34,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import requests
@@ -53,6 +55,33 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def uvicorn(args: list[str], *, port: int, env: dict[str, str], log: Path, start_timeout: float,
+            stop_timeout: float = 30.0) -> Iterator[subprocess.Popen]:
+    """`python -m uvicorn ARGS` from the checkout (its output in `log`) once `port` answers; stopped
+    (SIGTERM, then SIGKILL after `stop_timeout`) when the block ends, however it ends. For a test of
+    one server with bin/site's own flags; `Site` runs the production units."""
+    with log.open("w") as out:
+        process = subprocess.Popen(  # noqa: S603 - uvicorn with the caller's (bin/site's) flags
+            [sys.executable, "-m", "uvicorn", *args], cwd=REPO_ROOT, env=env, stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + start_timeout
+        while not _listening(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"uvicorn did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=stop_timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def _listening(port: int) -> bool:

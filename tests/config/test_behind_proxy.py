@@ -10,10 +10,8 @@ import os
 import re
 import secrets
 import shlex
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.conftest import _database_url
+from tests.processes import free_port, uvicorn
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SERVER_START_CEILING = 90.0  # seconds: a loaded machine imports Django slowly
@@ -127,17 +126,11 @@ def test_only_one_module_reads_the_forwarded_header_or_the_peer() -> None:
     assert found == allowed
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def site_as_bin_site_runs_it(django_db_setup, tmp_path):
     """uvicorn with exactly the flags bin/site gives it, on the test database, trusting no proxy,
     with low limits (from the environment, as a deploy sets them) so a few requests reach them."""
-    port = _free_port()
+    port = free_port()
     flags = shlex.split(_uvicorn_commands()["bin/site"].replace("\\\n", " ").replace('"$PORT"', str(port)))
     env = {
         **{k: v for k, v in os.environ.items() if k != "TRUSTED_PROXIES"},
@@ -152,33 +145,8 @@ def site_as_bin_site_runs_it(django_db_setup, tmp_path):
         "GAMEPLAY_FLOOD_ADDRESS_FACTOR": "1",
         "PYTHONUNBUFFERED": "1",
     }
-    log = tmp_path / "uvicorn.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(  # noqa: S603 - bin/site's own command line
-            [sys.executable, "-m", "uvicorn", *flags],
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + SERVER_START_CEILING
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"uvicorn did not start:\n{log.read_text()}")
-            time.sleep(0.2)
-    try:
+    with uvicorn(flags, port=port, env=env, log=tmp_path / "uvicorn.log", start_timeout=SERVER_START_CEILING):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _status(opener, request) -> int:

@@ -8,10 +8,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +18,7 @@ from django.test import Client
 
 from tests.communicator import CEILING
 from tests.conftest import REPO_ROOT, _database_url
+from tests.processes import free_port, uvicorn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,17 +50,11 @@ def test_the_servers_frame_limit_is_above_the_sites():
     assert limit >= 10 * 100_000  # a 100 KB frame, ten times over, still reaches the site
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def uvicorn_process(django_db_setup):
     """uvicorn with bin/site's websocket flags on a free port, on the test database."""
     flags = served_flags()
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
@@ -74,47 +65,10 @@ def uvicorn_process(django_db_setup):
     }
     log = Path(REPO_ROOT / "var" / f"uvicorn-oversize-{port}.log")
     log.parent.mkdir(exist_ok=True)
-    with log.open("w") as out:
-        process = subprocess.Popen(  # noqa: S603 - fixed command line
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--ws",
-                flags["--ws"],
-                "--ws-max-size",
-                flags["--ws-max-size"],
-                "--lifespan",
-                "off",
-            ],
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + SERVER_START_CEILING
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"uvicorn did not start:\n{log.read_text()}")
-            time.sleep(0.2)
-    try:
+    args = ["config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--ws", flags["--ws"],
+            "--ws-max-size", flags["--ws-max-size"], "--lifespan", "off"]
+    with uvicorn(args, port=port, env=env, log=log, start_timeout=SERVER_START_CEILING, stop_timeout=CEILING):
         yield port, int(flags["--ws-max-size"])
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=CEILING)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _cookie_for(user) -> str:
