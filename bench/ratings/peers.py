@@ -12,7 +12,8 @@ import math
 import trueskill
 from openskill.models import BradleyTerryFull, PlackettLuce
 
-from ratings.core.model import Deal, Match, ModelParams, RatingState
+from ratings.core.learner import Learner
+from ratings.core.model import Deal, Match, ModelParams
 
 from .sim import SimMatch
 
@@ -125,17 +126,18 @@ class Bilka:
     def __init__(
         self, params: ModelParams | None = None, with_deals: bool = True, with_points: bool = True
     ) -> None:
-        self.state = RatingState(params)
+        self.learner = Learner(params)
         self.with_deals = with_deals
         self.with_points = with_points
 
     def predict(self, m: SimMatch) -> float:
-        return self.state.predict(model_match(m, self.with_deals, self.with_points))
+        return self.learner.predict(model_match(m, self.with_deals, self.with_points))
 
     def learn(self, m: SimMatch) -> None:
-        self.state.update(model_match(m, self.with_deals, self.with_points))
+        self.learner.update(model_match(m, self.with_deals, self.with_points))
 
     def score(self, players: tuple[str, ...]) -> float:
+        state = self.learner.state
         if len(players) == 2:
-            return self.state.pair_display(players[0], players[1])[0]
-        return self.state.rating(players[0]).mu
+            return state.pair_display(players[0], players[1])[0]
+        return state.rating(players[0]).mu

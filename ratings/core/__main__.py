@@ -13,7 +13,8 @@ import argparse
 import json
 import sys
 
-from ratings.core.model import Match, RatingState
+from ratings.core.learner import Learner
+from ratings.core.model import Match
 from ratings.core.records import BadRecord, parse_match
 
 
@@ -29,7 +30,7 @@ def predict(lines: list[str], out: list[str]) -> None:
             raise BadRecord(f"line {number}: not JSON: {e.msg}") from None
         except BadRecord as e:
             raise BadRecord(f"line {number}: {e}") from None
-    state = RatingState()
+    state = Learner()
     seen: dict[str, None] = {}
     last_day = None
     for mid, match in matches:
