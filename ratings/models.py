@@ -112,3 +112,21 @@ class RatingRun(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.pk} {self.status} {self.done}/{self.total}"
+
+
+class ModelFit(models.Model):
+    """The model's parameters as fitted on the archive's matches (``ratings.core.fitting``): the
+    newest is the one every rating is computed with; the older ones are its history."""
+
+    game = models.CharField(max_length=16, default=BILKA_FOUR)
+    fitted_at = models.DateTimeField(default=timezone.now)
+    matches = models.PositiveIntegerField(default=0)
+    params = models.JSONField()
+    log_loss = models.FloatField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-fitted_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.fitted_at:%Y-%m-%d %H:%M} ({self.matches})"

@@ -16,3 +16,16 @@ def recompute_ratings(run_id: int) -> str:
     """Rebuild every rating from the archive (``services.recompute``): one transaction, so a kill
     leaves the old ratings and the task, delivered again, starts over."""
     return recompute.run_recompute(run_id=run_id)
+
+
+#: The Celery name of the nightly refit of the model's parameters (config.schedule plans it).
+REFIT_TASK = "ratings.refit_model"
+
+
+@shared_task(name=REFIT_TASK, acks_late=True)
+def refit_model(reason: str = "nightly") -> int:
+    """Fit the model's parameters on the archive and recompute every rating with them
+    (``services.fitting``); a kill before the commit leaves the old fit, and the task runs again."""
+    from ratings.services import fitting
+
+    return fitting.refit(reason=reason).pk

@@ -40,7 +40,7 @@ def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) ->
     return render(request, "ratings/board.html", {
         "title": title, "scope": scope, "page": page, "rows": rows, "me": me, "mine": mine,
         "min_matches": rating_selectors.min_matches(),
-        "provisional_deviation": int(rating_selectors.PARAMS.provisional_deviation),
+        "provisional_deviation": int(rating_selectors.model_params().provisional_deviation),
         "progress": rating_selectors.recompute_progress(), **extra,
     })
 
@@ -96,7 +96,7 @@ def _harness_rows() -> list[tuple[str, ...]]:
 
 @require_GET
 def how(request: HttpRequest) -> HttpResponse:
-    params = rating_selectors.PARAMS
+    params = rating_selectors.model_params()
     return render(request, "ratings/how.html", {
         "harness": _harness_rows(),
         "base": int(params.base), "start_deviation": int(params.scale * params.initial_sd),

@@ -117,7 +117,7 @@ def model_match(m: SimMatch, with_deals: bool, with_points: bool = True) -> Matc
             )
             for d in m.deals
         )
-    return Match(m.ns, m.ew, m.winner, deals, m.day)
+    return Match(m.ns, m.ew, m.winner, deals, m.day, eyes=m.eyes)
 
 
 class Bilka:

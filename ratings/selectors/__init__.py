@@ -22,7 +22,7 @@ from clubs.models import ClubPlayer, Player
 from clubs.translit import search_key
 from ratings.core.guard import WINDOW_DAYS, farming_weight
 from ratings.core.match_odds import ScoringKey
-from ratings.core.model import Match, ModelParams, Rating, RatingState
+from ratings.core.model import Match, Rating, RatingState
 from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
 from ratings.selectors.history import (  # noqa: F401 - the pages read a player's history from here
     ChangeLine,
@@ -33,10 +33,10 @@ from ratings.selectors.history import (  # noqa: F401 - the pages read a player'
     seen_count,
     with_seen_matches,
 )
+from ratings.selectors.params import PARAMS, PARAMS_KEY, model_params  # noqa: F401 - read from here
 
 #: The cache key where a running recompute writes its progress (the writer sets it).
 PROGRESS_KEY = "bilka:ratings:progress"
-PARAMS = ModelParams()
 
 
 def min_matches() -> int:
@@ -50,7 +50,7 @@ def day_of(moment: datetime.datetime | None = None) -> float:
 
 
 def is_provisional(deviation: float) -> bool:
-    return deviation > PARAMS.provisional_deviation
+    return deviation > model_params().provisional_deviation
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def player_rating(player_id: int) -> PlayerStanding | None:
     row = PlayerRating.objects.filter(game=BILKA_FOUR, player_id=player_id).first()
     if row is None:
         return None
-    state = RatingState(PARAMS)
+    state = RatingState(model_params())
     state.players[str(player_id)] = Rating(row.mu, row.var, row.day, row.matches)
     rating, deviation = state.display(str(player_id), day_of())
     place = None
@@ -152,7 +152,7 @@ def cities() -> list[City]:
 # -- the model's state -------------------------------------------------------------------------
 def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
     """The model's state as the rows hold it: everyone's, or only the given players' and their pairs'."""
-    state = RatingState(PARAMS)
+    state = RatingState(model_params())
     players = PlayerRating.objects.filter(game=BILKA_FOUR)
     pairs = PairRating.objects.filter(game=BILKA_FOUR)
     if player_ids is not None:
