@@ -33,7 +33,7 @@ from ratings.selectors.history import (  # noqa: F401 - the pages read a player'
     seen_count,
     with_seen_matches,
 )
-from ratings.selectors.params import PARAMS, PARAMS_KEY, model_params  # noqa: F401 - read from here
+from ratings.selectors.params import PARAMS, PARAMS_KEY, latest_fit, model_params  # noqa: F401 - read from here
 
 #: The cache key where a running recompute writes its progress (the writer sets it).
 PROGRESS_KEY = "bilka:ratings:progress"

@@ -22,3 +22,8 @@ def model_params() -> ModelParams:
         data = row or {}
         cache.set(PARAMS_KEY, data, 300)
     return params_from_json(data) if data else PARAMS
+
+
+def latest_fit() -> ModelFit | None:
+    """The fit in use (None on a new site, which runs on the defaults)."""
+    return ModelFit.objects.filter(game=BILKA_FOUR).first()

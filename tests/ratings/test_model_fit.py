@@ -46,3 +46,15 @@ def test_the_nightly_refit_is_planned() -> None:
     ensure_periodic_tasks()
     plan = PeriodicTask.objects.get(name=REFIT_TASK_NAME)
     assert plan.task == REFIT_TASK and plan.crontab is not None
+
+
+def test_only_staff_may_ask_for_a_refit(client, django_user_model) -> None:
+    page = client.get("/ratings/how/")
+    assert "Refit the model now" not in page.content.decode()
+    assert client.post("/ratings/refit/").status_code == 403
+    staff = django_user_model.objects.create_user("staff", password="x", is_staff=True)
+    client.force_login(staff)
+    assert "Refit the model now" in client.get("/ratings/how/").content.decode()
+    answer = client.post("/ratings/refit/")
+    assert answer.status_code == 302 and answer["Location"].endswith("?refit=queued#model")
+    assert "The refit is queued" in client.get(answer["Location"]).content.decode()
