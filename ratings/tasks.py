@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from ratings.services import recompute
+from ratings.services import fitting, recompute
 
 
 @shared_task(name=recompute.RECOMPUTE_TASK, acks_late=True)
@@ -18,14 +18,8 @@ def recompute_ratings(run_id: int) -> str:
     return recompute.run_recompute(run_id=run_id)
 
 
-#: The Celery name of the nightly refit of the model's parameters (config.schedule plans it).
-REFIT_TASK = "ratings.refit_model"
-
-
-@shared_task(name=REFIT_TASK, acks_late=True)
+@shared_task(name=fitting.REFIT_TASK, acks_late=True)
 def refit_model(reason: str = "nightly") -> int:
     """Fit the model's parameters on the archive and recompute every rating with them
     (``services.fitting``); a kill before the commit leaves the old fit, and the task runs again."""
-    from ratings.services import fitting
-
     return fitting.refit(reason=reason).pk

@@ -23,7 +23,7 @@ from clubs.translit import search_key
 from ratings import charts
 from ratings import selectors as rating_selectors
 from ratings.core.guard import WINDOW_DAYS
-from ratings.tasks import REFIT_TASK
+from ratings.services.fitting import REFIT_TASK
 
 PAGE_SIZE = 50
 

@@ -18,6 +18,9 @@ from ratings.models import BILKA_FOUR, ModelFit
 from ratings.selectors import PARAMS_KEY, day_of, model_params
 from ratings.services import recompute
 
+#: The Celery name of the refit task (``ratings.tasks``; config.schedule plans it nightly).
+REFIT_TASK = "ratings.refit_model"
+
 
 def latest_matches(limit: int = REPLAY_LIMIT) -> list[Match]:
     """The latest ``limit`` rated matches as the model reads them, oldest first (with the farming
