@@ -367,6 +367,11 @@ class RatingState:
             raise ValueError("a match has four different players")
         ratings, variances, d0, v = self._parts(match)
         d, h = self._solve(match, d0, v)
+        # A match never moves its losers up nor its winners down: when the deals point the other
+        # way (a 9:12 loss with more card points), the step stops at no change, and only the
+        # uncertainty shrinks. People read a rating's move as the verdict on the result.
+        if (d < d0) if match.winner == NS else (d > d0):
+            d = d0
         shift = (d - d0) / v
         shrink = h / (1.0 + v * h)
         scale, base = self.params.scale, self.params.base
