@@ -33,6 +33,12 @@ from ratings.selectors.history import (  # noqa: F401 - the pages read a player'
     seen_count,
     with_seen_matches,
 )
+from ratings.selectors.moves import (  # noqa: F401 - the card and the match page read moves from here
+    MoveLine,
+    move_lines,
+    why_words,
+    with_moves,
+)
 
 #: The cache key where a running recompute writes its progress (the writer sets it).
 PROGRESS_KEY = "bilka:ratings:progress"
