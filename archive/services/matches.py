@@ -184,13 +184,15 @@ def about_match(match: ArchivedMatch, *, earlier: datetime | None = None, **extr
             "source": match.source, "played_at": at.isoformat(), **extra}
 
 
-def notify_changed(match_id: int, change: str, players: set[int], about: dict[str, Any] | None = None) -> None:
+def notify_changed(match_id: int, change: str, players: set[int],
+                   about: dict[str, Any] | None = None) -> None:
     """Queue the one "match changed" notice for when the transaction commits (nothing if it rolls back)."""
 
     def send() -> None:
         queue = getattr(settings, "ARCHIVE_NOTICE_QUEUE", None)
-        current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players)),
-                              kwargs={"about": about or {}}).apply_async(**({"queue": queue} if queue else {}))
+        notice = current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players)),
+                                       kwargs={"about": about or {}})
+        notice.apply_async(**({"queue": queue} if queue else {}))
 
     transaction.on_commit(send, robust=True)
 

@@ -81,7 +81,8 @@ def why_words(run: RatingRun | None) -> str:
     else:
         return ""
     if run.others:
-        text += " " + ngettext("and %(n)d other change", "and %(n)d other changes", run.others) % {"n": run.others}
+        more = ngettext("and %(n)d other change", "and %(n)d other changes", run.others)
+        text += " " + more % {"n": run.others}
     return text
 
 

@@ -68,8 +68,8 @@ def why_of_notice(match_id: int, change: str, about: dict[str, Any] | None) -> W
     at = parse_datetime(played) if isinstance(played, str) else None
     number = about.get("round")
     return Why(cause=cause, about=str(about.get("event") or ""), about_url=str(about.get("url") or ""),
-               source=str(about.get("source") or ""), round_number=number if isinstance(number, int) else None,
-               match_ref=match_id, concerns_at=at)
+               source=str(about.get("source") or ""),
+               round_number=number if isinstance(number, int) else None, match_ref=match_id, concerns_at=at)
 
 
 def answer_for(run: RatingRun) -> RatingRun:
@@ -121,7 +121,7 @@ class MoveTracker:
             new = state.display(pid, r.day)[0]
             move = new - old - self.own.get(pid, 0.0)
             if abs(move) >= NEGLIGIBLE_MOVE:
-                rows.append(RatingMove(player_id=int(pid), game=BILKA_FOUR, run=run, at=now, before=new - move,
-                                       after=new))
+                rows.append(RatingMove(player_id=int(pid), game=BILKA_FOUR, run=run, at=now,
+                                       before=new - move, after=new))
         RatingMove.objects.bulk_create(rows, batch_size=5000)
         return len(rows)

@@ -30,8 +30,8 @@ def rating_card(context, player):
         "chart": charts.draw(charts.points_of(lines)),
         # his matches and the moves recomputes made without a match of his, newest first
         "changes": rating_selectors.with_moves(
-            lines[:LISTED_CHANGES], rating_selectors.move_lines(player.pk, viewer=viewer, limit=LISTED_CHANGES),
-            LISTED_CHANGES),
+            lines[:LISTED_CHANGES],
+            rating_selectors.move_lines(player.pk, viewer=viewer, limit=LISTED_CHANGES), LISTED_CHANGES),
         "min_matches": rating_selectors.min_matches(),
         "request": context.get("request"),
     }

@@ -11,6 +11,7 @@ import datetime
 
 import pytest
 from celery.canvas import Signature
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import formats, timezone
 
@@ -21,8 +22,8 @@ from gameplay.engine import Rules, write_record
 from gameplay.engine.cards import PAIRS
 from gameplay.engine.selfplay import bot_match
 from ratings.core.model import RatingState
-from ratings.selectors import PARAMS
 from ratings.models import Cause, PlayerRating, RatingMove, RatingRun
+from ratings.selectors import PARAMS
 from ratings.services import recompute as ratings
 from tests.tournaments.conftest import player_with_account, register_pairs
 from tournaments import services
@@ -38,7 +39,8 @@ class Delivery:
         self.queued: list[tuple[str, tuple, dict]] = []
         self.capture = capture
         monkeypatch.setattr(Signature, "apply_async",
-                            lambda sig, *a, **k: self.queued.append((sig.task, tuple(sig.args), dict(sig.kwargs))))
+                            lambda sig, *a, **k: self.queued.append((sig.task, tuple(sig.args),
+                                                                     dict(sig.kwargs))))
 
     def __call__(self, action, *args, **kwargs):
         """Run ``action`` in its transaction, then every task it queued (and those they queue)."""
@@ -77,7 +79,8 @@ def _pure_ratings() -> dict[int, float]:
         seats = [""] * 4
         for s in m.seats.all():
             seats[s.seat] = str(s.player_id)
-        match = ratings.model_match(m, seats, list(m.deals.order_by("number").values_list(*ratings.DEAL_FIELDS)))
+        deals = list(m.deals.order_by("number").values_list(*ratings.DEAL_FIELDS))
+        match = ratings.model_match(m, seats, deals)
         if match is not None:
             state.update(match)
     return {int(pid): state.display(pid, r.day)[0] for pid, r in state.players.items()}
@@ -96,7 +99,7 @@ def spring(club, organiser, deliver):
     rnd = services.pair_next_round(actor=organiser, tournament=t)
     now = timezone.now()
     rnd.__class__.objects.filter(pk=rnd.pk).update(created_at=now - datetime.timedelta(hours=3))
-    mine = rnd.matches.get(home=first) if rnd.matches.filter(home=first).exists() else rnd.matches.get(away=first)
+    mine = rnd.matches.get(Q(home=first) | Q(away=first))
     deliver(services.enter_result, actor=me.user, match=mine, home_eyes=12, away_eyes=5)
     Match.objects.filter(pk=mine.pk).update(reported_at=now - datetime.timedelta(hours=2, minutes=30))
     deliver(services.confirm_result, actor=organiser, match=mine)
@@ -173,8 +176,8 @@ def test_a_removed_result_and_a_negligible_move(spring, organiser, deliver):
     t, rnd, mine, late, a, b = spring
     deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=10)
     RatingMove.objects.all().delete()
-    other = ArchivedMatch.objects.get(event_name="Other Cup", played_at__lt=timezone.now() - datetime.timedelta(
-        hours=1, minutes=15))
+    first_other = timezone.now() - datetime.timedelta(hours=1, minutes=15)
+    other = ArchivedMatch.objects.get(event_name="Other Cup", played_at__lt=first_other)
     deliver(archive_services.remove_match, tournament_match=other.tournament_match)
     run = RatingRun.objects.order_by("-pk").first()
     assert (run.cause, run.about, run.match_ref) == (Cause.REMOVED, "Other Cup", other.pk)
