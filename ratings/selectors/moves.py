@@ -11,12 +11,13 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from archive.selectors import visible_matches
-from ratings.models import BILKA_FOUR, NEGLIGIBLE_MOVE, Cause, RatingMove, RatingRun
+from ratings.models import BILKA_FOUR, NEGLIGIBLE_MOVE, Cause, RatingMove, RatingRun, RunStatus
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,18 @@ def move_lines(player_id: int, *, viewer: Any, limit: int | None = 10,
     rows = [m for m in (qs[:limit] if limit is not None else qs) if abs(m.change) >= NEGLIGIBLE_MOVE]
     links = _links([m.run for m in rows if m.run is not None], viewer)
     return [MoveLine(m.at, m.before, m.after, why_words(m.run), links.get(m.run_id or 0, "")) for m in rows]
+
+
+def recomputed_note(archived: Any) -> str:
+    """When and why a recompute last redid this archived match's step, after it was played ("" if
+    none did): "Recomputed on 5 Dec after a corrected result in Spring Swiss, round 2"."""
+    earlier = Q(concerns_at__lte=archived.played_at) | Q(cause=Cause.REFIT)  # a refit redoes everything
+    run = (RatingRun.objects.filter(earlier, status=RunStatus.DONE, finished_at__gt=archived.played_at)
+           .exclude(cause=Cause.LATE, match_ref=archived.pk).order_by("-finished_at").first())
+    if run is None or run.finished_at is None:
+        return ""
+    line = MoveLine(run.finished_at, 0.0, 0.0, why_words(run), "")
+    return line.words[:1].upper() + line.words[1:]
 
 
 def with_moves(lines: list[Any], moves: list[MoveLine], limit: int) -> list[Any]:

@@ -10,14 +10,12 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from celery.canvas import Signature
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import formats, timezone
 
 from archive import services as archive_services
 from archive.models import ArchivedMatch
-from archive.tasks import match_changed_task
 from gameplay.engine import Rules, write_record
 from gameplay.engine.cards import PAIRS
 from gameplay.engine.selfplay import bot_match
@@ -30,35 +28,6 @@ from tournaments import services
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
-
-
-class Delivery:
-    """What the broker and a worker do with the tasks a service queues on commit."""
-
-    def __init__(self, monkeypatch, capture) -> None:
-        self.queued: list[tuple[str, tuple, dict]] = []
-        self.capture = capture
-        monkeypatch.setattr(Signature, "apply_async",
-                            lambda sig, *a, **k: self.queued.append((sig.task, tuple(sig.args),
-                                                                     dict(sig.kwargs))))
-
-    def __call__(self, action, *args, **kwargs):
-        """Run ``action`` in its transaction, then every task it queued (and those they queue)."""
-        with self.capture(execute=True):
-            out = action(*args, **kwargs)
-        while self.queued:
-            task, args_, kwargs_ = self.queued.pop(0)
-            with self.capture(execute=True):
-                if task == "gameplay.match_changed":
-                    match_changed_task.run(*args_, **kwargs_)
-                elif task == ratings.RECOMPUTE_TASK:
-                    ratings.run_recompute(run_id=args_[0])
-        return out
-
-
-@pytest.fixture
-def deliver(monkeypatch, django_capture_on_commit_callbacks):
-    return Delivery(monkeypatch, django_capture_on_commit_callbacks)
 
 
 def _archive_other(four, *, seed, at):
