@@ -72,13 +72,13 @@ def why_words(run: RatingRun | None) -> str:
     elif run.cause == Cause.REFIT:
         text = _("after the model's parameters were fitted again")
     elif run.cause in (Cause.CORRECTED, Cause.LATE, Cause.REMOVED):
-        head = {
-            Cause.CORRECTED: _("after a corrected result"),
-            Cause.LATE: _("after a result entered late"),
-            Cause.REMOVED: _("after a removed result"),
-        }[Cause(run.cause)]
-        place = _place(run)
-        text = f"{head} {place}" if place else head
+        place = _place(run)  # the phrase carries it, so each language puts it where it goes
+        text = {
+            Cause.CORRECTED: _("after a corrected result %(place)s"),
+            Cause.LATE: _("after a result entered late %(place)s"),
+            Cause.REMOVED: _("after a removed result %(place)s"),
+        }[Cause(run.cause)] % {"place": place}
+        text = " ".join(text.split())  # no place: no double or trailing space
     else:
         return ""
     if run.others:
