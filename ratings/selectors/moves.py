@@ -71,6 +71,8 @@ def why_words(run: RatingRun | None) -> str:
         text = _("after two records of %(player)s were merged") % {"player": run.about}
     elif run.cause == Cause.REFIT:
         text = _("after the model's parameters were fitted again")
+    elif run.cause == Cause.LATE and run.source == "upload":
+        text = _("after an upload of a match played earlier")
     elif run.cause in (Cause.CORRECTED, Cause.LATE, Cause.REMOVED):
         place = _place(run)  # the phrase carries it, so each language puts it where it goes
         text = {
