@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -26,6 +26,7 @@ from ratings.models import (
     BILKA_FOUR,
     NEGLIGIBLE_MOVE,
     Cause,
+    PairRating,
     PlayerRating,
     RatingChange,
     RatingMove,
@@ -90,6 +91,20 @@ def answer_for(run: RatingRun) -> RatingRun:
     RatingRun.objects.filter(pk=run.pk).update(others=run.others, **Why(
         **{k: getattr(run, k) for k in Why.__dataclass_fields__}).fields())
     return run
+
+
+def player_merging(sender: object, source: Any, target: Any, **kwargs: Any) -> None:
+    """Receiver of ``clubs.services.merging.players_merging``: the merged record's ratings, pair
+    ratings and changes are worked out from the archive, so they are dropped rather than repointed
+    onto the survivor's (which they would collide with); the recompute the merge asks for (the
+    archive's notices) rebuilds them under the survivor. His old rating is kept as the survivor's
+    "before" only if the survivor had none."""
+    rows = PlayerRating.objects.filter(game=BILKA_FOUR)
+    if not rows.filter(player=target).exists():
+        rows.filter(player=source).update(player=target)
+    rows.filter(player=source).delete()
+    PairRating.objects.filter(Q(player_a=source) | Q(player_b=source), game=BILKA_FOUR).delete()
+    RatingChange.objects.filter(player=source, game=BILKA_FOUR).delete()
 
 
 class MoveTracker:
