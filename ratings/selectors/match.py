@@ -32,8 +32,9 @@ class MatchRatings:
     """The match page's rating part, and what happened, in ``state``:
 
     - "unrated": an unrated event; "before": no result yet, the chances and moves are shown;
-    - "waiting": a result waits for confirmation; "learning": confirmed, the ratings are being
-      worked out from it; "changed": what it did to each player (``home_moved``, ``away_moved``);
+    - "waiting": a result waits for confirmation ("disputed": the other pair disputes it);
+      "learning": confirmed, the ratings are being worked out from it; "changed": what it did to
+      each player (``home_moved``, ``away_moved``);
     - "unmoved": confirmed and learnt, but it moved nobody (a forfeit before the first card, a
       seat without a player); "hidden": confirmed, but the viewer may not see the match yet (its
       round is still running), so the changes are not shown to him (``learnt`` says whether the
@@ -89,6 +90,8 @@ def match_ratings(match: object, viewer: object) -> MatchRatings:
     if m.has_result:  # type: ignore[attr-defined]
         if m.status == "confirmed":  # type: ignore[attr-defined]
             return MatchRatings(True, None, names, state="unmoved")  # confirmed, never archived
+        if m.status == "disputed":  # type: ignore[attr-defined]
+            return MatchRatings(True, None, names, state="disputed")  # the organiser settles it
         return MatchRatings(True, None, names, state="waiting")  # reported, not confirmed yet
     p = predict_pairing((home.player_a_id, home.player_b_id), (away.player_a_id, away.player_b_id),
                         rules=m.tournament.rules, names=names)  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from gameplay.engine.selfplay import bot_match
 from ratings.models import RatingChange
 from ratings.selectors.match import match_ratings
 from ratings.services import recompute as ratings
-from tests.tournaments.conftest import register_pairs
+from tests.tournaments.conftest import player_with_account, register_pairs
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +91,21 @@ def test_after_the_match_the_page_says_what_happened(paired, organiser, deliver,
     stored = RatingChange.objects.filter(match__tournament_match=m.pk)
     for c in stored:
         assert f"{c.before:.0f} → {c.after:.0f}" in page
+
+
+def test_a_reported_or_disputed_result_says_the_ratings_have_not_changed(club, organiser, deliver, client):
+    t = services.create_tournament(actor=organiser, club=club, name="Spring Swiss", format="swiss",
+                                   swiss_rounds=3, starts_on=datetime.date(2026, 12, 5))
+    me, partner = player_with_account(club, "asel"), player_with_account(club, "bota")
+    mine = services.register_entry(actor=organiser, tournament=t, player_a=me, player_b=partner)
+    register_pairs(t, organiser, 1)
+    m = services.pair_next_round(actor=organiser, tournament=t).matches.get()
+    deliver(services.enter_result, actor=me.user, match=m, home_eyes=12, away_eyes=7)
+    page = client.get(m.get_absolute_url()).content.decode()
+    assert "The result waits for confirmation; the ratings change once it is confirmed." in page
+    m.refresh_from_db()
+    other = "away" if m.home_id == mine.pk else "home"
+    deliver(services.dispute_result, actor=None, match=m, pin=m.pin_of(other), note="12:5, not 12:7")
+    page = client.get(m.get_absolute_url()).content.decode()
+    assert "The result is disputed; the ratings change only once the organiser settles it." in page
+    assert "waits for confirmation" not in page and not RatingChange.objects.exists()
