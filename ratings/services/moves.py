@@ -64,6 +64,8 @@ def why_of_notice(match_id: int, change: str, about: dict[str, Any] | None) -> W
     about = about or {}
     if about.get("cause") == "merged":
         return Why(cause=Cause.MERGED, about=str(about.get("player", "")))
+    if change == "created" and not _learnt_late(match_id):
+        return Why()  # the latest match, waiting behind a recompute already asked for: not news
     cause = {"created": Cause.LATE, "removed": Cause.REMOVED}.get(change, Cause.CORRECTED)
     played = about.get("played_at")
     at = parse_datetime(played) if isinstance(played, str) else None
@@ -71,6 +73,16 @@ def why_of_notice(match_id: int, change: str, about: dict[str, Any] | None) -> W
     return Why(cause=cause, about=str(about.get("event") or ""), about_url=str(about.get("url") or ""),
                source=str(about.get("source") or ""),
                round_number=number if isinstance(number, int) else None, match_ref=match_id, concerns_at=at)
+
+
+def _learnt_late(match_id: int) -> bool:
+    """A rated match played before one the ratings already hold (the model's order: time played,
+    then id)."""
+    m = ArchivedMatch.objects.filter(pk=match_id).values_list("played_at", flat=True).first()
+    if m is None:
+        return False
+    later = Q(played_at__gt=m) | Q(played_at=m, pk__gt=match_id)
+    return ArchivedMatch.objects.filter(later, rated=True).exists()
 
 
 def answer_for(run: RatingRun) -> RatingRun:
@@ -81,7 +93,8 @@ def answer_for(run: RatingRun) -> RatingRun:
                  .values_list("pk", flat=True).first()) or 0
     answered = list(RatingRun.objects.filter(pk__gt=last_done, pk__lte=run.pk)
                     .exclude(status=RunStatus.FAILED).order_by("pk"))
-    kinds = {(r.cause, r.about if r.cause == Cause.MERGED else r.match_ref) for r in answered}
+    kinds = {(r.cause, r.about if r.cause == Cause.MERGED else r.match_ref) for r in answered
+             if r.cause != Cause.OTHER}
     known = [r for r in answered if r.cause != Cause.OTHER] or [run]
     first = min(known, key=lambda r: (r.concerns_at is None, r.concerns_at or run.requested_at, r.pk))
     if first.pk != run.pk:

@@ -21,7 +21,7 @@ from gameplay.engine.cards import PAIRS
 from gameplay.engine.selfplay import bot_match
 from ratings.core.model import RatingState
 from ratings.models import Cause, PlayerRating, RatingMove, RatingRun
-from ratings.selectors import PARAMS
+from ratings.selectors import PARAMS, why_words
 from ratings.services import recompute as ratings
 from tests.tournaments.conftest import player_with_account, register_pairs
 from tournaments import services
@@ -152,3 +152,17 @@ def test_a_removed_result_and_a_negligible_move(spring, organiser, deliver):
     assert (run.cause, run.about, run.match_ref) == (Cause.REMOVED, "Other Cup", other.pk)
     assert RatingMove.objects.filter(run=run).exists()
     assert all(abs(m.change) >= 0.05 for m in RatingMove.objects.all())
+
+
+def test_one_run_answers_several_requests_and_names_the_earliest(spring):
+    t, rnd, mine, late, a, b = spring
+    others = list(ArchivedMatch.objects.filter(event_name="Other Cup").order_by("-played_at"))
+    for m in others:  # the later one's notice first
+        ratings.match_changed(sender=None, match_id=m.pk, change="updated", players=[],
+                              about=archive_services.about_match(m))
+    first, second = RatingRun.objects.order_by("pk")
+    assert ratings.run_recompute(run_id=first.pk) == "superseded"
+    ratings.run_recompute(run_id=second.pk)
+    second.refresh_from_db()
+    assert (second.others, second.match_ref, second.concerns_at) == (1, others[1].pk, others[1].played_at)
+    assert why_words(second) == "after a corrected result in Other Cup and 1 other change"
