@@ -343,7 +343,9 @@ def learn_latest(match_id: int) -> bool:
 def request_recompute(*, reason: str, why: moves.Why | None = None) -> RatingRun:
     """Ask for a full recompute: one run row, its task queued on commit. ``why`` says what it
     concerns (the players it moves are told: ``moves``); ``reason`` is the log's line."""
-    run = RatingRun.objects.create(reason=reason[:200], **(why or moves.Why()).fields())
+    if why is None:  # a caller that says only "refit:…" (the refit of the model's parameters)
+        why = moves.REFIT if reason.startswith("refit") else moves.Why()
+    run = RatingRun.objects.create(reason=reason[:200], **why.fields())
 
     def send() -> None:
         # With the archive's notices: the tests keep both off their shared worker (settings.test).

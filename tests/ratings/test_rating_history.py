@@ -21,7 +21,7 @@ from gameplay.engine.cards import PAIRS
 from gameplay.engine.selfplay import bot_match
 from ratings.core.model import RatingState
 from ratings.models import Cause, PlayerRating, RatingMove, RatingRun
-from ratings.selectors import PARAMS, why_words
+from ratings.selectors import why_words
 from ratings.services import recompute as ratings
 from tests.tournaments.conftest import player_with_account, register_pairs
 from tournaments import services
@@ -43,7 +43,7 @@ def _archive_other(four, *, seed, at):
 
 def _pure_ratings() -> dict[int, float]:
     """Every rating as the pure model learns the archive's rated matches in the order played."""
-    state = RatingState(PARAMS)
+    state = RatingState(ratings.rating_state([]).params)  # the parameters the site computes with
     for m in ArchivedMatch.objects.filter(rated=True).order_by("played_at", "pk"):
         seats = [""] * 4
         for s in m.seats.all():
@@ -166,3 +166,10 @@ def test_one_run_answers_several_requests_and_names_the_earliest(spring):
     second.refresh_from_db()
     assert (second.others, second.match_ref, second.concerns_at) == (1, others[1].pk, others[1].played_at)
     assert why_words(second) == "after a corrected result in Other Cup and 1 other change"
+
+
+def test_a_refit_is_told_as_a_refit(spring, deliver):
+    t, rnd, mine, late, a, b = spring
+    run = deliver(lambda: ratings.request_recompute(reason="refit:1"))
+    run.refresh_from_db()
+    assert run.cause == Cause.REFIT and why_words(run) == "after the model's parameters were fitted again"
