@@ -16,8 +16,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from archive.models import ArchivedMatch, ArchivedSeat
-from archive.selectors import visible_matches
+from archive.models import ArchivedSeat
 from clubs.models import ClubPlayer, Player
 from clubs.translit import search_key
 from ratings.core.guard import WINDOW_DAYS, farming_weight
@@ -32,6 +31,12 @@ from ratings.selectors.history import (  # noqa: F401 - the pages read a player'
     seen_changes,
     seen_count,
     with_seen_matches,
+)
+from ratings.selectors.moves import (  # noqa: F401 - the card and the match page read moves from here
+    MoveLine,
+    move_lines,
+    why_words,
+    with_moves,
 )
 from ratings.selectors.params import PARAMS, PARAMS_KEY, latest_fit, model_params  # noqa: F401 - read from here
 
@@ -321,77 +326,3 @@ def entry_ratings(entries: Iterable[object], *, individual: bool) -> dict[int, E
         rating = state.display(keys[0], day)[0] if individual else state.pair_display(keys[0], keys[1])[0] / 2
         out[pk] = EntryRating(rating, provisional)
     return out
-
-
-@dataclass(frozen=True)
-class Moved:
-    """What a played match did to one player's rating."""
-
-    player_id: int
-    name: str
-    before: float
-    after: float
-    weight: float
-
-    @property
-    def change(self) -> float:
-        return self.after - self.before
-
-
-@dataclass(frozen=True)
-class MatchRatings:
-    """The match page's rating part, and what happened, in ``state``:
-
-    - "unrated": an unrated event; "before": no result yet, the chances and moves are shown;
-    - "waiting": a result waits for confirmation; "learning": confirmed, the ratings are being
-      worked out from it; "changed": what it did to each player (``home_moved``, ``away_moved``);
-    - "unmoved": confirmed and learnt, but it moved nobody (a forfeit before the first card, a
-      seat without a player); "hidden": confirmed and learnt, but the viewer may not see the match
-      yet (its round is still running), so the changes are not shown to him.
-    """
-
-    rated: bool
-    prediction: Prediction | None = None
-    names: dict[int, str] | None = None
-    home_moved: list[Moved] | None = None
-    away_moved: list[Moved] | None = None
-    state: str = "unrated"
-
-
-def _moves_nobody(archived: ArchivedMatch) -> bool:
-    """An archived match the model does not learn (``recompute.model_match``): a seat without a
-    player, or a forfeit before the first card."""
-    if archived.reason == "forfeit" and not archived.deal_count:
-        return True
-    return archived.seats.filter(player=None).exists() or archived.seats.count() < 4
-
-
-def match_ratings(match: object, viewer: object) -> MatchRatings:
-    """Before the match: each pair's chance and each player's win/loss move; after it: the change
-    each player got from its archived match, when ``viewer`` may see that match."""
-    m = match  # a tournaments Match with home and away loaded
-    if not m.tournament.rated or m.bye or m.away_id is None:  # type: ignore[attr-defined]
-        return MatchRatings(rated=bool(m.tournament.rated) and not m.bye)  # type: ignore[attr-defined]
-    home, away = m.home, m.away  # type: ignore[attr-defined]
-    names = {p.pk: p.display_name for p in (home.player_a, home.player_b, away.player_a, away.player_b)}
-    archived = ArchivedMatch.objects.filter(tournament_match=m.pk).first()  # type: ignore[attr-defined]
-    if archived is not None:
-        if not visible_matches(viewer).filter(pk=archived.pk).exists():
-            return MatchRatings(True, None, names, state="hidden")
-        changes = changes_of_match([archived.pk])
-        if not changes:
-            return MatchRatings(True, None, names, state="unmoved" if _moves_nobody(archived) else "learning")
-
-        def moved(ids: tuple[int, int]) -> list[Moved]:
-            return [Moved(i, names[i], changes[i].before, changes[i].after, changes[i].weight)
-                    for i in ids if i in changes]
-
-        return MatchRatings(True, None, names, moved((home.player_a_id, home.player_b_id)),
-                            moved((away.player_a_id, away.player_b_id)), state="changed")
-    if m.has_result:  # type: ignore[attr-defined]
-        if m.status == "confirmed":  # type: ignore[attr-defined]
-            return MatchRatings(True, None, names, state="unmoved")  # confirmed, never archived
-        return MatchRatings(True, None, names, state="waiting")  # reported, not confirmed yet
-    p = predict_pairing((home.player_a_id, home.player_b_id), (away.player_a_id, away.player_b_id),
-                        rules=m.tournament.rules, names=names)  # type: ignore[attr-defined]
-    return MatchRatings(True, p, names, state="before")

@@ -16,7 +16,7 @@ from ratings.core.learner import REPLAY_LIMIT, fit_params, replay
 from ratings.core.model import Match
 from ratings.models import BILKA_FOUR, ModelFit
 from ratings.selectors import PARAMS_KEY, day_of, model_params
-from ratings.services import recompute
+from ratings.services import moves, recompute
 
 #: The Celery name of the refit task (``ratings.tasks``; config.schedule plans it nightly).
 REFIT_TASK = "ratings.refit_model"
@@ -49,6 +49,6 @@ def refit(*, reason: str, queue_recompute: bool = True) -> ModelFit:
                                       log_loss=loss, reason=reason[:200])
         transaction.on_commit(lambda: cache.delete(PARAMS_KEY))
         if queue_recompute:
-            recompute.request_recompute(reason=f"refit:{fit.pk}")
+            recompute.request_recompute(reason=f"refit:{fit.pk}", why=moves.REFIT)
     cache.delete(PARAMS_KEY)
     return fit

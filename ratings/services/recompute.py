@@ -31,7 +31,7 @@ from ratings.core.match_odds import ScoringKey
 from ratings.core.model import EW, NS, Deal, Match, RatingState
 from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
 from ratings.selectors import PROGRESS_KEY, day_of, model_params, rating_state
-from ratings.services import bulk
+from ratings.services import bulk, moves
 
 #: The Celery name of the recompute task (`ratings.tasks`), as queued messages and earlier releases name it.
 RECOMPUTE_TASK = "tournaments.recompute_ratings"
@@ -239,7 +239,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         started = clock()
         total = _rated(ArchivedMatch.objects.all()).count()
         spent["read"] += clock() - started
-        state, farming = RatingState(model_params()), Farming()
+        state, farming, tracker = RatingState(model_params()), Farming(), moves.MoveTracker()
         last_played: dict[str, datetime.datetime] = {}
         seq = 0
         here = timezone.get_current_timezone()
@@ -267,6 +267,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
                 if match is not None:
                     deltas = state.update(match)
                     rows = _change_tuples(m, deltas, seq, weight)
+                    tracker.learnt(m.pk, deltas)
                     for pid in deltas:
                         last_played[pid] = m.played_at
                 t2 = clock()
@@ -281,6 +282,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         spent["read"] += t3 - t0  # the last fetch, which found no more
         out.write()
         _save_state(state, last_played, fast)
+        tracker.write(state, run)  # who moved without a match of his, and why (the run's)
         fresh.renew_all()  # standings show the pairs' ratings
         t4 = clock()
         spent["write"] += t4 - t3
@@ -340,9 +342,12 @@ def learn_latest(match_id: int) -> bool:
     return True
 
 
-def request_recompute(*, reason: str) -> RatingRun:
-    """Ask for a full recompute: one run row, its task queued on commit."""
-    run = RatingRun.objects.create(reason=reason[:200])
+def request_recompute(*, reason: str, why: moves.Why | None = None) -> RatingRun:
+    """Ask for a full recompute: one run row, its task queued on commit. ``why`` says what it
+    concerns (the players it moves are told: ``moves``); ``reason`` is the log's line."""
+    if why is None:  # a caller that says only "refit:…" (the refit of the model's parameters)
+        why = moves.REFIT if reason.startswith("refit") else moves.Why()
+    run = RatingRun.objects.create(reason=reason[:200], **why.fields())
 
     def send() -> None:
         # With the archive's notices: the tests keep both off their shared worker (settings.test).
@@ -365,7 +370,7 @@ def run_recompute(*, run_id: int) -> str:
         return "superseded"
     RatingRun.objects.filter(pk=run_id).update(status=RunStatus.RUNNING, started_at=timezone.now())
     try:
-        learnt = recompute(run=run)
+        learnt = recompute(run=moves.answer_for(run))
     except Exception:
         RatingRun.objects.filter(pk=run_id).update(status=RunStatus.FAILED, finished_at=timezone.now())
         raise
@@ -376,8 +381,9 @@ def run_recompute(*, run_id: int) -> str:
 
 def match_changed(sender: object, match_id: int, change: str, players: list[int], **kwargs: Any) -> None:
     """Receiver of the archive's notice: a new latest match is learnt at once, anything else is
-    a full recompute."""
+    a full recompute, which keeps what the notice says it concerns (``about``)."""
     if change == "created" and learn_latest(match_id):
         return
     with transaction.atomic():
-        request_recompute(reason=f"match {match_id} {change}")
+        request_recompute(reason=f"match {match_id} {change}",
+                          why=moves.why_of_notice(match_id, change, kwargs.get("about")))
