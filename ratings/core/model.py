@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from gameplay.engine.scoring import WIN_SCORE
 from ratings.core.match_odds import (
     DEFAULT_RULES,
     DealShape,
@@ -397,6 +398,31 @@ class RatingState:
             )
         return out
 
+    def preview_result(
+        self,
+        ns: tuple[str, str],
+        ew: tuple[str, str],
+        winner: str,
+        *,
+        eyes: tuple[int, int] | None = None,
+        day: float | None = None,
+        rules: ScoringKey = DEFAULT_RULES,
+        weight: float = 1.0,
+    ) -> dict[str, float]:
+        """What learning this result now would move each of the four, in display points: the very
+        step ``update`` takes for a match known by its winner and, when given, its final ``eyes``."""
+        trial = RatingState(self.params)
+        trial._tables, trial._scores = self._tables, self._scores
+        for pid in (*ns, *ew):
+            if pid in self.players:
+                trial.players[pid] = replace(self.players[pid])
+        for side in (ns, ew):
+            key = _pair_key(side[0], side[1])
+            if key in self.pairs:
+                trial.pairs[key] = replace(self.pairs[key])
+        deltas = trial.update(Match(ns, ew, winner, None, day, rules, weight=weight, eyes=eyes))
+        return {pid: dl.change for pid, dl in deltas.items()}
+
     def preview(
         self,
         ns: tuple[str, str],
@@ -405,26 +431,19 @@ class RatingState:
         day: float | None = None,
         rules: ScoringKey = DEFAULT_RULES,
         weight: float = 1.0,
-    ) -> dict[str, tuple[float, float]]:
-        """What a win and a loss would move each of the four (like +8/-8 before a game), in display points.
-
-        Reckoned from the result alone; the deals of the real match can move a little more or less.
+    ) -> dict[str, tuple[float, float, float, float]]:
+        """What a win and a loss would move each of the four (like +8/-8 before a game), in display points:
+        ``(win, big win, loss, big loss)``, a win 12:11 and 12:0, a loss 11:12 and 0:12, exactly as
+        learning that final score now would (``preview_result``); a score in between moves between.
+        A match learnt from its deals moves by what they say, on the side of its result.
         ``weight`` is the match's as learning it would take it (the farming guard's, for a casual match).
         """
-        out: dict[str, tuple[float, float]] = {}
+        out: dict[str, list[float]] = {}
         for winner in (NS, EW):
-            trial = RatingState(self.params)
-            trial._tables = self._tables
-            for pid in (*ns, *ew):
-                if pid in self.players:
-                    trial.players[pid] = replace(self.players[pid])
-            for side in (ns, ew):
-                key = _pair_key(side[0], side[1])
-                if key in self.pairs:
-                    trial.pairs[key] = replace(self.pairs[key])
-            deltas = trial.update(Match(ns, ew, winner, None, day, rules, weight=weight))
-            for pid, dl in deltas.items():
-                won = (pid in ns) == (winner == NS)
-                w, lo = out.get(pid, (0.0, 0.0))
-                out[pid] = (dl.change, lo) if won else (w, dl.change)
-        return out
+            for lost_eyes, slot in ((WIN_SCORE - 1, 0), (0, 1)):
+                eyes = (WIN_SCORE, lost_eyes) if winner == NS else (lost_eyes, WIN_SCORE)
+                moves = self.preview_result(ns, ew, winner, eyes=eyes, day=day, rules=rules, weight=weight)
+                for pid, change in moves.items():
+                    won = (pid in ns) == (winner == NS)
+                    out.setdefault(pid, [0.0, 0.0, 0.0, 0.0])[slot + (0 if won else 2)] = change
+        return {pid: (v[0], v[1], v[2], v[3]) for pid, v in out.items()}

@@ -182,9 +182,20 @@ class Seen:
     rating: float
     deviation: float
     provisional: bool
-    win: float
-    loss: float
+    win: float  # a close win (12:11), as learning it would apply
+    loss: float  # a close loss (11:12)
     name: str = ""
+    win_big: float = 0.0  # a win 12:0
+    loss_big: float = 0.0  # a loss 0:12
+
+    @property
+    def win_range(self) -> bool:
+        """Whether the score matters to the shown figure (rounded, a close and a big win differ)."""
+        return round(self.win) != round(self.win_big)
+
+    @property
+    def loss_range(self) -> bool:
+        return round(self.loss) != round(self.loss_big)
 
 
 @dataclass(frozen=True)
@@ -222,9 +233,9 @@ def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict
 
     def seen(pid: str) -> Seen:
         rating, deviation = state.display(pid, day)
-        win, loss = moves.get(pid, (0.0, 0.0))
+        win, win_big, loss, loss_big = moves.get(pid, (0.0, 0.0, 0.0, 0.0))
         name = names.get(int(pid), "")
-        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name)
+        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name, win_big, loss_big)
 
     return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)
 

@@ -91,7 +91,7 @@ def test_each_result_is_learnt_at_the_time_it_was_played(spring, organiser, deli
     assert ArchivedMatch.objects.get(tournament_match=mine.pk).played_at == reported
     assert not RatingRun.objects.exists()  # every match so far was the latest when it came
     before = {r.player_id: r.rating for r in PlayerRating.objects.all()}
-    deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=10)
+    deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=0)
     archived = ArchivedMatch.objects.get(tournament_match=late.pk)
     assert archived.played_at == rnd.created_at  # the organiser's entry: the round's pairing
     run = RatingRun.objects.get()
@@ -116,7 +116,7 @@ def test_each_result_is_learnt_at_the_time_it_was_played(spring, organiser, deli
 
 def test_a_correction_tells_the_uninvolved_on_their_cards(spring, organiser, deliver, client):
     t, rnd, mine, late, a, b = spring
-    deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=10)
+    deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=0)
     RatingMove.objects.all().delete()  # the late result's moves, told above
     before = {r.player_id: r.rating for r in PlayerRating.objects.all()}
     deliver(services.correct_result, actor=organiser, match=mine, home_eyes=4, away_eyes=12,
@@ -143,7 +143,7 @@ def test_a_correction_tells_the_uninvolved_on_their_cards(spring, organiser, del
 
 def test_a_removed_result_and_a_negligible_move(spring, organiser, deliver):
     t, rnd, mine, late, a, b = spring
-    deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=10)
+    deliver(services.enter_result, actor=organiser, match=late, home_eyes=12, away_eyes=0)
     RatingMove.objects.all().delete()
     first_other = timezone.now() - datetime.timedelta(hours=1, minutes=15)
     other = ArchivedMatch.objects.get(event_name="Other Cup", played_at__lt=first_other)

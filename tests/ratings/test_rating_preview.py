@@ -51,23 +51,26 @@ def paired(club, organiser, deliver):
 
 
 @pytest.mark.parametrize("home_wins", [True, False])
-def test_the_preview_is_what_learning_the_result_applies(paired, organiser, deliver, client, home_wins):
+@pytest.mark.parametrize("lost_eyes", [11, 0])
+def test_the_preview_is_what_learning_the_result_applies(paired, organiser, deliver, client, home_wins,
+                                                         lost_eyes):
     t, rnd = paired
     m = rnd.matches.select_related("home", "away", "tournament").order_by("table").first()
     preview = match_ratings(m, AnonymousUser()).prediction
     assert preview is not None
     page = client.get(m.get_absolute_url()).content.decode()
     for seen in (*preview.home, *preview.away):
-        assert f"+{seen.win:.0f}" in page
-    deliver(services.enter_result, actor=organiser, match=m, home_eyes=12 if home_wins else 9,
-            away_eyes=9 if home_wins else 12)
+        assert f"+{seen.win:.0f}…{seen.win_big:.0f}" in page
+    deliver(services.enter_result, actor=organiser, match=m, home_eyes=12 if home_wins else lost_eyes,
+            away_eyes=lost_eyes if home_wins else 12)
     changes = {c.player_id: c.change for c in RatingChange.objects.filter(match__tournament_match=m.pk)}
     assert len(changes) == 4
     winners, losers = (preview.home, preview.away) if home_wins else (preview.away, preview.home)
+    close = lost_eyes == 11  # the preview's two ends: a win 12:11 and 12:0 (a loss 11:12 and 0:12)
     for seen in winners:
-        assert changes[seen.player_id] == pytest.approx(seen.win, abs=1e-9)
+        assert changes[seen.player_id] == pytest.approx(seen.win if close else seen.win_big, abs=1e-9)
     for seen in losers:
-        assert changes[seen.player_id] == pytest.approx(seen.loss, abs=1e-9)
+        assert changes[seen.player_id] == pytest.approx(seen.loss if close else seen.loss_big, abs=1e-9)
 
 
 def test_after_the_match_the_page_says_what_happened(paired, organiser, deliver, client):
@@ -81,7 +84,7 @@ def test_after_the_match_the_page_says_what_happened(paired, organiser, deliver,
     client.force_login(organiser)
     page = client.get(m.get_absolute_url()).content.decode()
     assert "What this match did to the ratings" in page
-    assert "Learnt from the result alone, as the preview before the match reckoned." in page
+    assert "Learnt from the final score, as the preview before the match reckoned." in page
     assert "Recomputed on" not in page
     # the organiser corrects it: the page shows the stored figures and says they were recomputed
     deliver(services.correct_result, actor=organiser, match=m, home_eyes=9, away_eyes=12,
