@@ -235,7 +235,8 @@ def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict
         rating, deviation = state.display(pid, day)
         win, win_big, loss, loss_big = moves.get(pid, (0.0, 0.0, 0.0, 0.0))
         name = names.get(int(pid), "")
-        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name, win_big, loss_big)
+        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name,
+                    win_big, loss_big)
 
     return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)
 
