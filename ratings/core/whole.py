@@ -1,0 +1,543 @@
+"""Whole-history ratings (experimental): every player's strength fitted to all matches at once.
+
+The filter of ``ratings.core.model`` learns each match once, in order; replayed after a late or
+corrected result, an earlier loss can make later wins count more. Here, as in Whole-History
+Rating (Rémi Coulom, "Whole-History Rating: A Bayesian Rating System for Players of
+Time-Varying Strength", Computers and Games 2008), a player's strength is a Wiener process
+sampled at the days he played: a prior N(0, ``initial_sd``²) at his first day, steps of variance
+``drift`` a day between his days (capped, like the filter's, at a new player's variance). A
+pair's own term is one constant per partnership with prior N(0, ``pair_sd``²). Each match is a
+factor on ``d`` = NS partners' strengths on its day + NS pair term − the same for EW, and its
+log-likelihood is the filter's own: the deals with card points as normal margins, the other deals
+as margin intervals (``RatingState._deal_terms``), and the match probability of the result
+(``RatingState.table``) when the deals are unknown or the match was not played out, times the
+match's weight. We maximise the log posterior (the MAP trajectories) as Coulom does, by Newton
+steps on one player at a time with the others fixed: his Hessian over his own days is
+tridiagonal, solved in O(days) (Coulom, section 3.2; Thomas algorithm). Each sweep relinearises
+the non-quadratic match factors around the current ``d`` (a Newton/Laplace step); sweeps go on
+until no strength moves by more than ``tol`` display points.
+
+The variance of a player's point is the diagonal of the inverse of that tridiagonal Hessian
+(Coulom's approximation, others fixed), with one refinement: each match's curvature ``h`` enters
+as ``h / (1 + h v)``, ``v`` the other five terms' variances, i.e. the others' uncertainty is
+integrated out as independent normals (as the filter and Glicko/TrueSkill do), so a newcomer's
+deviation is not understated when his opponents are new too.
+
+Pure Python: plain lists indexed by node and by match; a quadratic factor (points only) is
+computed once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ratings.core.match_odds import GRID_LIMIT, GRID_STEP, MatchTable
+from ratings.core.model import EW, NS, Match, ModelParams, RatingState
+
+_R2 = 1.0 / math.sqrt(2.0)
+_RPI = 1.0 / math.sqrt(2.0 * math.pi)
+# Gauss-Hermite nodes and weights (probabilists', 5 points), as the filter's ``predict`` uses.
+_GH = (
+    (-2.856970013872806, 0.011257411327720691),
+    (-1.3556261799742659, 0.2220759220056126),
+    (0.0, 0.5333333333333333),
+    (1.3556261799742659, 0.2220759220056126),
+    (2.856970013872806, 0.011257411327720691),
+)
+
+
+@dataclass
+class WholeFit:
+    """A fitted history: each player's current (mean, variance, day) and each pair term's (mean, variance)."""
+
+    params: ModelParams
+    players: dict[str, tuple[float, float, float]]
+    pairs: dict[tuple[str, str], tuple[float, float]]
+    sweeps: int
+    state: RatingState
+
+    def current(self, player: str, day: float | None = None) -> tuple[float, float]:
+        """(mu, var) of a player as of ``day`` (default: his last match); with time away the
+        variance grows (``drift`` a day at first) towards a newcomer's, and the mean very slowly
+        returns towards 0 (the same steps as between his days, ``fit_whole``)."""
+        p = self.params
+        p0 = p.initial_sd**2
+        got = self.players.get(player)
+        if got is None:
+            return 0.0, p0
+        mu, var, last = got
+        if day is not None and day > last:
+            a = math.exp(-p.drift / (2.0 * p0) * (day - last))
+            mu, var = a * mu, a * a * var + p0 * (1.0 - a * a)
+        return mu, var
+
+    def predict(self, match: Match) -> float:
+        """P(NS wins), as ``RatingState.predict``: the match probability averaged over the uncertainty."""
+        d0 = v = 0.0
+        pp0 = self.params.pair_sd**2
+        for side, sign in ((match.ns, 1.0), (match.ew, -1.0)):
+            for pid in side:
+                mu, var = self.current(pid, match.day)
+                d0 += sign * mu
+                v += var
+            mu, var = self.pairs.get(_key(*side), (0.0, pp0))
+            d0 += sign * mu
+            v += var
+        t = self.state.table(match.rules)
+        s = math.sqrt(v)
+        return sum(w * t.at(d0 + s * x) for x, w in _GH)
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def display(mu_var: tuple[float, float], params: ModelParams | None = None) -> tuple[float, float]:
+    """(rating, deviation) on the display scale, e.g. (1500 + 400 mu, 400 sd)."""
+    p = params or ModelParams()
+    return p.base + p.scale * mu_var[0], p.scale * math.sqrt(mu_var[1])
+
+
+def whole_history(
+    matches: list[Match],
+    params: ModelParams | None = None,
+    sweeps: int = 500,
+    *,
+    day: float | None = None,
+    tol: float = 0.01,
+) -> dict[str, tuple[float, float]]:
+    """Each player's current (mu, var), fitted to the whole history (as of ``day`` when given)."""
+    fit = fit_whole(matches, params, sweeps, day=day, tol=tol)
+    return {pid: fit.current(pid, day) for pid in fit.players}
+
+
+def match_slope(
+    terms: list[tuple[float, float, float]], by_winner: bool, y: float, log_win: LogWin, d: float
+) -> tuple[float, float]:
+    """Gradient and curvature (minus the second derivative) in ``d`` of the deals' intervals and, when
+    ``by_winner``, of the log match probability of the result; the same formulas as ``RatingState._solve``."""
+    inf = math.inf
+    exp, erfc = math.exp, math.erfc
+    g = h = 0.0
+    for lo, hi, n in terms:
+        if lo == -inf:
+            fa = fpa = 0.0
+            big_a = 1.0
+        else:
+            x = d - lo
+            big_a = 0.5 * erfc(-x * _R2)
+            fa = _RPI * exp(-0.5 * x * x)
+            fpa = -x * fa
+        if hi == inf:
+            fb = fpb = big_b = 0.0
+        else:
+            x = d - hi
+            big_b = 0.5 * erfc(-x * _R2)
+            fb = _RPI * exp(-0.5 * x * x)
+            fpb = -x * fb
+        pr = big_a - big_b
+        if pr < 1e-300:
+            pr = 1e-300
+        gi = (fa - fb) / pr
+        g += n * gi
+        h += n * (gi * gi - (fpa - fpb) / pr)
+    if by_winner:
+        gr, hr = log_win.slope(y * d)
+        g += y * gr
+        h += hr
+    return g, h
+
+
+class LogWin:
+    """log P(the first pair wins the match) in ``d``, made exactly concave and smooth for the fit.
+
+    The filter reads the match probability from a table on a grid of ``d`` (``match_odds``), linearly
+    interpolated: its log has a small convex kink at every grid point, and the tabulated values are
+    not quite log-concave in the far tails. A posterior with such factors can have several modes
+    (the fit then depends on where it starts) and a loss can move a rating the wrong way. Here the
+    log of the table is replaced by its least concave majorant (changing it only where it was not
+    concave: the far tails), and its slope is averaged over one grid step either side, so the
+    factor is concave with a continuous slope: the posterior keeps a single mode.
+    """
+
+    def __init__(self, table: MatchTable) -> None:
+        logs = [math.log(max(v, 1e-300)) for v in table.values]
+        hull: list[int] = []
+        for i, v in enumerate(logs):
+            while len(hull) >= 2:
+                a, b = hull[-2], hull[-1]
+                if (logs[b] - logs[a]) * (i - a) <= (v - logs[a]) * (b - a):
+                    hull.pop()
+                else:
+                    break
+            hull.append(i)
+        vals = list(logs)
+        for a, b in zip(hull, hull[1:], strict=False):
+            for i in range(a + 1, b):
+                vals[i] = logs[a] + (logs[b] - logs[a]) * (i - a) / (b - a)
+        self.vals = vals
+        self.step = GRID_STEP
+
+    def at(self, d: float) -> float:
+        """The concave log, linear between grid points and beyond the grid's ends."""
+        vals = self.vals
+        x = (d + GRID_LIMIT) / self.step
+        last = len(vals) - 1
+        i = min(max(int(math.floor(x)), 0), last - 1)
+        return vals[i] + (vals[i + 1] - vals[i]) * (x - i)
+
+    def slope(self, d: float) -> tuple[float, float]:
+        """The slope averaged over one grid step either side, and minus its derivative (>= 0)."""
+        e = self.step
+        up, mid, dn = self.at(d + e), self.at(d), self.at(d - e)
+        return (up - dn) / (2 * e), max(0.0, -(up - 2 * mid + dn) / (e * e))
+
+
+def fit_whole(
+    matches: list[Match],
+    params: ModelParams | None = None,
+    sweeps: int = 500,
+    *,
+    day: float | None = None,
+    tol: float = 0.01,
+    start: WholeFit | None = None,
+) -> WholeFit:
+    """The MAP trajectories of every player (and pair term) given all ``matches`` (up to ``day``).
+
+    ``start``: an earlier fit whose current strengths seed the new one (a warm start after a
+    correction). Forfeits before the first card (``deals == ()``) are not rated, as in the filter.
+    """
+    p = params or ModelParams()
+    state = RatingState(p)
+    p0 = p.initial_sd**2
+    use_pairs = p.pair_sd > 0
+    # Nodes: one per (player, day he played) and one per pair term. node_prior: 1/variance of the
+    # node's prior (first day of a player, or a pair term), 0 otherwise; chain[n]: 1/variance of the
+    # step from node n to the same player's next node (0 for his last).
+    x: list[float] = []
+    prior: list[float] = []
+    chain: list[float] = []
+    pull: list[float] = []
+    # Ornstein-Uhlenbeck steps: x' = a x + noise, a = exp(-theta days), noise variance p0 (1 - a^2),
+    # so every day's prior is N(0, p0) whatever the player's first day was.
+    theta = p.drift / (2.0 * p0)
+    owner_nodes: list[list[int]] = []  # each owner's (player's or pair's) nodes in day order
+    last: dict[str, tuple[int, float]] = {}  # player -> (his latest node, its day)
+    pair_node: dict[tuple[str, str], int] = {}
+    owner_of: dict[object, int] = {}
+    inc: list[list[int]] = []  # per node: match indices, encoded 2*m for +1 and 2*m+1 for -1
+    base_g: list[float] = []
+    base_h: list[float] = []
+    quad: list[int] = []
+    nonquad: list[tuple[int, list[tuple[float, float, float]], bool, float, object, float]] = []
+    mnodes: list[tuple[int, ...]] = []  # each match's nodes, NS's first (``msplit`` of them)
+    msplit: list[int] = []
+    seed = dict(start.players) if start else {}
+    seed_pairs = dict(start.pairs) if start else {}
+    today = 0.0
+    rows = []
+    for m in matches:
+        today = m.day if m.day is not None else today
+        if (m.deals is not None and not m.deals) or (day is not None and today > day):
+            continue
+        rows.append((today, len(rows), m))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    last_day: dict[str, float] = {}
+    partners: dict[str, set[str]] = {}
+    # A pair that played once has a term seen by one match only: it is integrated out of that
+    # match (its prior variance added to the match's, exact for a normal factor) instead of
+    # being a node of its own. Rotating partners make most pairs such.
+    once: dict[tuple[str, str], int] = {}
+    for _, _, m in rows:
+        for side in (m.ns, m.ew):
+            k = _key(*side)
+            once[k] = once.get(k, 0) + 1
+    pp0 = p.pair_sd**2
+    soak: list[float] = []
+    log_wins: dict[object, LogWin] = {}
+    for t, _, m in rows:
+        mi = len(mnodes)
+        nodes: list[int] = []
+        soaked = 0.0
+        for side, sgn in ((m.ns, 0), (m.ew, 1)):
+            for pid in side:
+                got = last.get(pid)
+                if got is not None and got[1] == t:
+                    n = got[0]
+                else:
+                    n = len(x)
+                    x.append(seed[pid][0] if pid in seed else (x[got[0]] if got else 0.0))
+                    inc.append([])
+                    chain.append(0.0)
+                    pull.append(1.0)
+                    if got is None:
+                        prior.append(1.0 / p0)
+                        owner_of[pid] = len(owner_nodes)
+                        owner_nodes.append([n])
+                    else:
+                        prior.append(0.0)
+                        a = math.exp(-theta * (t - got[1]))
+                        chain[got[0]] = 1.0 / max(p0 * (1.0 - a * a), 1e-12)
+                        pull[got[0]] = a
+                        owner_nodes[owner_of[pid]].append(n)
+                    last[pid] = (n, t)
+                    last_day[pid] = t
+                inc[n].append(2 * mi + sgn)
+                nodes.append(n)
+            k = _key(*side)
+            if use_pairs and once[k] == 1:
+                soaked += pp0
+            elif use_pairs:
+                n = pair_node.get(k)
+                if n is None:
+                    n = pair_node[k] = len(x)
+                    x.append(seed_pairs[k][0] if k in seed_pairs else 0.0)
+                    inc.append([])
+                    chain.append(0.0)
+                    pull.append(1.0)
+                    prior.append(1.0 / (p.pair_sd**2))
+                    owner_nodes.append([n])
+                inc[n].append(2 * mi + sgn)
+                nodes.append(n)
+            if not sgn:
+                ns_count = len(nodes)
+        mnodes.append(tuple(nodes))
+        msplit.append(ns_count)
+        soak.append(soaked)
+        for a, b in (m.ns, m.ew):
+            partners.setdefault(a, set()).add(b)
+            partners.setdefault(b, set()).add(a)
+        wt = m.weight
+        if m.deals is not None:
+            terms, seen, total = state._deal_terms(m.deals)
+        else:
+            terms, seen, total = [], 0.0, 0.0
+        by_winner = m.deals is None or m.ended != "normal"
+        base_g.append(wt * total)
+        base_h.append(wt * seen)
+        if terms or by_winner:
+            y = 1.0 if m.winner == NS else -1.0
+            lw = log_wins.get(m.rules)
+            if lw is None:
+                lw = log_wins[m.rules] = LogWin(state.table(m.rules))
+            nonquad.append((mi, terms, by_winner, y, lw, wt))
+        else:
+            quad.append(mi)
+    player_owners = [owner_nodes[i] for i in owner_of.values()]
+    fixed = [
+        [
+            owner_nodes[owner_of[a]],
+            owner_nodes[owner_of[b]],
+            *([[pair_node[(a, b)]]] if (a, b) in pair_node else []),
+        ]
+        for a, b in {_key(a, *bs) for a, bs in partners.items() if len(bs) == 1}
+        if partners[a] == {b} and partners[b] == {a}
+    ]
+    # r[m]: the gradient of match m's log-likelihood in d at the current strengths, kept up to date
+    # as strengths move (d moves by the step, r by -H * step); H[m]: its curvature, relinearised
+    # once a sweep for the factors that are not quadratic.
+    plus = [tuple(e >> 1 for e in es if not e & 1) for es in inc]
+    minus = [tuple(e >> 1 for e in es if e & 1) for es in inc]
+    hh = list(base_h)
+    r = [0.0] * len(mnodes)
+    lin_at = [math.nan] * len(mnodes)
+    scale = p.scale
+    done = 0
+    omega, last_big = 1.0, math.inf
+    for done in range(1, sweeps + 1):  # noqa: B007
+        for mi, terms, by_winner, y, lw, wt in nonquad:
+            ns, h = mnodes[mi], msplit[mi]
+            dm = sum(x[n] for n in ns[:h]) - sum(x[n] for n in ns[h:])
+            if abs(dm - lin_at[mi]) < 1e-5:
+                continue
+            g, h = match_slope(terms, by_winner, y, lw, dm)
+            h = wt * h + base_h[mi]
+            k = 1.0 / (1.0 + h * soak[mi])
+            hh[mi] = h * k
+            r[mi] = (wt * g + base_g[mi] - base_h[mi] * dm) * k
+            lin_at[mi] = dm
+        if done == 1:
+            for mi in quad:
+                ns, h = mnodes[mi], msplit[mi]
+                k = 1.0 / (1.0 + base_h[mi] * soak[mi])
+                hh[mi] = base_h[mi] * k
+                r[mi] = (
+                    base_g[mi] - base_h[mi] * (sum(x[n] for n in ns[:h]) - sum(x[n] for n in ns[h:]))
+                ) * k
+        big = _sweep(x, prior, chain, pull, owner_nodes, plus, minus, r, hh, omega)
+        # Newton on a factor that flattens out one way (a Lucy deal's interval, the result alone)
+        # can overshoot into a cycle: when a sweep's largest step stops shrinking, steps are damped.
+        if big > 0.9 * last_big and done > 3:
+            omega = max(0.05, 0.5 * omega)
+        last_big = big
+        # Partners who only ever played together (and their pair term) are seen only as a sum:
+        # how it splits is the priors' call, solved exactly (the least prior cost for that sum).
+        # (Each owner's prior cost of a shift c of all his days is A c^2 / 2 + B c.)
+        for group in fixed:
+            ab = [_shift_cost(own, x, prior, chain, pull) for own in group]
+            mu = sum(b / a for a, b in ab) / sum(1.0 / a for a, _ in ab)
+            for own, (a, b) in zip(group, ab, strict=True):
+                c = (mu - b) / a
+                big = max(big, abs(c))
+                for n in own:
+                    x[n] += c
+        # The data never pins the common level of all players (a shift of everyone leaves every d
+        # alone): only the priors do, so Gauss-Seidel would creep there. Solve that direction exactly.
+        if player_owners:
+            ab = [_shift_cost(own, x, prior, chain, pull) for own in player_owners]
+            shift = -sum(b for _, b in ab) / sum(a for a, _ in ab)
+            for own in player_owners:
+                for n in own:
+                    x[n] += shift
+            big = max(big, abs(shift))
+        if big * scale < tol:
+            break
+    var = _variances(x, prior, chain, pull, owner_nodes, inc, hh, mnodes, soak)
+    players = {pid: (x[n], var[n], last_day[pid]) for pid, (n, _) in last.items()}
+    pairs = {k: (x[n], var[n]) for k, n in pair_node.items()}
+    return WholeFit(p, players, pairs, done, state)
+
+
+def _shift_cost(
+    own: list[int], x: list[float], prior: list[float], chain: list[float], pull: list[float]
+) -> tuple[float, float]:
+    """(A, B): the second and first derivative of an owner's prior cost in a shift of all his days."""
+    n0 = own[0]
+    a, b = prior[n0], prior[n0] * x[n0]
+    for k in range(len(own) - 1):
+        n = own[k]
+        w, q = chain[n], 1.0 - pull[n]
+        a += w * q * q
+        b += w * q * (x[own[k + 1]] - pull[n] * x[n])
+    return a, b
+
+
+def _sweep(
+    x: list[float],
+    prior: list[float],
+    chain: list[float],
+    pull: list[float],
+    owner_nodes: list[list[int]],
+    plus: list[tuple[int, ...]],
+    minus: list[tuple[int, ...]],
+    r: list[float],
+    hh: list[float],
+    omega: float,
+) -> float:
+    """One Newton step for each owner in turn, the others fixed, taken ``omega`` of the way; returns
+    the largest full step."""
+    big = 0.0
+    rg, hg = r.__getitem__, hh.__getitem__
+    for own in owner_nodes:
+        if len(own) == 1:
+            n = own[0]
+            pl, mn = plus[n], minus[n]
+            pr = prior[n]
+            s = (sum(map(rg, pl)) - sum(map(rg, mn)) - pr * x[n]) / (sum(map(hg, pl)) + sum(map(hg, mn)) + pr)
+            if s > big:
+                big = s
+            elif -s > big:
+                big = -s
+            s *= omega
+            x[n] += s
+            for mi in pl:
+                r[mi] -= hh[mi] * s
+            for mi in mn:
+                r[mi] += hh[mi] * s
+            continue
+        k_n = len(own)
+        a = []
+        g = []
+        for n in own:
+            pl, mn = plus[n], minus[n]
+            pr = prior[n]
+            a.append(sum(map(hg, pl)) + sum(map(hg, mn)) + pr)
+            g.append(sum(map(rg, pl)) - sum(map(rg, mn)) - pr * x[n])
+        ws = [chain[n] for n in own]
+        us = [pull[n] for n in own]
+        for k in range(k_n - 1):
+            w, u = ws[k], us[k]
+            e = w * (x[own[k + 1]] - u * x[own[k]])
+            g[k] += u * e
+            g[k + 1] -= e
+            a[k] += w * u * u
+            a[k + 1] += w
+        # Thomas algorithm on the symmetric tridiagonal (a on the diagonal, -w u off it).
+        cp = [0.0] * k_n
+        piv = a[0]
+        g[0] /= piv
+        for k in range(1, k_n):
+            c = -ws[k - 1] * us[k - 1]
+            cp[k - 1] = c / piv
+            piv = a[k] - c * cp[k - 1]
+            g[k] = (g[k] - c * g[k - 1]) / piv
+        for k in range(k_n - 2, -1, -1):
+            g[k] -= cp[k] * g[k + 1]
+        for k in range(k_n):
+            s = g[k]
+            if s > big:
+                big = s
+            elif -s > big:
+                big = -s
+            s *= omega
+            n = own[k]
+            x[n] += s
+            for mi in plus[n]:
+                r[mi] -= hh[mi] * s
+            for mi in minus[n]:
+                r[mi] += hh[mi] * s
+    return big
+
+
+def _variances(
+    x: list[float],
+    prior: list[float],
+    chain: list[float],
+    pull: list[float],
+    owner_nodes: list[list[int]],
+    inc: list[list[int]],
+    hh: list[float],
+    mnodes: list[tuple[int, ...]],
+    soak: list[float],
+) -> list[float]:
+    """Each node's variance: the diagonal of its owner's tridiagonal inverse Hessian, twice: first
+    with the others fixed (Coulom), then with each match's curvature discounted by the others' variance."""
+    var = [0.0] * len(x)
+    total: list[float] | None = None
+    for _ in range(2):
+        old = var
+        var = [0.0] * len(x)
+        for own in owner_nodes:
+            k_n = len(own)
+            a = [0.0] * k_n
+            for k, n in enumerate(own):
+                hk = 0.0
+                for e in inc[n]:
+                    mi = e >> 1
+                    h = hh[mi]
+                    if total is not None:
+                        h = h / (1.0 + h * (total[mi] - old[n]))
+                    hk += h
+                a[k] = hk + prior[n]
+            for k in range(k_n - 1):
+                w, u = chain[own[k]], pull[own[k]]
+                a[k] += w * u * u
+                a[k + 1] += w
+            fwd = [0.0] * k_n
+            bwd = [0.0] * k_n
+            fwd[0] = a[0]
+            for k in range(1, k_n):
+                c = chain[own[k - 1]] * pull[own[k - 1]]
+                fwd[k] = a[k] - c * c / fwd[k - 1]
+            bwd[-1] = a[-1]
+            for k in range(k_n - 2, -1, -1):
+                c = chain[own[k]] * pull[own[k]]
+                bwd[k] = a[k] - c * c / bwd[k + 1]
+            for k, n in enumerate(own):
+                var[n] = 1.0 / max(fwd[k] + bwd[k] - a[k], 1e-12)
+        total = [sum(var[n] for n in ns) + v for ns, v in zip(mnodes, soak, strict=True)]
+    return var
+
+
+__all__ = ["EW", "NS", "LogWin", "WholeFit", "display", "fit_whole", "match_slope", "whole_history"]
