@@ -3,28 +3,39 @@
 The filter of ``ratings.core.model`` learns each match once, in order; replayed after a late or
 corrected result, an earlier loss can make later wins count more. Here, as in Whole-History
 Rating (Rémi Coulom, "Whole-History Rating: A Bayesian Rating System for Players of
-Time-Varying Strength", Computers and Games 2008), a player's strength is a Wiener process
-sampled at the days he played: a prior N(0, ``initial_sd``²) at his first day, steps of variance
-``drift`` a day between his days (capped, like the filter's, at a new player's variance). A
-pair's own term is one constant per partnership with prior N(0, ``pair_sd``²). Each match is a
-factor on ``d`` = NS partners' strengths on its day + NS pair term − the same for EW, and its
-log-likelihood is the filter's own: the deals with card points as normal margins, the other deals
-as margin intervals (``RatingState._deal_terms``), and the match probability of the result
-(``RatingState.table``) when the deals are unknown or the match was not played out, times the
-match's weight. We maximise the log posterior (the MAP trajectories) as Coulom does, by Newton
-steps on one player at a time with the others fixed: his Hessian over his own days is
-tridiagonal, solved in O(days) (Coulom, section 3.2; Thomas algorithm). Each sweep relinearises
-the non-quadratic match factors around the current ``d`` (a Newton/Laplace step); sweeps go on
-until no strength moves by more than ``tol`` display points.
+Time-Varying Strength", Computers and Games 2008), a player's strength is a random process
+sampled at the days he played, and all trajectories are fitted at once (their posterior mode).
 
-The variance of a player's point is the diagonal of the inverse of that tridiagonal Hessian
-(Coulom's approximation, others fixed), with one refinement: each match's curvature ``h`` enters
-as ``h / (1 + h v)``, ``v`` the other five terms' variances, i.e. the others' uncertainty is
-integrated out as independent normals (as the filter and Glicko/TrueSkill do), so a newcomer's
-deviation is not understated when his opponents are new too.
+- **Strength over time.** Coulom uses a Wiener process started at the player's first game. Then
+  a match placed before a player's first day loosens the prior of all his later days (a win
+  added there can lower him). Here the process is Ornstein-Uhlenbeck with stationary law
+  N(0, ``initial_sd``²): each day's prior is a newcomer's whatever his first day, steps of
+  variance ``drift`` a day at first, growing no further than a newcomer's (the filter's cap);
+  the mean returns towards 0 at rate ``drift / (2 initial_sd²)`` a day (about 6% a year).
+- **Pairs.** A pair's own term is one constant per partnership, prior N(0, ``pair_sd``²); a pair
+  that played one match only has its term integrated out of that match (exact for a normal
+  factor), which spares a node for most pairs of rotating partners.
+- **Matches.** Each match is a factor on ``d`` = NS partners' strengths on its day + NS pair
+  term − the same for EW, with the filter's own log-likelihood (``RatingState._deal_terms``:
+  card points as normal margins, other deals as margin intervals; ``RatingState.table``: the match
+  probability of the result when deals are unknown or the match was not played out), times the
+  match's weight. The log match probability is not concave (an upset is a normal win or a Lucy:
+  two regimes), which gives a posterior several modes and lets a result move ratings the wrong
+  way; the fit uses its least concave majorant (``whole_solve.LogWin``), which raises an upset's
+  log-probability where the pairs are 0.6 to 2.4 units apart (by up to 0.7 near 1) and beyond 3.3.
+- **Fit.** Newton steps on one player (his days) at a time with the others fixed: his Hessian
+  over his days is tridiagonal, solved in O(days) (Coulom, section 3.2; Thomas algorithm),
+  swept over all players and pair terms; non-quadratic factors are relinearised each sweep.
+  Two directions the data cannot see are solved exactly each sweep (Gauss-Seidel creeps there):
+  the common level of all players, and the split between partners who only ever played
+  together. Steps are damped if a sweep stops shrinking them. Sweeps stop when no strength
+  moves by more than ``tol`` display points.
+- **Deviation.** The diagonal of the inverse of each player's tridiagonal Hessian (Coulom's, the
+  others fixed), each match's curvature ``h`` entering as ``h / (1 + h v)``, ``v`` the other
+  terms' variances: the others' uncertainty integrated out as independent normals (as in the
+  filter, Glicko, TrueSkill), so a newcomer's deviation is not understated.
 
-Pure Python: plain lists indexed by node and by match; a quadratic factor (points only) is
-computed once.
+Pure Python, plain lists; a quadratic factor (points only) is computed once.
 """
 
 from __future__ import annotations
@@ -32,11 +43,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ratings.core.match_odds import GRID_LIMIT, GRID_STEP, MatchTable
 from ratings.core.model import EW, NS, Match, ModelParams, RatingState
+from ratings.core.whole_solve import LogWin, match_slope, shift_cost, sweep, variances
 
-_R2 = 1.0 / math.sqrt(2.0)
-_RPI = 1.0 / math.sqrt(2.0 * math.pi)
 # Gauss-Hermite nodes and weights (probabilists', 5 points), as the filter's ``predict`` uses.
 _GH = (
     (-2.856970013872806, 0.011257411327720691),
@@ -110,88 +119,6 @@ def whole_history(
     """Each player's current (mu, var), fitted to the whole history (as of ``day`` when given)."""
     fit = fit_whole(matches, params, sweeps, day=day, tol=tol)
     return {pid: fit.current(pid, day) for pid in fit.players}
-
-
-def match_slope(
-    terms: list[tuple[float, float, float]], by_winner: bool, y: float, log_win: LogWin, d: float
-) -> tuple[float, float]:
-    """Gradient and curvature (minus the second derivative) in ``d`` of the deals' intervals and, when
-    ``by_winner``, of the log match probability of the result; the same formulas as ``RatingState._solve``."""
-    inf = math.inf
-    exp, erfc = math.exp, math.erfc
-    g = h = 0.0
-    for lo, hi, n in terms:
-        if lo == -inf:
-            fa = fpa = 0.0
-            big_a = 1.0
-        else:
-            x = d - lo
-            big_a = 0.5 * erfc(-x * _R2)
-            fa = _RPI * exp(-0.5 * x * x)
-            fpa = -x * fa
-        if hi == inf:
-            fb = fpb = big_b = 0.0
-        else:
-            x = d - hi
-            big_b = 0.5 * erfc(-x * _R2)
-            fb = _RPI * exp(-0.5 * x * x)
-            fpb = -x * fb
-        pr = big_a - big_b
-        if pr < 1e-300:
-            pr = 1e-300
-        gi = (fa - fb) / pr
-        g += n * gi
-        h += n * (gi * gi - (fpa - fpb) / pr)
-    if by_winner:
-        gr, hr = log_win.slope(y * d)
-        g += y * gr
-        h += hr
-    return g, h
-
-
-class LogWin:
-    """log P(the first pair wins the match) in ``d``, made exactly concave and smooth for the fit.
-
-    The filter reads the match probability from a table on a grid of ``d`` (``match_odds``), linearly
-    interpolated: its log has a small convex kink at every grid point, and the tabulated values are
-    not quite log-concave in the far tails. A posterior with such factors can have several modes
-    (the fit then depends on where it starts) and a loss can move a rating the wrong way. Here the
-    log of the table is replaced by its least concave majorant (changing it only where it was not
-    concave: the far tails), and its slope is averaged over one grid step either side, so the
-    factor is concave with a continuous slope: the posterior keeps a single mode.
-    """
-
-    def __init__(self, table: MatchTable) -> None:
-        logs = [math.log(max(v, 1e-300)) for v in table.values]
-        hull: list[int] = []
-        for i, v in enumerate(logs):
-            while len(hull) >= 2:
-                a, b = hull[-2], hull[-1]
-                if (logs[b] - logs[a]) * (i - a) <= (v - logs[a]) * (b - a):
-                    hull.pop()
-                else:
-                    break
-            hull.append(i)
-        vals = list(logs)
-        for a, b in zip(hull, hull[1:], strict=False):
-            for i in range(a + 1, b):
-                vals[i] = logs[a] + (logs[b] - logs[a]) * (i - a) / (b - a)
-        self.vals = vals
-        self.step = GRID_STEP
-
-    def at(self, d: float) -> float:
-        """The concave log, linear between grid points and beyond the grid's ends."""
-        vals = self.vals
-        x = (d + GRID_LIMIT) / self.step
-        last = len(vals) - 1
-        i = min(max(int(math.floor(x)), 0), last - 1)
-        return vals[i] + (vals[i + 1] - vals[i]) * (x - i)
-
-    def slope(self, d: float) -> tuple[float, float]:
-        """The slope averaged over one grid step either side, and minus its derivative (>= 0)."""
-        e = self.step
-        up, mid, dn = self.at(d + e), self.at(d), self.at(d - e)
-        return (up - dn) / (2 * e), max(0.0, -(up - 2 * mid + dn) / (e * e))
 
 
 def fit_whole(
@@ -365,7 +292,7 @@ def fit_whole(
                 r[mi] = (
                     base_g[mi] - base_h[mi] * (sum(x[n] for n in ns[:h]) - sum(x[n] for n in ns[h:]))
                 ) * k
-        big = _sweep(x, prior, chain, pull, owner_nodes, plus, minus, r, hh, omega)
+        big = sweep(x, prior, chain, pull, owner_nodes, plus, minus, r, hh, omega)
         # Newton on a factor that flattens out one way (a Lucy deal's interval, the result alone)
         # can overshoot into a cycle: when a sweep's largest step stops shrinking, steps are damped.
         if big > 0.9 * last_big and done > 3:
@@ -375,7 +302,7 @@ def fit_whole(
         # how it splits is the priors' call, solved exactly (the least prior cost for that sum).
         # (Each owner's prior cost of a shift c of all his days is A c^2 / 2 + B c.)
         for group in fixed:
-            ab = [_shift_cost(own, x, prior, chain, pull) for own in group]
+            ab = [shift_cost(own, x, prior, chain, pull) for own in group]
             mu = sum(b / a for a, b in ab) / sum(1.0 / a for a, _ in ab)
             for own, (a, b) in zip(group, ab, strict=True):
                 c = (mu - b) / a
@@ -385,7 +312,7 @@ def fit_whole(
         # The data never pins the common level of all players (a shift of everyone leaves every d
         # alone): only the priors do, so Gauss-Seidel would creep there. Solve that direction exactly.
         if player_owners:
-            ab = [_shift_cost(own, x, prior, chain, pull) for own in player_owners]
+            ab = [shift_cost(own, x, prior, chain, pull) for own in player_owners]
             shift = -sum(b for _, b in ab) / sum(a for a, _ in ab)
             for own in player_owners:
                 for n in own:
@@ -393,151 +320,10 @@ def fit_whole(
             big = max(big, abs(shift))
         if big * scale < tol:
             break
-    var = _variances(x, prior, chain, pull, owner_nodes, inc, hh, mnodes, soak)
+    var = variances(x, prior, chain, pull, owner_nodes, inc, hh, mnodes, soak)
     players = {pid: (x[n], var[n], last_day[pid]) for pid, (n, _) in last.items()}
     pairs = {k: (x[n], var[n]) for k, n in pair_node.items()}
     return WholeFit(p, players, pairs, done, state)
-
-
-def _shift_cost(
-    own: list[int], x: list[float], prior: list[float], chain: list[float], pull: list[float]
-) -> tuple[float, float]:
-    """(A, B): the second and first derivative of an owner's prior cost in a shift of all his days."""
-    n0 = own[0]
-    a, b = prior[n0], prior[n0] * x[n0]
-    for k in range(len(own) - 1):
-        n = own[k]
-        w, q = chain[n], 1.0 - pull[n]
-        a += w * q * q
-        b += w * q * (x[own[k + 1]] - pull[n] * x[n])
-    return a, b
-
-
-def _sweep(
-    x: list[float],
-    prior: list[float],
-    chain: list[float],
-    pull: list[float],
-    owner_nodes: list[list[int]],
-    plus: list[tuple[int, ...]],
-    minus: list[tuple[int, ...]],
-    r: list[float],
-    hh: list[float],
-    omega: float,
-) -> float:
-    """One Newton step for each owner in turn, the others fixed, taken ``omega`` of the way; returns
-    the largest full step."""
-    big = 0.0
-    rg, hg = r.__getitem__, hh.__getitem__
-    for own in owner_nodes:
-        if len(own) == 1:
-            n = own[0]
-            pl, mn = plus[n], minus[n]
-            pr = prior[n]
-            s = (sum(map(rg, pl)) - sum(map(rg, mn)) - pr * x[n]) / (sum(map(hg, pl)) + sum(map(hg, mn)) + pr)
-            if s > big:
-                big = s
-            elif -s > big:
-                big = -s
-            s *= omega
-            x[n] += s
-            for mi in pl:
-                r[mi] -= hh[mi] * s
-            for mi in mn:
-                r[mi] += hh[mi] * s
-            continue
-        k_n = len(own)
-        a = []
-        g = []
-        for n in own:
-            pl, mn = plus[n], minus[n]
-            pr = prior[n]
-            a.append(sum(map(hg, pl)) + sum(map(hg, mn)) + pr)
-            g.append(sum(map(rg, pl)) - sum(map(rg, mn)) - pr * x[n])
-        ws = [chain[n] for n in own]
-        us = [pull[n] for n in own]
-        for k in range(k_n - 1):
-            w, u = ws[k], us[k]
-            e = w * (x[own[k + 1]] - u * x[own[k]])
-            g[k] += u * e
-            g[k + 1] -= e
-            a[k] += w * u * u
-            a[k + 1] += w
-        # Thomas algorithm on the symmetric tridiagonal (a on the diagonal, -w u off it).
-        cp = [0.0] * k_n
-        piv = a[0]
-        g[0] /= piv
-        for k in range(1, k_n):
-            c = -ws[k - 1] * us[k - 1]
-            cp[k - 1] = c / piv
-            piv = a[k] - c * cp[k - 1]
-            g[k] = (g[k] - c * g[k - 1]) / piv
-        for k in range(k_n - 2, -1, -1):
-            g[k] -= cp[k] * g[k + 1]
-        for k in range(k_n):
-            s = g[k]
-            if s > big:
-                big = s
-            elif -s > big:
-                big = -s
-            s *= omega
-            n = own[k]
-            x[n] += s
-            for mi in plus[n]:
-                r[mi] -= hh[mi] * s
-            for mi in minus[n]:
-                r[mi] += hh[mi] * s
-    return big
-
-
-def _variances(
-    x: list[float],
-    prior: list[float],
-    chain: list[float],
-    pull: list[float],
-    owner_nodes: list[list[int]],
-    inc: list[list[int]],
-    hh: list[float],
-    mnodes: list[tuple[int, ...]],
-    soak: list[float],
-) -> list[float]:
-    """Each node's variance: the diagonal of its owner's tridiagonal inverse Hessian, twice: first
-    with the others fixed (Coulom), then with each match's curvature discounted by the others' variance."""
-    var = [0.0] * len(x)
-    total: list[float] | None = None
-    for _ in range(2):
-        old = var
-        var = [0.0] * len(x)
-        for own in owner_nodes:
-            k_n = len(own)
-            a = [0.0] * k_n
-            for k, n in enumerate(own):
-                hk = 0.0
-                for e in inc[n]:
-                    mi = e >> 1
-                    h = hh[mi]
-                    if total is not None:
-                        h = h / (1.0 + h * (total[mi] - old[n]))
-                    hk += h
-                a[k] = hk + prior[n]
-            for k in range(k_n - 1):
-                w, u = chain[own[k]], pull[own[k]]
-                a[k] += w * u * u
-                a[k + 1] += w
-            fwd = [0.0] * k_n
-            bwd = [0.0] * k_n
-            fwd[0] = a[0]
-            for k in range(1, k_n):
-                c = chain[own[k - 1]] * pull[own[k - 1]]
-                fwd[k] = a[k] - c * c / fwd[k - 1]
-            bwd[-1] = a[-1]
-            for k in range(k_n - 2, -1, -1):
-                c = chain[own[k]] * pull[own[k]]
-                bwd[k] = a[k] - c * c / bwd[k + 1]
-            for k, n in enumerate(own):
-                var[n] = 1.0 / max(fwd[k] + bwd[k] - a[k], 1e-12)
-        total = [sum(var[n] for n in ns) + v for ns, v in zip(mnodes, soak, strict=True)]
-    return var
 
 
 __all__ = ["EW", "NS", "LogWin", "WholeFit", "display", "fit_whole", "match_slope", "whole_history"]
