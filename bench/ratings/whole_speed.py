@@ -5,8 +5,10 @@
 Speed: ``ratings.core.whole.fit_whole`` (tolerance 0.01 display points) on simulated streams of
 uneven activity (``bench.ratings.sim.simulate("mix")``), timed after the simulation; its sweeps to
 converge, and seconds per match-sweep to extrapolate to 1,000,000 matches (``--million`` measures
-it on a stream of random fours, as ``bench/ratings/speed.py`` makes, over 1,000 days). The filter
-(``RatingState`` replayed) on the same matches for comparison.
+it on a stream of random fours of 3,000 players, as ``bench/ratings/speed.py`` makes, over 1,000
+days). Days are counted whole, as the site counts them. The filter (``RatingState`` replayed) on
+the same matches for comparison, and whole-history again after one result an eighth of the way in
+is corrected, warm-started from the fit before (what a correction on the site would run).
 
 Stability: on a stream of 200 players with rotating partners (6,000 matches), one result in the
 first quarter is mirrored (the two pairs swap seats: every deal and the result go the other way),
@@ -18,9 +20,11 @@ their card shows. ``--flips`` such corrections, pooled.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
+from dataclasses import replace
 
 from ratings.core.model import Match, RatingState
 from ratings.core.whole import WholeFit, display, fit_whole
@@ -46,13 +50,17 @@ def _stream(n: int) -> list[Match]:
         for i in range(n):
             a, b, c, d = rng.sample(ids, 4)
             winner, eyes, deals = play_match(rng, strength[a] + strength[b] - strength[c] - strength[d])
-            out.append(
-                model_match(SimMatch((a, b), (c, d), i * 1000 / n, winner, eyes, deals, 0.5, False), True)
-            )
+            sim = SimMatch((a, b), (c, d), float(i * 1000 // n), winner, eyes, deals, 0.5, False)
+            out.append(model_match(sim, True))
         return out
     players = 200 if n <= 20_000 else 500
     st = simulate("mix", 1, players=players, per_player=4 * n // players)
-    return [model_match(m, True) for m in st.matches]
+    return [_whole_days(model_match(m, True)) for m in st.matches]
+
+
+def _whole_days(m: Match) -> Match:
+    """Days counted whole, as the site counts them (a player's matches of one day share a point)."""
+    return replace(m, day=float(math.floor(m.day or 0.0)))
 
 
 def speed(sizes: list[int]) -> None:
@@ -64,11 +72,15 @@ def speed(sizes: list[int]) -> None:
         t2 = time.perf_counter()
         _filter(ms)
         t3 = time.perf_counter()
+        i = len(ms) // 8
+        again = fit_whole([*ms[:i], mirrored(ms[i]), *ms[i + 1 :]], start=fit)
+        t4 = time.perf_counter()
         per = (t2 - t1) / (len(ms) * fit.sweeps)
         print(
             f"{len(ms):>9,} matches ({len(fit.players)} players; simulated in {t1 - t0:.0f} s): "
             f"whole-history {t2 - t1:6.1f} s, {fit.sweeps} sweeps ({1e6 * per:.1f} µs a match-sweep); "
-            f"filter {t3 - t2:5.1f} s",
+            f"filter {t3 - t2:5.1f} s; whole-history again after one corrected result, from the last "
+            f"fit: {t4 - t3:.1f} s, {again.sweeps} sweeps",
             flush=True,
         )
 
@@ -88,7 +100,7 @@ def _shown(fit: WholeFit) -> dict[str, tuple[float, float]]:
 
 
 def stability(flips: int) -> None:
-    ms = [model_match(m, True) for m in simulate("rotating", 7, players=200).matches]
+    ms = [_whole_days(model_match(m, True)) for m in simulate("rotating", 7, players=200).matches]
     rng = random.Random(7)
     base_f = _filter(ms)
     base_w = fit_whole(ms, tol=0.001)

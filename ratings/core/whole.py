@@ -65,6 +65,7 @@ class WholeFit:
     pairs: dict[tuple[str, str], tuple[float, float]]
     sweeps: int
     state: RatingState
+    days: dict[tuple[str, float], float]  # each player's strength on each day he played (a warm start's seed)
 
     def current(self, player: str, day: float | None = None) -> tuple[float, float]:
         """(mu, var) of a player as of ``day`` (default: his last match); with time away the
@@ -150,6 +151,7 @@ def fit_whole(
     # so every day's prior is N(0, p0) whatever the player's first day was.
     theta = p.drift / (2.0 * p0)
     owner_nodes: list[list[int]] = []  # each owner's (player's or pair's) nodes in day order
+    owner_days: list[list[float]] = []  # and their days (none for a pair term)
     last: dict[str, tuple[int, float]] = {}  # player -> (his latest node, its day)
     pair_node: dict[tuple[str, str], int] = {}
     owner_of: dict[object, int] = {}
@@ -161,6 +163,7 @@ def fit_whole(
     mnodes: list[tuple[int, ...]] = []  # each match's nodes, NS's first (``msplit`` of them)
     msplit: list[int] = []
     seed = dict(start.players) if start else {}
+    seed_days = start.days if start else {}
     seed_pairs = dict(start.pairs) if start else {}
     today = 0.0
     rows = []
@@ -194,7 +197,10 @@ def fit_whole(
                     n = got[0]
                 else:
                     n = len(x)
-                    x.append(seed[pid][0] if pid in seed else (x[got[0]] if got else 0.0))
+                    v = seed_days.get((pid, t))
+                    if v is None:
+                        v = x[got[0]] if got else (seed[pid][0] if pid in seed else 0.0)
+                    x.append(v)
                     inc.append([])
                     chain.append(0.0)
                     pull.append(1.0)
@@ -202,12 +208,14 @@ def fit_whole(
                         prior.append(1.0 / p0)
                         owner_of[pid] = len(owner_nodes)
                         owner_nodes.append([n])
+                        owner_days.append([t])
                     else:
                         prior.append(0.0)
                         a = math.exp(-theta * (t - got[1]))
                         chain[got[0]] = 1.0 / max(p0 * (1.0 - a * a), 1e-12)
                         pull[got[0]] = a
                         owner_nodes[owner_of[pid]].append(n)
+                        owner_days[owner_of[pid]].append(t)
                     last[pid] = (n, t)
                     last_day[pid] = t
                 inc[n].append(2 * mi + sgn)
@@ -225,6 +233,7 @@ def fit_whole(
                     pull.append(1.0)
                     prior.append(1.0 / (p.pair_sd**2))
                     owner_nodes.append([n])
+                    owner_days.append([])
                 inc[n].append(2 * mi + sgn)
                 nodes.append(n)
             if not sgn:
@@ -323,7 +332,12 @@ def fit_whole(
     var = variances(x, prior, chain, pull, owner_nodes, inc, hh, mnodes, soak)
     players = {pid: (x[n], var[n], last_day[pid]) for pid, (n, _) in last.items()}
     pairs = {k: (x[n], var[n]) for k, n in pair_node.items()}
-    return WholeFit(p, players, pairs, done, state)
+    days_of = {
+        (pid, t): x[n]
+        for pid, i in owner_of.items()
+        for n, t in zip(owner_nodes[i], owner_days[i], strict=True)
+    }
+    return WholeFit(p, players, pairs, done, state, days_of)
 
 
 __all__ = ["EW", "NS", "LogWin", "WholeFit", "display", "fit_whole", "match_slope", "whole_history"]
