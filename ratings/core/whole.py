@@ -171,6 +171,8 @@ def fit_whole(
         today = m.day if m.day is not None else today
         if (m.deals is not None and not m.deals) or (day is not None and today > day):
             continue
+        if m.winner not in (NS, EW) or len({*m.ns, *m.ew}) != 4:
+            raise ValueError(f"a match has four different players and is won by NS or EW: {m}")
         rows.append((today, len(rows), m))
     rows.sort(key=lambda r: (r[0], r[1]))
     last_day: dict[str, float] = {}

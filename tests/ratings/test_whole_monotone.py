@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,3 +119,10 @@ def test_the_order_matches_are_given_in_does_not_matter_and_absence_widens_the_d
     assert a.current(pid, a.players[pid][2] + 1000.0)[1] > var
     assert a.current("newcomer") == (0.0, params.initial_sd**2)
     assert display((mu, var), params) == (params.base + params.scale * mu, params.scale * var**0.5)
+
+
+def test_a_match_with_a_player_twice_or_no_winner_is_refused_as_the_filter_refuses_it() -> None:
+    with pytest.raises(ValueError):
+        whole_history([Match(("a", "b"), ("a", "c"), "NS", None, 1.0)])
+    with pytest.raises(ValueError):
+        whole_history([Match(("a", "b"), ("c", "d"), "draw", None, 1.0)])
