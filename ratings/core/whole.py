@@ -40,6 +40,7 @@ Pure Python, plain lists; a quadratic factor (points only) is computed once.
 
 from __future__ import annotations
 
+import gc
 import math
 from dataclasses import dataclass
 
@@ -136,7 +137,20 @@ def fit_whole(
     ``start``: an earlier fit whose current strengths seed the new one (a warm start after a
     correction). Forfeits before the first card (``deals == ()``) are not rated, as in the filter.
     """
-    p = params or ModelParams()
+    # Millions of small lists and tuples: the cyclic garbage collector would walk them again and
+    # again while they are built (none of them forms a cycle), so it waits until the fit is done.
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return _fit(matches, params or ModelParams(), sweeps, day, tol, start)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _fit(
+    matches: list[Match], p: ModelParams, sweeps: int, day: float | None, tol: float, start: WholeFit | None
+) -> WholeFit:
     state = RatingState(p)
     p0 = p.initial_sd**2
     use_pairs = p.pair_sd > 0
