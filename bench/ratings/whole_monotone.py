@@ -3,7 +3,8 @@
     .venv/bin/python -m bench.ratings.whole_monotone [--examples 2000] [--kind rotating|fixed]
 
 A history: 4-10 players, 5-40 matches on random days, random partners (``rotating``) or fixed
-partnerships (``fixed``); each match known by card points, by eyes only or by its result only
+partnerships (``fixed``); each match known by card points, by the eyes of each deal, by its
+final score or by its result only
 (deals played by ``bench.ratings.sim.play_match`` from hidden strengths). Three changes for a
 random player X: (a) a result-only loss of X added on a random day with random partner and
 opponents; (b) one of X's won matches mirrored (the two pairs swap seats, so every deal and the
@@ -49,17 +50,18 @@ def random_history(rng: random.Random, fixed: bool = False) -> list[Match]:
             four = rng.sample(ids, 4)
             a, b = (four[0], four[1]), (four[2], four[3])
         diff = sum(strength[p] for p in a) - sum(strength[p] for p in b)
-        out.append(played(rng, a, b, diff, float(day), rng.choice(("points", "eyes", "result"))))
+        out.append(played(rng, a, b, diff, float(day), rng.choice(("points", "eyes", "score", "result"))))
     return out
 
 
 def played(
     rng: random.Random, ns: tuple[str, str], ew: tuple[str, str], diff: float, day: float, kind: str
 ) -> Match:
-    """A match played out by the simulator; ``kind``: points, eyes (no card points) or result only."""
-    winner, _, raw = play_match(rng, diff)
-    if kind == "result":
-        return Match(ns, ew, winner, None, day)
+    """A match played out by the simulator; ``kind``: points, eyes (no card points), score (the final
+    eyes only) or result only."""
+    winner, eyes, raw = play_match(rng, diff)
+    if kind in ("result", "score"):
+        return Match(ns, ew, winner, None, day, eyes=eyes if kind == "score" else None)
     deals = tuple(
         Deal(
             None if d["outcome"] == "eggs" else ("NS" if int(d["NS"]) > 0 else "EW"),  # type: ignore[call-overload]
@@ -81,9 +83,16 @@ _LOG_WINS: dict[object, LogWin] = {}
 
 
 def _log_win(m: Match) -> LogWin:
-    if m.rules not in _LOG_WINS:
-        _LOG_WINS[m.rules] = LogWin(_STATE.table(m.rules))
-    return _LOG_WINS[m.rules]
+    """The result's factor as ``whole`` builds it: by the final score when only that is known."""
+    final = m.eyes if m.deals is None and m.ended == "normal" else None
+    loser = -1 if final is None else min(max(final[1] if m.winner == "NS" else final[0], 0), 11)
+    if (m.rules, loser) not in _LOG_WINS:
+        if loser < 0:
+            values = _STATE.table(m.rules).values
+        else:
+            values = tuple(row[loser] for row in _STATE.score_table(m.rules).values)
+        _LOG_WINS[(m.rules, loser)] = LogWin(values)
+    return _LOG_WINS[(m.rules, loser)]
 
 
 def slope(m: Match, d: float) -> float:
@@ -204,7 +213,7 @@ def main() -> None:
 
 def _how(m: Match) -> str:
     if m.deals is None:
-        return "(result only)"
+        return "(result only)" if m.eyes is None else f"(score {m.eyes[0]}:{m.eyes[1]})"
     return "(points)" if any(d.points for d in m.deals) else "(eyes only)"
 
 

@@ -270,9 +270,17 @@ def _fit(
         base_h.append(wt * seen)
         if terms or by_winner:
             y = 1.0 if m.winner == NS else -1.0
-            lw = log_wins.get(m.rules)
+            # Known by its final score alone (played out): the loser's eyes say how close it was,
+            # as in the filter; else by its result (or its deals and who walked away).
+            final = m.eyes if m.deals is None and m.ended == "normal" else None
+            loser = -1 if final is None else min(max(final[1] if m.winner == NS else final[0], 0), 11)
+            lw = log_wins.get((m.rules, loser))
             if lw is None:
-                lw = log_wins[m.rules] = LogWin(state.table(m.rules))
+                if loser < 0:
+                    values = state.table(m.rules).values
+                else:
+                    values = tuple(row[loser] for row in state.score_table(m.rules).values)
+                lw = log_wins[(m.rules, loser)] = LogWin(values)
             nonquad.append((mi, terms, by_winner, y, lw, wt))
         else:
             quad.append(mi)

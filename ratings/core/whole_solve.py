@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ratings.core.match_odds import GRID_LIMIT, GRID_STEP, MatchTable
+from ratings.core.match_odds import GRID_LIMIT, GRID_STEP
 
 _R2 = 1.0 / math.sqrt(2.0)
 _RPI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -55,7 +55,8 @@ def match_slope(
 
 
 class LogWin:
-    """log P(the first pair wins the match) in ``d``, made exactly concave and smooth for the fit.
+    """log P(the first pair wins the match, or wins it by a given score) in ``d``, made exactly
+    concave and smooth for the fit.
 
     The filter reads the match probability from a table on a grid of ``d`` (``match_odds``),
     linearly interpolated. Its log is not concave: between grid points it has a small convex kink
@@ -69,8 +70,10 @@ class LogWin:
     continuous slope and the posterior keeps a single mode.
     """
 
-    def __init__(self, table: MatchTable) -> None:
-        logs = [math.log(max(v, 1e-300)) for v in table.values]
+    def __init__(self, values: tuple[float, ...]) -> None:
+        """``values``: the probability on the grid of ``match_odds`` (a ``MatchTable``'s, or a
+        ``ScoreTable``'s column for one final score)."""
+        logs = [math.log(max(v, 1e-300)) for v in values]
         hull: list[int] = []
         for i, v in enumerate(logs):
             while len(hull) >= 2:
