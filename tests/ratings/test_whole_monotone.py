@@ -75,9 +75,9 @@ def _rates(kind: bool, n: int) -> tuple[dict[str, int], int]:
 def test_with_rotating_partners_wrong_way_moves_are_rare_and_far_rarer_than_the_filters() -> None:
     counts, total = _rates(False, 400)
     assert total > 1000
-    # Measured on 2,000 histories (bench/ratings/whole_monotone.py): whole-history 13 of 5,887
-    # changes (0.22%, the largest 15 points), the filter 350 (5.9%, the largest 105 points).
-    assert counts["whole"] <= 0.01 * total, counts  # 1 of 1,175 here
+    # Measured on 2,000 histories (bench/ratings/whole_monotone.py): whole-history 4 of 5,884
+    # changes (0.07%, the largest 2.8 points), the filter 374 (6.4%, the largest 199 points).
+    assert counts["whole"] <= 0.01 * total, counts  # 3 of 1,177 here
     assert counts["filter"] >= 3 * max(counts["whole"], 1), counts
 
 
