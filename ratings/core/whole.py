@@ -173,14 +173,14 @@ def _fit(
     base_g: list[float] = []
     base_h: list[float] = []
     quad: list[int] = []
-    nonquad: list[tuple[int, list[tuple[float, float, float]], bool, float, object, float]] = []
+    nonquad: list[tuple[int, list[tuple[float, float, float]], bool, float, LogWin, float]] = []
     mnodes: list[tuple[int, ...]] = []  # each match's nodes, NS's first (``msplit`` of them)
     msplit: list[int] = []
     seed = dict(start.players) if start else {}
     seed_days = start.days if start else {}
     seed_pairs = dict(start.pairs) if start else {}
     today = 0.0
-    rows = []
+    rows: list[tuple[float, int, Match]] = []
     for m in matches:
         today = m.day if m.day is not None else today
         if (m.deals is not None and not m.deals) or (day is not None and today > day):
@@ -240,26 +240,26 @@ def _fit(
             if use_pairs and once[k] == 1:
                 soaked += pp0
             elif use_pairs:
-                n = pair_node.get(k)
-                if n is None:
-                    n = pair_node[k] = len(x)
+                pnode = pair_node.get(k)
+                if pnode is None:
+                    pnode = pair_node[k] = len(x)
                     x.append(seed_pairs[k][0] if k in seed_pairs else 0.0)
                     inc.append([])
                     chain.append(0.0)
                     pull.append(1.0)
                     prior.append(1.0 / (p.pair_sd**2))
-                    owner_nodes.append([n])
+                    owner_nodes.append([pnode])
                     owner_days.append([])
-                inc[n].append(2 * mi + sgn)
-                nodes.append(n)
+                inc[pnode].append(2 * mi + sgn)
+                nodes.append(pnode)
             if not sgn:
                 ns_count = len(nodes)
         mnodes.append(tuple(nodes))
         msplit.append(ns_count)
         soak.append(soaked)
-        for a, b in (m.ns, m.ew):
-            partners.setdefault(a, set()).add(b)
-            partners.setdefault(b, set()).add(a)
+        for pa, pb in (m.ns, m.ew):
+            partners.setdefault(pa, set()).add(pb)
+            partners.setdefault(pb, set()).add(pa)
         wt = m.weight
         if m.deals is not None:
             terms, seen, total = state._deal_terms(m.deals)
@@ -307,24 +307,24 @@ def _fit(
     omega, last_big = 1.0, math.inf
     for done in range(1, sweeps + 1):  # noqa: B007
         for mi, terms, by_winner, y, lw, wt in nonquad:
-            ns, h = mnodes[mi], msplit[mi]
-            dm = sum(x[n] for n in ns[:h]) - sum(x[n] for n in ns[h:])
+            at, cut = mnodes[mi], msplit[mi]
+            dm = sum(x[n] for n in at[:cut]) - sum(x[n] for n in at[cut:])
             if abs(dm - lin_at[mi]) < 1e-5:
                 continue
-            g, h = match_slope(terms, by_winner, y, lw, dm)
-            h = wt * h + base_h[mi]
-            k = 1.0 / (1.0 + h * soak[mi])
-            hh[mi] = h * k
-            r[mi] = (wt * g + base_g[mi] - base_h[mi] * dm) * k
+            g, curv = match_slope(terms, by_winner, y, lw, dm)
+            curv = wt * curv + base_h[mi]
+            kk = 1.0 / (1.0 + curv * soak[mi])
+            hh[mi] = curv * kk
+            r[mi] = (wt * g + base_g[mi] - base_h[mi] * dm) * kk
             lin_at[mi] = dm
         if done == 1:
             for mi in quad:
-                ns, h = mnodes[mi], msplit[mi]
-                k = 1.0 / (1.0 + base_h[mi] * soak[mi])
-                hh[mi] = base_h[mi] * k
+                at, cut = mnodes[mi], msplit[mi]
+                kk = 1.0 / (1.0 + base_h[mi] * soak[mi])
+                hh[mi] = base_h[mi] * kk
                 r[mi] = (
-                    base_g[mi] - base_h[mi] * (sum(x[n] for n in ns[:h]) - sum(x[n] for n in ns[h:]))
-                ) * k
+                    base_g[mi] - base_h[mi] * (sum(x[n] for n in at[:cut]) - sum(x[n] for n in at[cut:]))
+                ) * kk
         big = sweep(x, prior, chain, pull, owner_nodes, plus, minus, r, hh, omega)
         # Newton on a factor that flattens out one way (a Lucy deal's interval, the result alone)
         # can overshoot into a cycle: when a sweep's largest step stops shrinking, steps are damped.
@@ -336,9 +336,9 @@ def _fit(
         # (Each owner's prior cost of a shift c of all his days is A c^2 / 2 + B c.)
         for group in fixed:
             ab = [shift_cost(own, x, prior, chain, pull) for own in group]
-            mu = sum(b / a for a, b in ab) / sum(1.0 / a for a, _ in ab)
-            for own, (a, b) in zip(group, ab, strict=True):
-                c = (mu - b) / a
+            mu = sum(cb / ca for ca, cb in ab) / sum(1.0 / ca for ca, _ in ab)
+            for own, (ca, cb) in zip(group, ab, strict=True):
+                c = (mu - cb) / ca
                 big = max(big, abs(c))
                 for n in own:
                     x[n] += c
@@ -356,8 +356,8 @@ def _fit(
     var = variances(x, prior, chain, pull, owner_nodes, inc, hh, mnodes, soak)
     players = {pid: (x[n], var[n], last_day[pid]) for pid, (n, _) in last.items()}
     pairs = {k: (x[n], var[n]) for k, n in pair_node.items()}
-    days_of = {
-        (pid, t): x[n]
+    days_of: dict[tuple[str, float], float] = {
+        (str(pid), t): x[n]
         for pid, i in owner_of.items()
         for n, t in zip(owner_nodes[i], owner_days[i], strict=True)
     }
