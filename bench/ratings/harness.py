@@ -18,6 +18,7 @@ import argparse
 import dataclasses
 import math
 import statistics
+from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -27,6 +28,51 @@ from .peers import Bilka, OpenSkill, TeamElo, TrueSkill
 from .sim import simulate
 
 KINDS = ("league", "rotating", "mix")
+
+@dataclass(frozen=True)
+class Shape:
+    """One shape of data: how the matches are made (``field``, strengths) and what the systems see (``info``).
+
+    ``field``: "league" (fixed pairs), "rotating" (partners drawn anew each match), "mix" (half the
+    players in fixed pairs, uneven activity, players joining late and pausing) or "bots" (rotating
+    partners, every deal played out by the engine's beginner bot with a player's own noise).
+    ``info``: "points" (deals with card points), "eyes" (each deal's eyes only) or "score" (the final
+    score only, no deals). The truth does not depend on ``info``; only what the systems are given.
+    """
+
+    name: str
+    field: str
+    info: str = "points"
+    spread: float = 0.25  # sd of hidden strength (units of a deal's margin)
+    drift: float = 0.006  # sd of a player's strength change per sqrt(day)
+    chemistry: float = 0.1  # sd of a fixed pair's own term
+    players: int = 120
+    per_player: int = 80
+
+
+# The split, fixed before anything is tuned: the model and its tuning may look at the TUNING shapes
+# (seeds 0-4) only; the report is on the HELD_OUT shapes (seeds 100-119), which differ in shape,
+# not only in seed: less information, another spread or drift, strong chemistry, another deal mechanism.
+TUNING = (
+    Shape("league", "league"),
+    Shape("rotating", "rotating"),
+    Shape("mix", "mix"),
+)
+HELD_OUT = (
+    Shape("eyes-league", "league", info="eyes"),
+    Shape("eyes-mix", "mix", info="eyes"),
+    Shape("score-league", "league", info="score"),
+    Shape("score-rotating", "rotating", info="score"),
+    Shape("spread-half", "rotating", spread=0.125),
+    Shape("spread-double", "mix", spread=0.5),
+    Shape("drift-none", "league", drift=0.0),
+    Shape("drift-fast", "rotating", drift=0.02),
+    Shape("chemistry-strong", "league", chemistry=0.25),
+    Shape("bots", "bots"),
+)
+TUNING_SEEDS = tuple(range(0, 5))
+HELD_OUT_SEEDS = tuple(range(100, 120))
+SHAPES = {s.name: s for s in (*TUNING, *HELD_OUT)}
 ELO_K = (8.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0, 256.0)
 PEERS = ("TrueSkill", "OpenSkill PL", "OpenSkill BT")
 
