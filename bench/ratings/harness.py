@@ -307,7 +307,7 @@ def summary(results: list[dict], shape: str, names: list[str]) -> dict[str, dict
 
 
 def goals(sm: dict[str, dict[str, float]], names: list[str]) -> list[tuple[str, bool]]:
-    """The issue's goals for the model on one shape, each said plainly: met or not.
+    """The goals for the model on one shape, each said plainly: met or not.
 
     Calibration is judged on the ECE of all seeds' predictions pooled: one stream's second half
     (about 1,200 predictions) leaves so few in each bin that the oracle's own ECE per seed is about

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.ratings.stability [--seeds 0-2] [--flips 4] [--histories 300]
 
-Three figures issue 35 asks for, each from the model's interface only (``Learner``: ``predict``,
+Three figures people will ask of the ratings, each from the model's interface only (``Learner``: ``predict``,
 ``update``, ``state.display``), on streams of ``sim.simulate`` (rotating partners and a league of
 fixed pairs, 120 players x 80 matches, the tuning shapes' defaults):
 
@@ -22,8 +22,9 @@ fixed pairs, 120 players x 80 matches, the tuning shapes' defaults):
     model that map is the model's own scale, and the share of players with ``|t_display - r| <= s``
     is about 68% (and 95% within ``2 s``). Both shares are printed.
 
-(c) Monotonicity. Over random small histories (8 players, 40 matches, rotating partners, deals by
-    ``sim.play_match``), for a random player: add a match he loses at a random place, or turn one
+(c) Monotonicity. Over random small histories (8 players, 80 matches, rotating partners, deals by
+    ``sim.play_match``; long enough that the Learner refits its parameters once, at 60), for a
+    random player: add a match he loses at a random place, or turn one
     of his wins into a loss (mirrored as in (a)), or add a match he wins; learn both histories from
     scratch and compare his final rating. Counted: a loss that raises it, a win that lowers it
     (more than 1e-6 display points), with the largest such move.
@@ -176,7 +177,7 @@ def calibration(seeds: list[int]) -> None:
             )
 
 
-def history(rng: random.Random, players: int = 8, matches: int = 40) -> list[SimMatch]:
+def history(rng: random.Random, players: int = 8, matches: int = 80) -> list[SimMatch]:
     ids = [f"h{i}" for i in range(players)]
     strength = {p: rng.gauss(0.0, 0.25) for p in ids}
     out = []
@@ -201,7 +202,7 @@ def won_by(m: SimMatch, p: str) -> bool:
 
 
 def monotonicity(n: int) -> None:
-    print(f"(c) monotonicity over {n} random histories (8 players, 40 matches) per change")
+    print(f"(c) monotonicity over {n} random histories (8 players, 80 matches) per change")
     rng = random.Random("monotone")
     counts = {"add a loss": [0, 0.0], "win -> loss": [0, 0.0], "add a win": [0, 0.0]}
     for _ in range(n):

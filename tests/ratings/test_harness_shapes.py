@@ -103,3 +103,14 @@ def test_the_harness_runs_a_shape_and_the_oracle_is_below_the_model() -> None:
     result = run((Shape("t", "rotating", **SMALL), 0, "Bilka", None))
     assert 0.0 < result["oracle_ll"] < result["ll"] < 0.7
     assert len(result["ps"]) == 24 * 24 // 4 // 2
+
+
+def test_a_flipped_result_is_the_same_match_won_by_the_other_pair() -> None:
+    from bench.ratings.stability import mirror
+
+    for m in simulate("rotating", 1, **SMALL).matches[:30]:
+        flipped = mirror(m)
+        assert flipped.winner != m.winner and dataclasses.replace(mirror(flipped), p_true=m.p_true) == m
+        seen = model_match(flipped, "points")  # the predict command's reader accepts it
+        assert seen.deals is not None and len(seen.deals) == len(m.deals)
+        assert sum(d.winner == flipped.winner for d in seen.deals) > 0
