@@ -265,10 +265,6 @@ def run_all(
     return out
 
 
-def mean_sd(v: list[float]) -> str:
-    return f"{statistics.fmean(v):.4f} ± {statistics.stdev(v) if len(v) > 1 else 0.0:.4f}"
-
-
 def summary(results: list[dict], shape: str, names: list[str]) -> dict[str, dict[str, float]]:  # type: ignore[type-arg]
     """Per system on one shape: mean log-loss, gap closed, ECE per seed and pooled, Spearman (with sds)."""
     by = {(r["system"], r["seed"]): r for r in results if r["shape"] == shape}
