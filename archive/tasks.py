@@ -13,10 +13,12 @@ from archive.services import analysis, match_changed
 
 
 @shared_task(name="gameplay.match_changed", ignore_result=True, acks_late=True)
-def match_changed_task(match_id: int, change: str, players: list[int]) -> None:
+def match_changed_task(match_id: int, change: str, players: list[int], about: dict | None = None) -> None:
     """The archive's "match changed" notice, queued on commit by `services.matches`: sends the
-    signal `services.match_changed` here, in a worker, where ratings and analysis listen."""
-    match_changed.send(sender=ArchivedMatch, match_id=match_id, change=change, players=players)
+    signal `services.match_changed` here, in a worker, where ratings and analysis listen.
+    ``about`` (what the change concerns) is missing from a notice queued by the release before."""
+    match_changed.send(sender=ArchivedMatch, match_id=match_id, change=change, players=players,
+                       about=about or {})
 
 
 @shared_task(name="gameplay.analyse_match", ignore_result=True, acks_late=True)

@@ -10,6 +10,9 @@ from django.db.models.signals import post_migrate
 CLEANUP_TASK_NAME = "Nightly clean-up"
 CLEANUP_TASK = "config.tasks.cleanup"
 CLEANUP_AT = (3, 30)  # site time (TIME_ZONE)
+REFIT_TASK_NAME = "Nightly refit of the rating model"
+REFIT_TASK = "ratings.refit_model"
+REFIT_AT = (4, 0)
 BACKUP_TASK_NAME = "Nightly database backup"
 BACKUP_TASK = "config.tasks.backup_database"
 BACKUP_AT = (2, 30)  # site time: before the clean-up, in the quietest hour of the site's players
@@ -34,6 +37,7 @@ def keep_plans_after_migrate(receiver: Callable[..., None], *, dispatch_uid: str
 
 def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
     """Create the nightly database backup (02:30 site time), the nightly clean-up (03:30), the
+    rating model's refit (04:00), the
     dead-server reaper (every 15 s) and the lost-task sweep of the live tables (every 30 s) if
     they are missing.
 
@@ -52,6 +56,8 @@ def ensure_periodic_tasks(using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
     # the dump is written on the machine of the worker that takes it: BACKUP_QUEUE names its queue
     _ensure_daily(using, BACKUP_TASK_NAME, BACKUP_TASK, BACKUP_AT, queue=settings.BACKUP_QUEUE)
     _ensure_daily(using, CLEANUP_TASK_NAME, CLEANUP_TASK, CLEANUP_AT)
+    # the rating model's parameters from the archive, then every rating with them (ratings.services.fitting)
+    _ensure_daily(using, REFIT_TASK_NAME, REFIT_TASK, REFIT_AT)
 
 
 def _ensure_daily(using: str, name: str, task: str, at: tuple[int, int], *, queue: str | None = None) -> None:

@@ -14,3 +14,7 @@ class RatingsConfig(AppConfig):
         from ratings.services import recompute
 
         match_changed.connect(recompute.match_changed, dispatch_uid="bilka-ratings-follow-the-archive")
+        from clubs.services.merging import players_merging
+        from ratings.services import moves
+
+        players_merging.connect(moves.player_merging, dispatch_uid="bilka-ratings-drop-a-merged-record")

@@ -95,12 +95,36 @@ class RunStatus(models.TextChoices):
     FAILED = "failed", _("failed")
 
 
+class Cause(models.TextChoices):
+    """Why a recompute ran, as a player's card says it."""
+
+    CORRECTED = "corrected", _("a corrected result")
+    LATE = "late", _("a late result")
+    REMOVED = "removed", _("a removed result")
+    MERGED = "merged", _("two records of one player merged")
+    REFIT = "refit", _("the model's parameters refitted")
+    OTHER = "", _("a recompute")
+
+
 class RatingRun(models.Model):
     """One recompute of every rating, asked for by a change in the archive; its progress is shown
-    to organisers while it runs."""
+    to organisers while it runs. ``cause`` and the fields after it say what it concerns (the
+    event, round and archived match, or the merged player), for the moves it makes
+    (``RatingMove``); ``others`` counts the further requests this run answered at once."""
 
     status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.PENDING)
     reason = models.CharField(max_length=200, blank=True)
+    cause = models.CharField(max_length=12, choices=Cause.choices, blank=True, default=Cause.OTHER)
+    #: The event's name (or, for a merge, the player's); "" for a casual match or an upload.
+    about = models.CharField(max_length=200, blank=True)
+    about_url = models.CharField(max_length=300, blank=True)
+    source = models.CharField(max_length=12, blank=True)  # the archive's source of the match concerned
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The archived match concerned (kept as a number: a removed match is gone).
+    match_ref = models.PositiveIntegerField(null=True, blank=True)
+    #: The earliest time in the history the change concerns (the match's time played).
+    concerns_at = models.DateTimeField(null=True, blank=True)
+    others = models.PositiveIntegerField(default=0)
     requested_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -112,3 +136,49 @@ class RatingRun(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.pk} {self.status} {self.done}/{self.total}"
+
+
+class ModelFit(models.Model):
+    """The model's parameters as fitted on the archive's matches (``ratings.core.fitting``): the
+    newest is the one every rating is computed with; the older ones are its history."""
+
+    game = models.CharField(max_length=16, default=BILKA_FOUR)
+    fitted_at = models.DateTimeField(default=timezone.now)
+    matches = models.PositiveIntegerField(default=0)
+    params = models.JSONField()
+    log_loss = models.FloatField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-fitted_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.fitted_at:%Y-%m-%d %H:%M} ({self.matches})"
+
+
+#: A move smaller than this (in rating points) is not listed: rounding noise, not news.
+NEGLIGIBLE_MOVE = 0.05
+
+
+class RatingMove(models.Model):
+    """A player's current rating moved by a recompute, not by a match of his: a correction, a late
+    result, a removal, a merge or a refit of the model redid the history under him. Kept as a log
+    (a recompute rebuilds the changes, never these); what ``run`` concerns says why."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_moves")
+    game = models.CharField(max_length=16, default=BILKA_FOUR)
+    run = models.ForeignKey(RatingRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="moves")
+    at = models.DateTimeField(default=timezone.now)
+    before = models.FloatField()
+    after = models.FloatField()
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "game", "-at"], name="rating_move_player")]
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.before:.1f} → {self.after:.1f}"
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before

@@ -6,19 +6,24 @@ the ratings themselves are public."""
 
 from __future__ import annotations
 
+from celery import current_app
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club, Player
 from clubs.translit import search_key
 from ratings import charts
 from ratings import selectors as rating_selectors
 from ratings.core.guard import WINDOW_DAYS
+from ratings.services.fitting import REFIT_TASK
 
 PAGE_SIZE = 50
 
@@ -40,7 +45,7 @@ def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) ->
     return render(request, "ratings/board.html", {
         "title": title, "scope": scope, "page": page, "rows": rows, "me": me, "mine": mine,
         "min_matches": rating_selectors.min_matches(),
-        "provisional_deviation": int(rating_selectors.PARAMS.provisional_deviation),
+        "provisional_deviation": int(rating_selectors.model_params().provisional_deviation),
         "progress": rating_selectors.recompute_progress(), **extra,
     })
 
@@ -96,13 +101,26 @@ def _harness_rows() -> list[tuple[str, ...]]:
 
 @require_GET
 def how(request: HttpRequest) -> HttpResponse:
-    params = rating_selectors.PARAMS
+    params = rating_selectors.model_params()
     return render(request, "ratings/how.html", {
-        "harness": _harness_rows(),
+        "harness": _harness_rows(), "fit": rating_selectors.latest_fit(),
+        "refit_queued": request.GET.get("refit") == "queued",
         "base": int(params.base), "start_deviation": int(params.scale * params.initial_sd),
         "provisional_deviation": int(params.provisional_deviation),
         "min_matches": rating_selectors.min_matches(), "window_days": WINDOW_DAYS,
     })
+
+
+@require_POST
+def refit(request: HttpRequest) -> HttpResponse:
+    """Staff ask for the model's parameters to be fitted on the archive now (the nightly task, at once)."""
+    if not request.user.is_staff:
+        raise PermissionDenied
+    # On the archive notices' queue, as the recompute it asks for (the tests keep it off their worker).
+    queue = getattr(settings, "ARCHIVE_NOTICE_QUEUE", None)
+    task = current_app.signature(REFIT_TASK, kwargs={"reason": f"asked by {request.user.get_username()}"})
+    task.apply_async(**({"queue": queue} if queue else {}))
+    return redirect(reverse("ratings:how") + "?refit=queued#model")
 
 
 @require_GET

@@ -30,7 +30,9 @@ from gameplay.engine.record import score_state
 
 #: Sent (by the task `gameplay.match_changed`) after an archived match was created, updated or
 #: removed: ``match_id``, ``change`` ("created", "updated", "removed") and ``players``, the ids of
-#: the clubs.Player rows who sat in it before or after the change.
+#: the clubs.Player rows who sat in it before or after the change; and ``about``, what the change
+#: concerns as a listener may tell people (``about_match``): the event, round, source and time
+#: played, and for a merge ``cause`` "merged" with the player's name.
 match_changed = Signal()
 MATCH_CHANGED_TASK = "gameplay.match_changed"
 REASONS = frozenset({"eyes", "resign", "timeout", "forfeit"})
@@ -174,13 +176,23 @@ def _players_of(match: ArchivedMatch) -> set[int]:
     return set(match.seats.exclude(player=None).values_list("player_id", flat=True))
 
 
-def notify_changed(match_id: int, change: str, players: set[int]) -> None:
+def about_match(match: ArchivedMatch, *, earlier: datetime | None = None, **extra: Any) -> dict[str, Any]:
+    """What a change of ``match`` concerns, in plain values for a notice: its event, round, source,
+    address and time played (``earlier``, when its time moved, if that was before)."""
+    at = match.played_at if earlier is None else min(earlier, match.played_at)
+    return {"event": match.event_name, "url": match.event_url, "round": match.round_number,
+            "source": match.source, "played_at": at.isoformat(), **extra}
+
+
+def notify_changed(match_id: int, change: str, players: set[int],
+                   about: dict[str, Any] | None = None) -> None:
     """Queue the one "match changed" notice for when the transaction commits (nothing if it rolls back)."""
 
     def send() -> None:
         queue = getattr(settings, "ARCHIVE_NOTICE_QUEUE", None)
-        current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players))).apply_async(
-            **({"queue": queue} if queue else {}))
+        notice = current_app.signature(MATCH_CHANGED_TASK, args=(match_id, change, sorted(players)),
+                                       kwargs={"about": about or {}})
+        notice.apply_async(**({"queue": queue} if queue else {}))
 
     transaction.on_commit(send, robust=True)
 
@@ -199,6 +211,7 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
             raise ArchiveError(f"already in the archive (#{twin.pk})")
     change = "updated" if match is not None else "created"
     before = _players_of(match) if match is not None else set()
+    earlier = match.played_at if match is not None else None
     if match is None:
         match = ArchivedMatch()
     match.source = played.source
@@ -233,7 +246,7 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     for row in deals:
         row.match = match
     ArchivedDeal.objects.bulk_create(deals)
-    notify_changed(match.pk, change, before | _players_of(match))
+    notify_changed(match.pk, change, before | _players_of(match), about_match(match, earlier=earlier))
     return match
 
 
@@ -249,9 +262,9 @@ def remove_match(*, tournament_match: int | None = None, table_id: int | None = 
         raise ArchiveError("say which match to remove")
     if match is None:
         return False
-    players, pk = _players_of(match), match.pk
+    players, pk, about = _players_of(match), match.pk, about_match(match)
     match.delete()
-    notify_changed(pk, "removed", players)
+    notify_changed(pk, "removed", players, about)
     return True
 
 
@@ -266,5 +279,6 @@ def players_merged(sender: object, source: Player, target: Player, **kwargs: Any
     """Receiver of `clubs.services.merging.players_merged`: the merge has already pointed the
     archived seats of `source` at `target`; each of his archived matches changed hands."""
     ids = ArchivedMatch.objects.filter(seats__player=target).values_list("pk", flat=True).distinct()
+    about = {"cause": "merged", "player": target.display_name}
     for pk in ids:
-        notify_changed(pk, "updated", {source.pk, target.pk})
+        notify_changed(pk, "updated", {source.pk, target.pk}, about)

@@ -29,7 +29,7 @@ from .joining import (
     withdraw_invitation,
 )
 from .limits import RATE_LIMITED
-from .merging import merge_players, players_merged
+from .merging import merge_players, players_merged, players_merging
 from .players import ensure_player_for_user, update_player
 from .roster import (
     BULK_LIMIT,
@@ -70,6 +70,7 @@ __all__ = [
     "note_token_used",
     "parse_player_lines",
     "players_merged",
+    "players_merging",
     "remove_member",
     "revoke_token",
     "set_member_role",

@@ -13,6 +13,10 @@ from .common import audit, player_state, require_roster_manager
 #: Sent inside the merge transaction, after every foreign key to ``source`` points at ``target``.
 #: Apps with rows that need more than repointing (e.g. recomputing ratings) connect here.
 players_merged = Signal()
+#: Sent inside the merge transaction before anything is repointed: apps whose rows of ``source``
+#: are worked out from others (ratings, rebuilt by the recompute the merge asks for) drop them
+#: here, where repointing them would meet ``target``'s own.
+players_merging = Signal()
 
 
 def fold_into(*, actor, source: Player, target: Player) -> None:
@@ -20,6 +24,7 @@ def fold_into(*, actor, source: Player, target: Player) -> None:
 
     The caller holds both rows locked, checks who may do this and writes the audit row.
     """
+    players_merging.send(sender=Player, source=source, target=target, actor=actor)
     # The roster keeps every row; where both were active in one club, the source's row retires.
     target_clubs = set(
         ClubPlayer.objects.filter(player=target, active=True).values_list("club_id", flat=True)

@@ -61,6 +61,13 @@ def send_in_background() -> None:
         _sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="task-sender")
 
 
+def send_queued() -> None:
+    """Wait until this process's thread has sent every task it holds (a move worker does before it
+    exits on its own, `gameplay.tables.move_pool`); no task is queued after this."""
+    if _sender is not None:
+        _sender.shutdown(wait=True)
+
+
 def _send(name: str, args: tuple[Any, ...], countdown: float | None, **options: Any) -> None:
     if _sender is None:
         signature(name).apply_async(args, countdown=countdown, **options)

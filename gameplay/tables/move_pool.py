@@ -11,7 +11,9 @@ clock task queued on commit, though sent to the broker by a thread of the worker
 returned: `scheduling.send_in_background`). The frames it would broadcast on commit are handed back with the
 outcome (`broadcast.collecting`) and the server publishes them, so they leave through the server's
 pipelined publisher as before. A worker ignores SIGTERM and SIGINT, which stop the server's whole
-group: the server ends its workers as it exits, once their moves are handed back. If a worker dies
+group, and ends when its server is gone: uvicorn re-raises the signal once it has shut down
+gracefully, so the server dies by it without running its exit handlers (the pool's shutdown).
+The worker then finishes the move in hand, sends the tasks it queued, and exits. If a worker dies
 mid-move the pool is replaced and the client is told to resend: a move that did commit is
 recognised by its move id and not applied twice.
 `GAMEPLAY_MOVE_PROCESSES = 0` runs moves in the server's thread pool instead.
@@ -24,6 +26,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -35,18 +38,21 @@ logger = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
 _pool_pid: int | None = None
 _lock = threading.Lock()
+#: Held by a worker while it runs a move: it does not exit mid-move when its server is gone.
+_moving = threading.Lock()
 
 
 def enabled() -> bool:
     return int(getattr(settings, "GAMEPLAY_MOVE_PROCESSES", 0) or 0) > 0
 
 
-def _init_worker(settings_module: str, databases: dict[str, Any]) -> None:
-    # The server ends its workers (the pool's shutdown as it exits), not a signal: systemd stops a
-    # server's unit with SIGTERM to every process of its group (KillMode=control-group), and a
-    # worker that died then, between its move's commit and handing the move back, lost the move's
-    # frames and its next task (a bot's move, a clock): the table stood still. Now the move in
-    # hand is finished and handed back while the server shuts down gracefully.
+def _init_worker(settings_module: str, databases: dict[str, Any], server: int) -> None:
+    # A worker ends with its server, not by a signal: systemd stops a server's unit with SIGTERM to
+    # every process of its group (KillMode=control-group), and a worker that died then, between its
+    # move's commit and handing the move back, lost the move's frames and its next task (a bot's
+    # move, a clock): the table stood still. Now the move in hand is finished and handed back while
+    # the server shuts down gracefully, and the worker exits once the server is gone
+    # (`_end_with_the_server`).
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
@@ -66,6 +72,24 @@ def _init_worker(settings_module: str, databases: dict[str, Any]) -> None:
 
     # every move would wait out the collector's full passes over Django's own objects (~90 ms)
     collector.settle()
+    threading.Thread(target=_end_with_the_server, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with_the_server(server: int) -> None:
+    """In a worker: exit once the server process that started it is gone (the worker is then
+    some other process's child), after the move in hand and the tasks it queued.
+
+    uvicorn, stopped by SIGTERM, shuts down gracefully and then raises the signal again at
+    itself, so the server dies without running its exit handlers, the pool's shutdown among
+    them; a server that is killed runs none either. A worker that ignores SIGTERM would stay on
+    for good (bin/site then waited 5 s and killed it; systemd, the unit's TimeoutStopSec)."""
+    while os.getppid() == server:
+        time.sleep(0.5)
+    from gameplay.services import scheduling
+
+    _moving.acquire()  # never released: the process ends here
+    scheduling.send_queued()
+    os._exit(0)
 
 
 def pool() -> ProcessPoolExecutor:
@@ -81,7 +105,8 @@ def pool() -> ProcessPoolExecutor:
                 max_workers=int(settings.GAMEPLAY_MOVE_PROCESSES),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_worker,
-                initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings.dev"), databases),
+                initargs=(os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings.dev"), databases,
+                          os.getpid()),
             )
             _pool_pid = os.getpid()
             for _ in range(int(settings.GAMEPLAY_MOVE_PROCESSES)):
@@ -114,14 +139,15 @@ def run(name: str, kwargs: dict[str, Any], lang: str | None) -> tuple[dict[str, 
 
     # The worker keeps its database connection from move to move (opening one per move cost more
     # than the move); a broken one is dropped and the next move opens a new one.
-    if connection.connection is not None and connection.errors_occurred and not connection.is_usable():
-        connection.close()
-    try:
-        with translation.override(lang), broadcast.collecting() as outbox:
-            outcome = getattr(services, name)(**kwargs)
-    finally:
-        if connection.errors_occurred and not connection.is_usable():
+    with _moving:
+        if connection.connection is not None and connection.errors_occurred and not connection.is_usable():
             connection.close()
+        try:
+            with translation.override(lang), broadcast.collecting() as outbox:
+                outcome = getattr(services, name)(**kwargs)
+        finally:
+            if connection.errors_occurred and not connection.is_usable():
+                connection.close()
     return outcome.__dict__, outbox
 
 

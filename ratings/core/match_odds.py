@@ -93,8 +93,9 @@ WON, LOST = -1, -2  # "next state" of a move that ends the match
 
 
 @lru_cache(maxsize=32)
-def _transitions(rules: ScoringKey) -> tuple[tuple[tuple[tuple[int, int], ...], ...], bool]:
-    """Per state (numbered in solving order), its moves: (outcome slot, next state or WON/LOST).
+def _transitions(rules: ScoringKey) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], bool]:
+    """Per state (numbered in solving order), its moves: (outcome slot, next state or WON/LOST, the
+    losing pair's eyes when the move ends the match, else 0).
 
     Outcome slot = duty * 7 + index; index 0 is eggs, then (winner, kind) in order; duty 0: the
     first pair is on duty. A move to the same state (eggs beyond ``MAX_EGGS``) is kept; the solver
@@ -115,9 +116,9 @@ def _transitions(rules: ScoringKey) -> tuple[tuple[tuple[tuple[int, int], ...], 
     backwards = False
     table = []
     for a, b, k, played in states:
-        moves: list[tuple[int, int]] = []
+        moves: list[tuple[int, int, int]] = []
         for duty in (0, 1):
-            moves.append((duty * 7, number[(a, b, min(k + 1, MAX_EGGS), played)]))
+            moves.append((duty * 7, number[(a, b, min(k + 1, MAX_EGGS), played)], 0))
             index = 1
             for winner in (0, 1):
                 for kind in _KINDS:
@@ -128,16 +129,18 @@ def _transitions(rules: ScoringKey) -> tuple[tuple[tuple[tuple[int, int], ...], 
                         na = 0
                     elif s.reset == 1:
                         nb = 0
+                    loser = 0
                     if s.match_won is not None:
                         nxt = WON if s.match_won == 0 else LOST
+                        loser = nb if s.match_won == 0 else na
                     elif na >= WIN_SCORE:
-                        nxt = WON
+                        nxt, loser = WON, nb
                     elif nb >= WIN_SCORE:
-                        nxt = LOST
+                        nxt, loser = LOST, na
                     else:
                         nxt = number[(na, nb, 0, True)]
                         backwards = backwards or na + nb < a + b
-                    moves.append((duty * 7 + index, nxt))
+                    moves.append((duty * 7 + index, nxt, min(max(loser, 0), WIN_SCORE - 1)))
                     index += 1
         table.append(tuple(moves))
     return tuple(table), backwards
@@ -174,7 +177,7 @@ def match_probability_exact(
         for i, moves in enumerate(table):
             v = 0.0
             stay = 0.0
-            for slot, nxt in moves:
+            for slot, nxt, _ in moves:
                 if nxt == i:
                     stay += probs[slot]
                 elif nxt >= 0:
@@ -215,3 +218,69 @@ def match_table(rules: ScoringKey, shape: DealShape) -> MatchTable:
     upper = [match_probability_exact(deal_odds(i * GRID_STEP, shape), rules) for i in range(half + 1)]
     vals = [1.0 - v for v in reversed(upper[1:])] + upper
     return MatchTable(tuple(vals))
+
+
+def final_score_exact(
+    outcome_probs: tuple[list[float], list[float]], rules: ScoringKey = DEFAULT_RULES
+) -> list[float]:
+    """P(the match ends with the first pair winning and the other on k eyes), k = 0..11, then the
+    same with the other pair winning: 24 numbers adding up to 1. Probability flows forward from
+    the start (lowest scores first); Lucy "zero" sends some back, so the flow repeats until spent."""
+    table, _ = _transitions(rules)
+    probs = [0.5 * p for p in outcome_probs[0]] + [0.5 * p for p in outcome_probs[1]]
+    out = [0.0] * (2 * WIN_SCORE)
+    mass = [0.0] * len(table)
+    mass[-1] = 1.0
+    for _ in range(200):
+        left = 0.0
+        for i in range(len(table) - 1, -1, -1):
+            m = mass[i]
+            if m <= 0.0:
+                continue
+            mass[i] = 0.0
+            moves = table[i]
+            stay = sum(probs[slot] for slot, nxt, _ in moves if nxt == i)
+            m /= 1.0 - stay
+            for slot, nxt, loser in moves:
+                if nxt == i:
+                    continue
+                q = m * probs[slot]
+                if nxt == WON:
+                    out[loser] += q
+                elif nxt == LOST:
+                    out[WIN_SCORE + loser] += q
+                else:
+                    mass[nxt] += q
+                    if nxt > i:
+                        left += q
+        if left < 1e-12:
+            break
+    return out
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """P(final score) on the grid of deal strength: ``at(d, k)`` = P(the first pair wins with the other
+    on k eyes); P(the other pair wins with the first on k) is ``at(-d, k)`` by symmetry."""
+
+    values: tuple[tuple[float, ...], ...]  # per grid point, the 12 probabilities
+
+    def at(self, d: float, k: int) -> float:
+        x = (d + GRID_LIMIT) / GRID_STEP
+        last = len(self.values) - 1
+        if x <= 0.0:
+            return self.values[0][k]
+        if x >= last:
+            return self.values[last][k]
+        i = int(x)
+        t = x - i
+        return self.values[i][k] * (1.0 - t) + self.values[i + 1][k] * t
+
+
+@lru_cache(maxsize=32)
+def score_table(rules: ScoringKey, shape: DealShape) -> ScoreTable:
+    """Tabulate the final-score distribution for this rule set and deal shape (built once per process)."""
+    half = int(round(GRID_LIMIT / GRID_STEP))
+    rows = [final_score_exact(deal_odds(i * GRID_STEP, shape), rules)[:WIN_SCORE]
+            for i in range(-half, half + 1)]
+    return ScoreTable(tuple(tuple(r) for r in rows))

@@ -15,6 +15,9 @@ deal strength by the real scoring (``match_odds``), averaged over the uncertaint
 
 A match known only by its final score is learnt from its winner alone, through the same match
 probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
+
+About 420 lines: one class whose prediction, learning step and preview share its private tables of
+deal intervals and match odds; split, each part would reach into the others' internals.
 """
 
 from __future__ import annotations
@@ -22,12 +25,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from gameplay.engine.scoring import WIN_SCORE
 from ratings.core.match_odds import (
     DEFAULT_RULES,
     DealShape,
     MatchTable,
+    ScoreTable,
     ScoringKey,
     match_table,
+    score_table,
 )
 
 NS, EW = "NS", "EW"
@@ -58,6 +64,9 @@ class ModelParams:
     # (a new player starts at 400 * initial_sd = 120), more when only results are known.
     provisional_deviation: float = 70.0
     points_scale: float = 22.0  # card points a unit of deal margin is worth
+    # A factor on the logit of a match probability, fitted so the probabilities mean what they say
+    # (``ratings.core.fitting.fit_temperature``); 1 leaves the model's own.
+    calibration: float = 1.0
 
 
 @dataclass(slots=True)
@@ -97,6 +106,7 @@ class Match:
     rules: ScoringKey = DEFAULT_RULES
     ended: str = "normal"
     weight: float = 1.0
+    eyes: tuple[int, int] | None = None  # final eyes (NS, EW), read when the deals are unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,11 +132,16 @@ class RatingState:
     """Every player's and pair's rating; ``predict`` a match, ``update`` from it, ``preview`` both."""
 
     def __init__(self, params: ModelParams | None = None) -> None:
-        self.params = params or ModelParams()
         self.players: dict[str, Rating] = {}
         self.pairs: dict[tuple[str, str], Rating] = {}
+        self.set_params(params or ModelParams())
+
+    def set_params(self, params: ModelParams) -> None:
+        """Use these parameters from the next match on; the ratings learnt so far stay."""
+        self.params = params
         self._tables: dict[ScoringKey, MatchTable] = {}
-        shape = self.params.shape
+        self._scores: dict[ScoringKey, ScoreTable] = {}
+        shape = params.shape
         # (winner, kind, pair on duty) -> the margin interval of that deal, shifted for the duty edge.
         self._bounds: dict[tuple[str | None, str, str | None], tuple[float, float]] = {}
         for winner in (NS, EW):
@@ -140,6 +155,12 @@ class RatingState:
         t = self._tables.get(rules)
         if t is None:
             t = self._tables[rules] = match_table(rules, self.params.shape)
+        return t
+
+    def score_table(self, rules: ScoringKey) -> ScoreTable:
+        t = self._scores.get(rules)
+        if t is None:
+            t = self._scores[rules] = score_table(rules, self.params.shape)
         return t
 
     def _var_now(self, r: Rating | None, day: float | None, prior: float, cap: float | None = None) -> float:
@@ -198,7 +219,11 @@ class RatingState:
         _, _, d0, v = self._parts(match)
         t = self.table(match.rules)
         s = math.sqrt(v)
-        return sum(w * t.at(d0 + s * x) for x, w in _GH)
+        p = sum(w * t.at(d0 + s * x) for x, w in _GH)
+        c = self.params.calibration
+        if c != 1.0 and 0.0 < p < 1.0:
+            p = 1.0 / (1.0 + ((1.0 - p) / p) ** c)
+        return p
 
     def rating(self, player: str) -> Rating:
         return self.players.get(player) or Rating(0.0, self.params.initial_sd**2)
@@ -267,6 +292,14 @@ class RatingState:
         by_winner = match.deals is None or match.ended != "normal"
         t = self.table(match.rules)
         y_match = 1.0 if match.winner == NS else -1.0
+        # A match known by its final score alone (played out): the loser's eyes say how close it was.
+        final = match.eyes if match.deals is None and match.ended == "normal" else None
+        by_score = final is not None
+        loser = 0
+        if final is not None:
+            loser = min(max(final[1] if match.winner == NS else final[0], 0), 11)
+            st = self.score_table(match.rules)
+            by_winner = False
         wt = match.weight
         inf = math.inf
         exp, erfc = math.exp, math.erfc
@@ -298,6 +331,13 @@ class RatingState:
                 gi = (fa - fb) / pr
                 g += n * gi
                 h += n * (gi * gi - (fpa - fpb) / pr)
+            if by_score:
+                eps = 0.01
+                lp = math.log(max(1e-12, st.at(y_match * d, loser)))
+                lp_up = math.log(max(1e-12, st.at(y_match * (d + eps), loser)))
+                lp_dn = math.log(max(1e-12, st.at(y_match * (d - eps), loser)))
+                g += (lp_up - lp_dn) / (2 * eps)
+                h += max(0.0, -(lp_up - 2 * lp + lp_dn) / (eps * eps))
             if by_winner:
                 eps = 0.01
                 lp = math.log(max(1e-12, t.at(y_match * d)))
@@ -328,6 +368,11 @@ class RatingState:
             raise ValueError("a match has four different players")
         ratings, variances, d0, v = self._parts(match)
         d, h = self._solve(match, d0, v)
+        # A match never moves its losers up nor its winners down: when the deals point the other
+        # way (a 9:12 loss with more card points), the step stops at no change, and only the
+        # uncertainty shrinks. People read a rating's move as the verdict on the result.
+        if (d < d0) if match.winner == NS else (d > d0):
+            d = d0
         shift = (d - d0) / v
         shrink = h / (1.0 + v * h)
         scale, base = self.params.scale, self.params.base
@@ -353,6 +398,31 @@ class RatingState:
             )
         return out
 
+    def preview_result(
+        self,
+        ns: tuple[str, str],
+        ew: tuple[str, str],
+        winner: str,
+        *,
+        eyes: tuple[int, int] | None = None,
+        day: float | None = None,
+        rules: ScoringKey = DEFAULT_RULES,
+        weight: float = 1.0,
+    ) -> dict[str, float]:
+        """What learning this result now would move each of the four, in display points: the very
+        step ``update`` takes for a match known by its winner and, when given, its final ``eyes``."""
+        trial = RatingState(self.params)
+        trial._tables, trial._scores = self._tables, self._scores
+        for pid in (*ns, *ew):
+            if pid in self.players:
+                trial.players[pid] = replace(self.players[pid])
+        for side in (ns, ew):
+            key = _pair_key(side[0], side[1])
+            if key in self.pairs:
+                trial.pairs[key] = replace(self.pairs[key])
+        deltas = trial.update(Match(ns, ew, winner, None, day, rules, weight=weight, eyes=eyes))
+        return {pid: dl.change for pid, dl in deltas.items()}
+
     def preview(
         self,
         ns: tuple[str, str],
@@ -361,26 +431,19 @@ class RatingState:
         day: float | None = None,
         rules: ScoringKey = DEFAULT_RULES,
         weight: float = 1.0,
-    ) -> dict[str, tuple[float, float]]:
-        """What a win and a loss would move each of the four (like +8/-8 before a game), in display points.
-
-        Reckoned from the result alone; the deals of the real match can move a little more or less.
+    ) -> dict[str, tuple[float, float, float, float]]:
+        """What a win and a loss would move each of the four (like +8/-8 before a game), in display points:
+        ``(win, big win, loss, big loss)``, a win 12:11 and 12:0, a loss 11:12 and 0:12, exactly as
+        learning that final score now would (``preview_result``); a score in between moves between.
+        A match learnt from its deals moves by what they say, on the side of its result.
         ``weight`` is the match's as learning it would take it (the farming guard's, for a casual match).
         """
-        out: dict[str, tuple[float, float]] = {}
+        out: dict[str, list[float]] = {}
         for winner in (NS, EW):
-            trial = RatingState(self.params)
-            trial._tables = self._tables
-            for pid in (*ns, *ew):
-                if pid in self.players:
-                    trial.players[pid] = replace(self.players[pid])
-            for side in (ns, ew):
-                key = _pair_key(side[0], side[1])
-                if key in self.pairs:
-                    trial.pairs[key] = replace(self.pairs[key])
-            deltas = trial.update(Match(ns, ew, winner, None, day, rules, weight=weight))
-            for pid, dl in deltas.items():
-                won = (pid in ns) == (winner == NS)
-                w, lo = out.get(pid, (0.0, 0.0))
-                out[pid] = (dl.change, lo) if won else (w, dl.change)
-        return out
+            for lost_eyes, slot in ((WIN_SCORE - 1, 0), (0, 1)):
+                eyes = (WIN_SCORE, lost_eyes) if winner == NS else (lost_eyes, WIN_SCORE)
+                moves = self.preview_result(ns, ew, winner, eyes=eyes, day=day, rules=rules, weight=weight)
+                for pid, change in moves.items():
+                    won = (pid in ns) == (winner == NS)
+                    out.setdefault(pid, [0.0, 0.0, 0.0, 0.0])[slot + (0 if won else 2)] = change
+        return {pid: (v[0], v[1], v[2], v[3]) for pid, v in out.items()}

@@ -123,6 +123,7 @@ def parse_match(obj: Any) -> tuple[str, Match]:
     ended = obj.get("ended", "normal")
     if ended not in ("normal", "resigned", "timeout"):
         raise BadRecord(f"ended is normal, resigned or timeout, not {ended!r}")
+    eyes: tuple[int, int] | None = None
     if "eyes" in obj:
         eyes = _eyes(obj["eyes"], "eyes")
         won = eyes[0] if winner == NS else eyes[1]
@@ -142,4 +143,4 @@ def parse_match(obj: Any) -> tuple[str, Match]:
             eggs = eggs + 1 if deal.winner is None else 0
             out.append(deal)
         deals = tuple(out)
-    return str(mid), Match(sides[0], sides[1], winner, deals, day, rules, ended)
+    return str(mid), Match(sides[0], sides[1], winner, deals, day, rules, ended, eyes=eyes)

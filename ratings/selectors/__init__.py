@@ -16,13 +16,12 @@ from django.core.cache import cache
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from archive.models import ArchivedMatch, ArchivedSeat
-from archive.selectors import visible_matches
+from archive.models import ArchivedSeat
 from clubs.models import ClubPlayer, Player
 from clubs.translit import search_key
 from ratings.core.guard import WINDOW_DAYS, farming_weight
 from ratings.core.match_odds import ScoringKey
-from ratings.core.model import Match, ModelParams, Rating, RatingState
+from ratings.core.model import Match, Rating, RatingState
 from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
 from ratings.selectors.history import (  # noqa: F401 - the pages read a player's history from here
     ChangeLine,
@@ -33,10 +32,16 @@ from ratings.selectors.history import (  # noqa: F401 - the pages read a player'
     seen_count,
     with_seen_matches,
 )
+from ratings.selectors.moves import (  # noqa: F401 - the card and the match page read moves from here
+    MoveLine,
+    move_lines,
+    why_words,
+    with_moves,
+)
+from ratings.selectors.params import PARAMS, PARAMS_KEY, latest_fit, model_params  # noqa: F401 - read from here
 
 #: The cache key where a running recompute writes its progress (the writer sets it).
 PROGRESS_KEY = "bilka:ratings:progress"
-PARAMS = ModelParams()
 
 
 def min_matches() -> int:
@@ -50,7 +55,7 @@ def day_of(moment: datetime.datetime | None = None) -> float:
 
 
 def is_provisional(deviation: float) -> bool:
-    return deviation > PARAMS.provisional_deviation
+    return deviation > model_params().provisional_deviation
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ def player_rating(player_id: int) -> PlayerStanding | None:
     row = PlayerRating.objects.filter(game=BILKA_FOUR, player_id=player_id).first()
     if row is None:
         return None
-    state = RatingState(PARAMS)
+    state = RatingState(model_params())
     state.players[str(player_id)] = Rating(row.mu, row.var, row.day, row.matches)
     rating, deviation = state.display(str(player_id), day_of())
     place = None
@@ -152,7 +157,7 @@ def cities() -> list[City]:
 # -- the model's state -------------------------------------------------------------------------
 def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
     """The model's state as the rows hold it: everyone's, or only the given players' and their pairs'."""
-    state = RatingState(PARAMS)
+    state = RatingState(model_params())
     players = PlayerRating.objects.filter(game=BILKA_FOUR)
     pairs = PairRating.objects.filter(game=BILKA_FOUR)
     if player_ids is not None:
@@ -177,9 +182,20 @@ class Seen:
     rating: float
     deviation: float
     provisional: bool
-    win: float
-    loss: float
+    win: float  # a close win (12:11), as learning it would apply
+    loss: float  # a close loss (11:12)
     name: str = ""
+    win_big: float = 0.0  # a win 12:0
+    loss_big: float = 0.0  # a loss 0:12
+
+    @property
+    def win_range(self) -> bool:
+        """Whether the score matters to the shown figure (rounded, a close and a big win differ)."""
+        return round(self.win) != round(self.win_big)
+
+    @property
+    def loss_range(self) -> bool:
+        return round(self.loss) != round(self.loss_big)
 
 
 @dataclass(frozen=True)
@@ -217,9 +233,10 @@ def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict
 
     def seen(pid: str) -> Seen:
         rating, deviation = state.display(pid, day)
-        win, loss = moves.get(pid, (0.0, 0.0))
+        win, win_big, loss, loss_big = moves.get(pid, (0.0, 0.0, 0.0, 0.0))
         name = names.get(int(pid), "")
-        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name)
+        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name,
+                    win_big, loss_big)
 
     return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)
 
@@ -321,77 +338,3 @@ def entry_ratings(entries: Iterable[object], *, individual: bool) -> dict[int, E
         rating = state.display(keys[0], day)[0] if individual else state.pair_display(keys[0], keys[1])[0] / 2
         out[pk] = EntryRating(rating, provisional)
     return out
-
-
-@dataclass(frozen=True)
-class Moved:
-    """What a played match did to one player's rating."""
-
-    player_id: int
-    name: str
-    before: float
-    after: float
-    weight: float
-
-    @property
-    def change(self) -> float:
-        return self.after - self.before
-
-
-@dataclass(frozen=True)
-class MatchRatings:
-    """The match page's rating part, and what happened, in ``state``:
-
-    - "unrated": an unrated event; "before": no result yet, the chances and moves are shown;
-    - "waiting": a result waits for confirmation; "learning": confirmed, the ratings are being
-      worked out from it; "changed": what it did to each player (``home_moved``, ``away_moved``);
-    - "unmoved": confirmed and learnt, but it moved nobody (a forfeit before the first card, a
-      seat without a player); "hidden": confirmed and learnt, but the viewer may not see the match
-      yet (its round is still running), so the changes are not shown to him.
-    """
-
-    rated: bool
-    prediction: Prediction | None = None
-    names: dict[int, str] | None = None
-    home_moved: list[Moved] | None = None
-    away_moved: list[Moved] | None = None
-    state: str = "unrated"
-
-
-def _moves_nobody(archived: ArchivedMatch) -> bool:
-    """An archived match the model does not learn (``recompute.model_match``): a seat without a
-    player, or a forfeit before the first card."""
-    if archived.reason == "forfeit" and not archived.deal_count:
-        return True
-    return archived.seats.filter(player=None).exists() or archived.seats.count() < 4
-
-
-def match_ratings(match: object, viewer: object) -> MatchRatings:
-    """Before the match: each pair's chance and each player's win/loss move; after it: the change
-    each player got from its archived match, when ``viewer`` may see that match."""
-    m = match  # a tournaments Match with home and away loaded
-    if not m.tournament.rated or m.bye or m.away_id is None:  # type: ignore[attr-defined]
-        return MatchRatings(rated=bool(m.tournament.rated) and not m.bye)  # type: ignore[attr-defined]
-    home, away = m.home, m.away  # type: ignore[attr-defined]
-    names = {p.pk: p.display_name for p in (home.player_a, home.player_b, away.player_a, away.player_b)}
-    archived = ArchivedMatch.objects.filter(tournament_match=m.pk).first()  # type: ignore[attr-defined]
-    if archived is not None:
-        if not visible_matches(viewer).filter(pk=archived.pk).exists():
-            return MatchRatings(True, None, names, state="hidden")
-        changes = changes_of_match([archived.pk])
-        if not changes:
-            return MatchRatings(True, None, names, state="unmoved" if _moves_nobody(archived) else "learning")
-
-        def moved(ids: tuple[int, int]) -> list[Moved]:
-            return [Moved(i, names[i], changes[i].before, changes[i].after, changes[i].weight)
-                    for i in ids if i in changes]
-
-        return MatchRatings(True, None, names, moved((home.player_a_id, home.player_b_id)),
-                            moved((away.player_a_id, away.player_b_id)), state="changed")
-    if m.has_result:  # type: ignore[attr-defined]
-        if m.status == "confirmed":  # type: ignore[attr-defined]
-            return MatchRatings(True, None, names, state="unmoved")  # confirmed, never archived
-        return MatchRatings(True, None, names, state="waiting")  # reported, not confirmed yet
-    p = predict_pairing((home.player_a_id, home.player_b_id), (away.player_a_id, away.player_b_id),
-                        rules=m.tournament.rules, names=names)  # type: ignore[attr-defined]
-    return MatchRatings(True, p, names, state="before")

@@ -21,7 +21,7 @@ from typing import IO, Any
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
 
 _READ = f"""
-SELECT m.id, m.played_at, m.rules::text, m.winner, m.reason, m.tournament,
+SELECT m.id, m.played_at, m.rules::text, m.winner, m.reason, m.tournament, m.ns_eyes, m.ew_eyes,
   (SELECT string_agg(s.seat || ':' || coalesce(s.player_id::text, ''), ',')
      FROM {ArchivedSeat._meta.db_table} s WHERE s.match_id = m.id),
   (SELECT string_agg(d.outcome || ',' || coalesce(d.pair_on_duty::text, '') || ','
@@ -39,12 +39,13 @@ CHANGE_COLUMNS = ("match_id", "player_id", "game", "played_at", "seq", "before",
 class ArchivedRow:
     """The fields of an archived match the recompute reads (``ArchivedMatch`` names, no model)."""
 
-    __slots__ = ("pk", "played_at", "rules", "winner", "reason", "tournament")
+    __slots__ = ("pk", "played_at", "rules", "winner", "reason", "tournament", "ns_eyes", "ew_eyes")
 
     def __init__(self, pk: int, played_at: datetime.datetime, rules: dict[str, Any], winner: str, reason: str,
-                 tournament: int | None) -> None:
+                 tournament: int | None, ns_eyes: int | None = None, ew_eyes: int | None = None) -> None:
         self.pk, self.played_at, self.rules = pk, played_at, rules
         self.winner, self.reason, self.tournament = winner, reason, tournament
+        self.ns_eyes, self.ew_eyes = ns_eyes, ew_eyes
 
 
 def deal_row(text: str) -> tuple[str, int | None, int | None, int | None, int, int]:
@@ -62,7 +63,8 @@ def rated_matches(conn: Any, itersize: int = 5000) -> Iterator[tuple[ArchivedRow
         cur.itersize = itersize
         cur.execute(_READ)
         while rows := cur.fetchmany(itersize):
-            for pk, played_at, rules_text, winner, reason, tournament, seats_text, deals_text in rows:
+            for (pk, played_at, rules_text, winner, reason, tournament, ns_eyes, ew_eyes, seats_text,
+                 deals_text) in rows:
                 rules = rules_of.get(rules_text)
                 if rules is None:
                     rules = rules_of[rules_text] = json.loads(rules_text)
@@ -71,7 +73,7 @@ def rated_matches(conn: Any, itersize: int = 5000) -> Iterator[tuple[ArchivedRow
                     for part in seats_text.split(","):
                         seat, _, player = part.partition(":")
                         seats[int(seat)] = player
-                yield (ArchivedRow(pk, played_at, rules, winner, reason, tournament), seats,
+                yield (ArchivedRow(pk, played_at, rules, winner, reason, tournament, ns_eyes, ew_eyes), seats,
                        deals_text.split(";") if deals_text else [])
 
 

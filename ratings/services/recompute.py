@@ -30,8 +30,8 @@ from ratings.core.guard import WINDOW_DAYS, farming_weight
 from ratings.core.match_odds import ScoringKey
 from ratings.core.model import EW, NS, Deal, Match, RatingState
 from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
-from ratings.selectors import PROGRESS_KEY, day_of, rating_state
-from ratings.services import bulk
+from ratings.selectors import PROGRESS_KEY, day_of, model_params, rating_state
+from ratings.services import bulk, moves
 
 #: The Celery name of the recompute task (`ratings.tasks`), as queued messages and earlier releases name it.
 RECOMPUTE_TASK = "tournaments.recompute_ratings"
@@ -81,7 +81,7 @@ def after(played_at: datetime.datetime, pk: int) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
 
 
-def _batches(qs: Any, size: int = 2000) -> Iterator[tuple[ArchivedMatch, list[str], list[tuple[Any, ...]]]]:
+def batches(qs: Any, size: int = 2000) -> Iterator[tuple[ArchivedMatch, list[str], list[tuple[Any, ...]]]]:
     """Each rated match in order, with its four players (N E S W) and its deals, read in batches."""
     last: tuple[datetime.datetime, int] | None = None
     base = _rated(qs).only("pk", "played_at", "rules", "winner", "reason", "deal_count", "source",
@@ -119,12 +119,14 @@ def _as_match(m: Any, seats: list[str], deals: list[Deal | None], weight: float,
         return None
     parsed = tuple(d for d in deals if d is not None)
     played = parsed if deals else None  # a match known by its score alone has no deals to learn
+    ns_eyes, ew_eyes = getattr(m, "ns_eyes", None), getattr(m, "ew_eyes", None)
+    eyes = (ns_eyes, ew_eyes) if played is None and ns_eyes is not None and ew_eyes is not None else None
     return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played,
                  day_of(m.played_at) if day is None else day,
-                 ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight)
+                 ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight, eyes)
 
 
-class _Farming:
+class Farming:
     """The farming guard's memory: the days of earlier casual matches of each group of four.
     Matches come in played order (both callers read them so), so a day that has left the window
     never comes back into it and is dropped."""
@@ -237,7 +239,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         started = clock()
         total = _rated(ArchivedMatch.objects.all()).count()
         spent["read"] += clock() - started
-        state, farming = RatingState(), _Farming()
+        state, farming, tracker = RatingState(model_params()), Farming(), moves.MoveTracker()
         last_played: dict[str, datetime.datetime] = {}
         seq = 0
         here = timezone.get_current_timezone()
@@ -249,7 +251,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
             out, deal_of = _CopyChanges(connection.connection), _Deals()
         else:
             source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
-                          _batches(ArchivedMatch.objects.all()))
+                          batches(ArchivedMatch.objects.all()))
             out = _OrmChanges()
         t0 = clock()
         with closing(source):  # its server-side cursor closed before a rollback, not after
@@ -265,6 +267,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
                 if match is not None:
                     deltas = state.update(match)
                     rows = _change_tuples(m, deltas, seq, weight)
+                    tracker.learnt(m.pk, deltas)
                     for pid in deltas:
                         last_played[pid] = m.played_at
                 t2 = clock()
@@ -279,6 +282,7 @@ def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None 
         spent["read"] += t3 - t0  # the last fetch, which found no more
         out.write()
         _save_state(state, last_played, fast)
+        tracker.write(state, run)  # who moved without a match of his, and why (the run's)
         fresh.renew_all()  # standings show the pairs' ratings
         t4 = clock()
         spent["write"] += t4 - t3
@@ -303,11 +307,11 @@ def learn_latest(match_id: int) -> bool:
             return False  # a match played later is already in: everything after this one moves
         if RatingRun.objects.filter(status__in=(RunStatus.PENDING, RunStatus.RUNNING)).exists():
             return False  # a recompute will include it
-        _, seats, deals = next(iter(_batches(ArchivedMatch.objects.filter(pk=m.pk))))
-        farming = _Farming()
+        _, seats, deals = next(iter(batches(ArchivedMatch.objects.filter(pk=m.pk))))
+        farming = Farming()
         if m.tournament is None:
             window = datetime.timedelta(days=WINDOW_DAYS + 1)
-            for earlier, e_seats, _e in _batches(ArchivedMatch.objects.filter(
+            for earlier, e_seats, _e in batches(ArchivedMatch.objects.filter(
                     tournament=None, played_at__gte=m.played_at - window).exclude(pk=m.pk)):
                 if frozenset(e_seats) == frozenset(seats):
                     farming.weight(earlier, e_seats)
@@ -338,9 +342,12 @@ def learn_latest(match_id: int) -> bool:
     return True
 
 
-def request_recompute(*, reason: str) -> RatingRun:
-    """Ask for a full recompute: one run row, its task queued on commit."""
-    run = RatingRun.objects.create(reason=reason[:200])
+def request_recompute(*, reason: str, why: moves.Why | None = None) -> RatingRun:
+    """Ask for a full recompute: one run row, its task queued on commit. ``why`` says what it
+    concerns (the players it moves are told: ``moves``); ``reason`` is the log's line."""
+    if why is None:  # a caller that says only "refit:…" (the refit of the model's parameters)
+        why = moves.REFIT if reason.startswith("refit") else moves.Why()
+    run = RatingRun.objects.create(reason=reason[:200], **why.fields())
 
     def send() -> None:
         # With the archive's notices: the tests keep both off their shared worker (settings.test).
@@ -363,7 +370,7 @@ def run_recompute(*, run_id: int) -> str:
         return "superseded"
     RatingRun.objects.filter(pk=run_id).update(status=RunStatus.RUNNING, started_at=timezone.now())
     try:
-        learnt = recompute(run=run)
+        learnt = recompute(run=moves.answer_for(run))
     except Exception:
         RatingRun.objects.filter(pk=run_id).update(status=RunStatus.FAILED, finished_at=timezone.now())
         raise
@@ -374,8 +381,9 @@ def run_recompute(*, run_id: int) -> str:
 
 def match_changed(sender: object, match_id: int, change: str, players: list[int], **kwargs: Any) -> None:
     """Receiver of the archive's notice: a new latest match is learnt at once, anything else is
-    a full recompute."""
+    a full recompute, which keeps what the notice says it concerns (``about``)."""
     if change == "created" and learn_latest(match_id):
         return
     with transaction.atomic():
-        request_recompute(reason=f"match {match_id} {change}")
+        request_recompute(reason=f"match {match_id} {change}",
+                          why=moves.why_of_notice(match_id, change, kwargs.get("about")))

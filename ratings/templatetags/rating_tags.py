@@ -28,7 +28,10 @@ def rating_card(context, player):
         "standing": rating_selectors.player_rating(player.pk),
         "seen": rating_selectors.seen_count(player.pk, viewer=viewer),
         "chart": charts.draw(charts.points_of(lines)),
-        "changes": lines[:LISTED_CHANGES],
+        # his matches and the moves recomputes made without a match of his, newest first
+        "changes": rating_selectors.with_moves(
+            lines[:LISTED_CHANGES],
+            rating_selectors.move_lines(player.pk, viewer=viewer, limit=LISTED_CHANGES), LISTED_CHANGES),
         "min_matches": rating_selectors.min_matches(),
         "request": context.get("request"),
     }

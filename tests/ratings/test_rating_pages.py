@@ -145,7 +145,7 @@ def test_the_match_page_gives_chances_and_moves_before_the_match(client, club, o
     m = rnd.matches.get()
     page = client.get(m.get_absolute_url()).content.decode()
     assert "chance to win" in page
-    assert page.count('class="gain">+') == 4
+    assert page.count('class="gain" title="a win 12:11 … 12:0">+') == 4
     assert "%</p>" in page
 
 

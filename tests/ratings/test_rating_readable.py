@@ -152,7 +152,9 @@ def test_a_casual_rated_table_shows_each_sides_chance_and_moves_before_play(clie
     page = client.get(reverse("gameplay:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"{p.home_percent}%" in page and f"{p.away_percent}%" in page
     for s in (*p.home, *p.away):
-        assert f'+{round(s.win)}</span> / <span class="loss">−{abs(round(s.loss))}' in page
+        win = f"+{round(s.win)}" + (f"…{round(s.win_big)}" if s.win_range else "")
+        loss = f"−{abs(round(s.loss))}" + (f"…{abs(round(s.loss_big))}" if s.loss_range else "")
+        assert f'>{win}</span> / <span class="loss" title="a loss 11:12 … 0:12">{loss}</span>' in page
     assert "counts ×0.25" in page
     # what learning the match applies: the weight the recompute gives it once it is played
     played = _archive(four, seed=77, when=timezone.now())

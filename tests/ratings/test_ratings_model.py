@@ -113,8 +113,11 @@ def test_preview_shows_what_a_win_and_a_loss_would_move() -> None:
     state = RatingState()
     preview = state.preview(NS_, EW_)
     assert set(preview) == {"a", "b", "c", "d"}
-    win, loss = preview["a"]
-    assert win > 0 > loss
+    win, big_win, loss, big_loss = preview["a"]
+    assert big_win > win > 0 > loss > big_loss
+    assert preview["c"] == preview["a"]  # four newcomers: the same stakes on both sides
+    exact = state.preview_result(NS_, EW_, "NS", eyes=(12, 11))
+    assert exact["a"] == win and exact["c"] == loss
     assert state.players == {}  # a preview changes nothing
 
 

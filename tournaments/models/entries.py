@@ -47,6 +47,10 @@ class Entry(models.Model):
         _("status"), max_length=12, choices=EntryStatus.choices, default=EntryStatus.APPROVED
     )
     seed = models.PositiveIntegerField(_("seed"), default=0)
+    #: Seeding by rating: the entry's rating as it stood when registration closed (``seed_rating_at``),
+    #: on the players' scale (a pair: the mean of its partners'); None while unrated then.
+    seed_rating = models.FloatField(_("seeding rating"), null=True, blank=True)
+    seed_rating_at = models.DateTimeField(null=True, blank=True)
     late = models.BooleanField(_("late entry"), default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     registered_by = models.ForeignKey(
@@ -90,6 +94,10 @@ class IndividualEntry(models.Model):
     )
     status = models.CharField(_("status"), max_length=12, default="approved")
     seed = models.PositiveIntegerField(_("seed"), default=0)
+    #: Seeding by rating: the entry's rating as it stood when registration closed (``seed_rating_at``),
+    #: on the players' scale (a pair: the mean of its partners'); None while unrated then.
+    seed_rating = models.FloatField(_("seeding rating"), null=True, blank=True)
+    seed_rating_at = models.DateTimeField(null=True, blank=True)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     substitute_for = models.ForeignKey(
         "self",

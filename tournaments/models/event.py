@@ -74,6 +74,8 @@ class Tournament(models.Model):
         help_text=_("Its matches count for the players' ratings. Decide before round 1 is paired."),
     )
     seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
+    #: When the entries' seeding ratings were taken: check-in closing, else round 1's pairing.
+    seed_ratings_at = models.DateTimeField(_("seeding ratings as of"), null=True, blank=True)
     third_place = models.BooleanField(_("third-place match"), default=False)
     best_of = models.PositiveSmallIntegerField(
         _("matches per knockout tie"),

@@ -24,6 +24,7 @@ from .notices import notify, tell_organisers, users_of_side
 from .online import is_online, open_tables, pause_point
 from .plans import day_settings
 from .rounds import pair_next_round
+from .seeding import take_seed_ratings
 
 
 def start_round(*, tournament_id: int, number: int, actor=None) -> str:
@@ -117,8 +118,9 @@ def unplayed_to_organiser(*, round_id: int, kind: str) -> str:
 
 
 def close_check_in(*, tournament_id: int) -> str:
-    """Approved pairs (or, in an individual event, players) that did not check in are withdrawn
-    before the first round, if anyone checked in.
+    """Registration is over: an event seeded by rating keeps its entries' ratings of now for the
+    seeds (``seeding``); approved pairs (or, in an individual event, players) that did not check in
+    are withdrawn before the first round, if anyone checked in.
 
     Round 1 would leave them out anyway (``rounds.pair_next_round`` fixing the field); doing
     it when check-in closes shows the organiser the field as it will play, with a "Reinstate"
@@ -131,6 +133,7 @@ def close_check_in(*, tournament_id: int) -> str:
     tournament = lock_tournament(tournament)
     if tournament.rounds.exists():  # round 1 was paired while we waited for the lock
         return "too late"
+    take_seed_ratings(tournament)  # registration is over: seeds by rating use the ratings of now
     action = "individual.check_in_closed" if tournament.is_individual else "entry.check_in_closed"
     entries = format_of(tournament).entries().filter(status__in=ACTIVE_STATUSES)
     if not entries.filter(status=EntryStatus.CHECKED_IN).exists():

@@ -15,8 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings import selectors as rating_selectors
-
 from ..core.knockout import seed_by_rating
 from ..formats import RoundPlan, format_of, matchday_deadline
 from ..formats.players import TABLE_SEATS
@@ -40,6 +38,7 @@ from ..models import (
 from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .plans import plan_round_deadline
 from .progress import refresh_round, set_forfeit
+from .seeding import take_seed_ratings
 
 
 def last_round_if_complete(tournament: Tournament) -> Round | None:
@@ -59,7 +58,8 @@ def last_round_if_complete(tournament: Tournament) -> Round | None:
 
 def _start(tournament: Tournament) -> None:
     """Fix the field and the seeding when the first round is paired. Once anyone has checked in,
-    the entries that did not are out; seeds follow the event's seeding (by rating: ``_by_rating``)."""
+    the entries that did not are out; seeds follow the event's seeding (by rating: the ratings as
+    they stood when registration closed, ``seeding.take_seed_ratings``)."""
     fmt = format_of(tournament)
     rows = fmt.entries()
     entries = list(rows.filter(status__in=ACTIVE_STATUSES).order_by("seed", "id"))
@@ -70,7 +70,8 @@ def _start(tournament: Tournament) -> None:
     fmt.check_start(entries)
     rng = random.Random()  # noqa: S311 - a draw, not a secret
     if tournament.seeding == Seeding.RATING:
-        order = seed_by_rating(_by_rating(entries, alone=fmt.plays_alone), rng)
+        figures = take_seed_ratings(tournament, missing_only=True)  # taken at check-in's close, else now
+        order = seed_by_rating({e.pk: figures.get(e.pk) for e in entries}, rng)
         by_id = {e.pk: e for e in entries}
         entries = [by_id[i] for i in order]
     elif tournament.seeding == Seeding.RANDOM or (fmt.plays_alone and tournament.seeding != Seeding.MANUAL):
@@ -84,18 +85,6 @@ def _start(tournament: Tournament) -> None:
     type(entries[0]).objects.bulk_update(changed, ["seed"], batch_size=500)
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["status"])
-
-
-def _by_rating(entries: list, *, alone: bool) -> dict[int, float | None]:
-    """Each entry's seeding figure: a player's rating, or a pair's sum of its partners' ratings;
-    None (drawn at random after the rated ones) while a player in it has no rating."""
-    if alone:
-        ids = {e.pk: (e.player_id,) for e in entries}
-    else:
-        ids = {e.pk: (e.player_a_id, e.player_b_id) for e in entries}
-    rows = rating_selectors.ratings_of(pid for players in ids.values() for pid in players)
-    return {pk: (sum(rows[p].rating for p in players) if all(p in rows for p in players) else None)
-            for pk, players in ids.items()}
 
 
 def _bye(tournament: Tournament, rnd: Round, entry_id: int, **place) -> Match:

@@ -17,7 +17,7 @@ from archive import selectors as archive
 from clubs.addresses import client_address
 from clubs.confirm import Question, ask_first
 from gameplay.engine.sheets import DealSummary, InvalidScore, ScoringRules, score_sheet
-from ratings import selectors as rating_selectors
+from ratings.selectors.match import match_ratings
 
 from .. import permissions, selectors, services
 from ..models import Match, MatchStatus
@@ -131,7 +131,7 @@ def match(request, slug, pk):
         tournament,
         "rounds",
         match=m,
-        ratings=rating_selectors.match_ratings(m, request.user),
+        ratings=match_ratings(m, request.user),
         side=side,
         may_enter=may_enter,
         may_correct=can_manage and m.has_result and not m.bye,

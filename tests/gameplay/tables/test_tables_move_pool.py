@@ -6,9 +6,14 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.test import override_settings
 from tables_helpers import hand_strings, legal_strings
 from test_tables_sockets import _state, answered, drain, four_people_table, open_all, sync, until_event
@@ -16,6 +21,7 @@ from test_tables_sockets import _state, answered, drain, four_people_table, open
 from config import collector
 from gameplay.models import TableEvent
 from gameplay.tables import move_pool
+from tests.conftest import REPO_ROOT, _database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("clean_channel_layer")]
 
@@ -130,7 +136,8 @@ async def test_a_worker_finishes_its_move_when_the_server_is_stopped(worker_pool
     too (KillMode=control-group). A worker that died then, after its move committed and before it
     handed the move back, lost the move's frames and the task queued after it: a bot never moved
     again (tests/tournaments/day/test_deploy_two_processes.py). A worker lets the signal pass and
-    goes on; the server, shutting down gracefully, gets the move back, and ends its workers."""
+    goes on; the server, shutting down gracefully, gets the move back, and its workers end with it
+    (the next test)."""
     table_id, cookies, spec = await four_people_table()
     socks = await open_all(table_id, cookies, spec)
     workers = _worker_pids()
@@ -145,3 +152,60 @@ async def test_a_worker_finishes_its_move_when_the_server_is_stopped(worker_pool
     assert _worker_pids() == workers  # the same worker, still there
     for s in socks:
         await s.disconnect()
+
+
+#: A server process as uvicorn ends one stopped by SIGTERM: its move workers started, it dies by
+#: the signal (uvicorn raises it again at itself once it has shut down), no exit handler runs.
+_SERVER = """
+import django
+django.setup()
+from django.test import override_settings
+from gameplay.tables import move_pool
+with override_settings(GAMEPLAY_MOVE_PROCESSES=1):
+    pool = move_pool.pool()
+    pool.submit(int).result(timeout=120)
+    print(*pool._processes, flush=True)
+    input()
+"""
+
+
+def _running_in_group(group: int) -> list[int]:
+    """The processes of process group `group` that are neither gone nor zombies."""
+    running = []
+    for entry in Path("/proc").iterdir():
+        try:
+            state, _, pgid = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if int(pgid) == group and state != "Z":
+            running.append(int(entry.name))
+    return running
+
+
+def test_a_worker_ends_with_its_server_however_the_server_ends():
+    """uvicorn, stopped by SIGTERM, shuts down and raises the signal again at itself: the server
+    dies without running its exit handlers, the pool's shutdown among them. Its workers, which
+    ignore SIGTERM, stayed on for good: bin/site killed them 5 s later, systemd at the unit's
+    TimeoutStopSec. A worker now sees that its server is gone, and exits."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
+           "DATABASE_URL": _database_url(settings.DATABASES["default"]), "REDIS_URL": settings.REDIS_URL,
+           "BILKA_RUN_ID": settings.RUN_ID, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(  # noqa: S603 - fixed command line
+        [sys.executable, "-c", _SERVER], cwd=REPO_ROOT, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        workers = [int(pid) for pid in server.stdout.readline().split()]
+        assert workers, "the server started no worker"
+        os.killpg(server.pid, signal.SIGTERM)  # as systemd stops the unit: its whole group
+        assert server.wait(timeout=30) == -signal.SIGTERM
+        deadline = time.monotonic() + 10
+        while _running_in_group(server.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running_in_group(server.pid), "a move worker outlived its server"
+    finally:
+        for pid in _running_in_group(server.pid):
+            os.kill(pid, signal.SIGKILL)
+        if server.poll() is None:
+            server.kill()
+            server.wait()

@@ -1,0 +1,303 @@
+"""The model's parameters, learnt from the matches themselves rather than fixed constants.
+
+Two steps, each from the matches seen so far only (``Learner`` calls them as its stream grows,
+the site on a schedule):
+
+1. **How a deal goes** (``fit_shape``): the deal shape of ``match_odds.DealShape`` (the pair on
+   duty's edge, where a rout and Lucy begin, the share of eggs), the card points one unit of
+   margin is worth, and ``tau``, the spread of the strength difference of the matches played.
+   Each match's deals share one unknown difference ``d``, so a match is a small random-effects
+   ordered-probit sample: with card points, the pooled *within-match* regression of the margin on
+   the pair on duty gives the points' noise (the unit) and the edge, and the spread of the matches'
+   mean margins beyond their noise gives ``tau`` (method of moments); with eyes only, the
+   outcome frequencies give the cuts in units of ``sqrt(1 + tau^2)`` and ``tau`` is the one that
+   maximises the matches' marginal likelihood (``d`` integrated out on a grid) — the same
+   likelihood TrueSkill Through Time and Whole-History Rating put on a game, here on a deal.
+2. **How strengths spread and move** (``Learner.refit``): a new player's spread, the drift of
+   strength per day away and the pairs' own term are chosen by the *prequential* log-loss of the
+   match results (Dawid 1984): the model replays the matches seen, predicting each before learning
+   it, once per candidate, and keeps the best — the empirical-Bayes choice of Glicko-2's and
+   Elo-MMR's hyperparameters by predictive likelihood. ``tau`` gives the starting point
+   (a match's difference is four players' strengths: ``tau^2 = 4 sd^2 + 2 pair_sd^2``).
+3. **Calibration** (``fit_temperature``): one factor on the logit of the match probability,
+   fitted on the replay's own predictions, so the probabilities mean what they say even where the
+   deals come from another mechanism than the model's (Platt scaling with one parameter).
+
+Sensible priors for a club with few matches: below ``MIN_DEALS`` deals the shape keeps its
+defaults, and every estimate is pulled toward the default by pseudo-counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from statistics import NormalDist
+
+from ratings.core.match_odds import DEFAULT_RULES, DealShape
+from ratings.core.model import EW, NS, Match, ModelParams
+
+_N = NormalDist()
+MIN_DEALS = 300  # deals before the deal shape is fitted rather than assumed
+PRIOR_DEALS = 200.0  # pseudo-deals of the default shape mixed into each estimate
+# Classes of a deal read as an outcome, from NS's side: the margin interval's ends, as cut names.
+_CLASSES = {
+    (NS, "win"): ("0", "r"), (NS, "rout"): ("r", "L"),
+    (NS, "lucy"): ("L", "inf"), (NS, "any"): ("0", "inf"),
+    (EW, "win"): ("-r", "0"), (EW, "rout"): ("-L", "-r"),
+    (EW, "lucy"): ("-inf", "-L"), (EW, "any"): ("-inf", "0"),
+}
+
+
+@dataclass
+class DealsOf:
+    """What one match's deals say, summed: points deals' sums, and outcome counts by duty and class."""
+
+    n: int = 0  # deals with card points (not Lucy): margin x = NS points - 60
+    s: float = 0.0  # sum of duty signs (+1 NS on duty, -1 EW, 0 unknown)
+    ss: float = 0.0  # deals with a known duty
+    x: float = 0.0
+    xs: float = 0.0
+    xx: float = 0.0
+    cells: dict[tuple[int, tuple[str, str]], int] | None = None  # (duty sign, class) -> count
+    eggs: int = 0
+    deals: int = 0
+
+
+def deals_of(match: Match) -> DealsOf | None:
+    if not match.deals:
+        return None
+    cells: dict[tuple[int, tuple[str, str]], int] = {}
+    out = DealsOf(cells=cells)
+    for deal in match.deals:
+        sign = 1 if deal.on_duty == NS else -1 if deal.on_duty == EW else 0
+        out.deals += 1
+        if deal.kind == "eggs" or deal.winner is None:
+            out.eggs += 1
+        if deal.points is not None and deal.kind != "lucy":
+            x = deal.points[0] - 60
+            out.n += 1
+            out.s += sign
+            out.ss += sign * sign
+            out.x += x
+            out.xs += x * sign
+            out.xx += x * x
+            continue
+        if deal.kind == "eggs" or deal.winner is None:
+            continue
+        cls = _CLASSES.get((deal.winner, deal.kind)) or _CLASSES[(deal.winner, "any")]
+        key = (sign, cls)
+        cells[key] = cells.get(key, 0) + 1
+    return out
+
+
+@dataclass(frozen=True)
+class ShapeFit:
+    shape: DealShape
+    points_scale: float
+    tau: float
+    deals: int
+
+
+def _cut_values(e: float, r: float, lucy: float) -> dict[str, float]:
+    inf = math.inf
+    return {"0": 0.0, "r": r, "L": lucy, "inf": inf, "-r": -r, "-L": -lucy, "-inf": -inf}
+
+
+def _cut_for(freq: float, e: float, k: float, lo: float, hi: float) -> float:
+    """The cut c with P(|margin| beyond c) = freq, the margin N(+-e, k^2) (a deal, d integrated out)."""
+    def tail(c: float) -> float:
+        return _N.cdf((e - c) / k) + _N.cdf((-e - c) / k)
+
+    freq = min(max(freq, 1e-6), 0.999)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if tail(mid) > freq:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def _shrink(value: float, default: float, n: float) -> float:
+    return (value * n + default * PRIOR_DEALS) / (n + PRIOR_DEALS)
+
+
+def _marginal_loglik(summaries: list[DealsOf], tau: float, e: float, r: float, lucy: float) -> float:
+    """Sum over matches of log of the integral over d ~ N(0, tau^2) of the outcome classes' probabilities."""
+    grid = 17
+    nodes = [(-3.5 + 7.0 * i / (grid - 1)) for i in range(grid)]
+    weights = [math.exp(-0.5 * z * z) for z in nodes]
+    wsum = sum(weights)
+    weights = [w / wsum for w in weights]
+    cuts = _cut_values(e, r, lucy)
+    cdf = _N.cdf
+    # log P(class | d, duty) at every node, computed once for all matches.
+    logp: dict[tuple[int, tuple[str, str]], list[float]] = {}
+    for sign in (1, -1, 0):
+        for cls in set(_CLASSES.values()):
+            lo, hi = cuts[cls[0]], cuts[cls[1]]
+            row = []
+            for z in nodes:
+                m = tau * z + e * sign
+                p = (1.0 if lo == -math.inf else cdf(m - lo)) - (0.0 if hi == math.inf else cdf(m - hi))
+                row.append(math.log(max(p, 1e-300)))
+            logp[(sign, cls)] = row
+    total = 0.0
+    for sm in summaries:
+        acc = [0.0] * grid
+        for key, count in (sm.cells or {}).items():
+            row = logp[key]
+            for i in range(grid):
+                acc[i] += count * row[i]
+        top = max(acc)
+        total += top + math.log(sum(w * math.exp(a - top) for w, a in zip(weights, acc, strict=True)))
+    return total
+
+
+def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -> ShapeFit | None:
+    """The deal shape, the points' unit and the matches' spread ``tau`` from the latest ``limit``
+    matches with deals; None when there are too few deals to say (the defaults stand)."""
+    summaries = [s for s in (deals_of(m) for m in matches[-limit * 2:]) if s is not None][-limit:]
+    deals = sum(s.deals for s in summaries)
+    if deals < MIN_DEALS:
+        return None
+    shape0 = base.shape
+    eggs = _shrink(sum(s.eggs for s in summaries) / deals, shape0.eggs, deals)
+    rout_at = DEFAULT_RULES.rout_at
+    points_deals = sum(s.n for s in summaries)
+    if points_deals >= deals / 2:
+        # Within-match regression of the margin on the duty sign; one slope for all matches.
+        sxs = sss = 0.0
+        for s in summaries:
+            if s.n >= 2:
+                sxs += s.xs - s.s * s.x / s.n
+                sss += s.ss - s.s * s.s / s.n
+        beta = sxs / sss if sss > 0 else 0.0
+        rss = dof = 0.0
+        for s in summaries:
+            if s.n >= 2:
+                sxx = s.xx - s.x * s.x / s.n
+                sx_s = s.xs - s.s * s.x / s.n
+                s_ss = s.ss - s.s * s.s / s.n
+                rss += sxx - 2 * beta * sx_s + beta * beta * s_ss
+                dof += s.n - 1
+        sigma = math.sqrt(max(rss / max(dof - 1, 1.0), 1.0))
+        sigma = _shrink(sigma, base.points_scale, points_deals)
+        e = _shrink(beta / sigma, shape0.duty_edge, points_deals)
+        # tau: the matches' mean margins spread beyond their own noise.
+        dev = noise = 0.0
+        count = 0
+        for s in summaries:
+            if s.n >= 1:
+                mean = (s.x - beta * s.s) / s.n / sigma
+                dev += mean * mean
+                noise += 1.0 / s.n
+                count += 1
+        tau = math.sqrt(max((dev - noise) / max(count, 1), 0.0025))
+        r = (rout_at - 60 - 0.5) / sigma
+        lucy_seen = sum(c for s in summaries for (_, cls), c in (s.cells or {}).items()
+                     if cls in (("L", "inf"), ("-inf", "-L")))
+        played = deals - sum(s.eggs for s in summaries)
+        k = math.sqrt(1.0 + tau * tau)
+        lucy = _cut_for((lucy_seen + 0.5) / (played + 1.0), e, k, r + 0.1, 10.0)
+        shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
+        return ShapeFit(shape, sigma, tau, deals)
+    # Eyes only: frequencies by the pair on duty, then tau by the marginal likelihood.
+    duty_wins = duty_known = rout_n = lucy_n = decided = 0.0
+    for s in summaries:
+        for (sign, cls), c in (s.cells or {}).items():
+            decided += c
+            ns_won = cls[0] in ("0", "r", "L")
+            if sign:
+                duty_known += c
+                duty_wins += c if (ns_won == (sign > 0)) else 0
+            if cls in (("r", "L"), ("-L", "-r"), ("L", "inf"), ("-inf", "-L")):
+                rout_n += c
+            if cls in (("L", "inf"), ("-inf", "-L")):
+                lucy_n += c
+    if decided < MIN_DEALS:
+        return None
+    p_duty = (duty_wins + 1.0) / (duty_known + 2.0)
+
+    def params_at(tau: float) -> tuple[float, float, float]:
+        k = math.sqrt(1.0 + tau * tau)
+        e = k * _N.inv_cdf(min(max(p_duty, 0.501), 0.999))
+        r = _cut_for((rout_n + 0.5) / (decided + 1.0), e, k, 0.01, 10.0)
+        lucy = _cut_for((lucy_n + 0.5) / (decided + 1.0), e, k, r + 0.05, 12.0)
+        return e, r, lucy
+
+    best_tau, best_ll = 0.5, -math.inf
+    lo, hi = math.log(0.05), math.log(4.0)
+    # Golden-section search on log tau.
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c1, c2 = b - g * (b - a), a + g * (b - a)
+    f1 = _marginal_loglik(summaries, math.exp(c1), *params_at(math.exp(c1)))
+    f2 = _marginal_loglik(summaries, math.exp(c2), *params_at(math.exp(c2)))
+    for _ in range(18):
+        if f1 > f2:
+            b, c2, f2 = c2, c1, f1
+            c1 = b - g * (b - a)
+            f1 = _marginal_loglik(summaries, math.exp(c1), *params_at(math.exp(c1)))
+        else:
+            a, c1, f1 = c1, c2, f2
+            c2 = a + g * (b - a)
+            f2 = _marginal_loglik(summaries, math.exp(c2), *params_at(math.exp(c2)))
+    best_tau = math.exp(0.5 * (a + b))
+    del best_ll
+    e, r, lucy = params_at(best_tau)
+    shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
+    return ShapeFit(shape, base.points_scale, best_tau, deals)
+
+
+def with_shape(params: ModelParams, fit: ShapeFit) -> ModelParams:
+    """The parameters with a fitted deal shape, and a new player's spread from the matches' ``tau``."""
+    var = max(fit.tau * fit.tau - 2 * params.pair_sd * params.pair_sd, 0.0004) / 4.0
+    sd = math.sqrt(var)
+    # Provisional while the deviation is above the same share of a newcomer's as with the defaults.
+    share = params.provisional_deviation / (params.scale * params.initial_sd)
+    return replace(params, shape=fit.shape, points_scale=fit.points_scale, initial_sd=sd, max_sd=sd,
+                   provisional_deviation=share * params.scale * sd)
+
+
+def fit_temperature(preds: Sequence[tuple[float, int]]) -> float:
+    """The factor on the logit of the predicted probability that minimises the log-loss (Newton)."""
+    pts = [(math.log(p / (1 - p)), y) for p, y in preds if 1e-9 < p < 1 - 1e-9]
+    if len(pts) < 50:
+        return 1.0
+    t = 1.0
+    for _ in range(30):
+        g = h = 0.0
+        for z, y in pts:
+            q = 1.0 / (1.0 + math.exp(-t * z))
+            g += (q - y) * z
+            h += q * (1 - q) * z * z
+        if h <= 0:
+            break
+        step = g / h
+        t -= step
+        t = min(max(t, 0.3), 3.0)
+        if abs(step) < 1e-6:
+            break
+    # Pull toward 1 for small samples.
+    n = len(pts)
+    return (t * n + 1.0 * 200) / (n + 200)
+
+
+def params_to_json(params: ModelParams) -> dict[str, object]:
+    """The parameters as plain JSON (the deal shape nested), for the site to store."""
+    out: dict[str, object] = asdict(params)
+    return out
+
+
+def params_from_json(data: dict[str, object]) -> ModelParams:
+    """Parameters stored by ``params_to_json``; keys a later release does not know are ignored,
+    missing ones keep their defaults."""
+    names = {f.name for f in fields(ModelParams)}
+    shape_names = {f.name for f in fields(DealShape)}
+    values: dict[str, object] = {k: v for k, v in data.items() if k in names and k != "shape"}
+    raw_shape = data.get("shape")
+    if isinstance(raw_shape, dict):
+        values["shape"] = DealShape(**{k: float(v) for k, v in raw_shape.items() if k in shape_names})
+    return ModelParams(**values)  # type: ignore[arg-type]

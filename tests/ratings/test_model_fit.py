@@ -1,0 +1,60 @@
+"""The site's model parameters come from its own archive: fitted on a schedule, stored, used."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django_celery_beat.models import PeriodicTask
+
+from config.schedule import REFIT_TASK, REFIT_TASK_NAME, ensure_periodic_tasks
+from ratings.core.fitting import params_from_json
+from ratings.core.model import ModelParams
+from ratings.models import ModelFit, PlayerRating, RatingRun
+from ratings.selectors import model_params, rating_state
+from ratings.services import fitting
+from ratings.services import recompute as ratings
+from tests.ratings.test_ratings_site import _season, players  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_new_site_runs_on_the_defaults() -> None:
+    assert model_params() == ModelParams()
+
+
+def test_a_refit_is_stored_used_and_asks_for_a_recompute(players, django_capture_on_commit_callbacks):  # noqa: F811
+    _season(players, n=12)
+    with django_capture_on_commit_callbacks(execute=False):
+        fit = fitting.refit(reason="asked by the test")
+    assert fit.matches == 12 and fit.log_loss is not None
+    assert RatingRun.objects.filter(reason=f"refit:{fit.pk}").exists()
+    params = params_from_json(fit.params)
+    assert model_params() == params
+    assert rating_state().params == params
+    ratings.recompute()
+    assert PlayerRating.objects.count() == 8
+
+
+def test_the_command_fits_and_rebuilds(players, capsys):  # noqa: F811
+    _season(players, n=6)
+    call_command("refit_ratings")
+    assert ModelFit.objects.count() == 1
+    assert "fitted on 6 matches" in capsys.readouterr().out
+
+
+def test_the_nightly_refit_is_planned() -> None:
+    ensure_periodic_tasks()
+    plan = PeriodicTask.objects.get(name=REFIT_TASK_NAME)
+    assert plan.task == REFIT_TASK and plan.crontab is not None
+
+
+def test_only_staff_may_ask_for_a_refit(client, django_user_model) -> None:
+    page = client.get("/ratings/how/")
+    assert "Refit the model now" not in page.content.decode()
+    assert client.post("/ratings/refit/").status_code == 403
+    staff = django_user_model.objects.create_user("staff", password="x", is_staff=True)
+    client.force_login(staff)
+    assert "Refit the model now" in client.get("/ratings/how/").content.decode()
+    answer = client.post("/ratings/refit/")
+    assert answer.status_code == 302 and answer["Location"].endswith("?refit=queued#model")
+    assert "The refit is queued" in client.get(answer["Location"]).content.decode()

@@ -1,0 +1,135 @@
+"""The model learns its own parameters from the matches it is given, and only from earlier ones."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.ratings.peers import model_match
+from bench.ratings.sim import DUTY, NOISE, POINTS, play_match, simulate
+from ratings.core.fitting import fit_shape, fit_temperature, params_from_json, params_to_json
+from ratings.core.learner import Learner
+from ratings.core.match_odds import (
+    DealShape,
+    deal_odds,
+    final_score_exact,
+    match_probability_exact,
+)
+from ratings.core.model import Match, ModelParams, RatingState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _stream(n: int, seed: int = 3, points: bool = True, diff_sd: float = 0.5) -> list[Match]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        diff = rng.gauss(0.0, diff_sd)
+        winner, eyes, deals = play_match(rng, diff)
+        sim = type("S", (), {"ns": ("a", "b"), "ew": ("c", "d"), "winner": winner, "deals": deals,
+                             "day": float(i), "eyes": eyes})
+        out.append(model_match(sim, True, points))  # type: ignore[arg-type]
+    return out
+
+
+def test_the_deal_shape_is_found_in_the_deals_with_points() -> None:
+    # The simulator's own constants: card points a unit of luck, the duty edge, the spread of d.
+    fit = fit_shape(_stream(400), ModelParams(points_scale=40.0, shape=DealShape(duty_edge=0.1)))
+    assert fit is not None
+    assert fit.points_scale == pytest.approx(NOISE, rel=0.1)
+    assert fit.shape.duty_edge == pytest.approx(DUTY * POINTS / NOISE, abs=0.1)
+    assert fit.tau == pytest.approx(0.5, abs=0.12)
+
+
+def test_the_deal_shape_is_found_from_eyes_alone() -> None:
+    fit = fit_shape(_stream(400, points=False), ModelParams(shape=DealShape(duty_edge=0.1, rout_cut=3.0)))
+    assert fit is not None
+    assert fit.shape.duty_edge == pytest.approx(DUTY * POINTS / NOISE, abs=0.15)
+    assert fit.shape.rout_cut == pytest.approx(29.5 / NOISE, abs=0.2)  # a rout is 90 points of 120
+    assert fit.tau == pytest.approx(0.5, abs=0.15)
+
+
+def test_too_few_deals_keep_the_defaults() -> None:
+    assert fit_shape(_stream(5), ModelParams()) is None
+
+
+def test_the_final_score_distribution_adds_up_to_the_match_probability() -> None:
+    odds = deal_odds(0.4, DealShape())
+    scores = final_score_exact(odds)
+    assert sum(scores) == pytest.approx(1.0, abs=1e-9)
+    assert sum(scores[:12]) == pytest.approx(match_probability_exact(odds), abs=1e-9)
+
+
+def test_a_final_score_teaches_more_when_it_was_one_sided() -> None:
+    moves = []
+    for eyes in ((12, 0), (12, 11)):
+        state = RatingState()
+        state.update(Match(("a", "b"), ("c", "d"), "NS", None, 1.0, eyes=eyes))
+        moves.append(state.rating("a").mu)
+    assert moves[0] > moves[1] > 0
+
+
+def test_calibration_undoes_overconfidence() -> None:
+    rng = random.Random(1)
+    preds = []
+    for _ in range(3000):
+        p = rng.uniform(0.05, 0.95)
+        # The truth is half as far from even as the prediction says.
+        q = 0.5 + (p - 0.5) / 2
+        preds.append((p, 1 if rng.random() < q else 0))
+    assert fit_temperature(preds) < 0.8
+
+
+def test_parameters_survive_being_stored() -> None:
+    params = ModelParams(drift=0.0002, shape=DealShape(duty_edge=0.4), calibration=0.9)
+    assert params_from_json(json.loads(json.dumps(params_to_json(params)))) == params
+    assert params_from_json({"drift": 0.1, "from_a_later_release": 1}).drift == 0.1
+
+
+def test_the_learner_refits_and_each_prediction_uses_earlier_matches_only() -> None:
+    stream = simulate("rotating", 7, players=40, per_player=30, drift=0.02)
+    matches = [model_match(m, True) for m in stream.matches]
+    first = Learner()
+    ps = []
+    for m in matches:
+        ps.append(first.predict(m))
+        first.update(m)
+    assert first.params != ModelParams()  # it did learn its own
+    changed = matches[:200] + [
+        Match(m.ew, m.ns, m.winner, m.deals, m.day) for m in matches[200:]
+    ]
+    again = Learner()
+    qs = []
+    for m in changed:
+        qs.append(again.predict(m))
+        again.update(m)
+    assert qs[:200] == ps[:200]
+    assert qs[200:] != ps[200:]
+
+
+def test_the_command_learns_online() -> None:
+    stream = simulate("rotating", 8, players=24, per_player=20)
+    lines = [json.dumps({"id": i, "date": "2026-03-01", "ns": list(m.ns), "ew": list(m.ew),
+                         "winner": m.winner, "eyes": {"NS": m.eyes[0], "EW": m.eyes[1]}, "deals": m.deals})
+             for i, m in enumerate(stream.matches)]
+
+    def run(text: str) -> list[str]:
+        out = subprocess.run([sys.executable, "-m", "tournaments.ratings", "predict"], input=text, cwd=ROOT,
+                             capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(ROOT)})
+        assert out.returncode == 0, out.stderr
+        return [ln for ln in out.stdout.splitlines() if '"p_ns"' in ln]
+
+    whole = run("\n".join(lines))
+    later = [json.loads(ln) for ln in lines[90:]]
+    for obj in later:
+        obj["winner"] = "EW" if obj["winner"] == "NS" else "NS"
+        obj.pop("deals")
+        obj.pop("eyes")
+    changed = run("\n".join(lines[:90] + [json.dumps(o) for o in later]))
+    assert changed[:90] == whole[:90]
+    assert changed[90:] != whole[90:]
