@@ -1,19 +1,23 @@
 """The systems the rating model is measured against, and the model itself, behind one small interface.
 
 Each system sees a match as ``SimMatch`` (bench/ratings/sim.py): ``predict`` before, ``learn``
-after, ``score`` for ranking a player or a pair. The peers see only who won; the model sees
-the deals (``BilkaDeals``), or, as a check of what deals are worth, only the winner too.
+after, ``score`` for ranking a player or a pair. The peers see only who won; the model sees what
+the stream's shape keeps (deals with card points, each deal's eyes, or the final score), read by
+the ``predict`` command's own reader (``ratings.core.records``) and learnt through the one
+interface the command uses (``Learner``: ``predict``, ``update``, ``state``).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import trueskill
 from openskill.models import BradleyTerryFull, PlackettLuce
 
 from ratings.core.learner import Learner
-from ratings.core.model import Deal, Match, ModelParams
+from ratings.core.model import Match, ModelParams
+from ratings.core.records import parse_match
 
 from .sim import SimMatch
 
@@ -105,36 +109,53 @@ class OpenSkill:
         return sum(self._get(p).mu for p in players)  # type: ignore[attr-defined]
 
 
-def model_match(m: SimMatch, with_deals: bool, with_points: bool = True) -> Match:
-    deals = None
-    if with_deals:
-        deals = tuple(
-            Deal(
-                None if d["outcome"] == "eggs" else ("NS" if int(d["NS"]) > 0 else "EW"),  # type: ignore[call-overload]
-                str(d["outcome"]),
-                str(d["on_duty"]),
-                tuple(d["points"]) if with_points else None,  # type: ignore[arg-type]
-            )
-            for d in m.deals
-        )
-    return Match(m.ns, m.ew, m.winner, deals, m.day, eyes=m.eyes)
+def line(m: SimMatch, info: str = "points") -> dict[str, object]:
+    """The match as a line of the ``predict`` command's input, keeping what the shape's ``info`` keeps.
+
+    "points": each deal's eyes, outcome, pair on duty and card points; "eyes": each deal's eyes and
+    nothing else (what a live table's result stores); "score": the final score, no deals.
+    """
+    obj: dict[str, object] = {
+        "id": 0,
+        "ns": list(m.ns),
+        "ew": list(m.ew),
+        "winner": m.winner,
+        "eyes": {"NS": m.eyes[0], "EW": m.eyes[1]},
+    }
+    if info == "points":
+        keys = ("NS", "EW", "outcome", "on_duty", "points")
+        obj["deals"] = [{k: d[k] for k in keys} for d in m.deals]
+    elif info == "eyes":
+        obj["deals"] = [{"NS": d["NS"], "EW": d["EW"]} for d in m.deals]
+    elif info != "score":
+        raise ValueError(f"info is points, eyes or score, not {info!r}")
+    return obj
+
+
+def model_match(m: SimMatch, info: str = "points") -> Match:
+    """The model's ``Match``, read by the ``predict`` command's own reader, at the simulated day."""
+    _, match = parse_match(line(m, info))
+    return replace(match, day=m.day)
 
 
 class Bilka:
-    """The site's model (ratings.core): from the deals, or from the winner only."""
+    """The site's model (``ratings.core.learner.Learner``), given what the shape's ``info`` keeps."""
 
-    def __init__(
-        self, params: ModelParams | None = None, with_deals: bool = True, with_points: bool = True
-    ) -> None:
+    def __init__(self, params: ModelParams | None = None, info: str = "points") -> None:
         self.learner = Learner(params)
-        self.with_deals = with_deals
-        self.with_points = with_points
+        self.info = info
+        self._last: tuple[SimMatch, Match] | None = None
+
+    def _match(self, m: SimMatch) -> Match:
+        if self._last is None or self._last[0] is not m:
+            self._last = (m, model_match(m, self.info))
+        return self._last[1]
 
     def predict(self, m: SimMatch) -> float:
-        return self.learner.predict(model_match(m, self.with_deals, self.with_points))
+        return self.learner.predict(self._match(m))
 
     def learn(self, m: SimMatch) -> None:
-        self.learner.update(model_match(m, self.with_deals, self.with_points))
+        self.learner.update(self._match(m))
 
     def score(self, players: tuple[str, ...]) -> float:
         state = self.learner.state

@@ -13,9 +13,9 @@ log-loss any system could reach.
 
 What this flatters: the model reads a deal's card points as a normal margin, and the points
 here are a normal margin too (the tuning found the simulation's own constants: duty edge 0.55,
-22 points a unit, Lucy from 66 points ahead). Real deals are lumpier; the harness's "no points"
-and "winner only" rows show what the model gets from less, and the archive of real deal sheets is
-where its gain must be checked again.
+22 points a unit, Lucy from 66 points ahead). Real deals are lumpier; so the harness's held-out
+shapes give the systems less (eyes only, the final score only) and one of them is not made here
+at all: its deals are played out by the engine's bots (``bench/ratings/botstreams.py``).
 """
 
 from __future__ import annotations
@@ -148,20 +148,26 @@ class SimMatch:
     deals: list[dict[str, object]]
     p_true: float
     fixed: bool
+    strengths: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # ns[0], ns[1], ew[0], ew[1] then
 
 
 @dataclass
 class Stream:
-    """A kind of data: its matches in order and the hidden strengths at each player's 60th match."""
+    """A stream of one shape: its matches in order and the hidden strengths at each player's 60th match.
+
+    ``truth_at_60`` is keyed by unit: a player ``(p,)``, or a fixed pair ``(a, b)`` sorted in a league
+    (its partners' strengths plus its own term).
+    """
 
     kind: str
     matches: list[SimMatch] = field(default_factory=list)
     truth_at_60: dict[tuple[str, ...], float] = field(default_factory=dict)
     index_at_60: dict[tuple[str, ...], int] = field(default_factory=dict)
+    chemistry: dict[tuple[str, str], float] = field(default_factory=dict)  # each fixed pair's own term
 
 
 def simulate(
-    kind: str,
+    field: str,
     seed: int,
     players: int = 200,
     per_player: int = 120,
@@ -170,8 +176,16 @@ def simulate(
     drift: float = 0.006,
     chemistry: float = 0.1,
 ) -> Stream:
-    """A stream of matches of one kind: "league" (fixed pairs), "rotating" or "mix" (uneven activity)."""
+    """A stream of one field: "league" (fixed pairs), "rotating" or "mix" (uneven activity, late joiners).
+
+    The generator is seeded by field and seed only, the strengths are its first draws and the cards
+    come from a source of their own, so the same seed at another ``spread``, ``drift`` or
+    ``chemistry`` has the same schedule of the same players, only their strengths differ (scaled
+    by the ratio of the spreads when there is no drift).
+    """
+    kind = field
     rng = random.Random(f"{kind}-{seed}")
+    luck = random.Random(f"{kind}-{seed}-cards")  # the deals apart: the schedule does not hang on results
     ids = [f"p{i}" for i in range(players)]
     strength = {p: rng.gauss(0.0, spread) for p in ids}
     n_fixed = players if kind == "league" else (players // 2 if kind == "mix" else 0)
@@ -182,7 +196,7 @@ def simulate(
     gap = {p: (rng.uniform(0, days), rng.uniform(20, 120)) if kind == "mix" else (0.0, 0.0) for p in ids}
     total = players * per_player // 4
     match_days = sorted(rng.uniform(0, days) for _ in range(total))
-    stream = Stream(kind)
+    stream = Stream(kind, chemistry=chem)
     count: dict[tuple[str, ...], int] = {}
     today = 0.0
     pair_of = {p: pr for pr in pairs for p in pr}
@@ -219,8 +233,9 @@ def simulate(
             return strength[pr[0]] + strength[pr[1]] + chem.get(pr, chem.get((pr[1], pr[0]), 0.0))
 
         diff = pair_strength(ns) - pair_strength(ew)
-        winner, eyes, deals = play_match(rng, diff)
-        stream.matches.append(SimMatch(ns, ew, day, winner, eyes, deals, true_probability(diff), fixed))
+        winner, eyes, deals = play_match(luck, diff)
+        four = (strength[ns[0]], strength[ns[1]], strength[ew[0]], strength[ew[1]])
+        stream.matches.append(SimMatch(ns, ew, day, winner, eyes, deals, true_probability(diff), fixed, four))
         units: list[tuple[str, ...]] = (
             [tuple(sorted(ns)), tuple(sorted(ew))] if kind == "league" else [(p,) for p in (*ns, *ew)]
         )

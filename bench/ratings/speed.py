@@ -33,7 +33,7 @@ def main() -> None:
         diff = strength[a] + strength[b] - strength[c] - strength[d]
         winner, eyes, deals = play_match(rng, diff)
         sim = SimMatch((a, b), (c, d), i / 100, winner, eyes, deals, 0.5, False)
-        matches.append(model_match(sim, True))
+        matches.append(model_match(sim, "points"))
     deals_per_match = sum(len(m.deals or ()) for m in matches) / len(matches)
     state = RatingState()
     state.predict(matches[0])  # builds the match table once, outside the timer

@@ -172,8 +172,8 @@ def test_the_model_imports_nothing_of_django_or_the_database() -> None:
 
 
 def test_the_harness_runs_and_its_floor_is_below_the_model() -> None:
-    from bench.ratings.harness import run
+    from bench.ratings.harness import Shape, run
 
-    result = run(("rotating", 0, "Bilka", None, 24, 24))
-    assert 0.0 < result["floor_ll"] < result["ll"] < 0.7
+    result = run((Shape("small", "rotating", players=24, per_player=24), 0, "Bilka", None))
+    assert 0.0 < result["oracle_ll"] < result["ll"] < 0.7
     assert len(result["ps"]) == 24 * 24 // 4 // 2
