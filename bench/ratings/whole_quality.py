@@ -33,7 +33,7 @@ def _loss(p: float, won: bool) -> float:
 
 def run(kind: str, seed: int, every: int) -> tuple[float, float, float, float, int]:
     sims = simulate(kind, seed).matches
-    ms = [replace(model_match(s, True), day=float(math.floor(s.day))) for s in sims]
+    ms = [replace(model_match(s, "points"), day=float(math.floor(s.day))) for s in sims]
     half = len(ms) // 2
     state = RatingState()
     filt: list[float] = []

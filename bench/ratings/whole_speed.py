@@ -51,11 +51,11 @@ def _stream(n: int) -> list[Match]:
             a, b, c, d = rng.sample(ids, 4)
             winner, eyes, deals = play_match(rng, strength[a] + strength[b] - strength[c] - strength[d])
             sim = SimMatch((a, b), (c, d), float(i * 1000 // n), winner, eyes, deals, 0.5, False)
-            out.append(model_match(sim, True))
+            out.append(model_match(sim, "points"))
         return out
     players = 200 if n <= 20_000 else 500
     st = simulate("mix", 1, players=players, per_player=4 * n // players)
-    return [_whole_days(model_match(m, True)) for m in st.matches]
+    return [_whole_days(model_match(m, "points")) for m in st.matches]
 
 
 def _whole_days(m: Match) -> Match:
@@ -100,7 +100,7 @@ def _shown(fit: WholeFit) -> dict[str, tuple[float, float]]:
 
 
 def stability(flips: int) -> None:
-    ms = [_whole_days(model_match(m, True)) for m in simulate("rotating", 7, players=200).matches]
+    ms = [_whole_days(model_match(m, "points")) for m in simulate("rotating", 7, players=200).matches]
     rng = random.Random(7)
     base_f = _filter(ms)
     base_w = fit_whole(ms, tol=0.001)

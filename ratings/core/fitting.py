@@ -24,7 +24,8 @@ the site on a schedule):
    deals come from another mechanism than the model's (Platt scaling with one parameter).
 
 Sensible priors for a club with few matches: below ``MIN_DEALS`` deals the shape keeps its
-defaults, and every estimate is pulled toward the default by pseudo-counts.
+defaults, and every estimate of the shape is pulled toward the default by pseudo-deals; the
+calibration waits for 50 matches.
 """
 
 from __future__ import annotations
@@ -139,8 +140,13 @@ def _marginal_loglik(summaries: list[DealsOf], tau: float, e: float, r: float, l
             lo, hi = cuts[cls[0]], cuts[cls[1]]
             row = []
             for z in nodes:
-                m = tau * z + e * sign
-                p = (1.0 if lo == -math.inf else cdf(m - lo)) - (0.0 if hi == math.inf else cdf(m - hi))
+                # Duty unknown (sign 0): either pair held the jack of clubs, one chance in two.
+                p = 0.0
+                for edge, share in (((e, 1.0),) if sign > 0 else ((-e, 1.0),) if sign < 0
+                                    else ((e, 0.5), (-e, 0.5))):
+                    m = tau * z + edge
+                    p += share * ((1.0 if lo == -math.inf else cdf(m - lo))
+                                  - (0.0 if hi == math.inf else cdf(m - hi)))
                 row.append(math.log(max(p, 1e-300)))
             logp[(sign, cls)] = row
     total = 0.0
@@ -204,10 +210,11 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
         shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
         return ShapeFit(shape, sigma, tau, deals)
     # Eyes only: frequencies by the pair on duty, then tau by the marginal likelihood.
-    duty_wins = duty_known = rout_n = lucy_n = decided = 0.0
+    duty_wins = duty_known = rout_n = lucy_n = decided = unsized = 0.0
     for s in summaries:
         for (sign, cls), c in (s.cells or {}).items():
             decided += c
+            unsized += c if cls in (("0", "inf"), ("-inf", "0")) else 0
             ns_won = cls[0] in ("0", "r", "L")
             if sign:
                 duty_known += c
@@ -219,6 +226,12 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
     if decided < MIN_DEALS:
         return None
     p_duty = (duty_wins + 1.0) / (duty_known + 2.0)
+    # Eyes alone often leave the pair on duty or the size of a win open (a deal worth 2 eyes is a
+    # plain win of the other pair or a rout of the pair on duty), and which ones are known depends on
+    # the outcome: frequencies and a likelihood that reads an open deal as "any win, either duty"
+    # would both be biased, so the defaults stand (the replayed matches still choose the drift).
+    if duty_known < 0.95 * decided or unsized > 0.05 * decided:
+        return None
 
     def params_at(tau: float) -> tuple[float, float, float]:
         k = math.sqrt(1.0 + tau * tau)
@@ -280,9 +293,7 @@ def fit_temperature(preds: Sequence[tuple[float, int]]) -> float:
         t = min(max(t, 0.3), 3.0)
         if abs(step) < 1e-6:
             break
-    # Pull toward 1 for small samples.
-    n = len(pts)
-    return (t * n + 1.0 * 200) / (n + 200)
+    return t
 
 
 def params_to_json(params: ModelParams) -> dict[str, object]:

@@ -3,7 +3,7 @@
 ``Learner`` is what ``python -m tournaments.ratings predict`` and the harness run: it predicts
 each match from the matches before it only, then learns it. It holds a ``RatingState`` (the
 Gaussian model of ``ratings.core.model``) and, as the stream grows (after 60 matches, then each
-time their number doubles), refits that state's parameters on the matches seen so far
+time their number has grown by a quarter), refits that state's parameters on the matches seen so far
 (``ratings.core.fitting``: the deal shape from the deals, then a new player's spread, the drift
 and the pairs' own term by the replayed matches' predictive log-loss, then the calibration) and,
 while the stream is short enough to replay (``REPLAY_LIMIT``), rebuilds the ratings with them.
@@ -21,6 +21,7 @@ from ratings.core.fitting import fit_shape, fit_temperature, with_shape
 from ratings.core.model import NS, Delta, Match, ModelParams, RatingState
 
 FIRST_REFIT = 60
+REFIT_GROWTH = 1.25  # refit each time the matches seen have grown by a quarter
 REPLAY_LIMIT = 12_000  # matches replayed per candidate; beyond, the latest ones from a fresh state
 DRIFTS = (0.0, 0.00001, 0.00003, 0.0001, 0.0003, 0.001)
 PAIR_SDS = (0.02, 0.08, 0.2)
@@ -94,12 +95,12 @@ class Learner:
         return self.state.predict(match)
 
     def update(self, match: Match) -> dict[str, Delta]:
-        """Learn one finished match (the next in time); refit when the stream has doubled."""
+        """Learn one finished match (the next in time); refit when the stream has grown by a quarter."""
         self.seen.append(match)
         out = self.state.update(match)
         if self.refits and len(self.seen) >= self.next_refit:
             self.refit()
-            self.next_refit = 2 * len(self.seen)
+            self.next_refit = int(REFIT_GROWTH * len(self.seen))
         return out
 
     def refit(self) -> None:
