@@ -189,7 +189,8 @@ def test_the_organiser_sees_a_recompute_under_way(client, club, organiser):
 
 def test_the_explanation_page(client):
     page = client.get(reverse("ratings:how")).content.decode()
-    assert "provisional" in page and "0.3644" in page and "a third" in page
+    assert "provisional" in page and "0.3657" in page and "a third" in page
+    assert "played out by bots · changing partners" in page and "Elo for teams" in page
 
 
 def test_the_match_page_shows_what_the_played_match_did(client, club, organiser, season):
