@@ -159,8 +159,9 @@ def main() -> None:
     from archive.models import ArchivedMatch
     from ratings.services import recompute as ratings
 
-    if new:
-        call_command("migrate", verbosity=0)
+    # A reused database gets the migrations added since it was built (new tables the recompute writes).
+    call_command("migrate", verbosity=0)
+    del new
     have = ArchivedMatch.objects.filter(rated=True).count()
     if have != args.matches:
         if have:
