@@ -149,7 +149,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    new = _ensure_db(args.rebuild)
+    _ensure_db(args.rebuild)
     import django
 
     django.setup()
@@ -161,7 +161,6 @@ def main() -> None:
 
     # A reused database gets the migrations added since it was built (new tables the recompute writes).
     call_command("migrate", verbosity=0)
-    del new
     have = ArchivedMatch.objects.filter(rated=True).count()
     if have != args.matches:
         if have:
