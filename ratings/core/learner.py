@@ -3,9 +3,10 @@
 ``Learner`` is what ``python -m tournaments.ratings predict`` and the harness run: it predicts
 each match from the matches before it only, then learns it. It holds a ``RatingState`` (the
 Gaussian model of ``ratings.core.model``) and, as the stream grows (after 60 matches, then each
-time their number has grown by a quarter), refits that state's parameters on the matches seen so far
-(``ratings.core.fitting``: the deal shape from the deals, then a new player's spread, the drift
-and the pairs' own term by the replayed matches' predictive log-loss, then the calibration) and,
+time their number has grown by a quarter; past ``REPLAY_LIMIT``, each time it has doubled),
+refits that state's parameters on the matches seen so far (``ratings.core.fitting``: the deal
+shape from the deals, the matches' spread, then the drift and the pairs' own term by the replayed
+matches' predictive log-loss, then the calibration) and,
 while the stream is short enough to replay (``REPLAY_LIMIT``), rebuilds the ratings with them.
 A prediction never looks at a later line: refits happen after a match is learnt, from the
 matches learnt.
@@ -100,7 +101,9 @@ class Learner:
         out = self.state.update(match)
         if self.refits and len(self.seen) >= self.next_refit:
             self.refit()
-            self.next_refit = int(REFIT_GROWTH * len(self.seen))
+            # Past a replay window the parameters are settled: refit as the stream doubles.
+            n = len(self.seen)
+            self.next_refit = int((REFIT_GROWTH if n < REPLAY_LIMIT else 2.0) * n)
         return out
 
     def refit(self) -> None:
