@@ -7,6 +7,7 @@ the ratings themselves are public."""
 from __future__ import annotations
 
 from celery import current_app
+from django.contrib.auth.views import redirect_to_login
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -141,6 +142,8 @@ def how(request: HttpRequest) -> HttpResponse:
 @require_POST
 def refit(request: HttpRequest) -> HttpResponse:
     """Staff ask for the model's parameters to be fitted on the archive now (the nightly task, at once)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     if not request.user.is_staff:
         raise PermissionDenied
     # On the archive notices' queue, as the recompute it asks for (the tests keep it off their worker).

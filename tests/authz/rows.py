@@ -297,6 +297,9 @@ ROWS: list[Row] = [
     Row("tournaments:list", "POST", every(200)),
     *[Row(f"ratings:{name}", "GET", every(200)) for name in ("board", "how", "club", "city", "chart")],
     *[gets_405(f"ratings:{name}") for name in ("board", "how", "club", "city", "chart")],
+    # the model's refit: staff only (none of the roles here), the sign-in page to a visitor
+    Row("ratings:refit", "POST", by(LOGIN, 403, 403, 403, 403, 403, 403)),
+    Row("ratings:refit", "GET", every(405)),
     *[Row(f"tournaments:{name}", method, every(200)) for name in (
         "club_list", "home", "entries", "round", "print_pairings", "results", "standings", "crosstable",
         "export", "match", "now_playing") for method in ("GET", "POST")],

@@ -51,6 +51,8 @@ def test_the_nightly_refit_is_planned() -> None:
 def test_only_staff_may_ask_for_a_refit(client, django_user_model) -> None:
     page = client.get("/ratings/how/")
     assert "Refit the model now" not in page.content.decode()
+    assert client.post("/ratings/refit/").status_code == 302  # the sign-in page
+    client.force_login(django_user_model.objects.create_user("player", password="x"))
     assert client.post("/ratings/refit/").status_code == 403
     staff = django_user_model.objects.create_user("staff", password="x", is_staff=True)
     client.force_login(staff)

@@ -31,6 +31,7 @@ SKIPPED = {
     "archive:sheet_json": "JSON score sheet file",
     "tournaments:export": "CSV/JSON files",
     "ratings:chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
+    "ratings:refit": "a staff POST that sends back to the explanation page (its words are that page's)",
     "health": "a machine check",
     "api:*": "the API's JSON answers and schema; its docs page is Swagger UI's own English",
     "set_language": "redirects only",

@@ -3,6 +3,7 @@ move's caller goes on before the broker is reached, and the countdown is kept ex
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import timedelta
@@ -86,7 +87,8 @@ def test_without_it_the_caller_sends_the_task_itself(monkeypatch, settings):
 def test_a_move_worker_sends_its_tasks_in_the_background(monkeypatch):
     monkeypatch.setattr(scheduling, "_sender", None)
     monkeypatch.setattr(collector, "settle", lambda: False)  # this test process keeps its collector
-    move_pool._init_worker("config.settings.test", {})  # noqa: SLF001 - what each worker runs first
+    # what each worker runs first; its server here is this process's parent, which outlives the test
+    move_pool._init_worker("config.settings.test", {}, os.getppid())  # noqa: SLF001
     try:
         assert scheduling._sender is not None  # noqa: SLF001
     finally:
