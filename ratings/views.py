@@ -7,8 +7,8 @@ the ratings themselves are public."""
 from __future__ import annotations
 
 from celery import current_app
-from django.contrib.auth.views import redirect_to_login
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
