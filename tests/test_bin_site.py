@@ -107,11 +107,19 @@ def test_sigterm_stops_everything_the_site_started(tmp_path):
     env.update(PORT=str(port), BILKA_REDIS_PORT=str(redis_port), BILKA_VAR_DIR=str(var),
                DJANGO_SETTINGS_MODULE="config.settings.dev", PYTHONUNBUFFERED="1")
     log_path = tmp_path / "site.log"
-    with log_path.open("w") as log:
-        site = subprocess.Popen(  # noqa: S603 - fixed command line
-            [str(REPO_ROOT / "bin" / "site")], cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    # bin/site starts as from a terminal, with SIGTERM and SIGINT not ignored: a shell started with a
+    # signal ignored cannot trap it, and would never stop on it (this process may have been told to
+    # ignore them by an earlier test in it).
+    kept = {sig: signal.signal(sig, signal.SIG_DFL) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with log_path.open("w") as log:
+            site = subprocess.Popen(  # noqa: S603 - fixed command line
+                [str(REPO_ROOT / "bin" / "site")], cwd=REPO_ROOT, env=env, stdout=log,
+                stderr=subprocess.STDOUT, start_new_session=True,
+            )
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
     seen: set[int] = set()
     try:
         deadline = time.monotonic() + 240

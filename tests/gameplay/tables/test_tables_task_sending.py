@@ -4,6 +4,7 @@ move's caller goes on before the broker is reached, and the countdown is kept ex
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from datetime import timedelta
@@ -87,9 +88,15 @@ def test_without_it_the_caller_sends_the_task_itself(monkeypatch, settings):
 def test_a_move_worker_sends_its_tasks_in_the_background(monkeypatch):
     monkeypatch.setattr(scheduling, "_sender", None)
     monkeypatch.setattr(collector, "settle", lambda: False)  # this test process keeps its collector
+    # A worker ignores SIGTERM and SIGINT; this test process must not keep that: a process it starts
+    # later would inherit the ignored signals, and a shell started so cannot trap them (bin/site's
+    # test then waited for a SIGTERM that never came through).
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
     # what each worker runs first; its server here is this process's parent, which outlives the test
     move_pool._init_worker("config.settings.test", {}, os.getppid())  # noqa: SLF001
     try:
         assert scheduling._sender is not None  # noqa: SLF001
     finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
         scheduling._sender.shutdown(wait=True)  # noqa: SLF001
