@@ -16,13 +16,14 @@ deal strength by the real scoring (``match_odds``), averaged over the uncertaint
 A match known only by its final score is learnt from its winner alone, through the same match
 probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
 
-About 420 lines: one class whose prediction, learning step and preview share its private tables of
+About 460 lines: one class whose prediction, learning step and preview share its private tables of
 deal intervals and match odds; split, each part would reach into the others' internals.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from gameplay.engine.scoring import WIN_SCORE
@@ -122,6 +123,47 @@ class Delta:
     @property
     def change(self) -> float:
         return self.after - self.before
+
+
+def interval_slope(terms: list[tuple[float, float, float]], d: float) -> tuple[float, float]:
+    """Gradient and curvature (minus the second derivative) in ``d`` of the log-likelihood of deals
+    whose margin fell in intervals: ``(lo, hi, count)``, the margin ``d`` plus standard normal noise.
+    P = F(a) - F(b), a = d - lo, b = d - hi; F the normal CDF, f its density, f' = -x f."""
+    inf = math.inf
+    exp, erfc = math.exp, math.erfc
+    g = h = 0.0
+    for lo, hi, n in terms:
+        if lo == -inf:
+            fa = fpa = 0.0
+            big_a = 1.0
+        else:
+            x = d - lo
+            big_a = 0.5 * erfc(-x * _R2)
+            fa = _RPI * exp(-0.5 * x * x)
+            fpa = -x * fa
+        if hi == inf:
+            fb = fpb = big_b = 0.0
+        else:
+            x = d - hi
+            big_b = 0.5 * erfc(-x * _R2)
+            fb = _RPI * exp(-0.5 * x * x)
+            fpb = -x * fb
+        pr = big_a - big_b
+        if pr < 1e-300:
+            pr = 1e-300
+        gi = (fa - fb) / pr
+        g += n * gi
+        h += n * (gi * gi - (fpa - fpb) / pr)
+    return g, h
+
+
+def _log_slope(prob: Callable[[float], float], y: float, d: float) -> tuple[float, float]:
+    """Gradient and curvature (never negative) of log prob(y d) in ``d``, by central differences."""
+    eps = 0.01
+    lp = math.log(max(1e-12, prob(y * d)))
+    lp_up = math.log(max(1e-12, prob(y * (d + eps))))
+    lp_dn = math.log(max(1e-12, prob(y * (d - eps))))
+    return (lp_up - lp_dn) / (2 * eps), max(0.0, -(lp_up - 2 * lp + lp_dn) / (eps * eps))
 
 
 def _pair_key(a: str, b: str) -> tuple[str, str]:
@@ -301,50 +343,22 @@ class RatingState:
             st = self.score_table(match.rules)
             by_winner = False
         wt = match.weight
-        inf = math.inf
-        exp, erfc = math.exp, math.erfc
         d = d0
         h = 0.0
         for _ in range(5):
             g = total - seen * d
             h = seen
-            for lo, hi, n in terms:
-                # P = F(a) - F(b), a = d - lo, b = d - hi; F the normal CDF, f its density, f' = -x f.
-                if lo == -inf:
-                    fa = fpa = 0.0
-                    big_a = 1.0
-                else:
-                    x = d - lo
-                    big_a = 0.5 * erfc(-x * _R2)
-                    fa = _RPI * exp(-0.5 * x * x)
-                    fpa = -x * fa
-                if hi == inf:
-                    fb = fpb = big_b = 0.0
-                else:
-                    x = d - hi
-                    big_b = 0.5 * erfc(-x * _R2)
-                    fb = _RPI * exp(-0.5 * x * x)
-                    fpb = -x * fb
-                pr = big_a - big_b
-                if pr < 1e-300:
-                    pr = 1e-300
-                gi = (fa - fb) / pr
-                g += n * gi
-                h += n * (gi * gi - (fpa - fpb) / pr)
+            gi, hi_ = interval_slope(terms, d)
+            g += gi
+            h += hi_
             if by_score:
-                eps = 0.01
-                lp = math.log(max(1e-12, st.at(y_match * d, loser)))
-                lp_up = math.log(max(1e-12, st.at(y_match * (d + eps), loser)))
-                lp_dn = math.log(max(1e-12, st.at(y_match * (d - eps), loser)))
-                g += (lp_up - lp_dn) / (2 * eps)
-                h += max(0.0, -(lp_up - 2 * lp + lp_dn) / (eps * eps))
+                gi, hi_ = _log_slope(lambda z: st.at(z, loser), y_match, d)
+                g += gi
+                h += hi_
             if by_winner:
-                eps = 0.01
-                lp = math.log(max(1e-12, t.at(y_match * d)))
-                lp_up = math.log(max(1e-12, t.at(y_match * (d + eps))))
-                lp_dn = math.log(max(1e-12, t.at(y_match * (d - eps))))
-                g += (lp_up - lp_dn) / (2 * eps)
-                h += max(0.0, -(lp_up - 2 * lp + lp_dn) / (eps * eps))
+                gi, hi_ = _log_slope(t.at, y_match, d)
+                g += gi
+                h += hi_
             g *= wt
             h *= wt
             step = (g - (d - d0) / v) / (h + 1.0 / v)

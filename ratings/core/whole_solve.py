@@ -12,41 +12,16 @@ from __future__ import annotations
 import math
 
 from ratings.core.match_odds import GRID_LIMIT, GRID_STEP
-
-_R2 = 1.0 / math.sqrt(2.0)
-_RPI = 1.0 / math.sqrt(2.0 * math.pi)
+from ratings.core.model import interval_slope
 
 
 def match_slope(
     terms: list[tuple[float, float, float]], by_winner: bool, y: float, log_win: LogWin, d: float
 ) -> tuple[float, float]:
     """Gradient and curvature (minus the second derivative) in ``d`` of the deals' intervals and, when
-    ``by_winner``, of the log match probability of the result; the same formulas as ``RatingState._solve``."""
-    inf = math.inf
-    exp, erfc = math.exp, math.erfc
-    g = h = 0.0
-    for lo, hi, n in terms:
-        if lo == -inf:
-            fa = fpa = 0.0
-            big_a = 1.0
-        else:
-            x = d - lo
-            big_a = 0.5 * erfc(-x * _R2)
-            fa = _RPI * exp(-0.5 * x * x)
-            fpa = -x * fa
-        if hi == inf:
-            fb = fpb = big_b = 0.0
-        else:
-            x = d - hi
-            big_b = 0.5 * erfc(-x * _R2)
-            fb = _RPI * exp(-0.5 * x * x)
-            fpb = -x * fb
-        pr = big_a - big_b
-        if pr < 1e-300:
-            pr = 1e-300
-        gi = (fa - fb) / pr
-        g += n * gi
-        h += n * (gi * gi - (fpa - fpb) / pr)
+    ``by_winner``, of the log match probability of the result; the intervals' by
+    ``model.interval_slope``, as ``RatingState._solve``."""
+    g, h = interval_slope(terms, d)
     if by_winner:
         gr, hr = log_win.slope(y * d)
         g += y * gr
