@@ -240,7 +240,6 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
         lucy = _cut_for((lucy_n + 0.5) / (decided + 1.0), e, k, r + 0.05, 12.0)
         return e, r, lucy
 
-    best_tau, best_ll = 0.5, -math.inf
     lo, hi = math.log(0.05), math.log(4.0)
     # Golden-section search on log tau.
     g = (math.sqrt(5) - 1) / 2
@@ -258,7 +257,6 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
             c2 = a + g * (b - a)
             f2 = _marginal_loglik(summaries, math.exp(c2), *params_at(math.exp(c2)))
     best_tau = math.exp(0.5 * (a + b))
-    del best_ll
     e, r, lucy = params_at(best_tau)
     shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
     return ShapeFit(shape, base.points_scale, best_tau, deals)
