@@ -1,4 +1,5 @@
-"""The API's Django app (no models of its own: keys belong to the accounts, in clubs)."""
+"""The API's Django app (keys belong to the accounts, in clubs; the API keeps only the answers
+to writes sent with an idempotency key)."""
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _

@@ -1,4 +1,5 @@
-"""What a key may do: anyone reads (as the pages show); writing needs a write key for the club."""
+"""What a key may do: anyone reads (as the pages show); entering results needs a write key for the
+club, running its events an organising key for it."""
 
 from __future__ import annotations
 
@@ -21,10 +22,26 @@ class ReadOrWriteScope(BasePermission):
         token = request.auth
         if not isinstance(token, ApiToken):
             return False  # DRF answers 401 with the Bearer challenge
-        return token.scope == TokenScope.WRITE
+        return token.scope in (TokenScope.WRITE, TokenScope.ORGANISE)
+
+
+class OrganiseScope(ReadOrWriteScope):
+    """Running an event (creating, filling, pairing, correcting) needs a key made to organise:
+    a results key cannot pair a round, whoever owns it."""
+
+    message = _("This key may not run events; make a key that may organise on your account page.")
+
+    def has_permission(self, request, view) -> bool:
+        if request.method in SAFE_METHODS or not hasattr(view, request.method.lower()):
+            return True
+        token = request.auth
+        if not isinstance(token, ApiToken):
+            return False
+        return token.scope == TokenScope.ORGANISE
 
 
 NOT_THIS_CLUB = _("This key may not enter results for this club.")
+NOT_ORGANISING_HERE = _("This key may not run events of this club.")
 
 
 def require_club(request, club: Club, refusal=NOT_THIS_CLUB) -> None:

@@ -33,9 +33,23 @@ _WORDS = {
     "404": "Not found, or not visible to this caller.",
     "409": (
         "The game's rules or the state of the match or event refuse it (already confirmed, an impossible"
-        " score, a player already entered, a full or finished event)."
+        " score, a player already entered, a full or finished event), or the Idempotency-Key is in use"
+        " or was used for another request."
     ),
     "429": "Too many requests for this key or address; wait Retry-After seconds.",
+}
+
+
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[\\x20-\\x7e]+$"},
+    "description": (
+        "Any unique string (a UUID). A retry with the same key gets the first successful answer"
+        " (header Idempotent-Replayed: true) instead of writing twice; the same key with another"
+        " body is refused with 409. Keys are kept 24 hours."
+    ),
 }
 
 
@@ -63,6 +77,8 @@ def add_error_responses(result, generator, request, public):
             codes = ["401", "404", "429"]
             if operation.get("parameters") or operation.get("requestBody"):
                 codes.append("400")
+            if method.lower() == "post":
+                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
             if method.lower() not in ("get", "head", "options"):
                 codes += ["403", "409"]
                 operation["security"] = [{"bearerKey": []}]

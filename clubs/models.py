@@ -337,6 +337,7 @@ class AuditEntry(models.Model):
 class TokenScope(models.TextChoices):
     READ = "read", _("read only")
     WRITE = "write", _("read, and enter results for chosen clubs")
+    ORGANISE = "organise", _("read, enter results and run events for chosen clubs")
 
 
 class ApiToken(models.Model):
@@ -344,7 +345,9 @@ class ApiToken(models.Model):
 
     Only the SHA-256 digest of the key is kept: a copy of the database opens nothing. The first
     characters (``prefix``) are kept in the clear so the owner can tell his keys apart. A write key
-    enters results only for the clubs it names, and only where its owner may (the services check)."""
+    enters results only for the clubs it names, and only where its owner may (the services check);
+    an organising key also runs those clubs' events (create, fill, pair, correct), again only
+    where its owner may."""
 
     PREFIX_LENGTH = 8
 

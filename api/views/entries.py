@@ -11,12 +11,12 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs.models import Player
 from tournaments import selectors, services
 from tournaments.models import Entry, IndividualEntry
 
+from ..idempotency import Idempotent, WriteView
 from ..permissions import require_club
 from ..serializers import EntrySerializer, PairEntrySerializer
 from .tournaments import tournament_or_404
@@ -25,7 +25,7 @@ ENTRY_RELATED = ("tournament__club", "player_a", "player_b")
 NOT_THIS_CLUB = _("This key may not change the entries of this club's tournaments.")
 
 
-class TournamentEntries(generics.ListAPIView):
+class TournamentEntries(Idempotent, generics.ListAPIView):
     """The event's pairs (in an individual event, its players) in the order of its entries page,
     withdrawn and waiting ones too, each with its status; the seed where the page shows it.
     A POST registers a pair of the club's roster players: the club's organisers only, with a write
@@ -91,7 +91,7 @@ def _pair(request, pk: int) -> Entry:
     return entry
 
 
-class EntryApprove(APIView):
+class EntryApprove(WriteView):
     """The organiser takes a pair that registered itself and waits for approval (as the entries
     page's Approve); a pair already approved stays as it is. For pairs of pair events only: the id
     of a player of an individual event is not found here (404), whatever pair has the same number;
@@ -103,7 +103,7 @@ class EntryApprove(APIView):
         return Response(_shown(services.approve_entry(actor=request.user, entry=entry)))
 
 
-class EntryWithdraw(APIView):
+class EntryWithdraw(WriteView):
     """The pair leaves (as the entries page's Withdraw): its unplayed matches are lost by forfeit,
     results already reported stay. The organiser withdraws at any time; a player of the pair only
     until round 1 is paired. For pairs of pair events only, as ``approve``."""
@@ -124,7 +124,7 @@ _STEPS = {
 }
 
 
-class _EventEntryStep(APIView):
+class _EventEntryStep(WriteView):
     """One step on one entry of the event: the id is looked up among the event's own entries, of
     its own kind (``selectors.own_entry``), so an id of another event or of the other kind is 404
     for every write key; then the key must name the event's club, and the page's service does the

@@ -7,11 +7,11 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from tournaments import services
 from tournaments.models import Match
 
+from ..idempotency import WriteView
 from ..permissions import require_club
 from ..serializers import MatchSerializer, ResultSerializer
 from .tournaments import MATCH_RELATED
@@ -27,7 +27,7 @@ def _shown(pk: int) -> dict:
     return MatchSerializer(Match.objects.select_related(*MATCH_RELATED).get(pk=pk)).data
 
 
-class MatchResult(APIView):
+class MatchResult(WriteView):
     """Report the final eyes. An organiser's result is confirmed at once; a player's waits for the
     other pair (as on the match page)."""
 
@@ -41,7 +41,7 @@ class MatchResult(APIView):
         return Response(_shown(pk))
 
 
-class MatchConfirm(APIView):
+class MatchConfirm(WriteView):
     """The other pair (or the organiser) confirms a reported result."""
 
     @extend_schema(request=None, responses={200: MatchSerializer})

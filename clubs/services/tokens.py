@@ -23,18 +23,21 @@ def create_token(
     """A new key for ``actor``: the row (holding only the key's digest) and the key itself.
 
     A write key names the clubs it may enter results for; the actor must belong to each (a player
-    reports his own matches, an organiser any of the club's). Roles change later, so every write
+    reports his own matches, an organiser any of the club's). An organising key runs events, so
+    its clubs must be ones the actor organises. Roles change later, so every write
     still goes through the result services' own checks."""
     require_user(actor)
     name = clean_text(name, limit=80, required=True, what=_("name"))
     if scope not in TokenScope.values:
         raise ValidationError(_("Choose what the key may do."))
     clubs = list(dict.fromkeys(clubs))
-    if scope == TokenScope.WRITE:
+    if scope in (TokenScope.WRITE, TokenScope.ORGANISE):
         if not clubs:
             raise ValidationError(_("A key that enters results needs at least one club."))
         if not all(permissions.role_of(actor, club) is not None for club in clubs):
             raise PermissionDenied(_("You may give a key only clubs you belong to."))
+        if scope == TokenScope.ORGANISE and not all(permissions.can_manage_roster(actor, c) for c in clubs):
+            raise PermissionDenied(_("A key that runs events may name only clubs you organise."))
     else:
         clubs = []
     if ApiToken.objects.filter(user=actor, revoked_at__isnull=True).count() >= MAX_ACTIVE_TOKENS:
