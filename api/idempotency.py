@@ -56,9 +56,9 @@ def _key(request) -> str | None:
     if raw is None:
         return None
     key = raw
-    if not key or len(key) > MAX_KEY_LENGTH or any(not " " <= c <= "~" for c in key):
+    if not key or len(key) > MAX_KEY_LENGTH or any(not "!" <= c <= "~" for c in key):
         raise ParseError(
-            _("The Idempotency-Key must be 1 to 200 characters: Latin letters, digits, spaces and punctuation.")  # noqa: E501
+            _("The Idempotency-Key must be 1 to 200 characters: Latin letters, digits and punctuation, no spaces.")  # noqa: E501
         )
     return key
 

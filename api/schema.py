@@ -44,7 +44,7 @@ IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[\\x20-\\x7e]+$"},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[\\x21-\\x7e]+$"},
     "description": (
         "Any unique string (a UUID). A retry with the same key gets the first successful answer"
         " (header Idempotent-Replayed: true) instead of writing twice; the same key with another"

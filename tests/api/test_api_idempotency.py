@@ -95,7 +95,7 @@ def test_a_copy_sent_while_the_first_runs_is_refused_and_a_stale_one_is_taken_ov
     assert send().status_code == 201  # its worker died: the retry runs it
 
 
-@pytest.mark.parametrize("bad", ["", "x" * 201, "ключ"])
+@pytest.mark.parametrize("bad", ["", "x" * 201, "ключ", "two words"])
 def test_a_malformed_key_is_400(api, club, organiser, swiss, four, bad):
     key = key_for(organiser, "write", [club])
     answer = _register(api, swiss, key, four[0], four[1], idem=bad.encode().decode("latin-1"))
