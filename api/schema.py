@@ -18,7 +18,8 @@ class BearerKey(OpenApiAuthenticationExtension):
             "scheme": "bearer",
             "bearerFormat": "API key",
             "description": (
-                "Send: Authorization: Bearer <key> (the key alone in the box here). Keys are made and"
+                # Swagger UI reads this as Markdown: in a code span <key> stays text, not a tag.
+                "Send: `Authorization: Bearer <key>` (type the key alone in the box below). Keys are made and"
                 " revoked on your profile page, /me/. A read needs no key; with one it reads as its"
                 " owner. Entering results needs a key that may write."
             ),
