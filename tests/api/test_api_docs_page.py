@@ -47,20 +47,23 @@ def schema_operations() -> list[tuple[str, str, dict]]:
 @pytest.mark.parametrize("path", ["/", "/tournaments/", "/me/"])
 def test_every_pages_footer_links_to_the_api_docs(path):
     html = page("ru", path, user=UserFactory() if path == "/me/" else None)
-    footer = html[html.index('<footer class="site-footer'):]
+    footer = html[html.index('<footer class="site-footer') :]
     assert f'<a href="{reverse("api:docs")}">API для программ</a>' in footer
 
 
-@pytest.mark.parametrize(("language", "title", "key_words"), [
-    ("ru", "Документация API", "Передавайте ключ в заголовке каждого запроса"),
-    ("uk", "Документація API", "Передавайте ключ у заголовку кожного запиту"),
-    ("kk", "API құжаттамасы", "Кілтті әр сұраудың тақырыпшасында жіберіңіз"),
-])
+@pytest.mark.parametrize(
+    ("language", "title", "key_words"),
+    [
+        ("ru", "Документация API", "Передавайте ключ в заголовке каждого запроса"),
+        ("uk", "Документація API", "Передавайте ключ у заголовку кожного запиту"),
+        ("kk", "API құжаттамасы", "Кілтті әр сұраудың тақырыпшасында жіберіңіз"),
+    ],
+)
 def test_the_docs_page_without_script_keeps_the_header_and_says_how_to_send_a_key(language, title, key_words):
     html = page(language)
     assert '<header class="site-header">' in html
     assert f'<a href="{reverse("tournaments:list")}">' in html  # the site's menu
-    assert f"<h1 id=\"api-guide-title\">{title}</h1>" in html
+    assert f'<h1 id="api-guide-title">{title}</h1>' in html
     assert key_words in html
     assert "<code>Authorization: Bearer &lt;key&gt;</code>" in html
     assert '<a href="/me/#api-keys">' in html
@@ -71,7 +74,10 @@ def test_the_docs_page_without_script_keeps_the_header_and_says_how_to_send_a_ke
 
 def test_the_docs_page_lists_every_operation_of_the_schema_without_script():
     html = page("ru")
-    line = r'<span class="api-method api-method-\w+"><code>(\w+)</code></span>\s*' r'<code class="api-path">([^<]+)</code>'
+    line = (
+        r'<span class="api-method api-method-\w+"><code>(\w+)</code></span>\s*'
+        r'<code class="api-path">([^<]+)</code>'
+    )
     listed = re.findall(line, html)
     operations = schema_operations()
     assert len(operations) >= 15
@@ -81,7 +87,7 @@ def test_the_docs_page_lists_every_operation_of_the_schema_without_script():
         if summary:
             assert summary.replace("'", "&#x27;").replace('"', "&quot;") in html, (method, path)
     # writes say they need a key; reads do not
-    assert html.count("<span class=\"badge badge-muted\">нужен ключ</span>") == sum(
+    assert html.count('<span class="badge badge-muted">нужен ключ</span>') == sum(
         method == "POST" for method, _, _ in operations
     )
 
