@@ -12,7 +12,18 @@ class BearerKey(OpenApiAuthenticationExtension):
     name = "bearerKey"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer", "description": "An API key made on the account page."}
+        """What Swagger UI's Authorize dialog shows: the header's exact form and where keys come from."""
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "API key",
+            "description": (
+                # Swagger UI reads this as Markdown: in a code span <key> stays text, not a tag.
+                "Send: `Authorization: Bearer <key>` (type the key alone in the box below). Keys are made and"
+                " revoked on your profile page, /me/. A read needs no key; with one it reads as its"
+                " owner. Entering results needs a key that may write."
+            ),
+        }
 
 
 ERROR = {

@@ -1,9 +1,10 @@
 """The API under /api/v1/, its OpenAPI schema at /api/schema/ and its docs at /api/docs/."""
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 
 from . import views
+from .docs_page import ApiDocsPage
 
 app_name = "api"
 urlpatterns = [
@@ -12,7 +13,7 @@ urlpatterns = [
     # and runs under the site's Content-Security-Policy unchanged.
     path(
         "docs/",
-        SpectacularSwaggerSplitView.as_view(url_name="api:schema", template_name="api/swagger_ui.html"),
+        ApiDocsPage.as_view(url_name="api:schema"),
         name="docs",
     ),
     path("v1/clubs/", views.ClubList.as_view(), name="club_list"),

@@ -340,7 +340,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Clubs, players, tournaments with their rounds, pairings and standings, the archive of played "
         "matches and the ratings, as the site's pages show them. Results are entered with a key made "
-        "on the account page (Authorization: Bearer <key>)."
+        "on the account page (`Authorization: Bearer <key>`)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

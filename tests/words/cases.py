@@ -33,7 +33,10 @@ SKIPPED = {
     "ratings:chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
     "ratings:refit": "a staff POST that sends back to the explanation page (its words are that page's)",
     "health": "a machine check",
-    "api:*": "the API's JSON answers and schema; its docs page is Swagger UI's own English",
+    "api:*": (
+        "the API's JSON answers and schema; the docs page shows the schema's English descriptions and"
+        " Swagger UI's English, its own words are read in tests/api/test_api_docs_page.py"
+    ),
     "set_language": "redirects only",
     "account_reauthenticate": "no reauthentication flow is used",
     "account_request_reauthentication_code": "login by code is off",
