@@ -13,7 +13,9 @@ class HookForm(forms.Form):
     url = forms.CharField(
         label=_("Address of your receiver"),
         max_length=MAX_LENGTH,
-        help_text=_("An https address on the public internet; every event is POSTed to it as JSON."),
+        help_text=_(
+            "A secure address (https://…) on the public internet; every event is sent to it as JSON."
+        ),
         widget=forms.URLInput(attrs={"placeholder": "https://example.org/bilka-hook", "autocomplete": "off"}),
     )
     events = forms.MultipleChoiceField(

@@ -32,7 +32,7 @@ class TournamentEvent(models.Model):
     """Something a visitor of the tournament's pages could see change, as integrators are told it."""
 
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    type = models.CharField(_("event"), max_length=32, choices=EventType.choices)
+    type = models.CharField(_("kind of event"), max_length=32, choices=EventType.choices)
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     created = models.DateTimeField(_("when"), default=timezone.now)
     data = models.JSONField(default=dict)
@@ -70,7 +70,7 @@ class Webhook(models.Model):
     secret = models.CharField(max_length=80, editable=False)
     events = models.JSONField(_("events"), default=list)
     """The event types it is sent (``EventType`` values)."""
-    active = models.BooleanField(_("active"), default=True)
+    active = models.BooleanField(_("turned on"), default=True)
     failures = models.PositiveIntegerField(default=0)
     """Failed attempts in a row; at ``WEBHOOKS_DISABLE_AFTER`` the hook is turned off."""
     disabled_for_failures = models.BooleanField(default=False)
