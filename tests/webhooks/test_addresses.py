@@ -37,7 +37,11 @@ def test_refused_addresses(url, code, settings):
 def test_a_public_address_passes_and_is_connected_to_as_resolved(settings):
     target = check_url("https://93.184.216.34:8443/in?club=1")
     assert (target.host, target.port, target.path, target.addresses) == (
-        "93.184.216.34", 8443, "/in?club=1", ("93.184.216.34",))
+        "93.184.216.34",
+        8443,
+        "/in?club=1",
+        ("93.184.216.34",),
+    )
     assert target.host_header == "93.184.216.34:8443"
 
 
@@ -50,8 +54,19 @@ def test_the_test_hosts_setting_lets_one_host_and_port_through_over_http(setting
 
 def test_public_and_not():
     assert is_public("8.8.8.8") and is_public("2001:4860:4860::8888")
-    for address in ("127.0.0.1", "10.0.0.1", "172.16.0.1", "100.64.0.1", "169.254.1.1", "::1", "fe80::1",
-                    "fc00::1", "::", "240.0.0.1", "::ffff:10.0.0.1"):
+    for address in (
+        "127.0.0.1",
+        "10.0.0.1",
+        "172.16.0.1",
+        "100.64.0.1",
+        "169.254.1.1",
+        "::1",
+        "fe80::1",
+        "fc00::1",
+        "::",
+        "240.0.0.1",
+        "::ffff:10.0.0.1",
+    ):
         assert not is_public(address), address
 
 

@@ -22,7 +22,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def hook(club, receiver):
-    return Webhook.objects.create(club=club, url=receiver.url, secret="whsec_test-secret", events=["round.paired"])
+    return Webhook.objects.create(
+        club=club, url=receiver.url, secret="whsec_test-secret", events=["round.paired"]
+    )
 
 
 @pytest.fixture
@@ -35,7 +37,12 @@ def test_a_delivery_is_signed_and_carries_the_event(delivery, receiver, swiss):
     assert tasks.deliver(delivery.pk) == DeliveryStatus.DELIVERED
 
     delivery.refresh_from_db()
-    assert (delivery.status, delivery.status_code, delivery.attempts, delivery.error) == ("delivered", 200, 1, "")
+    assert (delivery.status, delivery.status_code, delivery.attempts, delivery.error) == (
+        "delivered",
+        200,
+        1,
+        "",
+    )
     [got] = receiver.got
     assert got.headers["Bilka-Event"] == "round.paired"
     assert got.headers["Bilka-Delivery"] == str(delivery.uid)
@@ -98,7 +105,9 @@ def test_a_hook_failing_again_and_again_is_turned_off(swiss, organiser, hook, re
     hook.refresh_from_db()
     assert not hook.active and hook.disabled_for_failures and hook.failures == 3
 
-    later = Delivery.objects.filter(hook=hook, status=DeliveryStatus.PENDING).exclude(pk__in=first_three).first()
+    later = (
+        Delivery.objects.filter(hook=hook, status=DeliveryStatus.PENDING).exclude(pk__in=first_three).first()
+    )
     assert tasks.deliver(later.pk) is None
     later.refresh_from_db()
     assert (later.status, later.error) == ("failed", "hook_off")
@@ -126,7 +135,9 @@ def test_an_address_checked_again_at_delivery(delivery, receiver, settings):
 
 def test_the_sweep_finds_what_a_killed_worker_left(delivery, receiver):
     # a worker claimed it (the attempt is counted, due again when the lease ends) and died
-    Delivery.objects.filter(pk=delivery.pk).update(attempts=1, next_attempt_at=timezone.now() + timedelta(seconds=60))
+    Delivery.objects.filter(pk=delivery.pk).update(
+        attempts=1, next_attempt_at=timezone.now() + timedelta(seconds=60)
+    )
     assert services.sweep() == []  # the attempt might still be under way
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now() - timedelta(minutes=2))
     assert services.sweep() == [delivery.pk]

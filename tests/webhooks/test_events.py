@@ -58,7 +58,10 @@ def test_a_correction_says_what_the_result_was(swiss, organiser):
     services.correct_result(actor=organiser, match=match, home_eyes=5, away_eyes=12, reason="Перепутали")
 
     corrected = TournamentEvent.objects.filter(tournament=swiss, type="result.corrected").get()
-    assert corrected.data["winner"] == "away" and (corrected.data["home_eyes"], corrected.data["away_eyes"]) == (5, 12)
+    assert corrected.data["winner"] == "away" and (
+        corrected.data["home_eyes"],
+        corrected.data["away_eyes"],
+    ) == (5, 12)
     assert corrected.data["before"] == {"home_eyes": 12, "away_eyes": 3, "forfeit": False, "winner": "home"}
     assert "Перепутали" not in str(corrected.data)  # the reason stays on the match's page
     assert kinds(swiss)[-1] == "standings.changed"
@@ -69,11 +72,15 @@ def test_unpairing_pairing_again_and_a_swap_are_told_as_pairings(swiss, organise
     services.unpair_round(actor=organiser, round=rnd)
     again = services.pair_next_round(actor=organiser, tournament=swiss)
     first, second = again.matches.order_by("table")[:2]
-    services.swap_in_round(actor=organiser, round=again, first=first.home_id, second=second.home_id, accept=True)
+    services.swap_in_round(
+        actor=organiser, round=again, first=first.home_id, second=second.home_id, accept=True
+    )
 
     events = list(TournamentEvent.objects.filter(tournament=swiss).order_by("id"))
     assert [(e.type, e.data["change"]) for e in events] == [
-        ("round.paired", "paired"), ("round.paired", "unpaired"), ("round.paired", "paired"),
+        ("round.paired", "paired"),
+        ("round.paired", "unpaired"),
+        ("round.paired", "paired"),
         ("round.paired", "swapped"),
     ]
     assert events[1].data["matches"] == []
@@ -106,21 +113,34 @@ def test_a_refused_or_rolled_back_change_tells_nothing(swiss, organiser):
 
 
 def test_a_clubs_hooks_hear_only_its_own_tournaments_and_the_kinds_they_chose(swiss, organiser, club):
-    everything = Webhook.objects.create(club=club, url="https://example.org/a", secret="s",
-                                        events=["round.paired", "result.confirmed"])
-    results_only = Webhook.objects.create(club=club, url="https://example.org/b", secret="s",
-                                          events=["result.confirmed"])
-    switched_off = Webhook.objects.create(club=club, url="https://example.org/c", secret="s",
-                                          events=["round.paired"], active=False)
-    other_club = Webhook.objects.create(club=ClubFactory(name="Соседи", slug="sosedi"),
-                                        url="https://example.org/d", secret="s", events=["round.paired"])
+    everything = Webhook.objects.create(
+        club=club, url="https://example.org/a", secret="s", events=["round.paired", "result.confirmed"]
+    )
+    results_only = Webhook.objects.create(
+        club=club, url="https://example.org/b", secret="s", events=["result.confirmed"]
+    )
+    switched_off = Webhook.objects.create(
+        club=club, url="https://example.org/c", secret="s", events=["round.paired"], active=False
+    )
+    other_club = Webhook.objects.create(
+        club=ClubFactory(name="Соседи", slug="sosedi"),
+        url="https://example.org/d",
+        secret="s",
+        events=["round.paired"],
+    )
 
     rnd = services.pair_next_round(actor=organiser, tournament=swiss)
-    services.enter_result(actor=organiser, match=rnd.matches.order_by("table").first(), home_eyes=12, away_eyes=1)
+    services.enter_result(
+        actor=organiser, match=rnd.matches.order_by("table").first(), home_eyes=12, away_eyes=1
+    )
 
     sent = sorted(Delivery.objects.values_list("hook_id", "event__type"))
-    assert sent == sorted([
-        (everything.pk, "round.paired"), (everything.pk, "result.confirmed"), (results_only.pk, "result.confirmed"),
-    ])
+    assert sent == sorted(
+        [
+            (everything.pk, "round.paired"),
+            (everything.pk, "result.confirmed"),
+            (results_only.pk, "result.confirmed"),
+        ]
+    )
     assert not Delivery.objects.filter(hook__in=[switched_off, other_club]).exists()
     assert set(Delivery.objects.values_list("status", flat=True)) == {"pending"}

@@ -2,8 +2,8 @@
 
 The same rows the webhooks send, for whoever may see the tournament (every tournament is public,
 as in the API). A client resumes with ``Last-Event-ID`` (or ``?after=<id>``; without either it
-hears only what happens from now on). The view is asynchronous and holds no database connection
-while it waits: every ``WEBHOOKS_STREAM_POLL`` seconds it looks at the cache's note of the
+hears only what happens from now on). Under ASGI the stream is asynchronous and holds no database
+connection while it waits: every ``WEBHOOKS_STREAM_POLL`` seconds it looks at the cache's note of the
 tournament's newest event (written on commit, ``services.events``), and reads the rows only when
 there is something new, or every ``FULL_LOOK_SECONDS`` in case the note was lost. A comment line
 every ``KEEPALIVE_SECONDS`` keeps proxies from closing the connection, and the stream ends after
@@ -15,11 +15,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import Http404, HttpResponseBadRequest, StreamingHttpResponse
 from django.utils.translation import gettext as _
@@ -73,31 +74,81 @@ def resume_point(request) -> int | None:
     return int(raw) if raw.isdigit() else -1
 
 
-async def frames(tournament_id: int, slug: str, after: int) -> AsyncIterator[str]:
-    seconds = float(getattr(settings, "WEBHOOKS_STREAM_SECONDS", 600))
-    poll = float(getattr(settings, "WEBHOOKS_STREAM_POLL", 2))
-    began = last_beat = last_look = time.monotonic()
-    yield f"retry: {RETRY_MILLISECONDS}\n: events of {slug}\n\n"
-    look = True
-    while True:
-        if look:
-            last_look = time.monotonic()
-            batch = await sync_to_async(_events)(tournament_id, slug, after)
-            for pk, kind, data in batch:
-                yield f"id: {pk}\nevent: {kind}\ndata: {data}\n\n"
-                after = pk
-                last_beat = time.monotonic()
-            if len(batch) == selectors.STREAM_BATCH:
-                continue  # more waiting: no sleep before the next batch
+class Frames:
+    """What the stream sends when: the first lines, each batch of events, keepalives, the end.
+
+    One state for both loops below: the asynchronous one under ASGI, where the site runs, and a
+    synchronous one under WSGI (and Django's test client), which has no event loop to wait in."""
+
+    def __init__(self, tournament_id: int, slug: str, after: int) -> None:
+        self.tournament_id, self.slug, self.after = tournament_id, slug, after
+        self.seconds = float(getattr(settings, "WEBHOOKS_STREAM_SECONDS", 600))
+        self.poll = float(getattr(settings, "WEBHOOKS_STREAM_POLL", 2))
+        self.began = self.last_beat = self.last_look = time.monotonic()
+        self.look = True
+
+    def opening(self) -> str:
+        return f"retry: {RETRY_MILLISECONDS}\n: events of {self.slug}\n\n"
+
+    def frames(self, batch: list[tuple[int, str, str]]) -> list[str]:
+        self.last_look = time.monotonic()
+        out = []
+        for pk, kind, data in batch:
+            out.append(f"id: {pk}\nevent: {kind}\ndata: {data}\n\n")
+            self.after = pk
+            self.last_beat = time.monotonic()
+        return out
+
+    def over(self) -> bool:
+        return time.monotonic() - self.began >= self.seconds
+
+    def keepalive(self) -> str | None:
         now = time.monotonic()
-        if now - began >= seconds:
+        if now - self.last_beat < KEEPALIVE_SECONDS:
+            return None
+        self.last_beat = now
+        return ": keepalive\n\n"
+
+    def pause(self) -> float:
+        return min(self.poll, max(0.0, self.seconds - (time.monotonic() - self.began)))
+
+    def should_look(self, newest: int | None) -> bool:
+        if newest is not None and newest > self.after:
+            return True
+        return time.monotonic() - self.last_look >= FULL_LOOK_SECONDS
+
+
+async def stream(state: Frames) -> AsyncIterator[str]:
+    yield state.opening()
+    while True:
+        if state.look:
+            batch = await sync_to_async(_events)(state.tournament_id, state.slug, state.after)
+            for frame in state.frames(batch):
+                yield frame
+            if len(batch) == selectors.STREAM_BATCH:
+                continue  # more waiting: no pause before the next batch
+        if state.over():
             return
-        if now - last_beat >= KEEPALIVE_SECONDS:
-            yield ": keepalive\n\n"
-            last_beat = now
-        await asyncio.sleep(min(poll, max(0.0, seconds - (now - began))))
-        newest = await sync_to_async(cache.get)(newest_key(tournament_id))
-        look = (newest is not None and newest > after) or time.monotonic() - last_look >= FULL_LOOK_SECONDS
+        if (beat := state.keepalive()) is not None:
+            yield beat
+        await asyncio.sleep(state.pause())
+        state.look = state.should_look(await sync_to_async(cache.get)(newest_key(state.tournament_id)))
+
+
+def stream_sync(state: Frames) -> Iterator[str]:
+    yield state.opening()
+    while True:
+        if state.look:
+            batch = _events(state.tournament_id, state.slug, state.after)
+            yield from state.frames(batch)
+            if len(batch) == selectors.STREAM_BATCH:
+                continue
+        if state.over():
+            return
+        if (beat := state.keepalive()) is not None:
+            yield beat
+        time.sleep(state.pause())
+        state.look = state.should_look(cache.get(newest_key(state.tournament_id)))
 
 
 @require_GET
@@ -113,7 +164,9 @@ async def tournament_events(request, slug):
         )
     if after is None:
         after = await sync_to_async(_start)(tournament_id)
-    response = StreamingHttpResponse(frames(tournament_id, slug, after), content_type="text/event-stream")
+    state = Frames(tournament_id, slug, after)
+    content = stream(state) if isinstance(request, ASGIRequest) else stream_sync(state)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
     return response
