@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy
 
 from clubs import audit_labels
 
+from .models import EventType
+
 ACTIONS = {
     "webhook.create": gettext_lazy("Webhook added"),
     "webhook.disable": gettext_lazy("Webhook turned off"),
@@ -21,4 +23,5 @@ FIELDS = {
 
 
 def register() -> None:
-    audit_labels.register(actions=ACTIONS, kinds=KINDS, fields=FIELDS)
+    audit_labels.register(actions=ACTIONS, kinds=KINDS, fields=FIELDS,
+                          values={"events": dict(EventType.choices)})
