@@ -146,3 +146,30 @@ def test_the_sweep_finds_what_a_killed_worker_left(delivery, receiver):
     delivery.refresh_from_db()
     assert delivery.attempts == 2 and len(receiver.got) == 1
     assert services.sweep() == []
+
+
+@pytest.fixture
+def tasks_run_at_once():
+    """Celery runs a queued task in this process at once (as a worker would, minus the broker)."""
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_change_queues_its_delivery(swiss, organiser, hook, receiver, tasks_run_at_once):
+    """Committed for real (a task closes the connection it found, as a worker does)."""
+    tournament_services.pair_next_round(actor=organiser, tournament=swiss)
+    assert Delivery.objects.get(hook=hook).status == DeliveryStatus.DELIVERED
+    assert [g.headers["Bilka-Event"] for g in receiver.got] == ["round.paired"]
+
+
+def test_the_sweep_has_its_beat_plan():
+    from django_celery_beat.models import PeriodicTask
+
+    plan = PeriodicTask.objects.get(task="webhooks.tasks.sweep")
+    assert plan.enabled and plan.interval.every == 60
