@@ -21,6 +21,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 MAX_LENGTH = 500
+#: IPv6 addresses that carry an IPv4 one a gateway connects to (RFC 6052): judged by that one too.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 @dataclass(frozen=True)
@@ -42,10 +44,17 @@ class Target:
 
 def is_public(address: str) -> bool:
     """Whether ``address`` is on the public internet: not loopback, private, link-local,
-    multicast, reserved or unspecified (an IPv4 address inside IPv6 is judged as itself)."""
+    multicast, reserved or unspecified. An IPv4 address carried inside an IPv6 one (mapped, 6to4,
+    Teredo, NAT64) must be public too."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+        if ip in NAT64:
+            inner.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        if any(v4 is not None and not is_public(str(v4)) for v4 in inner):
+            return False
+        if ip.ipv4_mapped is not None:
+            return True
     return ip.is_global and not (
         ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_multicast
         or ip.is_reserved or ip.is_unspecified

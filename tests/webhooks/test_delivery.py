@@ -173,3 +173,62 @@ def test_the_sweep_has_its_beat_plan():
 
     plan = PeriodicTask.objects.get(task="webhooks.tasks.sweep")
     assert plan.enabled and plan.interval.every == 60
+
+
+def test_https_checks_the_receivers_certificate(swiss, organiser, club, receiver, tmp_path, settings):
+    """A receiver on https whose certificate no authority signed: the delivery fails, nothing sent."""
+    import ssl
+    import subprocess
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - http.server's name
+            receiver.got.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(  # noqa: S603
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),  # noqa: S607
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    settings.WEBHOOKS_ALLOWED_TEST_HOSTS = [f"127.0.0.1:{port}"]
+    try:
+        hook = Webhook.objects.create(
+            club=club, url=f"https://127.0.0.1:{port}/hook", secret="s", events=["round.paired"]
+        )
+        tournament_services.pair_next_round(actor=organiser, tournament=swiss)
+        delivery = Delivery.objects.get(hook=hook)
+        assert tasks.deliver(delivery.pk) == DeliveryStatus.PENDING
+        delivery.refresh_from_db()
+        assert (delivery.status_code, delivery.error) == (None, "tls")
+        assert receiver.got == []
+    finally:
+        server.shutdown()
+        server.server_close()
