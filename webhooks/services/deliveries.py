@@ -75,9 +75,11 @@ def attempt(delivery_id: int) -> str | None:
 
 
 @transaction.atomic
-def _settle(delivery_id: int, outcome: sending.Outcome) -> str:
-    delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
-    hook = Webhook.objects.select_for_update().get(pk=delivery.hook_id)
+def _settle(delivery_id: int, outcome: sending.Outcome) -> str | None:
+    delivery = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
+    hook = Webhook.objects.select_for_update().filter(pk=delivery.hook_id).first() if delivery else None
+    if delivery is None or hook is None:
+        return None  # the hook was deleted while the attempt was under way
     delivery.status_code, delivery.error = outcome.status_code, outcome.error or (
         "" if outcome.delivered else "status")
     if outcome.delivered:
