@@ -71,7 +71,7 @@ def resume_point(request) -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.GET.get("after")
     if raw is None or raw == "":
         return None
-    return int(raw) if raw.isdigit() else -1
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else -1
 
 
 class Frames:
