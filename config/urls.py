@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("health/", health, name="health"),
+    path("", include("webhooks.urls")),  # before the API: its event stream lives under /api/v1/
     path("api/", include("api.urls")),
     path("", include("gameplay.urls")),
     path("", include("archive.urls")),

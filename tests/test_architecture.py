@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("clubs", "gameplay", "archive", "ratings", "tournaments", "config", "api")
+APPS = ("clubs", "gameplay", "archive", "ratings", "tournaments", "config", "api", "webhooks")
 LONG, TOO_LONG = 400, 500
 
 

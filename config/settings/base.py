@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "archive",
     "ratings",
     "tournaments",
+    "webhooks",
     "api",
 ]
 
@@ -312,6 +313,15 @@ RATING_BOARD_MIN_MATCHES = env.int("RATING_BOARD_MIN_MATCHES", default=5)
 BACKUP_DIR = Path(env("BACKUP_DIR", default=str(VAR_DIR / "backups")))
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=14)  # the newest dumps of the database kept; older ones go
 BACKUP_QUEUE = env("BACKUP_QUEUE", default=None)  # the nightly plan's queue (None: Celery's default)
+
+# Webhooks and the event stream (webhooks/, docs/webhooks.md). Hosts (host or host:port) a hook may
+# reach over http and on a loopback or private address: for tests and a developer's own receiver,
+# never in production, where every hook is https to a public address.
+WEBHOOKS_ALLOWED_TEST_HOSTS = env.list("WEBHOOKS_ALLOWED_TEST_HOSTS", default=[])
+WEBHOOKS_DISABLE_AFTER = env.int("WEBHOOKS_DISABLE_AFTER", default=20)  # failed attempts in a row
+WEBHOOKS_KEEP_DAYS = env.int("WEBHOOKS_KEEP_DAYS", default=30)  # events older than this are forgotten
+WEBHOOKS_STREAM_SECONDS = env.int("WEBHOOKS_STREAM_SECONDS", default=600)  # then the client reconnects
+WEBHOOKS_STREAM_POLL = 2  # seconds between the stream's looks for new events
 
 # --- The public API (api/): read by anyone as the pages are, results written with a key from the
 # account page. Keys are counted per key, every caller per address; the counters live in the Redis

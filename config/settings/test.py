@@ -71,3 +71,8 @@ GAMEPLAY_FLOOD_HOLD = 0.3
 # Moves run in the server's thread pool; tests/gameplay/tables/test_tables_move_pool.py turns the
 # worker processes on (spawning them per test would cost seconds in every socket test).
 GAMEPLAY_MOVE_PROCESSES = 0
+
+# A page test reads an event stream to its end (tests/authz): end it soon; the stream's own tests
+# set the time they need.
+WEBHOOKS_STREAM_SECONDS = 1
+WEBHOOKS_STREAM_POLL = 0.2

@@ -26,8 +26,10 @@ from django.urls import reverse
 from clubs.models import Club, ClubPlayer, MemberInvitation, Player, PlayerInvitation
 from tests.authz.routes import Route, url_routes
 from tests.authz.targets import TARGETS
+from tests.authz.targets import hook as hook_of
 from tests.authz.world import World
 from tournaments.models import Entry, IndividualEntry, Match, Tournament, WithdrawalRequest
+from webhooks.models import Webhook
 
 #: What each object id of a route with a parent names.
 ID_KINDS: dict[str, dict[str, str]] = {
@@ -58,6 +60,8 @@ ID_KINDS: dict[str, dict[str, str]] = {
     "clubs:invitation": {"pk": "invitation"},
     "clubs:member_invitation": {"pk": "member_invitation"},
     "clubs:member_invitation_withdraw": {"pk": "member_invitation"},
+    "webhooks:hook_toggle": {"pk": "webhook"},
+    "webhooks:hook_delete": {"pk": "webhook"},
 }
 #: Where ids are borrowed from, by what the parent is.
 SOURCES = {"tournament": ("event", "club"), "club": ("club",)}
@@ -124,6 +128,7 @@ def _from_club(world: World, kind: str):
         "roster_player": lambda: other.unclaimed,
         "invitation": lambda: other.invitation,
         "member_invitation": lambda: other.member_invitation,
+        "webhook": lambda: hook_of(world, other.club),
     }[kind]()
 
 
@@ -186,6 +191,8 @@ def names_of(obj) -> list[str]:
         return [obj.player.display_name]
     if isinstance(obj, MemberInvitation):
         return [obj.addressed_to]
+    if isinstance(obj, Webhook):
+        return [obj.url]
     if isinstance(obj, get_user_model()):
         return [obj.get_username()]
     raise TypeError(f"no names for {obj!r}")

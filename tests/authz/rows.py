@@ -292,6 +292,16 @@ ROWS: list[Row] = [
     Row("clubs:api_token_create", "POST", signed_in(400)),
     Row("clubs:api_token_revoke", "GET", signed_in(405)),
     Row("clubs:api_token_revoke", "POST", owner(REDIRECT, refused=404)),  # another's key: not there
+    # --- a club's webhooks (the secret shown once to whoever adds one) and a tournament's event stream
+    Row("webhooks:hooks", "GET", managers(200)),
+    Row("webhooks:hooks", "POST", managers(200), data=lambda w: {
+        "url": "https://93.184.216.34/bilka", "events": ["round.paired", "result.confirmed"]}),
+    Row("webhooks:hook_toggle", "GET", signed_in(405)),
+    Row("webhooks:hook_toggle", "POST", managers(REDIRECT)),
+    Row("webhooks:hook_delete", "GET", signed_in(405)),
+    Row("webhooks:hook_delete", "POST", managers(REDIRECT)),
+    Row("webhooks:stream", "GET", every(200)),
+    gets_405("webhooks:stream"),
     # --- tournaments and ratings
     Row("tournaments:list", "GET", every(200)),
     Row("tournaments:list", "POST", every(200)),

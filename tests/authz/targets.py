@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.authz.world import World
+from webhooks.models import Webhook
 
 Target = Callable[[World], "dict[str, Any] | str"]
 
@@ -33,6 +34,17 @@ def _private_table(w: World) -> dict[str, Any]:
 
 def _public_table(w: World) -> dict[str, Any]:
     return {"pk": w.public_table.pk}
+
+
+def hook(w: World, club=None):
+    """A webhook of the club's (made on first use: the world is built without one)."""
+    club = club or w.club
+    hook = Webhook.objects.filter(club=club).order_by("pk").first()
+    if hook is None:
+        hook = Webhook.objects.create(
+            club=club, url=f"https://93.184.216.34/{club.slug}", secret="whsec_authz", events=["round.paired"]
+        )
+    return hook
 
 
 def _member_player(w: World) -> int:
@@ -109,6 +121,10 @@ TARGETS: dict[str, Target] = {
     "clubs:player_edit@unclaimed": lambda w: {"pk": w.unclaimed.pk},
     "clubs:claim": lambda w: {"token": w.invitation.token},
     "clubs:api_token_revoke": lambda w: {"pk": w.owner_token.pk},
+    "webhooks:hooks": _club,
+    "webhooks:hook_toggle": lambda w: {"slug": w.club.slug, "pk": hook(w).pk},
+    "webhooks:hook_delete": lambda w: {"slug": w.club.slug, "pk": hook(w).pk},
+    "webhooks:stream": _event,
     "ratings:club": _club,
     "ratings:city": lambda w: {"city": w.club.city},
     "ratings:chart": lambda w: {"pk": _member_player(w)},

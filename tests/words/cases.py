@@ -17,6 +17,7 @@ from django.urls import NoReverseMatch, reverse
 
 from archive.models import ArchivedMatch
 from clubs.models import ApiToken
+from webhooks.models import Delivery, TournamentEvent, Webhook
 
 from .scene import Scene
 
@@ -33,6 +34,7 @@ SKIPPED = {
     "ratings:chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
     "ratings:refit": "a staff POST that sends back to the explanation page (its words are that page's)",
     "health": "a machine check",
+    "webhooks:stream": "a tournament's events for programs (text/event-stream of JSON)",
     "api:*": (
         "the API's JSON answers and schema; the docs page shows the schema's English descriptions and"
         " Swagger UI's English, its own words are read in tests/api/test_api_docs_page.py"
@@ -130,6 +132,25 @@ def roster_entry(s: Scene) -> int:
 
 def unclaimed_player(s: Scene) -> int:
     return s.invitation.player_id
+
+
+def hook_id(s: Scene) -> int:
+    return Webhook.objects.filter(club=s.club).order_by("pk").first().pk
+
+
+def hooks_with_a_log(s: Scene) -> str:
+    """The webhooks page once deliveries failed and the hook was turned off for it: the log's words."""
+    hook = Webhook.objects.filter(club=s.club).order_by("pk").first()
+    event = TournamentEvent.objects.filter(tournament=s.swiss).order_by("pk").first() or (
+        TournamentEvent.objects.create(tournament=s.swiss, type="round.paired", data={"round": 1}))
+    for error, code in (("status", 500), ("timeout", None), ("refused_address", None)):
+        Delivery.objects.create(
+            hook=hook, event=event, status="failed", attempts=6, status_code=code, error=error
+        )
+        event = TournamentEvent.objects.create(tournament=s.swiss, type="result.confirmed", data={})
+    Delivery.objects.create(hook=hook, event=event, status="delivered", attempts=1, status_code=204)
+    Webhook.objects.filter(pk=hook.pk).update(active=False, disabled_for_failures=True, failures=20)
+    return reverse("webhooks:hooks", args=[s.club.slug])
 
 
 def entry_of(attr: str) -> Callable[[Scene], int]:
@@ -589,6 +610,25 @@ CASES: list[Case] = [
         post=lambda s: {"step": "confirm", "pending": "forged"},
         label="forged",
     ),
+    # --- a club's webhooks: the page, a refused address, a new hook's secret, its log, off and on, gone
+    Case("webhooks:hooks", "organiser", url("webhooks:hooks", club)),
+    Case(
+        "webhooks:hooks", "organiser", url("webhooks:hooks", club),
+        post=lambda s: {"url": "http://10.0.0.7/bilka", "events": ["round.paired"]}, label="not https",
+    ),
+    Case(
+        "webhooks:hooks", "organiser", url("webhooks:hooks", club),
+        post=lambda s: {"url": "https://[::1]/bilka", "events": []}, label="a private address, no events",
+    ),
+    Case(
+        "webhooks:hooks", "organiser", url("webhooks:hooks", club),
+        post=lambda s: {"url": "https://93.184.216.34/bilka",
+                        "events": ["round.paired", "standings.changed"]},
+        label="the secret shown once",
+    ),
+    Case("webhooks:hooks", "organiser", hooks_with_a_log, label="turned off after failures"),
+    Case("webhooks:hook_toggle", "organiser", url("webhooks:hook_toggle", club, hook_id), post=lambda s: {}),
+    Case("webhooks:hook_delete", "organiser", url("webhooks:hook_delete", club, hook_id), post=lambda s: {}),
     # --- pages added alongside (LATER): audit logs, the tournaments list, asking first, pairing edits
     Case("clubs:audit", "demo", url("clubs:audit", club)),
     Case("tournaments:audit", "organiser", url("tournaments:audit", slug("swiss"))),
