@@ -1,4 +1,4 @@
-"""Each player's place in a round is told once, in his language: at the pairing, and again only when it changes."""
+"""Each player's place in a round is told once, in his language: at the pairing, and again when it changes."""
 
 import pytest
 
@@ -65,7 +65,8 @@ def test_a_swap_tells_only_the_eight_players_it_moved(swiss, organiser):
     assert Notification.objects.count() == before + 8
     assert {n.user_id for n in changed} == touched and changed.count() == 8
     moved = Match.objects.get(pk=one.pk).home.player_a.user  # came from table 2's EW to table 1's NS
-    assert "round 1 was changed: table 1, NS, against" in Notification.objects.get(user=moved, kind=CHANGED_KIND).text
+    note = Notification.objects.get(user=moved, kind=CHANGED_KIND)
+    assert "round 1 was changed: table 1, NS, against" in note.text
     assert tasks.notify_round_paired(rnd.pk) == 0, "the queued task after the swap tells nobody again"
 
 
