@@ -141,6 +141,7 @@ def test_a_notice_reaches_the_phone_signed_and_encrypted(club, push_service):
         "body": "Cup, round 3: table 7, NS, against X & Y.",
         "url": "/t/cup/m/7/",
         "tag": f"notice-{note.pk}",
+        "icon": "/static/favicon.svg",
     }
     with pytest.raises(http_ece.ECEException):  # another phone's keys read nothing of it
         other = Phone()

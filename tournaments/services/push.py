@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 import requests
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.templatetags.static import static
+from django.utils import translation
 from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
@@ -70,8 +72,19 @@ def forget_phone(*, user, endpoint: str) -> int:
 
 
 def push_payload(note: Notification) -> str:
-    """What the service worker shows (``static/sw.js``): title, text and the page to open."""
-    return json.dumps({"title": note.title, "body": note.text, "url": note.url, "tag": f"notice-{note.pk}"})
+    """What the service worker shows (``static/sw.js``): title (the site's name, in the reader's
+    language, when the notice has none), text, the page to open and the site's icon."""
+    with translation.override(getattr(note.user, "language", "") or translation.get_language()):
+        title = note.title or _("Bilka")
+    return json.dumps(
+        {
+            "title": title,
+            "body": note.text,
+            "url": note.url,
+            "tag": f"notice-{note.pk}",
+            "icon": static("favicon.svg"),
+        }
+    )
 
 
 def _push_one(phone: PushSubscription, data: str, topic: str, keys) -> bool:
@@ -109,7 +122,7 @@ def push_notice(*, notification_id: int) -> int:
     The ``Topic`` header names the notice: should a retried task send it again before the phone
     woke, the push service keeps only one of the two."""
     keys = vapid_keys()
-    note = Notification.objects.filter(pk=notification_id).first()
+    note = Notification.objects.select_related("user").filter(pk=notification_id).first()
     if keys is None or note is None:
         return 0
     data = push_payload(note)
