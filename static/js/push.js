@@ -36,7 +36,7 @@
     });
     let answer = {};
     try { answer = await response.json(); } catch (e) { answer = {}; }
-    if (!response.ok) throw new Error(answer.error || box.dataset.textFailed);
+    if (!response.ok) throw { site: true, message: answer.error || box.dataset.textFailed };
     return answer;
   }
 
@@ -70,8 +70,10 @@
     say(box.dataset.textOff);
   }
 
-  on.addEventListener("click", () => subscribe().catch((e) => say(e.message || box.dataset.textFailed)));
-  off.addEventListener("click", () => unsubscribe().catch((e) => say(e.message || box.dataset.textFailed)));
+  /* The site's refusals are worded in the reader's language; the browser's own errors are not. */
+  const failed = (e) => say(e && e.site ? e.message : box.dataset.textFailed);
+  on.addEventListener("click", () => subscribe().catch(failed));
+  off.addEventListener("click", () => unsubscribe().catch(failed));
 
   navigator.serviceWorker.getRegistration("/").then(async (registration) => {
     const subscription = registration && (await registration.pushManager.getSubscription());
