@@ -22,7 +22,7 @@ from config import fresh
 from config.notify import notify_user
 
 from . import services
-from .models import Match, Round, Tournament
+from .models import Match, Tournament
 from .schedule import AUTO_CONFIRM_TASK
 
 log = logging.getLogger(__name__)
@@ -73,27 +73,14 @@ def _match(match_id: int) -> Match | None:
 
 @shared_task(name="tournaments.tasks.notify_round_paired")
 def notify_round_paired(round_id: int) -> int:
-    """Tell every player with an account his table for the new round."""
-    rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
-    if rnd is None:
-        return 0
-    sent = 0
-    for match in rnd.matches.select_related(
-        "home__player_a", "home__player_b", "away__player_a", "away__player_b"
-    ):
-        for user_id in _users_of(match):
-            notify_user(
-                user_id,
-                {
-                    "kind": "tournament.round_paired",
-                    "tournament": rnd.tournament.name,
-                    "round": rnd.number,
-                    "table": match.table,
-                    "url": match.get_absolute_url(),
-                },
-            )
-            sent += 1
-    return sent
+    """Tell every player with an account his place in the new round (once: a rerun tells nobody again)."""
+    return services.tell_round_places(round_id=round_id)
+
+
+@shared_task(name="tournaments.tasks.push_notice", ignore_result=True)
+def push_notice(notification_id: int) -> int:
+    """Send a stored notice to each phone its user asked for it on (Web Push)."""
+    return services.push_notice(notification_id=notification_id)
 
 
 @shared_task(name="tournaments.tasks.notify_result_reported")
@@ -186,10 +173,17 @@ def _visit(path: str, language: str) -> int:
     host = names[0] if names else "localhost"
     secure = bool(getattr(settings, "SECURE_SSL_REDIRECT", False))
     environ = {
-        "REQUEST_METHOD": "GET", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
-        "SERVER_NAME": host, "SERVER_PORT": "443" if secure else "80", "HTTP_HOST": host,
-        "HTTP_ACCEPT_LANGUAGE": language, "wsgi.url_scheme": "https" if secure else "http",
-        "wsgi.input": io.BytesIO(), "wsgi.errors": sys.stderr,
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": host,
+        "SERVER_PORT": "443" if secure else "80",
+        "HTTP_HOST": host,
+        "HTTP_ACCEPT_LANGUAGE": language,
+        "wsgi.url_scheme": "https" if secure else "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
     }
     if secure and settings.SECURE_PROXY_SSL_HEADER:
         header, value = settings.SECURE_PROXY_SSL_HEADER

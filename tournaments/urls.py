@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from .views import audit, day, entries, events, listing, match_record, matches, rounds, standings
+from .views import audit, day, entries, events, listing, match_record, matches, phones, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
@@ -81,4 +81,7 @@ urlpatterns = [
     path("t/<slug:slug>/matches/<int:pk>/forfeit/<int:loser>/", matches.forfeit, name="forfeit"),
     path("t/<slug:slug>/live/", day.now_playing, name="now_playing"),
     path("me/notifications/", day.my_notifications, name="my_notifications"),
+    path("me/notifications/phones/", phones.subscribe, name="phone_subscribe"),
+    path("me/notifications/phones/forget/", phones.forget, name="phone_forget"),
+    path("sw.js", phones.service_worker, name="service_worker"),
 ]

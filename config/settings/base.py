@@ -228,6 +228,13 @@ ACCOUNT_RATE_LIMITS = {"login": "500/m/ip", "login_failed": "300/m/ip"}
 TRUSTED_PROXIES: list[str] = env.list("TRUSTED_PROXIES", default=[])
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
+# Web Push (config/webpush.py): the site's VAPID key pair signs every push to a phone. Unset, a
+# pair is made once and kept in VAPID_KEY_FILE (development and tests; production sets the keys).
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:noreply@bilka.local")
+VAPID_KEY_FILE = VAR_DIR / "vapid_private.pem"
+
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Bilka <noreply@bilka.local>")
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 

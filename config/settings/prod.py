@@ -42,3 +42,7 @@ STORAGES = {
     # Hashed names so WhiteNoise can serve static files with far-future cache headers.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# Web Push: the key pair comes from VAPID_PRIVATE_KEY / VAPID_PUBLIC_KEY (docs/deploy.md); without
+# them the "Notify me on this phone" button is not shown and no push is sent.
+VAPID_KEY_FILE = None

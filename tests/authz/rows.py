@@ -22,6 +22,12 @@ from typing import Any
 from tests.authz.world import ROLES, World
 
 LOGIN, REDIRECT = "login", "redirect"
+#: A browser's Web Push subscription as a form (a P-256 point and a 16-byte secret, base64url).
+PHONE = {
+    "endpoint": "https://push.example.net/send/phone-1",
+    "p256dh": "BPcq8YVyUXUVdxqA7S28vQ9b5H3ALbMTR4kEL5mBWy6W1iGn6TsHq8sTtIB2w5Iki3vI8ZwzqXPK8NwOXe7rzFQ",
+    "auth": "7aYSk4y3BdW5bWE8x5hIpQ",
+}
 #: /health/ says 503 while a service it checks (the Celery worker) is not there; never more.
 HEALTH = (200, 503)
 Outcome = int | str | tuple[int, ...]
@@ -351,6 +357,13 @@ ROWS: list[Row] = [
     Row("tournaments:my_matches", "POST", signed_in(200)),
     Row("tournaments:my_notifications", "GET", signed_in(200)),
     Row("tournaments:my_notifications", "POST", signed_in(200)),
+    # a phone asks for the user's notices by Web Push (any signed-in user, for himself)
+    Row("tournaments:phone_subscribe", "GET", signed_in(405)),
+    Row("tournaments:phone_subscribe", "POST", signed_in(201), data=lambda w: PHONE),
+    Row("tournaments:phone_forget", "GET", signed_in(405)),
+    Row("tournaments:phone_forget", "POST", signed_in(200), data=lambda w: {"endpoint": PHONE["endpoint"]}),
+    Row("tournaments:service_worker", "GET", every(200)),
+    Row("tournaments:service_worker", "POST", every(405)),
 ]
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry
 from tests.clubs.factories import PASSWORD
-from tournaments import services
+from tournaments import services, tasks
 from tournaments.models import Match, MatchStatus, Notification, TournamentStatus
 
 from .conftest import play_round
@@ -165,6 +165,7 @@ def test_a_player_cannot_unpair(client, swiss, organiser):
 
 def test_two_pairs_swap_tables_audited_and_told(swiss, organiser):
     rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+    tasks.notify_round_paired(rnd.pk)  # what the pairing's commit queues
     one, two = rnd.matches.get(table=1), rnd.matches.get(table=2)
 
     services.swap_in_round(actor=organiser, round=rnd, first=one.home_id, second=two.away_id)
@@ -180,7 +181,7 @@ def test_two_pairs_swap_tables_audited_and_told(swiss, organiser):
     ]
     moved_to_one = Match.objects.get(pk=one.pk).home.player_a.user
     note = Notification.objects.get(user=moved_to_one, kind="tournament.pairing_changed")
-    assert "you now play at table 1" in note.text
+    assert "round 1 was changed: table 1, NS, against" in note.text
     assert Notification.objects.filter(kind="tournament.pairing_changed").count() == 8  # the two tables
 
 
@@ -216,6 +217,7 @@ def test_a_swap_that_makes_a_rematch_warns_until_accepted(swiss, organiser):
 
 def test_the_bye_moves_to_another_pair(swiss7, organiser):
     rnd = services.pair_next_round(actor=organiser, tournament=swiss7)
+    tasks.notify_round_paired(rnd.pk)
     bye = rnd.matches.get(bye=True)
     had_bye, gets_bye = bye.home_id, rnd.matches.get(table=1).home_id
 

@@ -34,6 +34,9 @@ SKIPPED = {
     "ratings:chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
     "ratings:refit": "a staff POST that sends back to the explanation page (its words are that page's)",
     "health": "a machine check",
+    "tournaments:phone_subscribe": "JSON for the phone-notices script (its refusals: test_phones.py)",
+    "tournaments:phone_forget": "JSON for the phone-notices script",
+    "tournaments:service_worker": "the service worker's script",
     "webhooks:stream": "a tournament's events for programs (text/event-stream of JSON)",
     "api:*": (
         "the API's JSON answers and schema; the docs page shows the schema's English descriptions and"

@@ -4,7 +4,7 @@ Every model is importable from here (``tournaments.models.Match``), which is als
 migrations cite for ``new_pin``.
 """
 
-from .day import ActionKind, DaySettings, Notification, ScheduledAction
+from .day import ActionKind, DaySettings, Notification, PushSubscription, ScheduledAction
 from .entries import (
     ACTIVE_STATUSES,
     WAITING_STATUSES,
@@ -51,6 +51,7 @@ __all__ = [
     "Match",
     "MatchStatus",
     "Notification",
+    "PushSubscription",
     "PlayMode",
     "RequestStatus",
     "ResultCorrection",

@@ -94,6 +94,8 @@ class Notification(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=40)
+    #: What a phone shows above the text (a tournament's name); blank for the site's name.
+    title = models.CharField(max_length=120, blank=True)
     text = models.CharField(max_length=400)
     url = models.CharField(max_length=300, blank=True)
     key = models.CharField(max_length=160, blank=True)
@@ -112,3 +114,26 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.text[:40]}"
+
+
+class PushSubscription(models.Model):
+    """One phone (or browser) that asked for the user's notices by Web Push: where its push service
+    takes them and the keys they are encrypted to. A push service that answers 404 or 410 has
+    forgotten it, and the row goes."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created = models.DateTimeField(default=timezone.now)
+    #: The last push service's refusal (blank when the last push went through).
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("phone for notices")
+        verbose_name_plural = _("phones for notices")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.endpoint[:60]}"

@@ -9,7 +9,8 @@
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
   ``records``: the record of a match played elsewhere attached to its pairing;
-- ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``.
+- ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``
+  (``pairing_notices``: each player's place in a round; ``push``: notices on phones).
 - ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
   follows any result) are what the others share.
 
@@ -29,6 +30,7 @@ from .entries import (
 from .events import create_tournament, parse_rules, update_tournament
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .notices import tell_invited_member
+from .pairing_notices import tell_round_places
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
 from .partners import accept_partner, decline_partner, self_register
 from .pins import (
@@ -47,6 +49,7 @@ from .players import (
     self_register_player,
     substitute_player,
 )
+from .push import forget_phone, push_notice, subscribe_phone
 from .records import attach_record, check_record, prefilled_chairs
 from .results import (
     auto_confirm_due,
@@ -72,6 +75,10 @@ from .withdrawals import (
 __all__ = [
     "on_commit_task",
     "tell_invited_member",
+    "tell_round_places",
+    "push_notice",
+    "subscribe_phone",
+    "forget_phone",
     "accept_partner",
     "decline_partner",
     "attach_record",

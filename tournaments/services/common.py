@@ -25,6 +25,8 @@ from .. import permissions
 from ..models import DealLine, Match, ResultCorrection, Round, Tournament
 
 NOTIFY_ROUND_PAIRED = "tournaments.tasks.notify_round_paired"
+#: A stored notice sent to each of its user's phones (Web Push), from a worker.
+PUSH_NOTICE_TASK = "tournaments.tasks.push_notice"
 NOTIFY_RESULT_REPORTED = "tournaments.tasks.notify_result_reported"
 NOTIFY_DISPUTE = "tournaments.tasks.notify_dispute"
 NOTIFY_TOURNAMENT_FINISHED = "tournaments.tasks.notify_tournament_finished"

@@ -18,10 +18,14 @@ from config.notify import notify_user
 
 from .. import permissions
 from ..models import Match, Notification, Tournament
+from .common import PUSH_NOTICE_TASK, on_commit_task
 
 
-def notify(user, *, kind: str, text: Callable[[], str], url: str = "", key: str = "") -> None:
-    """Keep a notice on the site, push it to the user's open sockets, and e-mail it if we know an address.
+def notify(
+    user, *, kind: str, text: Callable[[], str], url: str = "", key: str = "", title: str = ""
+) -> None:
+    """Keep a notice on the site, push it to the user's open sockets and his phones (Web Push, from a
+    worker on commit), and e-mail it if we know an address.
 
     ``key`` makes it once-only: a rerun of the same plan notifies nobody twice. ``text`` is a
     function that words the notice: it is called in the user's language (``User.language``, the
@@ -32,8 +36,11 @@ def notify(user, *, kind: str, text: Callable[[], str], url: str = "", key: str 
         return
     with translation.override(getattr(user, "language", "") or translation.get_language()):
         worded = str(text())
-    Notification.objects.create(user=user, kind=kind, text=worded[:400], url=url, key=key)
-    notify_user(user.pk, {"kind": kind, "text": worded, "url": url})
+    note = Notification.objects.create(
+        user=user, kind=kind, title=title[:120], text=worded[:400], url=url, key=key
+    )
+    notify_user(user.pk, {"kind": kind, "title": title, "text": worded, "url": url})
+    on_commit_task(PUSH_NOTICE_TASK, note.pk)
     if user.email:
         address, subject = user.email, worded[:120]
         body = f"{worded}\n\n{url}" if url else worded

@@ -4,7 +4,8 @@ What Swiss Manager and bridge scoring programs let an organiser do before play s
 is one transaction with its audit row (before → after), allowed only while no result of the round is
 confirmed; what hangs on the old pairing follows it: live tables opened for it are called off
 through gameplay (and opened anew for the changed matches of a started online round), the plans
-written for an unpaired round are cancelled, and the players affected get a correction notice.
+written for an unpaired round are cancelled, and the players whose place changed are told their new
+one (``pairing_notices``, the same path as the pairing's own notice).
 A swap that makes a rematch (or a second bye, or in an individual event a repeated partnership)
 is refused with a ``PairingWarning`` until the organiser accepts it.
 """
@@ -31,6 +32,7 @@ from ..models import (
 from .common import audit, lock_tournament, require_manager
 from .notices import notify, users_of_side
 from .online import close_tables, open_tables
+from .pairing_notices import tell_round_places
 from .plans import plan_tournament, unplan_round
 
 
@@ -270,18 +272,8 @@ def swap_in_round(*, actor, round: Round, first: int, second: int, accept: bool 
         before={"matches": [b for b in before if b[0] in {m.pk for m in matches}], "seats": seats_before},
         after=after,
     )
-    for m in Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("home", "away"):
-        _tell_new_place(tournament, rnd, m)
+    tell_round_places(round_id=rnd.pk)  # the players whose place changed, and only they
     return matches
-
-
-def _tell_new_place(tournament: Tournament, rnd: Round, m: Match) -> None:
-    values = {"t": tournament.name, "r": rnd.number, "n": m.table}
-    if m.bye:
-        text = lambda: _("%(t)s: round %(r)d was changed; you now have a bye.") % values  # noqa: E731
-    else:
-        text = lambda: _("%(t)s: round %(r)d was changed; you now play at table %(n)d.") % values  # noqa: E731
-    _tell(m, text=text, key="")
 
 
 # --- table numbers -------------------------------------------------------------------------------
@@ -314,7 +306,6 @@ def set_table_number(*, actor, match: Match, table: int) -> Match:
         before={"matches": [[m.pk, table if m.table == old else old] for m in moved]},
         after={"matches": [[m.pk, m.table] for m in moved]},
     )
-    for m in moved:
-        _tell_new_place(tournament, rnd, m)
+    tell_round_places(round_id=rnd.pk)
     match.refresh_from_db()
     return match
