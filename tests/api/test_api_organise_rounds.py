@@ -110,7 +110,10 @@ def test_another_clubs_organising_key_is_refused(api, organiser, match, name, wh
     key = key_for(organiser, "organise", [other])
     ru = {"HTTP_ACCEPT_LANGUAGE": "ru"}
     answer = _post(api, name, key, _body(body, match), headers=ru, **where(match))
-    assert answer.status_code == 403 and answer.json()["detail"] == "Этот ключ не может проводить турниры этого клуба."
+    assert (
+        answer.status_code == 403
+        and answer.json()["detail"] == "Этот ключ не может проводить турниры этого клуба."
+    )
 
 
 # --- unpairing, swapping, table numbers --------------------------------------------------------
@@ -215,7 +218,9 @@ def test_the_other_pair_disputes_and_the_organiser_keeps_the_reported_result(api
     services.enter_result(actor=match.home.player_a.user, match=match, home_eyes=12, away_eyes=5)
     own = _post(api, "match_dispute", _player_key(club, match, "home"), pk=match.pk)
     assert own.status_code == 403
-    disputed = _post(api, "match_dispute", _player_key(club, match, "away"), {"note": "Было 12:9"}, pk=match.pk)
+    disputed = _post(
+        api, "match_dispute", _player_key(club, match, "away"), {"note": "Было 12:9"}, pk=match.pk
+    )
     assert disputed.status_code == 200 and disputed.json()["status"] == MatchStatus.DISPUTED
     assert _audited("match.dispute") == 1
     settled = _post(api, "match_settle", okey, pk=match.pk)
