@@ -337,7 +337,8 @@ class SettleSerializer(serializers.Serializer):
 
 
 class WarningsSerializer(serializers.Serializer):
-    """A 409 that the request can overrule with ``accept_warnings``."""
+    """A 409: with ``warnings``, one the request can overrule with ``accept_warnings``; without,
+    a refusal by the game's rules as every operation's 409."""
 
     detail = serializers.CharField()
-    warnings = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField(), required=False)
