@@ -320,6 +320,12 @@ class DisputeSerializer(serializers.Serializer):
 
     note = model_text(Match, "dispute_note", required=False, default="")
 
+    def to_internal_value(self, data):
+        # A number is no note (DRF's text fields would take 5 as "5"): refused as the schema says.
+        if isinstance(data, dict) and "note" in data and not isinstance(data["note"], str):
+            raise serializers.ValidationError({"note": [self.fields["note"].error_messages["invalid"]]})
+        return super().to_internal_value(data)
+
 
 class SettleSerializer(serializers.Serializer):
     """Without eyes the reported result stands; with them, the organiser's score replaces it."""

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry, Role
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.tournaments.conftest import play_round, register_pairs
+from tests.tournaments.conftest import play_round, player_with_account, register_pairs
 from tournaments import services
 from tournaments.models import Match, MatchStatus, ResultCorrection, Round
 
@@ -239,3 +239,30 @@ def test_the_organiser_settles_a_dispute_with_his_own_score(api, club, okey, mat
     settled = _post(api, "match_settle", okey, {"home_eyes": 12, "away_eyes": 9}, pk=match.pk)
     assert settled.status_code == 200 and settled.json()["away_eyes"] == 9
     assert settled.json()["status"] == MatchStatus.CONFIRMED and _audited("match.correct") == 1
+
+
+def test_a_dispute_note_must_be_text(api, club, match):
+    services.enter_result(actor=match.home.player_a.user, match=match, home_eyes=12, away_eyes=5)
+    answer = _post(api, "match_dispute", _player_key(club, match, "away"), {"note": 5}, pk=match.pk)
+    assert answer.status_code == 400 and "note" in answer.json()["fields"]
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.UNCONFIRMED
+
+
+def test_an_individual_events_tables_go_through_the_same_operations(api, club, okey, organiser):
+    """Its tables are matches of two partnerships: paired, swapped (two players) and corrected alike."""
+    solo = services.create_tournament(
+        actor=organiser, club=club, name="Индивидуалка", format="ind_swiss", swiss_rounds=3, seeding="manual"
+    )
+    for i in range(8):
+        services.register_player(
+            actor=organiser, tournament=solo, player=player_with_account(club, f"ind{i}")
+        )
+    paired = _post(api, "round_pair_next", okey, slug=solo.slug)
+    assert paired.status_code == 201 and len(paired.json()["matches"]) == 2
+    norths = Round.objects.get(tournament=solo).seats.filter(table__in=(1, 2), seat="N")
+    one, two = (s.entry_id for s in norths)
+    swapped = _post(api, "round_swap", okey, {"first": one, "second": two}, slug=solo.slug, number=1)
+    assert swapped.status_code == 200 and _audited("round.swap") == 1
+    table = Match.objects.get(tournament=solo, table=1)
+    fixed = _post(api, "match_correct", okey, {"home_eyes": 12, "away_eyes": 4}, pk=table.pk)
+    assert fixed.status_code == 200 and fixed.json()["status"] == MatchStatus.CONFIRMED
