@@ -3,7 +3,6 @@ name; a player without an account by the name the club entered), never a match's
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -328,18 +327,12 @@ class DisputeSerializer(serializers.Serializer):
 
 
 class SettleSerializer(serializers.Serializer):
-    """Without eyes the reported result stands; with them, the organiser's score replaces it."""
+    """Without eyes the reported result stands; with them, the organiser's score replaces it. One
+    pair's eyes alone is refused by the view (409: the schema cannot say "both or neither")."""
 
     home_eyes = serializers.IntegerField(min_value=0, max_value=99, required=False)
     away_eyes = serializers.IntegerField(min_value=0, max_value=99, required=False)
     reason = ProseField(max_length=300, required=False, allow_blank=True, default="")
-
-    def validate(self, attrs: dict) -> dict:
-        if ("home_eyes" in attrs) != ("away_eyes" in attrs):
-            raise serializers.ValidationError(
-                _("Give both pairs' eyes, or neither to keep the reported result.")
-            )
-        return attrs
 
 
 class WarningsSerializer(serializers.Serializer):

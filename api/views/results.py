@@ -144,6 +144,8 @@ class MatchSettle(WriteView):
         data = given.validated_data
         if match.status != MatchStatus.DISPUTED:
             raise ValidationError(_("This result is not disputed; there is nothing to settle."))
+        if ("home_eyes" in data) != ("away_eyes" in data):
+            raise ValidationError(_("Give both pairs' eyes, or neither to keep the reported result."))
         if "home_eyes" in data:
             services.correct_result(actor=request.user, match=match, **data)
         elif match.has_result:

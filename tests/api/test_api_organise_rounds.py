@@ -235,7 +235,7 @@ def test_the_organiser_settles_a_dispute_with_his_own_score(api, club, okey, mat
     services.enter_result(actor=match.home.player_a.user, match=match, home_eyes=12, away_eyes=5)
     services.dispute_result(actor=match.away.player_a.user, match=match, note="")
     half = _post(api, "match_settle", okey, {"home_eyes": 12}, pk=match.pk)
-    assert half.status_code == 400
+    assert half.status_code == 409 and "both pairs' eyes" in half.json()["detail"]
     settled = _post(api, "match_settle", okey, {"home_eyes": 12, "away_eyes": 9}, pk=match.pk)
     assert settled.status_code == 200 and settled.json()["away_eyes"] == 9
     assert settled.json()["status"] == MatchStatus.CONFIRMED and _audited("match.correct") == 1
