@@ -10,6 +10,7 @@ from clubs.models import Club, Player
 from tournaments.models import (
     EntryStatus,
     Format,
+    Match,
     MatchStatus,
     RoundStatus,
     Seeding,
@@ -17,7 +18,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 
-from .fields import model_text
+from .fields import ProseField, model_text
 
 #: The largest id a row may have (a bigint): a larger number is refused, never sent to the database.
 MAX_ID = 2**63 - 1
@@ -266,3 +267,77 @@ class RatingSerializer(serializers.Serializer):
         help_text="the last of the rated matches the caller may see",
     )
 
+
+# --- running an event's rounds and settling its results (organising keys) -----------------------
+
+#: What the organiser's pages ask before a change that breaks a rule or loses something.
+ACCEPT_WARNINGS_HELP = (
+    "What the page asks as a second step: without it the change is refused with 409 and its "
+    "warnings; send the request again with true to make it anyway."
+)
+
+
+class UnpairSerializer(serializers.Serializer):
+    """Unpairing loses the results reported but not yet confirmed: accepted only explicitly."""
+
+    accept_warnings = serializers.BooleanField(default=False, help_text=ACCEPT_WARNINGS_HELP)
+
+
+class UnpairedSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The round that was unpaired.")
+
+
+class SwapSerializer(serializers.Serializer):
+    """Two pairs (in an individual event, two players) by their entry ids; a pair with the bye
+    swapped with a playing pair moves the bye."""
+
+    first = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    second = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    accept_warnings = serializers.BooleanField(default=False, help_text=ACCEPT_WARNINGS_HELP)
+
+
+class TableSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=999)
+
+
+class CorrectionSerializer(ResultSerializer):
+    """The organiser's correction: the eyes, and the reason the players read with the match
+    (needed once the result is confirmed or later rounds were paired on it)."""
+
+    reason = ProseField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class ForfeitSerializer(serializers.Serializer):
+    """The pair (its entry id; in an individual event, the partnership's) that loses 0:12."""
+
+    loser = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    reason = ProseField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class DisputeSerializer(serializers.Serializer):
+    """What the other pair says is wrong with the reported score (the organiser reads it)."""
+
+    note = model_text(Match, "dispute_note", required=False, default="")
+
+    def to_internal_value(self, data):
+        # A number is no note (DRF's text fields would take 5 as "5"): refused as the schema says.
+        if isinstance(data, dict) and "note" in data and not isinstance(data["note"], str):
+            raise serializers.ValidationError({"note": [self.fields["note"].error_messages["invalid"]]})
+        return super().to_internal_value(data)
+
+
+class SettleSerializer(serializers.Serializer):
+    """Without eyes the reported result stands; with them, the organiser's score replaces it. One
+    pair's eyes alone is refused by the view (409: the schema cannot say "both or neither")."""
+
+    home_eyes = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    away_eyes = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    reason = ProseField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class WarningsSerializer(serializers.Serializer):
+    """A 409: with ``warnings``, one the request can overrule with ``accept_warnings``; without,
+    a refusal by the game's rules as every operation's 409."""
+
+    detail = serializers.CharField()
+    warnings = serializers.ListField(child=serializers.CharField(), required=False)

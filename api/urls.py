@@ -48,6 +48,21 @@ urlpatterns = [
     path("v1/matches/<int:pk>/", views.MatchDetail.as_view(), name="match_detail"),
     path("v1/matches/<int:pk>/result/", views.MatchResult.as_view(), name="match_result"),
     path("v1/matches/<int:pk>/confirm/", views.MatchConfirm.as_view(), name="match_confirm"),
+    # Running an event's rounds and settling its results (organising keys; a dispute: results keys).
+    path("v1/tournaments/<slug:slug>/rounds/next/", views.RoundPairNext.as_view(), name="round_pair_next"),
+    path(
+        "v1/tournaments/<slug:slug>/rounds/<int:number>/unpair/",
+        views.RoundUnpair.as_view(),
+        name="round_unpair",
+    ),
+    path(
+        "v1/tournaments/<slug:slug>/rounds/<int:number>/swap/", views.RoundSwap.as_view(), name="round_swap"
+    ),
+    path("v1/matches/<int:pk>/table/", views.MatchTable.as_view(), name="match_table"),
+    path("v1/matches/<int:pk>/correct/", views.MatchCorrect.as_view(), name="match_correct"),
+    path("v1/matches/<int:pk>/forfeit/", views.MatchForfeit.as_view(), name="match_forfeit"),
+    path("v1/matches/<int:pk>/dispute/", views.MatchDispute.as_view(), name="match_dispute"),
+    path("v1/matches/<int:pk>/settle/", views.MatchSettle.as_view(), name="match_settle"),
     path("v1/archive/", views.ArchivedMatchList.as_view(), name="archive_list"),
     path("v1/archive/<int:pk>/", views.ArchivedMatchDetail.as_view(), name="archive_detail"),
     path("v1/archive/<int:pk>/record/", views.ArchivedMatchRecord.as_view(), name="archive_record"),

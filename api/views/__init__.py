@@ -10,7 +10,8 @@ from .entries import (
     EventEntryWithdraw,
     TournamentEntries,
 )
-from .results import MatchConfirm, MatchResult
+from .results import MatchConfirm, MatchCorrect, MatchDispute, MatchForfeit, MatchResult, MatchSettle
+from .rounds import MatchTable, RoundPairNext, RoundSwap, RoundUnpair
 from .tournaments import MatchDetail, RoundList, StandingsView, TournamentDetail, TournamentList, not_found
 
 __all__ = [
@@ -36,4 +37,13 @@ __all__ = [
     "TournamentEntries",
     "TournamentList",
     "not_found",
+    # running an event's rounds and settling its results
+    "MatchCorrect",
+    "MatchDispute",
+    "MatchForfeit",
+    "MatchSettle",
+    "MatchTable",
+    "RoundPairNext",
+    "RoundSwap",
+    "RoundUnpair",
 ]

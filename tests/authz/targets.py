@@ -85,6 +85,11 @@ TARGETS: dict[str, Target] = {
     "api:match_detail": lambda w: {"pk": w.match.pk},
     "api:match_result": lambda w: {"pk": w.match.pk},
     "api:match_confirm": lambda w: {"pk": w.match.pk},
+    "api:round_pair_next": _event,
+    "api:round_unpair": lambda w: {"slug": w.tournament.slug, "number": 1},
+    "api:round_swap": lambda w: {"slug": w.tournament.slug, "number": 1},
+    **{f"api:match_{step}": (lambda w: {"pk": w.match.pk})
+       for step in ("table", "correct", "forfeit", "dispute", "settle")},
     "api:match_result@other-club": lambda w: {"pk": _other_match(w).pk},
     "api:match_confirm@other-club": lambda w: {"pk": _other_match(w).pk},
     "api:archive_detail@private": lambda w: {"pk": w.private_archived.pk},
