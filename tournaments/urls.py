@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from .views import audit, day, entries, events, listing, match_record, matches, rounds, standings
+from .views import audit, day, entries, events, hall, listing, match_record, matches, rounds, standings
 
 app_name = "tournaments"
 urlpatterns = [
@@ -80,5 +80,13 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/matches/<int:pk>/forfeit/<int:loser>/", matches.forfeit, name="forfeit"),
     path("t/<slug:slug>/live/", day.now_playing, name="now_playing"),
+    path("t/<slug:slug>/hall/", hall.hall, name="hall"),
+    path("t/<slug:slug>/hall/pin/", hall.pin_view, name="hall_pin"),
+    path("t/<slug:slug>/announcements/", hall.announce, name="announce"),
+    path(
+        "t/<slug:slug>/announcements/<int:pk>/withdraw/",
+        hall.withdraw_announcement,
+        name="announcement_withdraw",
+    ),
     path("me/notifications/", day.my_notifications, name="my_notifications"),
 ]
