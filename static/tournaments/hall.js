@@ -17,15 +17,48 @@
     });
   }
 
+  // Column counts each view may use (wider names: fewer columns).
+  var COLUMNS = { tables: [1, 2, 3, 4], names: [2, 3, 4, 5, 6], standings: [1, 2, 3], results: [1, 2] };
+
+  function fits(list, whole) {
+    // whole: no name cut short with an ellipsis either
+    if (whole && Array.prototype.some.call(list.querySelectorAll(".hall-pair, .hall-name, .hall-who"), function (el) {
+      return el.scrollWidth > el.clientWidth + 1;
+    })) return false;
+    return list.scrollHeight <= list.clientHeight + 1 && list.scrollWidth <= list.clientWidth + 1 &&
+      !Array.prototype.some.call(list.children, function (li) {
+        var r = li.getBoundingClientRect(), box = list.getBoundingClientRect();
+        return r.right > box.right + 1 || r.bottom > box.bottom + 1;
+      });
+  }
+
   function fit(view) {
-    // Largest type that fits: start from the stylesheet's size, shrink until nothing overflows.
+    // The largest type at which every line is on the screen, over the view's column counts:
+    // a projector is read from the back of the hall, and nobody can scroll it.
     var list = view.querySelector(".hall-cols");
     if (!list) return;
-    list.style.fontSize = "";
-    var size = parseFloat(window.getComputedStyle(list).fontSize);
-    for (var i = 0; i < 40 && size > 9 && (list.scrollHeight > list.clientHeight + 1 || list.scrollWidth > list.clientWidth + 1); i++) {
-      size = size * 0.93;
-      list.style.fontSize = size + "px";
+    var most = window.innerHeight * 0.06, best = null;
+    [true, false].forEach(function (whole) {  // names in full if any size allows, else cut short
+      if (best) return;
+      (COLUMNS[view.getAttribute("data-view")] || [2]).forEach(function (cols) {
+        list.style.columnCount = cols;
+        var low = 10, high = most;
+        list.style.fontSize = low + "px";
+        if (!fits(list, whole)) return;
+        for (var i = 0; i < 10; i++) {
+          var mid = (low + high) / 2;
+          list.style.fontSize = mid + "px";
+          if (fits(list, whole)) low = mid; else high = mid;
+        }
+        if (!best || low > best.size + 0.5) best = { cols: cols, size: low };
+      });
+    });
+    if (best) {
+      list.style.columnCount = best.cols;
+      list.style.fontSize = best.size + "px";
+    } else {
+      list.style.columnCount = "";
+      list.style.fontSize = "";
     }
   }
 
