@@ -1,5 +1,5 @@
 // Round clocks: the page says "ends at 14:30" (from the server); this counts down to that time
-// every second ("12:34 left", then "Time is up"). It looks the clocks up on every tick, so a clock
+// every second ("12:34 left", worded by the page in its language, then "Time is up"). It looks the clocks up on every tick, so a clock
 // that a live refresh (live.js) put on the page counts too.
 (function () {
   "use strict";
@@ -22,7 +22,7 @@
       clock.classList.remove("is-over");
       var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
       var shown = (h ? h + ":" + two(m) : String(m)) + ":" + two(s);
-      left.textContent = clock.getAttribute("data-left").replace("%(time)s", shown);
+      left.textContent = clock.getAttribute("data-left").replace("{time}", shown);
     }
   }
   tick();

@@ -34,17 +34,20 @@ def _championship():
     )
     players = []
     for i in range(2 * PAIRS):
-        name = f"{FIRST[i % len(FIRST)]} {LAST[(i // len(FIRST)) % len(LAST)]}-{i // 80 + 1 if i >= 80 else ''}".rstrip("-")
+        name = f"{FIRST[i % len(FIRST)]} {LAST[(i // len(FIRST)) % len(LAST)]}"
         p = PlayerFactory(display_name=name)
         ClubPlayer.objects.create(club=club, player=p, added_as=name)
         players.append(p)
     for i in range(PAIRS):
-        services.register_entry(actor=organiser, tournament=t, player_a=players[2 * i], player_b=players[2 * i + 1])
+        services.register_entry(
+            actor=organiser, tournament=t, player_a=players[2 * i], player_b=players[2 * i + 1]
+        )
     rnd = services.pair_next_round(actor=organiser, tournament=t)
     for m in rnd.matches.filter(bye=False).order_by("table")[:6]:
         services.enter_result(actor=organiser, match=m, home_eyes=12, away_eyes=m.table % 12)
     services.post_announcement(
-        actor=organiser, tournament=t, text="Обед в 13:00 в столовой. Второй тур начнётся в 14:00 — не опаздывайте!"
+        actor=organiser, tournament=t,
+        text="Обед в 13:00 в столовой. Второй тур начнётся в 14:00 — не опаздывайте!",
     )
     return t, organiser, rnd
 
@@ -60,7 +63,9 @@ def _all_on_screen(page, selector: str, viewport: dict) -> int:
     )
 
 
-def test_the_hall_screen_fits_a_projector_and_follows_the_results(asgi_server, chromium_path, screenshots_dir):  # noqa: F811
+def test_the_hall_screen_fits_a_projector_and_follows_the_results(  # noqa: F811
+    asgi_server, chromium_path, screenshots_dir  # noqa: F811
+):
     t, organiser, rnd = _championship()
     tables = rnd.matches.filter(bye=False).count()
     with sync_playwright() as p:

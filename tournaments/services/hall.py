@@ -64,7 +64,8 @@ def post_announcement(*, actor, tournament: Tournament, text: str) -> Announceme
         notify(
             user,
             kind="tournament.announcement",
-            text=lambda: _("From the organiser of %(tournament)s: %(text)s") % {"tournament": name, "text": words},
+            text=lambda: _("From the organiser of %(tournament)s: %(text)s")
+            % {"tournament": name, "text": words},
             url=url,
             key=f"announcement-{note.pk}",
         )

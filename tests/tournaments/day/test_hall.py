@@ -92,7 +92,9 @@ def _accounts(t):
     return set(Player.objects.filter(pk__in=ids, user__isnull=False).values_list("user_id", flat=True))
 
 
-def test_an_announcement_reaches_every_player_once_in_his_language(swiss8, organiser, django_capture_on_commit_callbacks):
+def test_an_announcement_reaches_every_player_once_in_his_language(
+    swiss8, organiser, django_capture_on_commit_callbacks
+):
     users = _accounts(swiss8)
     assert len(users) == 16
     russian = Player.objects.get(user_id=min(users)).user

@@ -27,7 +27,7 @@ def test_the_hall_screen_is_public_and_shows_the_tables_and_who_sits_where(clien
     assert "site-header" not in page  # a full screen: no site menu on the wall
     m = rnd.matches.get(table=2)
     tables = page.split('id="hall-tables"')[1].split("</section>")[0]
-    assert f'data-table="2"><span class="hall-no">2</span>' in tables
+    assert 'data-table="2"><span class="hall-no">2</span>' in tables
     assert escape(m.home.name) in tables and escape(m.away.name) in tables
     names = page.split('id="hall-names"')[1].split("</section>")[0]
     name = m.home.player_a.display_name
