@@ -27,4 +27,5 @@
   }
   tick();
   setInterval(tick, 1000);
+  document.addEventListener("bilka:live-updated", tick);  // a swapped page counts at once
 })();
