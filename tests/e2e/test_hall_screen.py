@@ -104,3 +104,47 @@ def test_the_hall_screen_fits_a_projector_and_follows_the_results(  # noqa: F811
             assert page.evaluate("window.__notReloaded") == 7
             assert _all_on_screen(page, "#hall-tables.is-shown li.hall-table", SIZES[label]) == 0
         browser.close()
+
+
+# Keeps every socket the page opens, so the test can drop them as a weak network would.
+KEEP_SOCKETS = """
+  window.__sockets = [];
+  const Real = window.WebSocket;
+  window.WebSocket = function (url, protocols) {
+    const s = new Real(url, protocols);
+    window.__sockets.push(s);
+    return s;
+  };
+  window.WebSocket.prototype = Real.prototype;
+"""
+
+
+def test_the_hall_screen_says_it_is_reconnecting_and_comes_back_by_itself(  # noqa: F811
+    asgi_server, chromium_path  # noqa: F811
+):
+    club = ClubFactory(name="Успенка", slug="uspenka")
+    organiser = UserFactory(username="zhanar")
+    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
+    t = services.create_tournament(actor=organiser, club=club, name="Вечер бильки", format="swiss",
+                                   swiss_rounds=3, seeding="manual")
+    for i in range(4):
+        a = PlayerFactory(display_name=f"Игрок {2 * i + 1}")
+        b = PlayerFactory(display_name=f"Игрок {2 * i + 2}")
+        services.register_entry(actor=organiser, tournament=t, player_a=a, player_b=b)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport=SIZES["720p"], locale="ru").new_page()
+        page.add_init_script(KEEP_SOCKETS)
+        page.goto(f"{asgi_server}/t/{t.slug}/hall/")
+        expect(page.locator("#t-live[data-live-connected='1']")).to_have_count(1)
+        expect(page.locator("#hall-reconnecting")).to_be_hidden()
+        page.evaluate("window.__notReloaded = 3; window.__sockets.forEach(s => s.close())")
+        expect(page.locator("#hall-reconnecting")).to_be_visible()
+        expect(page.locator("#hall-reconnecting")).to_be_hidden()  # back by itself
+        expect(page.locator("#t-live[data-live-connected='1']")).to_have_count(1)
+        match = rnd.matches.filter(bye=False).order_by("table").first()
+        services.enter_result(actor=organiser, match=match, home_eyes=12, away_eyes=9)
+        expect(page.locator(f"#hall-tables li[data-table='{match.table}'] .hall-score")).to_have_text("12:9")
+        assert page.evaluate("window.__notReloaded") == 3
+        browser.close()
