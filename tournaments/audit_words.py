@@ -15,6 +15,7 @@ from .forms import TIEBREAK_LABELS
 from .models import (
     EntryStatus,
     Format,
+    HallView,
     MatchStatus,
     PlayMode,
     RequestStatus,
@@ -60,6 +61,9 @@ ACTIONS = {
     "match.correct": gettext_lazy("Result corrected"),
     "match.live_result": gettext_lazy("Result taken from a live table"),
     "match.live_result_refused": gettext_lazy("Live table's result not taken"),
+    "announcement.post": gettext_lazy("Announcement to the hall"),
+    "announcement.withdraw": gettext_lazy("Announcement withdrawn"),
+    "tournament.hall_view": gettext_lazy("Hall screen view changed"),
 }
 
 KINDS = {
@@ -86,6 +90,9 @@ FIELDS = {
     "deadline": gettext_lazy("deadline"),
     "play_mode": gettext_lazy("play"),
     "best_of": gettext_lazy("matches per tie"),
+    "length": gettext_lazy("round length (minutes)"),
+    "announcement": gettext_lazy("announcement"),
+    "text": gettext_lazy("text"),
     "round": gettext_lazy("round"),
     "entries": gettext_lazy("pairs"),
     "new_players": gettext_lazy("new players on the roster"),
@@ -113,6 +120,7 @@ VALUES = {
     "format": dict(Format.choices),
     "seeding": dict(Seeding.choices),
     "tiebreaks": {str(k): v for k, v in TIEBREAK_LABELS.items()},
+    "hall_view": {**dict(HallView.choices), "": gettext_lazy("every view in turn")},
 }
 
 

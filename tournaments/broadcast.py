@@ -22,7 +22,7 @@ from django.db.models.signals import post_save
 
 from gameplay.models import TableEvent
 
-from .models import Match, Round
+from .models import Announcement, Match, Round, Tournament
 from .services.common import RECORD_TABLE_RESULT, on_commit_task
 
 logger = logging.getLogger(__name__)
@@ -87,6 +87,13 @@ def _round_saved(sender, instance: Round, raw: bool = False, **kwargs) -> None:
         changed(instance.tournament_id)
 
 
+def _hall_saved(sender, instance, raw: bool = False, **kwargs) -> None:
+    """An announcement posted or withdrawn, or the wall screen's view pinned: the hall screen and
+    the tournament page show them, so they refresh as for a result."""
+    if not raw:
+        changed(instance.pk if isinstance(instance, Tournament) else instance.tournament_id)
+
+
 def connect() -> None:
     """Send the frame on every saved match and round. Connected after the pages' freshness
     (``tournaments.freshness``): a transaction's hooks run at its commit in the order they were
@@ -95,6 +102,8 @@ def connect() -> None:
     and kept showing it until the next change."""
     post_save.connect(_match_saved, sender=Match, dispatch_uid="bilka-live-match")
     post_save.connect(_round_saved, sender=Round, dispatch_uid="bilka-live-round")
+    post_save.connect(_hall_saved, sender=Announcement, dispatch_uid="bilka-live-announcement")
+    post_save.connect(_hall_saved, sender=Tournament, dispatch_uid="bilka-live-tournament")
 
 
 def _table_event_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:

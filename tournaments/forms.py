@@ -20,7 +20,7 @@ from gameplay.engine import Rules
 from gameplay.engine import rules as engine_rules
 
 from .core.tiebreaks import Tiebreak
-from .models import DaySettings, Format, PlayMode, Seeding, Tournament
+from .models import ANNOUNCEMENT_LENGTH, DaySettings, Format, HallView, PlayMode, Seeding, Tournament
 
 RULE_LABELS = {
     "deck": _("Deck"),
@@ -111,7 +111,7 @@ PLAIN_SETTINGS = (
     "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
     "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
     "points_win", "points_loss", "points_bye", "self_registration", "rated", "entry_cap",
-    "auto_confirm_hours",
+    "auto_confirm_hours", "round_length",
     "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
@@ -223,6 +223,14 @@ class TournamentForm(BilkaForm):
         initial=24,
     )
 
+    round_length = forms.IntegerField(
+        label=_("Round length (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_("A clock counts down on the players' pages and the hall screen; empty for no clock."),
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         choices = [("", "—"), *((t.value, TIEBREAK_LABELS[t]) for t in Tiebreak)]
@@ -268,6 +276,7 @@ class TournamentForm(BilkaForm):
             "self_registration",
             "entry_cap",
             "auto_confirm_hours",
+            "round_length",
         )
         return [self[n] for n in names]
 
@@ -375,6 +384,30 @@ class RoundForm(BilkaForm):
         label=_("Play"), required=False, choices=[("", _("As the tournament")), *PlayMode.choices]
     )
     best_of = forms.IntegerField(label=_("Matches per tie"), min_value=1, max_value=5, required=False)
+    length = forms.IntegerField(
+        label=_("Round length (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_("Empty: the tournament's round length."),
+    )
+
+
+class AnnouncementForm(BilkaForm):
+    text = forms.CharField(
+        label=_("Announcement to the hall"),
+        max_length=ANNOUNCEMENT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": ANNOUNCEMENT_LENGTH}),
+        help_text=_("On the hall screen and the tournament page; every player with an account gets it."),
+    )
+
+
+class HallViewForm(BilkaForm):
+    view = forms.ChoiceField(
+        label=_("The hall screen shows"),
+        required=False,
+        choices=[("", _("Every view in turn")), *HallView.choices],
+    )
 
 
 class DaySettingsForm(forms.ModelForm):

@@ -2,7 +2,19 @@
 
 from django.urls import path, re_path
 
-from .views import audit, day, entries, events, listing, match_record, matches, phones, rounds, standings
+from .views import (
+    audit,
+    day,
+    entries,
+    events,
+    hall,
+    listing,
+    match_record,
+    matches,
+    phones,
+    rounds,
+    standings,
+)
 
 app_name = "tournaments"
 urlpatterns = [
@@ -80,6 +92,14 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/matches/<int:pk>/forfeit/<int:loser>/", matches.forfeit, name="forfeit"),
     path("t/<slug:slug>/live/", day.now_playing, name="now_playing"),
+    path("t/<slug:slug>/hall/", hall.hall, name="hall"),
+    path("t/<slug:slug>/hall/pin/", hall.pin_view, name="hall_pin"),
+    path("t/<slug:slug>/announcements/", hall.announce, name="announce"),
+    path(
+        "t/<slug:slug>/announcements/<int:pk>/withdraw/",
+        hall.withdraw_announcement,
+        name="announcement_withdraw",
+    ),
     path("me/notifications/", day.my_notifications, name="my_notifications"),
     path("me/notifications/phones/", phones.subscribe, name="phone_subscribe"),
     path("me/notifications/phones/forget/", phones.forget, name="phone_forget"),

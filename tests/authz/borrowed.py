@@ -28,7 +28,7 @@ from tests.authz.routes import Route, url_routes
 from tests.authz.targets import TARGETS
 from tests.authz.targets import hook as hook_of
 from tests.authz.world import World
-from tournaments.models import Entry, IndividualEntry, Match, Tournament, WithdrawalRequest
+from tournaments.models import Announcement, Entry, IndividualEntry, Match, Tournament, WithdrawalRequest
 from webhooks.models import Webhook
 
 #: What each object id of a route with a parent names.
@@ -39,6 +39,7 @@ ID_KINDS: dict[str, dict[str, str]] = {
     "tournaments:match_record": {"pk": "match"},
     "tournaments:forfeit": {"pk": "match", "loser": "side"},
     "tournaments:withdrawal_answer": {"pk": "ask"},
+    "tournaments:announcement_withdraw": {"pk": "announcement"},
     **{
         f"tournaments:{name}": {"pk": "player"}
         for name in (
@@ -141,6 +142,7 @@ def _from_event(event: Tournament, kind: str):
         "match": lambda: match,
         "side": lambda: match.home if match is not None else None,
         "ask": lambda: _first(event.withdrawal_requests),
+        "announcement": lambda: _first(event.announcements),
     }[kind]()
 
 
@@ -195,4 +197,6 @@ def names_of(obj) -> list[str]:
         return [obj.url]
     if isinstance(obj, get_user_model()):
         return [obj.get_username()]
+    if isinstance(obj, Announcement):
+        return [obj.text]
     raise TypeError(f"no names for {obj!r}")

@@ -368,6 +368,14 @@ ROWS: list[Row] = [
     Row("tournaments:match_record", "GET", managers(200)),
     Row("tournaments:match_record", "POST", managers(400)),
     Row("tournaments:dashboard_action", "POST", managers(404)),  # no such action: not there
+    # the hall screen is as public as the tournament page; what the organiser sends it is his alone
+    Row("tournaments:hall", "GET", every(200)),
+    Row("tournaments:hall", "POST", every(200)),
+    *[Row(f"tournaments:{name}", "GET", signed_in(405)) for name in (
+        "hall_pin", "announce", "announcement_withdraw")],
+    Row("tournaments:hall_pin", "POST", managers(REDIRECT), data=lambda w: {"view": "standings"}),
+    Row("tournaments:announce", "POST", managers(REDIRECT), data=lambda w: {"text": "Второй тур в 14:00"}),
+    Row("tournaments:announcement_withdraw", "POST", managers(REDIRECT)),
     Row("tournaments:my_matches", "GET", signed_in(200)),
     Row("tournaments:my_matches", "POST", signed_in(200)),
     Row("tournaments:my_notifications", "GET", signed_in(200)),

@@ -137,7 +137,9 @@ TARGETS: dict[str, Target] = {
     "tournaments:create": lambda w: {"club_slug": w.club.slug},
     **{f"tournaments:{name}": _event for name in (
         "home", "edit", "entries", "entries_bulk", "self_register", "pair_next", "results", "standings",
-        "crosstable", "bracket", "dashboard", "audit", "dashboard_action", "now_playing")},
+        "crosstable", "bracket", "dashboard", "audit", "dashboard_action", "now_playing", "hall", "hall_pin",
+        "announce")},
+    "tournaments:announcement_withdraw": lambda w: {"slug": w.tournament.slug, "pk": w.announcement.pk},
     "tournaments:substitute": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk},
     "tournaments:entry_action": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk, "action": "check-in"},
     # in an individual event the Entry rows are its tables' partnerships, which no pair's page takes

@@ -64,6 +64,8 @@ class World:
     solo_match: Any
     solo_entry: IndividualEntry
     solo_ask: WithdrawalRequest
+    #: The organiser's message to the hall of ``tournament`` (the matrix takes it off the wall).
+    announcement: Any
     private_table: Table
     public_table: Table
     open_table: Table
@@ -189,6 +191,8 @@ def _other_club() -> Other:
                                             player=_stranger_player(club, i, account=False))
     tournament_services.withdraw_player(actor=owner, entry=solo.individual_entries.order_by("pk").last())
     tournament_services.self_register_player(actor=_stranger_player(club, 14).user, tournament=solo)
+    for event in (pairs, solo):  # an announcement of each of another club's events, to borrow its id
+        tournament_services.post_announcement(actor=owner, tournament=event, text="Чужое объявление")
     unclaimed = club_services.add_player(actor=owner, club=club, display_name="Чужак Безаккаунтный").player
     invitation = club_services.invite_player(actor=owner, club=club, player=unclaimed)
     member_invitation = club_services.invite_member(actor=owner, club=club, who=people[1].user.username)
@@ -229,6 +233,9 @@ def build_world() -> World:
     match.refresh_from_db()
     entry = Entry.objects.filter(tournament=tournament).order_by("pk").first()
     ask = tournament_services.ask_to_withdraw(actor=pair[0].user, entry=entry)
+    announcement = tournament_services.post_announcement(
+        actor=users["organiser"], tournament=tournament, text="Обед в 13:00"
+    )
 
     # an individual event (players alone, new partners each round), round 1 paired
     solo = tournament_services.create_tournament(
@@ -241,6 +248,7 @@ def build_world() -> World:
     solo_round = tournament_services.pair_next_round(actor=users["organiser"], tournament=solo)
     solo_match = solo_round.matches.get(table=1)
     solo_entry = IndividualEntry.objects.filter(tournament=solo).order_by("pk").first()
+    tournament_services.post_announcement(actor=users["organiser"], tournament=solo, text="Обед в 13:00")
     players_of_solo = IndividualEntry.objects.filter(tournament=solo).select_related("player__user")
     leaving = players_of_solo.order_by("pk").last()
     solo_ask = tournament_services.ask_to_withdraw(actor=leaving.player.user, entry=leaving)
@@ -269,6 +277,7 @@ def build_world() -> World:
     return World(
         users=users, club=club, other_club=other_club, other=other, tournament=tournament, match=match,
         entry=entry, ask=ask, solo=solo, solo_match=solo_match, solo_entry=solo_entry, solo_ask=solo_ask,
+        announcement=announcement,
         private_table=private_table,
         public_table=public_table, open_table=open_table, public_archived=public_archived,
         private_archived=private_archived, roster_entry=roster_entry, unclaimed=unclaimed,

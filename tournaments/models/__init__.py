@@ -18,12 +18,14 @@ from .entries import (
 from .event import (
     BRACKET_FORMATS,
     INDIVIDUAL_FORMATS,
+    MAX_ROUND_LENGTH,
     Format,
     PlayMode,
     Seeding,
     Tournament,
     TournamentStatus,
 )
+from .hall import ANNOUNCEMENT_LENGTH, Announcement, HallView
 from .rounds import (
     DealLine,
     Match,
@@ -37,6 +39,10 @@ from .rounds import (
 )
 
 __all__ = [
+    "ANNOUNCEMENT_LENGTH",
+    "MAX_ROUND_LENGTH",
+    "Announcement",
+    "HallView",
     "ACTIVE_STATUSES",
     "WAITING_STATUSES",
     "BRACKET_FORMATS",

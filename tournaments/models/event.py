@@ -45,6 +45,10 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+MAX_ROUND_LENGTH = 600
+"""A round's clock, in minutes: ten hours is more than any day in a hall."""
+
+
 class Tournament(models.Model):
     """One event of a club: a league season, a Swiss evening, a knockout cup."""
 
@@ -113,6 +117,14 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTRATION
     )
+    round_length = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_("The clock on the players' pages and the hall screen; empty for no clock."),
+    )
+    #: The one view the hall screen keeps showing (``HallView``); empty: it cycles through them.
+    hall_view = models.CharField(_("hall screen shows"), max_length=12, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -40,6 +40,12 @@ class Round(models.Model):
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     play_mode = models.CharField(_("play"), max_length=8, choices=PlayMode.choices, blank=True)
     best_of = models.PositiveSmallIntegerField(_("matches per tie"), null=True, blank=True)
+    length = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the tournament's round length."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -28,6 +28,7 @@ from .entries import (
     register_entry,
 )
 from .events import create_tournament, parse_rules, update_tournament
+from .hall import pin_hall_view, post_announcement, withdraw_announcement
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .notices import tell_invited_member
 from .pairing_notices import tell_round_places
@@ -124,6 +125,9 @@ __all__ = [
     "self_register",
     "self_register_player",
     "set_round_options",
+    "pin_hall_view",
+    "post_announcement",
+    "withdraw_announcement",
     "set_table_number",
     "substitute",
     "swap_in_round",

@@ -20,7 +20,7 @@ from .. import permissions
 from ..core.tiebreaks import Tiebreak
 from ..formats import default_tiebreaks, format_of
 from ..formats.series import SERIES_LENGTHS
-from ..models import Format, PlayMode, Seeding, Tournament, TournamentStatus
+from ..models import MAX_ROUND_LENGTH, Format, PlayMode, Seeding, Tournament, TournamentStatus
 from .common import audit, lock_tournament, require_manager, require_user
 from .progress import maybe_finish
 
@@ -50,6 +50,7 @@ EDITABLE_FIELDS = (
     "rated",
     "entry_cap",
     "auto_confirm_hours",
+    "round_length",
     "grand_final_reset",
     "group_count",
     "group_qualifiers",
@@ -68,6 +69,7 @@ FORMAT_FIELDS = frozenset(
     }
 )
 SERIES_FIELDS = frozenset({"best_of", "final_best_of"})
+
 
 
 def _unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
@@ -152,6 +154,11 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
                 _("%(field)s must be at least %(low)d.")
                 % {"field": Tournament._meta.get_field(key).verbose_name, "low": low}
             )
+    if clean.get("round_length") is not None and not 1 <= clean["round_length"] <= MAX_ROUND_LENGTH:
+        raise ValidationError(
+            _("A round lasts from 1 to %(most)d minutes; leave the length empty for no clock.")
+            % {"most": MAX_ROUND_LENGTH}
+        )
     for key in ("best_of", "final_best_of"):
         if clean.get(key) is not None and clean[key] not in SERIES_LENGTHS:
             raise ValidationError(

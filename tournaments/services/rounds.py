@@ -21,6 +21,7 @@ from ..formats.players import TABLE_SEATS
 from ..formats.series import SERIES_LENGTHS
 from ..models import (
     ACTIVE_STATUSES,
+    MAX_ROUND_LENGTH,
     Entry,
     EntryStatus,
     IndividualEntry,
@@ -189,10 +190,22 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
     return rnd
 
 
+KEEP_LENGTH = -1
+"""``set_round_options(length=...)`` left out: the round keeps the length it has."""
+
+
 @transaction.atomic
 def set_round_options(
-    *, actor, round: Round, deadline: datetime | None, play_mode: str = "", best_of: int | None = None
+    *,
+    actor,
+    round: Round,
+    deadline: datetime | None,
+    play_mode: str = "",
+    best_of: int | None = None,
+    length: int | None = KEEP_LENGTH,
 ) -> Round:
+    """A round's deadline, play mode, matches per tie, and its length in minutes (None: the
+    tournament's round length; the clock on every page moves with it)."""
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     tournament = lock_tournament(rnd.tournament)
     require_manager(actor, tournament)
@@ -202,8 +215,16 @@ def set_round_options(
         "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
         "play_mode": rnd.play_mode,
         "best_of": rnd.best_of,
+        "length": rnd.length,
     }
     old_deadline = rnd.deadline
+    if length != KEEP_LENGTH:
+        if length is not None and not 1 <= length <= MAX_ROUND_LENGTH:
+            raise ValidationError(
+                _("A round lasts from 1 to %(most)d minutes; leave the length empty for no clock.")
+                % {"most": MAX_ROUND_LENGTH}
+            )
+        rnd.length = length
     rnd.deadline, rnd.play_mode = deadline, play_mode
     if best_of is not None:
         if best_of not in SERIES_LENGTHS:  # an even length could end level and never be decided
@@ -224,6 +245,7 @@ def set_round_options(
             "deadline": deadline.isoformat() if deadline else None,
             "play_mode": play_mode,
             "best_of": rnd.best_of,
+            "length": rnd.length,
         },
     )
     return rnd

@@ -124,3 +124,12 @@ def standings_rows(lines, individual: bool = False):
             f'      {cells}\n'
             f'    </tr>\n  ')
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+@register.inclusion_tag("tournaments/_clock.html")
+def round_clock(rnd, named: bool = True):
+    """A round's clock ("ends at 14:30", counted down by clock.js); nothing without a round length."""
+    from tournaments.selectors import hall
+
+    return {"clock": hall.round_clock(rnd) if rnd is not None else None,
+            "number": rnd.number if named and rnd is not None else None}

@@ -24,9 +24,10 @@ from clubs.confirm import Question, ask_first
 from ratings import selectors as rating_selectors
 
 from .. import selectors, services
-from ..forms import DaySettingsForm
+from ..forms import AnnouncementForm, DaySettingsForm, HallViewForm
 from ..models import Match, Notification, RequestStatus, WithdrawalRequest
 from ..selectors import day as day_selectors
+from ..selectors import hall as hall_selectors
 from ..selectors import open_matches
 from ..services import online
 from ..services.day import organiser_pair_next
@@ -66,6 +67,8 @@ def dashboard(request, slug):
     require_manager(request, tournament)
     rounds = day_selectors.round_states(tournament=tournament)
     last = rounds[-1].round if rounds else None
+    late = hall_selectors.late_tables(tournament=tournament)
+    late_ids = {m.pk for m in late}
     return page(
         request,
         tournament,
@@ -75,7 +78,12 @@ def dashboard(request, slug):
         progress=rating_selectors.recompute_progress(),
         can_pair=tournament.status != "finished" and (last is None or last.status == "complete"),
         next_number=(last.number + 1) if last else 1,
-        stuck=day_selectors.stuck_matches(tournament=tournament),
+        stuck=[m for m in day_selectors.stuck_matches(tournament=tournament) if m.pk not in late_ids],
+        late=late,
+        playing=last if last is not None and last.status != "complete" else None,
+        announcements=hall_selectors.announcements(tournament=tournament),
+        announcement_form=AnnouncementForm(),
+        hall_form=HallViewForm(initial={"view": tournament.hall_view}),
         disputes=day_selectors.disputes(tournament=tournament),
         asks=day_selectors.withdrawal_requests(tournament=tournament),
         waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],

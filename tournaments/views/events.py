@@ -13,6 +13,7 @@ from .. import permissions, selectors, services
 from ..formats import format_of
 from ..forms import TIEBREAK_LABELS, TournamentForm
 from ..models import MatchStatus, TournamentStatus
+from ..selectors import hall as hall_selectors
 from .common import (
     cached_for_visitors,
     context,
@@ -99,6 +100,7 @@ def home(request, slug):
         rules=rules_display(tournament),
         tiebreaks=[TIEBREAK_LABELS.get(t, t) for t in selectors.tiebreak_order(tournament)],
         next_round_allowed=next_round_allowed,
+        announcement=hall_selectors.latest_announcement(tournament=tournament),
         rounds_notice=format_of(tournament).rounds_notice()
         if permissions.can_manage(request.user, tournament)
         else "",

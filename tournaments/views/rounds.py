@@ -64,7 +64,10 @@ def round_view(request, slug, number):
     tools = _pairing_tools(request, tournament, rnd, rounds)
     if permissions.can_manage(request.user, tournament):
         round_form = RoundForm(
-            initial={"deadline": rnd.deadline, "play_mode": rnd.play_mode, "best_of": rnd.best_of}
+            initial={
+                "deadline": rnd.deadline, "play_mode": rnd.play_mode, "best_of": rnd.best_of,
+                "length": rnd.length,
+            }
         )
     return page(
         request,
@@ -147,6 +150,7 @@ def round_edit(request, slug, number):
                 deadline=form.cleaned_data["deadline"],
                 play_mode=form.cleaned_data["play_mode"],
                 best_of=form.cleaned_data["best_of"],
+                length=form.cleaned_data["length"],
             )
         except ValidationError as e:
             messages.error(request, error_text(e))
