@@ -6,10 +6,12 @@ from .entries import (
     EntryApprove,
     EntryWithdraw,
     EventEntryApprove,
+    EventEntryCheckIn,
     EventEntryReinstate,
     EventEntryWithdraw,
     TournamentEntries,
 )
+from .events import EntriesBulk, EventStart
 from .results import MatchConfirm, MatchResult
 from .tournaments import MatchDetail, RoundList, StandingsView, TournamentDetail, TournamentList, not_found
 
@@ -36,4 +38,8 @@ __all__ = [
     "TournamentEntries",
     "TournamentList",
     "not_found",
+    # Running an event with an organising key.
+    "EntriesBulk",
+    "EventEntryCheckIn",
+    "EventStart",
 ]

@@ -190,6 +190,17 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
 
 
 @transaction.atomic
+def start_tournament(*, actor, tournament: Tournament) -> Round:
+    """Start the event: close its registration and pair (or seat) round 1, as the organiser's
+    "pair round 1" does. Refused once it has started, so a second "start" never pairs round 2."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION or tournament.rounds.exists():
+        raise ValidationError(_("The tournament has already started."))
+    return pair_next_round(actor=actor, tournament=tournament)
+
+
+@transaction.atomic
 def set_round_options(
     *, actor, round: Round, deadline: datetime | None, play_mode: str = "", best_of: int | None = None
 ) -> Round:
