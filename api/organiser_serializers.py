@@ -10,7 +10,7 @@ from gameplay.engine.rules import parameters
 from tournaments.core.tiebreaks import Tiebreak
 from tournaments.models import Format, PlayMode, Seeding, Tournament
 
-from .fields import model_text
+from .fields import NameField, model_text
 from .serializers import MAX_ID
 
 SERIES = [1, 3, 5]
@@ -64,7 +64,9 @@ class TournamentSettingsSerializer(serializers.Serializer):
     final_best_of = serializers.ChoiceField(choices=SERIES, required=False, allow_null=True)
     play_mode = serializers.ChoiceField(choices=PlayMode.choices, required=False)
     prizes = serializers.ListField(
-        child=serializers.CharField(max_length=200), max_length=64, required=False,
+        child=NameField(max_length=200),  # each prize a line of text, as the page keeps it
+        max_length=64,
+        required=False,
         help_text="One prize per place, first place first.",
     )  # fmt: skip
     points_win = serializers.IntegerField(min_value=0, max_value=10, required=False)

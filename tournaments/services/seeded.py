@@ -54,7 +54,7 @@ def _seed_refusals(tournament: Tournament, lines: list[Line], total: int) -> dic
             ]
         elif line.seed in first:
             errors[_field(number, "seed")] = [
-                _("Seed %(seed)d is already asked for on line %(line)d.")
+                _("Seed %(seed)d is already asked for in entries.%(line)d.")
                 % {"seed": line.seed, "line": first[line.seed]}
             ]
         elif line.seed > total:
@@ -87,7 +87,7 @@ def _player_refusals(tournament: Tournament, lines: list[Line]) -> dict[str, lis
                     "name": player.display_name
                 }
             if not refusal and player.pk in seen:
-                refusal = _("%(name)s is already on line %(line)d.") % {
+                refusal = _("%(name)s is already in entries.%(line)d.") % {
                     "name": player.display_name,
                     "line": seen[player.pk],
                 }
