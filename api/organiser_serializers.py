@@ -109,4 +109,4 @@ class EntryLineSerializer(serializers.Serializer):
 class EntryListSerializer(serializers.Serializer):
     """The entries to make, all or none."""
 
-    entries = EntryLineSerializer(many=True, allow_empty=False, max_length=500)
+    entries = serializers.ListField(child=EntryLineSerializer(), min_length=1, max_length=500)

@@ -31,6 +31,7 @@ from ..serializers import EntrySerializer, TournamentSerializer
 NO_SUCH_CLUB = _("There is no club with this address.")
 NOT_ON_ROSTER = _("The club's roster has no player with this id.")
 MAY_NOT_CREATE = _("Only the club's owners and organisers create tournaments.")
+NEEDED = _("This field is required.")
 
 
 def _event(slug: str) -> Tournament:
@@ -118,7 +119,8 @@ class EventStart(WriteView):
 
 
 def _kind_errors(tournament: Tournament, lines: list[dict]) -> dict[str, list[str]]:
-    """Each line names the event's own kind: two players of a pair, or one player."""
+    """Each line names the event's own kind: two players of a pair, or one player. The schema
+    cannot say which the event takes, so a line of the other kind is 409, as the event refuses it."""
     needed, unwanted = (
         (("player",), ("player_a", "player_b"))
         if tournament.is_individual
@@ -183,7 +185,7 @@ class EntriesBulk(WriteView):
         lines = [{k: v for k, v in line.items() if v is not None} for line in given.validated_data["entries"]]
         errors = _kind_errors(tournament, lines)
         if errors:
-            raise serializers.ValidationError(errors)
+            raise ValidationError(errors)
         created = services.register_seeded(
             actor=request.user, tournament=tournament, lines=_lines(tournament, lines)
         )

@@ -294,10 +294,10 @@ def test_seeds_are_refused_where_the_page_shows_no_arrows(api, club, organiser, 
     assert not swiss.entries.exists()
 
 
-def test_a_line_of_the_wrong_kind_is_malformed(api, club, cup, solo, organise):
+def test_a_line_of_the_wrong_kind_is_refused_by_its_fields(api, club, cup, solo, organise):
     a, b = make_players(club, 2)
     wrong = api.post(_bulk(cup), {"entries": [{"player": a.pk}]}, format="json", **organise)
-    assert wrong.status_code == 400
+    assert wrong.status_code == 409  # the schema cannot say which kind the event takes
     assert set(wrong.json()["fields"]) == {"entries.0.player_a", "entries.0.player_b", "entries.0.player"}
     assert api.post(_bulk(solo), {"entries": []}, format="json", **organise).status_code == 400
 
