@@ -190,7 +190,7 @@ def test_editing_is_refused_to_a_results_key_and_another_clubs_key(api, cup, res
 # --- delete -----------------------------------------------------------------------------------------
 
 
-def test_an_event_not_started_is_deleted_with_its_entries(api, organiser, cup, organise):
+def test_an_event_not_started_is_deleted_with_its_entries(api, client, club, organiser, cup, organise):
     pk = cup.pk
     answer = api.delete(_detail(cup), **organise)
     assert answer.status_code == 204
@@ -200,6 +200,9 @@ def test_an_event_not_started_is_deleted_with_its_entries(api, organiser, cup, o
     row = AuditEntry.objects.get(action="tournament.delete", actor=organiser, tournament_id=pk)
     assert row.before["entries"] == 4 and row.before["name"] == "Кубок Успенки"
     assert api.get(_detail(cup)).status_code == 404
+    client.force_login(organiser)  # the club's log still shows the event that is gone
+    log = client.get(reverse("clubs:audit", kwargs={"slug": club.slug}), HTTP_ACCEPT_LANGUAGE="ru")
+    assert log.status_code == 200 and "Турнир удалён до начала" in log.content.decode()
 
 
 def test_a_running_event_is_not_deleted(api, organiser, cup, organise):
