@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 
 from clubs.models import Club, Player
@@ -130,9 +130,7 @@ def _kind_errors(tournament: Tournament, lines: list[dict]) -> dict[str, list[st
     for number, line in enumerate(lines):
         for name in needed:
             if name not in line:
-                errors[f"entries.{number}.{name}"] = [
-                    str(serializers.Field.default_error_messages["required"])
-                ]
+                errors[f"entries.{number}.{name}"] = [str(NEEDED)]
         for name in unwanted:
             if name in line:
                 errors[f"entries.{number}.{name}"] = [
@@ -158,10 +156,7 @@ def _lines(tournament: Tournament, lines: list[dict]) -> list[services.SeededLin
     if missing:
         raise ValidationError(missing)
     return [
-        services.SeededLine(*(found[line[name]] for name in names), seed=line.get("seed"))
-        if not tournament.is_individual
-        else services.SeededLine(found[line["player"]], seed=line.get("seed"))
-        for line in lines
+        services.SeededLine(*(found[line[name]] for name in names), seed=line.get("seed")) for line in lines
     ]
 
 
