@@ -22,7 +22,13 @@ def _text(detail) -> str:
         return " ".join(_text(v) for v in detail.values())
     if isinstance(detail, list):
         return " ".join(_text(v) for v in detail)
-    return str(detail)
+    return _sendable(str(detail))
+
+
+def _sendable(text: str) -> str:
+    """A message that quotes the request (DRF's "… is not a valid choice") may hold half a
+    surrogate pair, which no UTF-8 answer can carry: it is shown escaped, never a server error."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _fields(detail) -> dict[str, list[str]]:
@@ -34,9 +40,9 @@ def _fields(detail) -> dict[str, list[str]]:
 def handle(exc, context):
     """DRF's handler, with the services' Django exceptions turned into answers first."""
     if isinstance(exc, DjangoValidationError):
-        body = {"detail": " ".join(exc.messages)}
+        body = {"detail": _sendable(" ".join(exc.messages))}
         if hasattr(exc, "error_dict"):  # refused by field: which of the request's values it was
-            body["fields"] = {str(k): [str(m) for m in v] for k, v in exc.message_dict.items()}
+            body["fields"] = {str(k): [_sendable(str(m)) for m in v] for k, v in exc.message_dict.items()}
         return Response(body, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, DjangoPermissionDenied):
         text = str(exc) or _("You may not do this.")

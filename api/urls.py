@@ -42,6 +42,15 @@ urlpatterns = [
         views.EventEntryReinstate.as_view(),
         name="event_entry_reinstate",
     ),
+    # Running an event with an organising key (views.events; the event's own PATCH and DELETE and
+    # the list's POST are on the read addresses above).
+    path("v1/tournaments/<slug:slug>/start/", views.EventStart.as_view(), name="event_start"),
+    path("v1/tournaments/<slug:slug>/entries/bulk/", views.EntriesBulk.as_view(), name="entries_bulk"),
+    path(
+        "v1/tournaments/<slug:slug>/entries/<int:pk>/check-in/",
+        views.EventEntryCheckIn.as_view(),
+        name="event_entry_check_in",
+    ),
     # The first addresses, by the id alone: pairs of pair events only (selectors.pair_entry_by_id).
     path("v1/entries/<int:pk>/approve/", views.EntryApprove.as_view(), name="entry_approve"),
     path("v1/entries/<int:pk>/withdraw/", views.EntryWithdraw.as_view(), name="entry_withdraw"),

@@ -28,6 +28,7 @@ from .services import live
 ACTIONS = {
     "tournament.create": gettext_lazy("Tournament created"),
     "tournament.update": gettext_lazy("Tournament settings changed"),
+    "tournament.delete": gettext_lazy("Tournament deleted before it started"),
     "entry.create": gettext_lazy("Pair entered"),
     "entry.bulk_create": gettext_lazy("List of pairs pasted"),
     "entry.approve": gettext_lazy("Pair approved"),
@@ -39,6 +40,7 @@ ACTIONS = {
     "entry.withdraw": gettext_lazy("Pair withdrawn"),
     "entry.reinstate": gettext_lazy("Pair back in the tournament"),
     "entry.move": gettext_lazy("Pair's place in the list changed"),
+    "entry.seed": gettext_lazy("Pairs' seeds given with their entries"),
     "entry.substitute": gettext_lazy("Substitute put in"),
     "entry.ask_withdraw": gettext_lazy("A player asked the organiser to withdraw"),
     "entry.answer_withdraw": gettext_lazy("The organiser answered a request to withdraw"),
@@ -47,6 +49,7 @@ ACTIONS = {
     "individual.check_in": gettext_lazy("Player checked in"),
     "individual.check_in_closed": gettext_lazy("Player withdrawn: not checked in when check-in closed"),
     "individual.withdraw": gettext_lazy("Player withdrawn"),
+    "individual.seed": gettext_lazy("Players' seeds given with their entries"),
     "individual.reinstate": gettext_lazy("Player back in the tournament"),
     "individual.substitute": gettext_lazy("Substitute put in for a player"),
     "round.pair": gettext_lazy("Round paired"),

@@ -6,10 +6,12 @@ from .entries import (
     EntryApprove,
     EntryWithdraw,
     EventEntryApprove,
+    EventEntryCheckIn,
     EventEntryReinstate,
     EventEntryWithdraw,
     TournamentEntries,
 )
+from .events import EntriesBulk, EventStart
 from .results import MatchConfirm, MatchCorrect, MatchDispute, MatchForfeit, MatchResult, MatchSettle
 from .rounds import MatchTable, RoundPairNext, RoundSwap, RoundUnpair
 from .tournaments import MatchDetail, RoundList, StandingsView, TournamentDetail, TournamentList, not_found
@@ -46,4 +48,8 @@ __all__ = [
     "RoundPairNext",
     "RoundSwap",
     "RoundUnpair",
+    # Running an event with an organising key.
+    "EntriesBulk",
+    "EventEntryCheckIn",
+    "EventStart",
 ]

@@ -17,7 +17,7 @@ from tournaments import selectors, services
 from tournaments.models import Entry, IndividualEntry
 
 from ..idempotency import Idempotent, WriteView
-from ..permissions import require_club
+from ..permissions import NOT_ORGANISING_HERE, OrganiseScope, require_club
 from ..serializers import EntrySerializer, PairEntrySerializer
 from .tournaments import tournament_or_404
 
@@ -121,6 +121,7 @@ _STEPS = {
     "approve": (services.approve_entry, services.approve_player),
     "withdraw": (services.withdraw_entry, services.withdraw_player),
     "reinstate": (services.reinstate_entry, services.reinstate_player),
+    "check-in": (services.check_in_entry, services.check_in_player),
 }
 
 
@@ -131,6 +132,7 @@ class _EventEntryStep(WriteView):
     rest (who may, the event's rules, the audit row, the notices)."""
 
     step = ""
+    refusal = NOT_THIS_CLUB
 
     @extend_schema(request=None, responses={200: EntrySerializer})
     def post(self, request, slug: str, pk: int):
@@ -139,7 +141,7 @@ class _EventEntryStep(WriteView):
             entry = selectors.own_entry(tournament=tournament, pk=pk)
         except (Entry.DoesNotExist, IndividualEntry.DoesNotExist):
             raise Http404 from None
-        require_club(request, tournament.club, NOT_THIS_CLUB)
+        require_club(request, tournament.club, self.refusal)
         for_pair, for_player = _STEPS[self.step]
         service = for_player if tournament.is_individual else for_pair
         return Response(_shown(service(actor=request.user, entry=entry)))
@@ -168,3 +170,18 @@ class EventEntryReinstate(_EventEntryStep):
     that is not withdrawn stays as it is."""
 
     step = "reinstate"
+
+
+class EventEntryCheckIn(_EventEntryStep):
+    """The organiser checks in a pair (in an individual event, a player) at the venue, as the
+    entries page's Check in: once anyone has checked in, round 1 takes only those checked in.
+    Refused once check-in has closed (its time in the day settings, or round 1 paired). Running
+    the event's day needs an organising key."""
+
+    step = "check-in"
+    permission_classes = [OrganiseScope]
+    refusal = NOT_ORGANISING_HERE
+
+    @extend_schema(summary="Check in a pair or player", request=None, responses={200: EntrySerializer})
+    def post(self, request, slug: str, pk: int):
+        return super().post(request, slug, pk)

@@ -21,22 +21,29 @@ from tournaments import selectors
 from tournaments.models import Match, Tournament
 
 from ..filters import TournamentFilter
+from ..idempotency import Idempotent
+from ..permissions import OrganiseScope
 from ..serializers import MatchSerializer, RoundSerializer, StandingsSerializer, TournamentSerializer
+from .events import CreateEvent, EditEvent
 
 MATCH_RELATED = (
     "tournament", "round", "home__player_a", "home__player_b", "away__player_a", "away__player_b"
 )
 
 
-class TournamentList(generics.ListAPIView):
-    """Every tournament, newest first."""
+class TournamentList(Idempotent, CreateEvent, generics.ListAPIView):
+    """Every tournament, newest first; a POST with an organising key creates one (``events``)."""
 
+    permission_classes = [OrganiseScope]  # reads stay open to anyone
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     queryset = Tournament.objects.select_related("club").order_by("-starts_on", "-id")
 
 
-class TournamentDetail(generics.RetrieveAPIView):
+class TournamentDetail(EditEvent, generics.RetrieveAPIView):
+    """One tournament; PATCH and DELETE with an organising key change or delete it (``events``)."""
+
+    permission_classes = [OrganiseScope]  # reads stay open to anyone
     serializer_class = TournamentSerializer
     queryset = Tournament.objects.select_related("club")
     lookup_field = "slug"

@@ -370,5 +370,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_responses",
     ],
-    "ENUM_NAME_OVERRIDES": {"EntryKindEnum": [("pair", "pair"), ("player", "player")]},
+    "ENUM_NAME_OVERRIDES": {
+        "EntryKindEnum": [("pair", "pair"), ("player", "player")],
+        "SeriesLengthEnum": [(1, 1), (3, 3), (5, 5)],  # matches per tie (api.organiser_serializers)
+    },
 }

@@ -52,7 +52,10 @@ ID_KINDS: dict[str, dict[str, str]] = {
         )
     },
     "tournaments:no_show": {"pk": "match", "entry": "player"},
-    **{f"api:event_entry_{step}": {"pk": "own_entry"} for step in ("approve", "withdraw", "reinstate")},
+    **{
+        f"api:event_entry_{step}": {"pk": "own_entry"}
+        for step in ("approve", "withdraw", "reinstate", "check_in")
+    },
     "clubs:member_role": {"user_id": "member"},
     "clubs:member_remove": {"user_id": "member"},
     "clubs:roster_add_member": {"player_id": "member_player"},

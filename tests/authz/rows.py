@@ -140,7 +140,7 @@ ROWS: list[Row] = [
         "archive_detail@public", "archive_record@public")],
     *[gets_405(f"api:{name}") for name in (
         "schema", "docs", "club_list", "club_detail", "player_list", "player_detail", "rating_list",
-        "tournament_list", "tournament_detail", "round_list", "standings", "match_detail", "archive_list",
+        "tournament_detail", "round_list", "standings", "match_detail", "archive_list",
         "archive_detail@public", "archive_record@public", "archive_detail@private",
         "archive_record@private")],
     Row("api:archive_detail@private", "GET", seat(200)),
@@ -175,6 +175,21 @@ ROWS: list[Row] = [
       for step in ("approve", "withdraw") for event in ("pairs", "solo")],
     # neither is withdrawn, and round 1 is paired: the organiser's reinstate is refused by the event
     *[Row(f"api:event_entry_reinstate@{event}", "POST", by(401, 403, 403, 409, 409, 403, 403))
+      for event in ("pairs", "solo")],
+    # running an event needs an organising key: only the organiser's; the owner's key enters results
+    Row("api:tournament_list", "POST", by(401, 403, 403, 201, 403, 403, 403),
+        data=lambda w: {"club": w.club.slug, "name": "Новый турнир"}),
+    Row("api:tournament_detail", "PATCH", by(401, 403, 403, 200, 403, 403, 403),
+        data=lambda w: {"venue": "Дом культуры"}),
+    # round 1 is paired: the event is not deleted, nor started again, nor checked in
+    Row("api:tournament_detail", "DELETE", by(401, 403, 403, 409, 403, 403, 403)),
+    Row("api:event_start", "GET", every(405)),
+    Row("api:event_start", "POST", by(401, 403, 403, 409, 403, 403, 403)),
+    Row("api:entries_bulk", "GET", every(405)),
+    Row("api:entries_bulk", "POST", by(401, 403, 403, 201, 403, 403, 403),
+        data=lambda w: {"entries": [{"player_a": w.users["member"].player.pk, "player_b": w.unclaimed.pk}]}),
+    *[Row(f"api:event_entry_check_in@{event}", "GET", every(405)) for event in ("pairs", "solo")],
+    *[Row(f"api:event_entry_check_in@{event}", "POST", by(401, 403, 403, 409, 403, 403, 403))
       for event in ("pairs", "solo")],
     Row("api:match_result@other-club", "POST", by(401, 403, 403, 403, 403, 403, 403),
         data=lambda w: {"home_eyes": 12, "away_eyes": 7}),

@@ -79,9 +79,11 @@ TARGETS: dict[str, Target] = {
     "api:entry_approve@player": lambda w: {"pk": w.solo_entry.pk},
     "api:entry_withdraw@player": lambda w: {"pk": w.solo_entry.pk},
     **{f"api:event_entry_{step}@pairs": (lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk})
-       for step in ("approve", "withdraw", "reinstate")},
+       for step in ("approve", "withdraw", "reinstate", "check_in")},
     **{f"api:event_entry_{step}@solo": (lambda w: {"slug": w.solo.slug, "pk": w.solo_entry.pk})
-       for step in ("approve", "withdraw", "reinstate")},
+       for step in ("approve", "withdraw", "reinstate", "check_in")},
+    "api:event_start": _event,
+    "api:entries_bulk": _event,
     "api:match_detail": lambda w: {"pk": w.match.pk},
     "api:match_result": lambda w: {"pk": w.match.pk},
     "api:match_confirm": lambda w: {"pk": w.match.pk},

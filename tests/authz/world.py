@@ -263,8 +263,10 @@ def build_world() -> World:
     keys: dict[str, str] = {}
     for role in SIGNED_IN:
         write = role in ("owner", "organiser", "member")
+        # the organiser's key runs events too; the owner's enters results only (a results key)
+        scope = TokenScope.ORGANISE if role == "organiser" else TokenScope.WRITE if write else TokenScope.READ
         token, keys[role] = club_services.create_token(
-            actor=users[role], name=f"{role} key", scope=TokenScope.WRITE if write else TokenScope.READ,
+            actor=users[role], name=f"{role} key", scope=scope,
             clubs=[club] if write else [],
         )
         if role == "owner":

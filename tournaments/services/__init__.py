@@ -1,7 +1,8 @@
 """Every change to tournaments, by what it changes. Views, admin, commands and tasks call these.
 
-- ``events``: the tournament and its settings; ``entries``: pairs and players entering, approved,
-  checked in, seeded; ``partners``: a pair's self-registration and the partner's consent;
+- ``events``: the tournament and its settings, and deleting one not started; ``entries``: pairs and
+  players entering, approved, checked in, seeded; ``seeded``: a list of them entered by a program;
+  ``partners``: a pair's self-registration and the partner's consent;
   ``substitutes``: a pair's substitute for a round; ``players``: an individual event's;
   ``withdrawals``: leaving and coming back; ``leaving``: a player's ask to withdraw once the
   event runs, and its answer;
@@ -27,7 +28,7 @@ from .entries import (
     register_entries_bulk,
     register_entry,
 )
-from .events import create_tournament, parse_rules, update_tournament
+from .events import create_tournament, delete_tournament, parse_rules, update_tournament
 from .hall import pin_hall_view, post_announcement, withdraw_announcement
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .notices import tell_invited_member
@@ -62,7 +63,9 @@ from .results import (
     record_no_show,
     require_reporter,
 )
-from .rounds import pair_next_round, set_round_options
+from .rounds import pair_next_round, set_round_options, start_tournament
+from .seeded import Line as SeededLine
+from .seeded import register_seeded
 from .substitutes import substitute
 from .withdrawals import (
     reinstatable_entries,
@@ -103,6 +106,7 @@ __all__ = [
     "confirm_result",
     "correct_result",
     "create_tournament",
+    "delete_tournament",
     "require_manager",
     "require_reporter",
     "dispute_result",
@@ -117,6 +121,8 @@ __all__ = [
     "register_entries_bulk",
     "register_entry",
     "register_player",
+    "register_seeded",
+    "SeededLine",
     "register_players_bulk",
     "reinstatable_entries",
     "reinstatable_players",
@@ -128,6 +134,7 @@ __all__ = [
     "pin_hall_view",
     "post_announcement",
     "withdraw_announcement",
+    "start_tournament",
     "set_table_number",
     "substitute",
     "swap_in_round",

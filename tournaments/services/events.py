@@ -248,3 +248,21 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
         after=_state(tournament),
     )
     return tournament
+
+
+@transaction.atomic
+def delete_tournament(*, actor, tournament: Tournament) -> None:
+    """The organiser deletes an event that has not started: one made by mistake, or twice. Once
+    round 1 is paired it has results, standings and an archive behind it, and stays. Its entries
+    go with it; the club's log keeps the audit row with the event's settings and how many entered."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION or tournament.rounds.exists():
+        raise ValidationError(_("Only a tournament whose first round is not paired yet can be deleted."))
+    before = {
+        **_state(tournament),
+        "slug": tournament.slug,
+        "entries": tournament.entries.count() + tournament.individual_entries.count(),
+    }
+    audit(actor=actor, action="tournament.delete", obj=tournament, tournament=tournament, before=before)
+    tournament.delete()

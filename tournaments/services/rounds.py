@@ -195,6 +195,17 @@ KEEP_LENGTH = -1
 
 
 @transaction.atomic
+def start_tournament(*, actor, tournament: Tournament) -> Round:
+    """Start the event: close its registration and pair (or seat) round 1, as the organiser's
+    "pair round 1" does. Refused once it has started, so a second "start" never pairs round 2."""
+    tournament = lock_tournament(tournament)
+    require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION or tournament.rounds.exists():
+        raise ValidationError(_("The tournament has already started."))
+    return pair_next_round(actor=actor, tournament=tournament)
+
+
+@transaction.atomic
 def set_round_options(
     *,
     actor,
