@@ -28,6 +28,7 @@ from django.conf import settings
 
 from config.schedule import BACKUP_TASK_NAME, REFIT_TASK_NAME
 from tests.conftest import REPO_ROOT
+from webhooks.schedule import SWEEP_PLAN
 
 pytestmark = pytest.mark.slow
 
@@ -50,9 +51,10 @@ NEW_MIGRATIONS = {
 PLANS, CRONTABS, PLANS_CHANGED = ("django_celery_beat_periodictask", "django_celery_beat_crontabschedule",
                                   "django_celery_beat_periodictasks")
 #: The plans added since BEFORE (by the deploy work, not by the move).
-ADDED_PLANS = {BACKUP_TASK_NAME, REFIT_TASK_NAME}
-#: Tables to which later releases' models add rows (their permissions): the old rows must stay.
-GROWS = {"auth_permission"}
+ADDED_PLANS = {BACKUP_TASK_NAME, REFIT_TASK_NAME, SWEEP_PLAN}
+#: Tables to which later releases add rows (their permissions; the webhooks' sweep's one-minute
+#: interval): the old rows must stay.
+GROWS = {"auth_permission", "django_celery_beat_intervalschedule"}
 #: Tables a later release fills on purpose (tournaments 0020: live-table matches get their deal
 #: lines and Lucy counts): their rows must all stay, their values may be completed.
 BACKFILLED = {"tournaments_match", "tournaments_dealline"}

@@ -113,7 +113,20 @@ NOT_ASKED = {
     **{
         f"api:{n}": "an action (POST only)"
         for n in ("entry_approve", "entry_withdraw", "match_result", "match_confirm",
-                  "event_entry_approve", "event_entry_withdraw", "event_entry_reinstate")
+                  "event_entry_approve", "event_entry_withdraw", "event_entry_reinstate",
+                  "event_start", "entries_bulk", "event_entry_check_in", "round_pair_next", "round_unpair",
+                  "round_swap", "match_table", "match_correct", "match_forfeit", "match_dispute",
+                  "match_settle")
+    },
+    **{
+        f"webhooks:{n}": "a club's webhooks and their delivery log: ids and statuses, no match shown"
+        for n in ("hooks", "hook_toggle", "hook_delete")
+    },
+    "webhooks:stream": "a tournament's events for programs: ids, tables and eyes as its pages show them",
+    "tournaments:hall": "the hall screen: pairings and standings as the tournament page shows them",
+    **{
+        f"tournaments:{n}": "an organiser's action on the hall screen"
+        for n in ("hall_pin", "announce", "announcement_withdraw")
     },
     **{
         f"tournaments:{n}": "an organiser's form or action on entries and pairings"
