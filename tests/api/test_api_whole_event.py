@@ -1,7 +1,8 @@
 """A whole Swiss event run through the API alone — created and filled with the organising key, every
-round paired with it, every result reported by one pair's key and confirmed by the other's, one corrected after the
-next round was paired, the event finishing by itself — ends with the same standings as the same
-event run through the organiser's pages (the round and match forms) with the same results."""
+round paired with it, every result reported by one pair's key and confirmed by the other's, one
+corrected after the next round was paired, the event finishing by itself — ends with the same
+standings as the same event run through the organiser's pages (the round and match forms) with the
+same results."""
 
 from __future__ import annotations
 
