@@ -163,7 +163,9 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
 
     async def _too_fast(self, verdict: flood.Verdict) -> None:
         self.throttled = True
-        with translation.override(self.lang):
+        # as the connect limit words it (flood.py): without a language cookie, the site's language,
+        # never the untranslated text (which came out when this path, not that one, refused)
+        with translation.override(self.lang or settings.LANGUAGE_CODE):
             text = _(flood.TOO_FAST_TEXT)
         await self.send_json({"type": "refused", "id": None, "code": flood.TOO_FAST, "message": text,
                               "retry_in": verdict.retry_in})
