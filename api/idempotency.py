@@ -52,10 +52,9 @@ def _fingerprint(request) -> str:
 
 
 def _key(request) -> str | None:
-    raw = request.headers.get(HEADER)
-    if raw is None:
+    key = request.headers.get(HEADER)
+    if key is None:
         return None
-    key = raw
     if not key or len(key) > MAX_KEY_LENGTH or any(not "!" <= c <= "~" for c in key):
         raise ParseError(
             _("The Idempotency-Key must be 1 to 200 characters: Latin letters, digits and punctuation, no spaces.")  # noqa: E501

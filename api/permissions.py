@@ -8,6 +8,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from clubs.models import ApiToken, Club, TokenScope
+from tournaments.services import require_manager
 
 
 class ReadOrWriteScope(BasePermission):
@@ -15,6 +16,8 @@ class ReadOrWriteScope(BasePermission):
     Which club the key may write for is checked by ``require_club`` once the object is known."""
 
     message = _("This key may only read; make a key that may enter results on your account page.")
+    scopes: tuple[str, ...] = (TokenScope.WRITE, TokenScope.ORGANISE)
+    """The key scopes that may write here (an organising key enters results too)."""
 
     def has_permission(self, request, view) -> bool:
         if request.method in SAFE_METHODS or not hasattr(view, request.method.lower()):
@@ -22,7 +25,7 @@ class ReadOrWriteScope(BasePermission):
         token = request.auth
         if not isinstance(token, ApiToken):
             return False  # DRF answers 401 with the Bearer challenge
-        return token.scope in (TokenScope.WRITE, TokenScope.ORGANISE)
+        return token.scope in self.scopes
 
 
 class OrganiseScope(ReadOrWriteScope):
@@ -30,14 +33,7 @@ class OrganiseScope(ReadOrWriteScope):
     a results key cannot pair a round, whoever owns it."""
 
     message = _("This key may not run events; make a key that may organise on your account page.")
-
-    def has_permission(self, request, view) -> bool:
-        if request.method in SAFE_METHODS or not hasattr(view, request.method.lower()):
-            return True
-        token = request.auth
-        if not isinstance(token, ApiToken):
-            return False
-        return token.scope == TokenScope.ORGANISE
+    scopes = (TokenScope.ORGANISE,)
 
 
 NOT_THIS_CLUB = _("This key may not enter results for this club.")
@@ -50,3 +46,10 @@ def require_club(request, club: Club, refusal=NOT_THIS_CLUB) -> None:
     token = request.auth
     if not isinstance(token, ApiToken) or not any(c.pk == club.pk for c in token.clubs.all()):
         raise PermissionDenied(refusal)
+
+
+def require_organiser(request, tournament) -> None:
+    """The organising key names the event's club and its owner may run the event: both checked
+    before the body is read."""
+    require_club(request, tournament.club, NOT_ORGANISING_HERE)
+    require_manager(request.user, tournament)

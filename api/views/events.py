@@ -25,7 +25,7 @@ from ..organiser_serializers import (
     NewTournamentSerializer,
     TournamentSettingsSerializer,
 )
-from ..permissions import NOT_ORGANISING_HERE, OrganiseScope, require_club
+from ..permissions import NOT_ORGANISING_HERE, OrganiseScope, require_club, require_organiser
 from ..serializers import EntrySerializer, TournamentSerializer
 
 NO_SUCH_CLUB = _("There is no club with this address.")
@@ -40,12 +40,6 @@ def _event(slug: str) -> Tournament:
 
 def _shown(tournament: Tournament) -> dict:
     return TournamentSerializer(Tournament.objects.select_related("club").get(pk=tournament.pk)).data
-
-
-def _organising(request, tournament: Tournament) -> None:
-    """The key names the event's club and its owner runs the club's events: both before the body."""
-    require_club(request, tournament.club, NOT_ORGANISING_HERE)
-    services.require_manager(request.user, tournament)
 
 
 class CreateEvent:
@@ -83,7 +77,7 @@ class EditEvent:
     )
     def patch(self, request, slug: str):
         tournament = _event(slug)
-        _organising(request, tournament)
+        require_organiser(request, tournament)
         given = TournamentSettingsSerializer(data=request.data, partial=True)
         given.is_valid(raise_exception=True)
         values = dict(given.validated_data)
@@ -96,7 +90,7 @@ class EditEvent:
     @extend_schema(summary="Delete a tournament that has not started", request=None, responses={204: None})
     def delete(self, request, slug: str):
         tournament = _event(slug)
-        _organising(request, tournament)
+        require_organiser(request, tournament)
         services.delete_tournament(actor=request.user, tournament=tournament)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -113,7 +107,7 @@ class EventStart(WriteView):
     )
     def post(self, request, slug: str):
         tournament = _event(slug)
-        _organising(request, tournament)
+        require_organiser(request, tournament)
         services.start_tournament(actor=request.user, tournament=tournament)
         return Response(_shown(tournament))
 
@@ -174,7 +168,7 @@ class EntriesBulk(WriteView):
     )
     def post(self, request, slug: str):
         tournament = _event(slug)
-        _organising(request, tournament)
+        require_organiser(request, tournament)
         given = EntryListSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         lines = [{k: v for k, v in line.items() if v is not None} for line in given.validated_data["entries"]]

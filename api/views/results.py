@@ -15,7 +15,7 @@ from tournaments import permissions, services
 from tournaments.models import Match, MatchStatus
 
 from ..idempotency import WriteView
-from ..permissions import NOT_ORGANISING_HERE, OrganiseScope, require_club
+from ..permissions import OrganiseScope, require_club, require_organiser
 from ..serializers import (
     CorrectionSerializer,
     DisputeSerializer,
@@ -37,8 +37,7 @@ def _organised_match(request, pk: int) -> Match:
     """The match, once the organising key names its club and its owner runs the event (before the
     body is read)."""
     match = get_object_or_404(Match.objects.select_related(*MATCH_RELATED, "tournament__club"), pk=pk)
-    require_club(request, match.tournament.club, NOT_ORGANISING_HERE)
-    services.require_manager(request.user, match.tournament)
+    require_organiser(request, match.tournament)
     return match
 
 

@@ -20,7 +20,7 @@ from tournaments import selectors, services
 from tournaments.models import Match, Round, Tournament
 
 from ..idempotency import WriteView
-from ..permissions import NOT_ORGANISING_HERE, OrganiseScope, require_club
+from ..permissions import OrganiseScope, require_organiser
 from ..serializers import (
     MatchSerializer,
     RoundSerializer,
@@ -37,8 +37,7 @@ WARNINGS = OpenApiResponse(WarningsSerializer, description="Refused until accept
 
 def organised(request, tournament: Tournament) -> Tournament:
     """The event, once the key names its club and its owner may run it (before the body is read)."""
-    require_club(request, tournament.club, NOT_ORGANISING_HERE)
-    services.require_manager(request.user, tournament)
+    require_organiser(request, tournament)
     return tournament
 
 
