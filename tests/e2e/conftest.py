@@ -41,6 +41,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 740}
+
+
+def sideways_overflow(page) -> int:
+    """How many pixels the page scrolls sideways. Waits for the page to have loaded first: a click
+    on a link returns once its navigation has started, and the new document has no root element
+    for a moment (CI read `null.scrollWidth` there)."""
+    page.wait_for_load_state()
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
