@@ -44,6 +44,11 @@ def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) ->
     rows = [(first + i, r) for i, r in enumerate(page.object_list)]
     me = _me(request)
     mine = rating_selectors.place_in(qs, me.pk) if me is not None else None
+    # provisional by the model's own uncertainty: a fixed pair's players keep a wide "±" (how
+    # their strength splits is not known), but they are not new
+    limit = rating_selectors.provisional_variance()
+    for _place, r in [*rows, *([mine] if mine else [])]:
+        r.provisional = r.var > limit
     return render(request, "ratings/board.html", {
         "title": title, "scope": scope, "page": page, "rows": rows, "me": me, "mine": mine,
         "min_matches": rating_selectors.min_matches(),
@@ -68,9 +73,9 @@ def club_board(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def city_board(request: HttpRequest, city: str) -> HttpResponse:
     key = search_key(city)
+    if not rating_selectors.city_known(key):
+        raise Http404  # a city no player wrote: not an empty board
     spellings = rating_selectors.city_spellings(key)
-    if not key:
-        raise Http404
     name = spellings[0] if spellings else city
     return _board_page(request, rating_selectors.board(city_key=key),
                        title=_("Ratings: %(city)s") % {"city": name}, scope="city", city=name)

@@ -176,7 +176,25 @@ class RatingState:
     def __init__(self, params: ModelParams | None = None) -> None:
         self.players: dict[str, Rating] = {}
         self.pairs: dict[tuple[str, str], Rating] = {}
+        #: Each player's matches with his most frequent partner (see `display`).
+        self.best_partner: dict[str, int] = {}
         self.set_params(params or ModelParams())
+
+    def index_partners(self) -> None:
+        """Work ``best_partner`` out again from the pairs held (after loading them from rows)."""
+        best: dict[str, int] = {}
+        for (a, b), r in self.pairs.items():
+            for p in (a, b):
+                if r.matches > best.get(p, 0):
+                    best[p] = r.matches
+        self.best_partner = best
+
+    def partner_share(self, player: str) -> float:
+        """The share of the player's matches played with his most frequent partner (0 to 1)."""
+        r = self.players.get(player)
+        if r is None or r.matches <= 0:
+            return 0.0
+        return min(1.0, self.best_partner.get(player, 0) / r.matches)
 
     def set_params(self, params: ModelParams) -> None:
         """Use these parameters from the next match on; the ratings learnt so far stay."""
@@ -271,15 +289,26 @@ class RatingState:
         return self.players.get(player) or Rating(0.0, self.params.initial_sd**2)
 
     def display(self, player: str, day: float | None = None) -> tuple[float, float]:
-        """(rating, deviation) on the display scale, e.g. 1500 ± 60; deviation grows with absence."""
+        """(rating, deviation) on the display scale, e.g. 1500 ± 60; deviation grows with absence.
+        It adds ``f² v0 / 2`` to the filter's own variance, ``f`` the share of the player's matches
+        with his most frequent partner: how a pair's strength splits between partners stays as
+        uncertain as it began (docs/ratings.md); ``own_deviation`` decides what is provisional."""
         r = self.players.get(player)
         v = self._var_now(r, day, self.params.initial_sd**2)
+        f = self.partner_share(player)
+        v += f * f * self.params.initial_sd**2 / 2
         mu = r.mu if r else 0.0
         return self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(v)
 
+    def own_deviation(self, player: str, day: float | None = None) -> float:
+        """The filter's own deviation, on the display scale: how much it has learnt of the player,
+        without what his results cannot tell from his partner's."""
+        r = self.players.get(player)
+        return self.params.scale * math.sqrt(self._var_now(r, day, self.params.initial_sd**2))
+
     def is_provisional(self, player: str, day: float | None = None) -> bool:
-        """A rating is provisional while its deviation is above ``provisional_deviation``."""
-        return self.display(player, day)[1] > self.params.provisional_deviation
+        """A rating is provisional while its own deviation is above ``provisional_deviation``."""
+        return self.own_deviation(player, day) > self.params.provisional_deviation
 
     def pair_display(self, a: str, b: str) -> tuple[float, float]:
         """A fixed pair's rating: both partners' strengths and the pair's own term, on the display scale.
@@ -400,6 +429,10 @@ class RatingState:
             )
             if i % 3 == 2:
                 self.pairs[_pair_key(*side)] = new
+                best = self.best_partner
+                for p in side:
+                    if new.matches > best.get(p, 0):
+                        best[p] = new.matches
                 continue
             pid = side[i % 3]
             self.players[pid] = new

@@ -54,8 +54,11 @@ def day_of(moment: datetime.datetime | None = None) -> float:
     return float(timezone.localdate(moment or timezone.now()).toordinal())
 
 
-def is_provisional(deviation: float) -> bool:
-    return deviation > model_params().provisional_deviation
+def provisional_variance() -> float:
+    """A rating row whose own variance (``PlayerRating.var``) is above this is provisional: its own
+    deviation is above ``provisional_deviation`` (``RatingState.is_provisional``)."""
+    params = model_params()
+    return (params.provisional_deviation / params.scale) ** 2
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,18 @@ def player_rating(player_id: int) -> PlayerStanding | None:
     if row is None:
         return None
     state = RatingState(model_params())
-    state.players[str(player_id)] = Rating(row.mu, row.var, row.day, row.matches)
-    rating, deviation = state.display(str(player_id), day_of())
+    pid = str(player_id)
+    state.players[pid] = Rating(row.mu, row.var, row.day, row.matches)
+    best = (PairRating.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id), game=BILKA_FOUR)
+            .order_by("-matches").values_list("matches", flat=True).first())
+    state.best_partner[pid] = best or 0
+    day = day_of()
+    rating, deviation = state.display(pid, day)
     place = None
     if row.matches >= min_matches():
         ahead = Q(rating__gt=row.rating) | Q(rating=row.rating, player_id__lt=player_id)
         place = _board_base().filter(ahead).count() + 1
-    return PlayerStanding(rating, deviation, is_provisional(deviation), row.matches, place)
+    return PlayerStanding(rating, deviation, state.is_provisional(pid, day), row.matches, place)
 
 
 def ratings_of(player_ids: Iterable[int]) -> dict[int, PlayerRating]:
@@ -128,6 +136,13 @@ def _rated_cities() -> dict[str, set[str]]:
     return spellings
 
 
+def city_known(city_key: str) -> bool:
+    """Whether any player wrote this city, in any spelling (rated yet or not)."""
+    key = search_key(city_key)
+    cities = Player.objects.filter(merged_into=None).exclude(city="").values_list("city", flat=True)
+    return bool(key) and any(search_key(city) == key for city in cities.distinct().iterator())
+
+
 def city_spellings(city_key: str) -> list[str]:
     """The ways players wrote a city (its key from ``clubs.translit``)."""
     return sorted(_rated_cities().get(search_key(city_key), set()))
@@ -163,7 +178,9 @@ def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
     if player_ids is not None:
         ids = list(player_ids)
         players = players.filter(player_id__in=ids)
-        pairs = pairs.filter(player_a_id__in=ids, player_b_id__in=ids)
+        # every pair of theirs, not only those among them: a player's most frequent partner
+        # widens his deviation (RatingState.display)
+        pairs = pairs.filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids))
     # plain rows, not model instances: a 256-pair event's standings read 512 players' and their
     # pairs' ratings each time they are worked out again (bench/web/load.py)
     for player_id, mu, var, day, matches in players.values_list("player_id", "mu", "var", "day", "matches"):
@@ -171,6 +188,7 @@ def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
     for a, b, mu, var, day, matches in pairs.values_list("player_a_id", "player_b_id", "mu", "var", "day",
                                                          "matches"):
         state.pairs[(str(a), str(b))] = Rating(mu, var, day, matches)
+    state.index_partners()
     return state
 
 
@@ -235,7 +253,7 @@ def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict
         rating, deviation = state.display(pid, day)
         win, win_big, loss, loss_big = moves.get(pid, (0.0, 0.0, 0.0, 0.0))
         name = names.get(int(pid), "")
-        return Seen(int(pid), rating, deviation, is_provisional(deviation), win, loss, name,
+        return Seen(int(pid), rating, deviation, state.is_provisional(pid, day), win, loss, name,
                     win_big, loss_big)
 
     return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)

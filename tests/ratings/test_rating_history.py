@@ -70,7 +70,8 @@ def spring(club, organiser, deliver):
     rnd.__class__.objects.filter(pk=rnd.pk).update(created_at=now - datetime.timedelta(hours=3))
     mine = rnd.matches.get(Q(home=first) | Q(away=first))
     deliver(services.enter_result, actor=me.user, match=mine, home_eyes=12, away_eyes=5)
-    Match.objects.filter(pk=mine.pk).update(reported_at=now - datetime.timedelta(hours=2, minutes=30))
+    at_the_table = now - datetime.timedelta(hours=2, minutes=30)
+    Match.objects.filter(pk=mine.pk).update(reported_at=at_the_table, played_at=at_the_table)
     deliver(services.confirm_result, actor=organiser, match=mine)
     late = rnd.matches.exclude(pk=mine.pk).get()
     players = {e.pk: (e.player_a, e.player_b) for e in (first, *others)}

@@ -94,6 +94,11 @@ def test_cities_written_in_cyrillic_and_latin_are_one_board(client, season):
         assert all(p.display_name in page for p in season[:4])
 
 
+def test_a_city_no_player_wrote_is_not_found(client, season):
+    assert client.get(reverse("ratings:city", args=["Атлантида"])).status_code == 404
+    assert client.get(reverse("ratings:city", args=["Uspenka"])).status_code == 200
+
+
 def test_a_club_board_has_only_its_roster(client, club, season):
     ClubPlayer.objects.create(club=club, player=season[0], added_as="x")
     page = client.get(reverse("ratings:club", args=[club.slug])).content.decode()

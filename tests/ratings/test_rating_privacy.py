@@ -66,6 +66,10 @@ ABOUT_HIM = (
 NOT_ASKED = {
     "health": "whether the database, Redis and a worker answer (503 here, with no worker)",
     "account_confirm_email": "signing up",
+    "clubs:manifest": "the web app manifest: the site's name and icons",
+    "clubs:offline": "the page shown offline for a page the phone has no copy of: no match",
+    "gameplay:rules": "the rules of the game, the same for everyone: no match",
+    "gameplay:help": "the site's help, the same for everyone: no match",
     "account_reset_password_from_key": "signing in",
     **{
         f"gameplay:{n}": "a live table's own page: no archived match, no rating change"
@@ -81,7 +85,12 @@ NOT_ASKED = {
             "replay",
         )
     },
+    **{f"archive:{n}": "puzzles: positions of public matches that name nobody, no rating of a player"
+       for n in ("puzzles", "puzzle")},
     "archive:table_match": "a redirect to the archived match of a live table, asked as archive:match",
+    "archive:share": "a POST that shows or hides a game against bots; it answers with a redirect",
+    **{f"archive:{n}": "a picture of a position: no rating, and the match's own visibility rule"
+       for n in ("position_svg", "position_png")},
     **{
         f"clubs:{n}": "a club's members, roster and settings: no match"
         for n in (
@@ -124,6 +133,12 @@ NOT_ASKED = {
     },
     "webhooks:stream": "a tournament's events for programs: ids, tables and eyes as its pages show them",
     "tournaments:hall": "the hall screen: pairings and standings as the tournament page shows them",
+    "tournaments:table_device": "a table's device: the pairs' names and the match's eyes, no rating",
+    "tournaments:table_cards": "the organiser's printable table cards: table numbers and codes",
+    "tournaments:player_details": "the organisers' page of players' details for prize categories: no rating",
+    "tournaments:print_prizes": "the organisers' printable prize list and certificates: names, no rating",
+    "tournaments:entries_export": "the organisers' CSV of entries and what each paid: names, no rating",
+    "tournaments:entry_payment": "an organiser's action: the entry fee an entry paid",
     **{
         f"tournaments:{n}": "an organiser's action on the hall screen"
         for n in ("hall_pin", "announce", "announcement_withdraw")
@@ -153,6 +168,8 @@ NOT_ASKED = {
             "no_show",
             "dashboard_action",
             "withdrawal_answer",
+            "bye_ask",
+            "bye_withdraw",
             "forfeit",
         )
     },
@@ -313,6 +330,8 @@ def _fillers(w) -> dict[str, list[dict]]:
                 "results",
                 "standings",
                 "crosstable",
+                "print_crosstable",
+                "print_report",
                 "bracket",
                 "dashboard",
                 "audit",

@@ -177,3 +177,30 @@ def test_the_harness_runs_and_its_floor_is_below_the_model() -> None:
     result = run((Shape("small", "rotating", players=24, per_player=24), 0, "Bilka", None))
     assert 0.0 < result["oracle_ll"] < result["ll"] < 0.7
     assert len(result["ps"]) == 24 * 24 // 4 // 2
+
+
+def test_a_fixed_partner_widens_the_deviation_shown_but_not_the_provisional_one():
+    """Always with one partner, the results show the pair's sum: each partner's share stays as
+    uncertain as v0 / 2 (RatingState.display); a player who never repeats a partner keeps the
+    filter's own deviation, and provisional reads the filter's own for both."""
+    from ratings.core.model import Deal, Match, RatingState
+
+    state = RatingState()
+    deals = (Deal("NS", "win", "NS", (70, 50)), Deal("EW", "win", "NS", (40, 80))) * 4
+    others = iter(f"o{i}" for i in range(1000))
+    for k in range(30):
+        ns = ("fixed-a", "fixed-b") if k % 2 else ("rover", next(others))
+        state.update(Match(ns, (next(others), next(others)), "NS" if k % 3 else "EW", deals, float(k)))
+    v0 = state.params.initial_sd**2
+    scale = state.params.scale
+    for fixed in ("fixed-a", "fixed-b"):
+        assert state.partner_share(fixed) == 1.0
+        own = state.own_deviation(fixed, 29.0)
+        assert abs(state.display(fixed, 29.0)[1] ** 2 - (own**2 + scale**2 * v0 / 2)) < 1e-6
+        assert not state.is_provisional(fixed, 29.0)  # fifteen matches: not new, only not separable
+    assert state.partner_share("rover") == 1 / 15
+    assert state.display("rover", 29.0)[1] - state.own_deviation("rover", 29.0) < 1.0
+    rebuilt = RatingState(state.params)  # as the site loads it from rows
+    rebuilt.players, rebuilt.pairs = dict(state.players), dict(state.pairs)
+    rebuilt.index_partners()
+    assert rebuilt.display("fixed-a", 29.0) == state.display("fixed-a", 29.0)

@@ -101,7 +101,7 @@ def test_one_match_gives_the_filters_step_exactly() -> None:
     got = whole_history([m], tol=1e-6)
     for pid in "abcd":
         assert abs(display(got[pid])[0] - state.display(pid)[0]) < 1e-3
-        assert abs(display(got[pid])[1] - state.display(pid)[1]) < 1.0
+        assert abs(display(got[pid])[1] - state.own_deviation(pid)) < 1.0
 
 
 def test_the_order_matches_are_given_in_does_not_matter_and_absence_widens_the_deviation() -> None:
