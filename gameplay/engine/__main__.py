@@ -1,7 +1,8 @@
 """Command line: `score FILE` prints bilka-score/1; `solve FILE --deal D --ply K` bilka-solve/1 and
 `analyse FILE` bilka-analysis/1 (the double-dummy solver); `verify-deal FILE` checks the shuffle of every
 deal against the revealed seed (exit 0 all agree, 1 something disagrees, 2 cannot check);
-`bench --seconds N` prints deals/s.
+`fairplay FILE [--seats NESW]` the fair-play review of the record's seats (`fairplay.py`: decisions,
+Z, effect, p and the heaviest decisions, as JSON); `bench --seconds N` prints deals/s.
 
 The scorer is the organisers' and the tests' oracle: a record that breaks a rule exits with
 status 2, nothing on stdout and exactly one line on stderr saying what and where.
@@ -66,6 +67,34 @@ def _analyse(data: bytes) -> tuple[str, int]:
     return json.dumps(analyse_record(data), indent=1), 0
 
 
+def _fairplay(seats: str, samples: int | None, partner_known: bool,
+              margin: float | None) -> Callable[[bytes], tuple[str, int]]:
+    def action(data: bytes) -> tuple[str, int]:
+        import hashlib
+
+        from gameplay.engine import fairplay
+        from gameplay.engine.record import load_record
+
+        record = load_record(data)
+        k = fairplay.SAMPLES if samples is None else samples
+        m = fairplay.MARGIN if margin is None else margin
+        if k < 1 or m < 0:
+            raise RecordError("--samples must be at least 1 and --margin not negative")
+        decisions = fairplay.review_record(record, seats=seats, key=hashlib.sha256(data).hexdigest(),
+                                           samples=k, partner_known=partner_known)
+        out = {}
+        for seat in seats:
+            mine = [d for d in decisions if d.seat == seat]
+            verdict = fairplay.combine(mine, margin=m)
+            out[seat] = verdict.as_dict() | {"heaviest": [
+                {"deal": d.deal, "ply": d.ply, "card": d.card, "real_loss": d.real_loss,
+                 "sample_losses": list(d.sample_losses), "weight": round(d.weight(verdict.sd), 3)}
+                for d in fairplay.heaviest(mine, verdict)]}
+        return json.dumps({"samples": k, "partner_known": partner_known, "seats": out}, indent=1), 0
+
+    return action
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.engine")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -79,6 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     solve.add_argument("--ply", type=int, required=True, help="cards of the deal already played")
     analyse = sub.add_parser("analyse", help="every card of every played deal against best play")
     analyse.add_argument("file")
+    fair = sub.add_parser("fairplay", help="the fair-play review of a record's seats (docs/fairplay.md)")
+    fair.add_argument("file")
+    fair.add_argument("--seats", default="NESW", help="the seats to review, e.g. NS")
+    fair.add_argument("--samples", type=int, help="layouts drawn per decision (default 20)")
+    fair.add_argument("--partner-known", action="store_true", help="draw only the opponents' hands")
+    fair.add_argument("--margin", type=float, help="the effect margin (default 0.25; 0: the plain test)")
     bench = sub.add_parser("bench", help="random playouts per second")
     bench.add_argument("--seconds", type=float, default=5.0)
     bench.add_argument("--seed", type=int, default=1)
@@ -92,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args.file, "solve", _solve(args.deal, args.ply))
     if args.command == "analyse":
         return _run(args.file, "analyse", _analyse)
+    if args.command == "fairplay":
+        return _run(args.file, "review", _fairplay(args.seats, args.samples, args.partner_known, args.margin))
     if args.command == "verify-deal":
         return _run(args.file, "verify", _verify)
     if args.command in ("build-native", "clean-native"):

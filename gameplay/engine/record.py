@@ -39,7 +39,8 @@ _TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties", "shuffle
 _DEAL_KEYS = {"dealer", "hands", "plays", "redeal", "passed"}
 
 
-def _load(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
+def load_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    """The record as a JSON object, from its text or bytes; RecordError if it is not one."""
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
@@ -63,7 +64,7 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
     Raises RecordError naming the deal (from 1, redeals counted) and, for a card, the trick
     (from 1), the seat and the card. `rng` deals any later deals of the returned state.
     """
-    rec = _load(data)
+    rec = load_record(data)
     unknown = set(rec) - _TOP_KEYS
     if unknown:
         raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the record")

@@ -81,8 +81,13 @@ def deal_message(client_seeds: tuple[str, str, str, str] | list[str], k: int) ->
 def dealt_cards(seed: bytes, client_seeds: tuple[str, str, str, str] | list[str], k: int,
                 deck: str = "32") -> list[int]:
     """The deck of deal k after the shuffle (card ids, see `cards.py`): N's hand comes first."""
+    return shuffled_deck(seed, deal_message(client_seeds, k), deck)
+
+
+def shuffled_deck(seed: bytes, message: bytes, deck: str = "32") -> list[int]:
+    """The deck shuffled by the HMAC stream of `seed` over `message` (the module's recipe; a
+    duplicate board's message is `boards.board_message`)."""
     cards = list(_DECKS[deck])
-    message = deal_message(client_seeds, k)
     digest = hmac.digest
     block = 0
     stream = digest(seed, message + b"\0\0\0\0", "sha256")
