@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from archive.selectors import ArchiveFilter, rule_sets, tournaments_in_archive
 from clubs.models import Club
-from gameplay.words import rules_label
+from gameplay.words import BotLevel, rules_label
 
 
 class ArchiveFilterForm(forms.Form):
@@ -24,6 +24,7 @@ class ArchiveFilterForm(forms.Form):
                                 widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     rules = forms.ChoiceField(label=_("Rules"), required=False)
+    bots = forms.ChoiceField(label=_("Bots"), required=False)
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -32,13 +33,20 @@ class ArchiveFilterForm(forms.Form):
         self.fields["club"].choices = everyone + [(c.pk, c.name) for c in clubs]
         self.fields["tournament"].choices = everyone + tournaments_in_archive(user)
         self.fields["rules"].choices = everyone + [(key, rules_label(r)) for key, r in rule_sets(user)]
+        self.fields["bots"].choices = [
+            ("", gettext("all")),
+            ("none", gettext("without bots")),
+            ("any", gettext("with bots")),
+            (BotLevel.BEGINNER, gettext("with beginner bots")),
+            (BotLevel.STRONG, gettext("with strong bots")),
+        ]
 
     def archive_filter(self) -> ArchiveFilter:
         data = self.cleaned_data if self.is_valid() else {}
         return ArchiveFilter(
             player=data.get("player"), name=(data.get("q") or "").strip(), club=data.get("club"),
             tournament=data.get("tournament"), date_from=data.get("date_from"), date_to=data.get("date_to"),
-            rules_key=data.get("rules") or "",
+            rules_key=data.get("rules") or "", bots=data.get("bots") or "",
         )
 
 

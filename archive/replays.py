@@ -5,34 +5,37 @@ way, so the viewer is one piece: the server draws the position the address names
 `?card=` from 0), so the page reads before any script runs and a shared link opens where it
 points; `static/js/replay.js` then steps through the deals without a reload. It shows only what
 the caller passes in: a match in progress passes its finished deals alone (`visible_deals`).
+
+No spoilers: a deal's outcome, its points and the eyes after it are left out of the page (its
+HTML and its data for the script) until the position reaches that deal's end; earlier deals show
+theirs. The match's result waits for the end of the last deal. `?results=1` (the script keeps the
+choice in localStorage) shows every result at once. The script asks the same address for the rest
+as the replay moves: `?part=deal` (a deal's cards, when it steps into it) and `?part=results`
+(what the position shows of the results, and the graphs, drawn here).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from archive import replay_analysis
-from archive.replay_analysis import DONE
+from archive import replay_analysis, replay_graphs
+from archive.replay_analysis import DONE, FAILED, PENDING
 from gameplay.engine.cards import SEATS, SUITS
 from gameplay.engine.errors import RecordError
-from gameplay.engine.positions import DealSummary, Position, RedealAsked, Replay
-from gameplay.words import SUIT_SYMBOL, deal_outcome, pair_name, seat_letter, suit_name
+from gameplay.engine.positions import DealSummary, Position, RedealAsked, Replay, Trick
+from gameplay.words import SUIT_SYMBOL, deal_outcome, pair_name, rank_words, seat_letter, suit_name
 
 TEMPLATE = "archive/replay.html"
+#: What the position shows of the results, and the graphs, for the script to swap in as it steps
+#: (`?part=results`).
+RESULTS_TEMPLATE = "archive/_replay_results.html"
 #: Where each seat sits on the drawn table: North at the top, South at the bottom.
 PLACE = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
-
-
-def rank_words() -> dict[str, str]:
-    """Card ranks as the reader's packs print them (Russian В Д К Т); the record keeps `J Q K A`."""
-    return {"6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
-            "J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"),
-            "K": pgettext("card rank", "K"), "A": pgettext("card rank", "A")}
 
 
 def render_replay(
@@ -80,8 +83,15 @@ def render_replay(
     deal_index, card = replay.clamp(deal_index, card)
     if players:
         replay.players = {**replay.players, **players}
+    part = request.GET.get("part")
+    if part == "deal":
+        return JsonResponse(deal_data(replay, deal_index, shown, analysis=analysis,
+                                      analysis_state=analysis_state))
     context.update(replay_context(replay, deal_index, card, shown, analysis=analysis,
-                                  analysis_state=analysis_state))
+                                  analysis_state=analysis_state,
+                                  results=request.GET.get("results") == "1"))
+    if part == "results":
+        return render(request, RESULTS_TEMPLATE, context)
     return render(request, TEMPLATE, context)
 
 
@@ -93,20 +103,38 @@ def _int(value: str | None, default: int) -> int:
 
 
 def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
-                   analysis: dict[str, Any] | None = None, analysis_state: str = "") -> dict[str, Any]:
-    """Everything the template draws for one position, and the data the script steps through."""
+                   analysis: dict[str, Any] | None = None, analysis_state: str = "",
+                   results: bool = False) -> dict[str, Any]:
+    """Everything the template draws for one position, and the data the script steps through.
+
+    `results`: every deal's outcome and the match's shown (else only those the position has
+    reached the end of)."""
     deal = replay.deals[deal_index]
     pos = replay.position(deal_index, card)
     names = {s: player_name(replay.players, s) for s in SEATS}
+    at_end = pos.card == deal.plays
     rows = [deal_row(d, names) for d in replay.deals[:shown]]
-    data = replay.to_json(visible_deals=shown)
-    data["position"] = {"deal": deal_index, "card": pos.card}
-    data["rows"] = rows
+    for i, row in enumerate(rows):
+        row["open"] = results or i < deal_index or (i == deal_index and at_end)
     dd_deals = replay_analysis.analysis_data(replay, analysis, shown) if analysis_state == DONE else []
-    data["analysis"] = {"state": analysis_state, "deals": dd_deals}
     for row, dd_deal in zip(rows, dd_deals, strict=False):
         row["dd"] = replay_analysis.row_line(dd_deal)
+    data = replay.to_json(visible_deals=shown)
+    # No spoilers in the page's source either: a deal the replay has not finished is only its
+    # number and length here; the script asks for the rest (?part=deal) when it steps into it.
+    data["deals"] = [d if row["open"] else deal_stub(d) for d, row in zip(data["deals"], rows, strict=True)]
+    data["position"] = {"deal": deal_index, "card": pos.card}
+    data["rows"] = [row if row["open"] else None for row in rows]
+    data["results"] = results
+    data["analysis"] = {"state": analysis_state,
+                        "deals": [d if row["open"] else None for d, row in zip(dd_deals, rows, strict=False)]}
+    marks = card_marks(deal, pos, dd_deals[deal_index] if dd_deals else None)
+    match_open = results or (deal_index == shown - 1 and at_end)
     return {
+        "par_graph": par_graph_view(replay, deal_index, pos.card, dd_deals, analysis_state, names,
+                                    results=results),
+        "eye_graph": replay_graphs.eye_graph(list(replay.deals), shown, deal_index,
+                                             [row["open"] for row in rows], results=results),
         "dd": replay_analysis.panel(analysis_state, dd_deals, deal_index, pos, names, list(deal.cards),
                                     rank_words()) if analysis_state else None,
         "empty": False,
@@ -114,24 +142,60 @@ def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
         "deal_facts": deal_facts(deal, names),
         "pos": pos,
         "status": position_status(deal, pos, names),
-        "seats": [seat_view(s, deal, pos, names) for s in ("N", "W", "E", "S")],
+        "seats": [seat_view(s, deal, pos, names, marks) for s in ("N", "W", "E", "S")],
+        "marks_best": dd_deals[deal_index] is not None if dd_deals else False,
         "trick": [{"place": PLACE[s], **card_view(c)} for s, c in pos.trick],
         "trick_winner": names[pos.trick_winner] if pos.trick_winner else "",
-        "taken": [
-            {"number": i + 1, "leader": names[t.leader], "winner": names[t.winner or t.leader],
-             "points": t.points, "cards": [card_view(c) for _s, c in t.cards]}
-            for i, t in enumerate(pos.tricks)
-        ],
+        "taken": [trick_view(i, t, names) for i, t in enumerate(pos.tricks)],
         "points_line": "" if deal.redeal is not None else points_words(pos.points),
-        "eyes_line": eyes_line(pos, deal),
-        "nav": navigation(replay, deal_index, pos.card, shown),
+        "eyes_before": eyes_before_line(pos),
+        "eyes_after": eyes_after_line(pos) if deal.finished else "",
+        "nav": navigation(replay, deal_index, pos.card, shown, results=results),
         "deal_rows": rows,
         "row": rows[deal_index],
         "shown_deals": shown,
+        "results": results,
+        "results_href": _href(deal_index, pos.card, results=not results),
+        "result_hidden": not match_open,
         "match_line": match_line(replay, names) if shown == len(replay.deals) else "",
         "replay_data": data,
         "replay_i18n": replay_texts(names),
     }
+
+
+def deal_stub(deal: dict[str, Any]) -> dict[str, Any]:
+    """A deal the page's script knows only the number and length of (the rest waits for ?part=deal)."""
+    return {"number": deal["number"], "plays": len(deal["cards"]), "stub": True}
+
+
+def deal_data(replay: Replay, deal_index: int, shown: int, *, analysis: dict[str, Any] | None,
+              analysis_state: str) -> dict[str, Any]:
+    """One deal whole, for the script that steps into it (?part=deal): its cards and tricks, its
+    line in the deal list and its analysis. The page that asks already shows the deal; its result
+    shows when the replay reaches the end."""
+    names = {s: player_name(replay.players, s) for s in SEATS}
+    row = deal_row(replay.deals[deal_index], names)
+    dd_deals = replay_analysis.analysis_data(replay, analysis, shown) if analysis_state == DONE else []
+    dd_deal = dd_deals[deal_index] if dd_deals else None
+    row["dd"] = replay_analysis.row_line(dd_deal) if dd_deals else ""
+    return {"deal": replay.to_json(visible_deals=shown)["deals"][deal_index], "row": row, "analysis": dd_deal}
+
+
+def par_graph_view(replay: Replay, deal_index: int, card: int, dd_deals: list[dict[str, Any] | None],
+                   analysis_state: str, names: dict[str, str], *, results: bool) -> dict[str, Any] | None:
+    """The par graph of the deal shown, or why there is none (`why`); None where the replay has no
+    analysis at all (a table's replay)."""
+    if analysis_state == PENDING:
+        return {"why": _("No par graph yet: the match is still being analysed.")}
+    if analysis_state == FAILED:
+        return {"why": _("No par graph: this match could not be analysed.")}
+    if analysis_state != DONE:
+        return None
+    dd_deal = dd_deals[deal_index] if deal_index < len(dd_deals) else None
+    if dd_deal is None:
+        return {"why": _("No par graph: this deal was redealt.")}
+    return replay_graphs.par_graph(deal_index, replay.deals[deal_index], dd_deal, card, show_all=results,
+                                   results=results, names=names, ranks=rank_words())
 
 
 def player_name(players: dict[str, str], seat: str) -> str:
@@ -147,7 +211,29 @@ def card_view(code: str, ranks: dict[str, str] | None = None) -> dict[str, Any]:
             "label": f"{rank} {suit_name(code[1])}"}
 
 
-def seat_view(seat: str, deal: DealSummary, pos: Position, names: dict[str, str]) -> dict[str, Any]:
+def card_marks(deal: DealSummary, pos: Position, dd_deal: dict[str, Any] | None) -> dict[str, str]:
+    """The cards marked in the hands: `rp-next`, the card the record plays next; `rp-best`, the
+    best cards with all hands known (where the analysis is done)."""
+    marks: dict[str, str] = {}
+    if dd_deal is not None and pos.to_move and pos.card < len(dd_deal["cards"]):
+        marks.update(dict.fromkeys(dd_deal["cards"][pos.card][0], "rp-best"))
+    if pos.card < deal.plays:
+        code = deal.cards[pos.card][1]
+        marks[code] = f"{marks[code]} rp-next" if code in marks else "rp-next"
+    return marks
+
+
+def trick_view(index: int, trick: Trick, names: dict[str, str]) -> dict[str, Any]:
+    """A taken trick for the list: each card with the seat that played it; the winner's marked."""
+    winner = trick.winner or trick.leader
+    return {"number": index + 1, "leader": names[trick.leader], "winner": names[winner],
+            "points": trick.points,
+            "cards": [{"seat": seat_letter(s), "name": names[s], "won": s == winner, **card_view(c)}
+                      for s, c in trick.cards]}
+
+
+def seat_view(seat: str, deal: DealSummary, pos: Position, names: dict[str, str],
+              marks: dict[str, str] | None = None) -> dict[str, Any]:
     suit = deal.suits[seat] if deal.suits else None
     return {
         "seat": seat, "place": PLACE[seat], "name": names[seat],
@@ -155,7 +241,7 @@ def seat_view(seat: str, deal: DealSummary, pos: Position, names: dict[str, str]
         "suit_word": suit_name(suit) if suit else "",
         "red": suit in ("H", "D"),
         "jack": deal.jack_holder == seat, "dealer": deal.dealer == seat, "to_move": pos.to_move == seat,
-        "cards": [card_view(c) for c in pos.hands[seat]],
+        "cards": [{**card_view(c), "mark": (marks or {}).get(c, "")} for c in pos.hands[seat]],
     }
 
 
@@ -224,13 +310,14 @@ def points_words(points: dict[str, int]) -> str:
     return _("Points: NS %(ns)s · EW %(ew)s") % {"ns": points["NS"], "ew": points["EW"]}
 
 
-def eyes_line(pos: Position, deal: DealSummary) -> str:
-    before = _("Eyes before the deal: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_before["NS"],
-                                                                  "ew": pos.eyes_before["EW"]}
-    if not deal.finished:
-        return before
-    return before + " · " + _("after it: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_after["NS"],
-                                                                      "ew": pos.eyes_after["EW"]}
+def eyes_before_line(pos: Position) -> str:
+    return _("Eyes before the deal: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_before["NS"],
+                                                                "ew": pos.eyes_before["EW"]}
+
+
+def eyes_after_line(pos: Position) -> str:
+    """The eyes after a finished deal (shown once the replay reaches its end)."""
+    return _("after it: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_after["NS"], "ew": pos.eyes_after["EW"]}
 
 
 def match_line(replay: Replay, names: dict[str, str]) -> str:
@@ -246,11 +333,12 @@ def match_line(replay: Replay, names: dict[str, str]) -> str:
     return line + " " + _score_words(replay.score)
 
 
-def _href(deal_index: int, card: int) -> str:
-    return f"?deal={deal_index + 1}&card={card}"
+def _href(deal_index: int, card: int, *, results: bool = False) -> str:
+    return f"?deal={deal_index + 1}&card={card}" + ("&results=1" if results else "")
 
 
-def navigation(replay: Replay, deal_index: int, card: int, shown: int) -> dict[str, str | None]:
+def navigation(replay: Replay, deal_index: int, card: int, shown: int, *,
+               results: bool = False) -> dict[str, str | None]:
     """The step links, each a plain `?deal=&card=` address (they work without the script).
 
     A card step runs on into the next or previous deal; a trick step stays in the deal; a deal step
@@ -270,7 +358,7 @@ def navigation(replay: Replay, deal_index: int, card: int, shown: int) -> dict[s
         "next_trick": (deal_index, min(plays, card // 4 * 4 + 4)) if card < plays else None,
         "next_deal": (deal_index + 1, 0) if deal_index + 1 < shown else None,
     }
-    return {k: (_href(*v) if v is not None else None) for k, v in steps.items()}
+    return {k: (_href(*v, results=results) if v is not None else None) for k, v in steps.items()}
 
 
 def replay_texts(names: dict[str, str]) -> dict[str, Any]:
@@ -298,5 +386,13 @@ def replay_texts(names: dict[str, str]) -> dict[str, Any]:
         "jack_short": pgettext("jack of clubs, short", "J♣"),
         "dealer_short": pgettext("the dealer, short", "dealer"),
         "no_tricks": _("No trick taken yet."),
+        "letters": {s: seat_letter(s) for s in SEATS},
+        "took_trick": _("took the trick"),
+        "next_card": _("played next"),
+        "best_card": _("a best card with all hands known"),
+        "show_results": _("Show results"),
+        "hide_results": _("Hide results"),
+        "copied": _("Link copied."),
+        "copy_by_hand": _("Copy the address below."),
         **replay_analysis.panel_texts(),
     }

@@ -19,8 +19,10 @@ from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, SeatAnalys
 from clubs import text
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
+from clubs.translit import search_key
 from gameplay.engine import EngineError, MatchState, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.words import BotLevel, bot_name
 
 
 def visible_q(user: Any) -> Q:
@@ -31,8 +33,12 @@ def visible_q(user: Any) -> Q:
     if user.is_staff and user.has_perm("archive.view_archivedmatch"):
         return Q()
     clubs = Membership.objects.filter(user=user, role__in=ROSTER_ROLES).values("club_id")
-    seated = ArchivedSeat.objects.filter(Q(user=user) | Q(player__user=user)).values("match_id")
-    return q | Q(pk__in=seated) | Q(club_id__in=clubs)
+    return q | Q(pk__in=seated_matches(user)) | Q(club_id__in=clubs)
+
+
+def seated_matches(user: Any) -> QuerySet[ArchivedSeat]:
+    """The ids of the matches the signed-in user sat in (by his account or his player record)."""
+    return ArchivedSeat.objects.filter(Q(user=user) | Q(player__user=user)).values("match_id")
 
 
 def visible_matches(user: Any) -> QuerySet[ArchivedMatch]:
@@ -61,6 +67,9 @@ class ArchiveFilter:
     date_from: date | None = None
     date_to: date | None = None
     rules_key: str = ""
+    bots: str = ""
+    """"" every match; "none" those without a bot; "any" those with one; a level those with a bot
+    of that level."""
 
 
 def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
@@ -70,8 +79,14 @@ def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
     if f.player:
         qs = qs.filter(pk__in=ArchivedSeat.objects.filter(player_id=f.player).values("match_id"))
     if f.name:
-        qs = qs.filter(pk__in=ArchivedSeat.objects.filter(
-            Q(name__icontains=f.name) | Q(player__display_name__icontains=f.name)).values("match_id"))
+        qs = qs.filter(pk__in=_seats_named(f.name).values("match_id"))
+    if f.bots:
+        bots = ArchivedSeat.objects.filter(kind=SeatKind.BOT)
+        if f.bots == "none":
+            qs = qs.exclude(pk__in=bots.values("match_id"))
+        else:
+            chosen = bots if f.bots == "any" else bots.filter(bot_level=f.bots)
+            qs = qs.filter(pk__in=chosen.values("match_id"))
     if f.club:
         qs = qs.filter(club_id=f.club)
     if f.tournament:
@@ -84,6 +99,20 @@ def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
         qs = qs.filter(rules_key=f.rules_key)
     return (qs.select_related("club").prefetch_related("seats__player").defer("record")
             .order_by("-played_at", "-id"))
+
+
+def _seats_named(query: str) -> QuerySet[ArchivedSeat]:
+    """Seats whose name (or whose player's, in any of its spellings) has every word of the query,
+    in any alphabet: the players page's search, for the seats of guests and bots too."""
+    words = search_key(query).split()
+    if not words:  # nothing a key keeps (signs only): the name as typed
+        return ArchivedSeat.objects.filter(
+            Q(name__icontains=query) | Q(player__display_name__icontains=query)
+        )
+    named = Q()
+    for word in words:
+        named &= Q(search_name__contains=word) | Q(player__search_name__contains=word)
+    return ArchivedSeat.objects.filter(named)
 
 
 def rule_sets(user: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -273,3 +302,64 @@ def same_name(a: str, b: str) -> bool:
     """Two names typed by people are one when they read the same: they differ only in case,
     spaces, invisible characters or look-alike letters of another script (``clubs.text``)."""
     return text.same_name(a, b)
+
+
+def seat_name(seat: ArchivedSeat) -> str:
+    """A seat's name as the reader reads it: a bot by its seat in his language, a player by the
+    name his club keeps now, a guest by the name he sat down with."""
+    if seat.kind == SeatKind.BOT:
+        level = BotLevel(seat.bot_level).label if seat.bot_level in BotLevel.values else ""
+        return f"{bot_name(seat.seat)} ({level})" if level else bot_name(seat.seat)
+    return seat.player.display_name if seat.player is not None else seat.name
+
+
+def match_row(match: ArchivedMatch) -> dict[str, Any]:
+    """What a list shows of a match (its seats prefetched)."""
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    names: dict[int, list[str]] = {0: [], 1: []}
+    for s in seats:
+        names[s.seat % 2].append(seat_name(s))
+    return {
+        "match": match,
+        "ns": " & ".join(names[0]),
+        "ew": " & ".join(names[1]),
+        "players": {s.seat: s for s in seats},
+        "seat_rows": [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "player": s.player}
+                      for s in seats],
+    }
+
+
+#: How many of a player's casual games his matches page lists (the archive has the rest).
+MY_CASUAL = 10
+
+
+def my_casual_matches(user: Any) -> list[dict[str, Any]]:
+    """The latest casual games (live tables, not tournaments) the user sat in, as list rows."""
+    if not user.is_authenticated:
+        return []
+    mine = ArchivedMatch.objects.filter(pk__in=seated_matches(user), tournament_match=None, source="table")
+    matches = (mine
+               .select_related("club").prefetch_related("seats__player").defer("record")
+               .order_by("-played_at", "-id")[:MY_CASUAL])
+    return [match_row(m) for m in matches]
+
+
+def sat_in(match: ArchivedMatch, user: Any) -> bool:
+    """Whether the signed-in user sat at the match (by his account or his player record); reads
+    the match's seats with their players (prefetched by ``visible_match``)."""
+    if not user.is_authenticated:
+        return False
+    return any(s.user_id == user.pk or (s.player is not None and s.player.user_id == user.pk)
+               for s in match.seats.all())
+
+
+def against_bots(match: ArchivedMatch) -> bool:
+    """A casual game (a live table, not a tournament's) with a bot at the table: its players decide
+    whether everyone may see it."""
+    return (match.source == "table" and match.tournament_match is None
+            and any(s.kind == SeatKind.BOT for s in match.seats.all()))
+
+
+def may_share(match: ArchivedMatch, user: Any) -> bool:
+    """Whether the user may show this game to everyone, or hide it again (``services.share_casual_match``)."""
+    return sat_in(match, user) and against_bots(match)

@@ -1,4 +1,5 @@
-"""The archive's rows: every played match (`matches`) and its double-dummy analysis (`analysis`)."""
+"""The archive's rows: every played match (`matches`) and its double-dummy analysis (`analysis`),
+and the puzzles found in it (`puzzles`)."""
 
 from archive.models.analysis import MatchAnalysis, SeatAnalysis
 from archive.models.matches import (
@@ -9,8 +10,9 @@ from archive.models.matches import (
     MatchSource,
     SeatKind,
 )
+from archive.models.puzzles import Puzzle, PuzzleAttempt, PuzzlePlayer
 
 __all__ = [
     "SEAT_CHOICES", "ArchivedDeal", "ArchivedMatch", "ArchivedSeat", "MatchAnalysis", "MatchSource",
-    "SeatAnalysis", "SeatKind",
+    "Puzzle", "PuzzleAttempt", "PuzzlePlayer", "SeatAnalysis", "SeatKind",
 ]

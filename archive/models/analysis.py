@@ -25,6 +25,9 @@ class MatchAnalysis(models.Model):
     #: Seconds the solver took for the whole match.
     seconds = models.FloatField(default=0)
     analysed_at = models.DateTimeField(auto_now=True)
+    #: The record hash its puzzles were last looked for in (`archive.services.puzzles`): "" until
+    #: they have been, so a match is searched once per record, however often it is analysed.
+    puzzles_hash = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("match analysis")

@@ -110,6 +110,9 @@ class ArchivedSeat(models.Model):
     #: A bot's level as it played ("beginner", "strong"); "" for a person, and for bots archived
     #: before levels were kept.
     bot_level = models.CharField(_("bot level"), max_length=16, blank=True, default="")
+    #: The name's search key (``clubs.translit.search_key``), so "Asel" finds "Әсел" and "Bot" finds
+    #: "Бот N", as the players page finds players.
+    search_name = models.CharField(max_length=300, blank=True, default="", editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="archived_seat_unique")]

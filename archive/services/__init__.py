@@ -17,6 +17,7 @@ from archive.services.matches import (
     record_hash,
     remove_match,
     set_public,
+    share_casual_match,
 )
 from archive.services.uploads import Uploaded, upload_records
 
@@ -33,5 +34,6 @@ __all__ = [
     "record_hash",
     "remove_match",
     "set_public",
+    "share_casual_match",
     "upload_records",
 ]

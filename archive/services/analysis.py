@@ -7,6 +7,7 @@ day must never wait behind it. `analyse_match` is idempotent: a match already an
 same record only has its seats' totals written again (the archive may have rewritten its seats);
 the solver runs outside any transaction and its answer is kept only if the match still holds the
 record it read. A record the solver cannot read is kept as an error, not retried for ever.
+Once the analysis is stored its puzzles are looked for (`puzzles.find_for_match`, once per record).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 
 from archive.models import ArchivedMatch, ArchivedSeat, MatchAnalysis, SeatAnalysis
+from archive.services.puzzles import find_for_match
 from gameplay.engine import EngineError
 from gameplay.engine.analysis import analyse_record
 from gameplay.engine.cards import SEATS
@@ -83,7 +85,7 @@ def analyse_match(*, match_id: int) -> str:
     if kept is not None:
         with transaction.atomic():
             _write_seats(kept)
-        return "already analysed"
+        return "already analysed" + _puzzles_found(match_id)
     # the record read with its hash, so what the solver sees is what the hash names
     record, digest = ArchivedMatch.objects.values_list("record", "record_hash").get(pk=match_id)
     started = time.perf_counter()
@@ -100,4 +102,12 @@ def analyse_match(*, match_id: int) -> str:
             match_id=match_id,
             defaults={"record_hash": digest, "result": result, "error": error, "seconds": seconds})
         _write_seats(analysis)
-    return f"analysed in {seconds:.1f} s" if result is not None else f"not analysed: {error}"
+    if result is None:
+        return f"not analysed: {error}"
+    return f"analysed in {seconds:.1f} s" + _puzzles_found(match_id)
+
+
+def _puzzles_found(match_id: int) -> str:
+    """Look for the match's puzzles (nothing when they were looked for in this record already)."""
+    puzzles, deals = find_for_match(match_id=match_id)
+    return f"; {puzzles} puzzles in {deals} deals" if deals else ""

@@ -19,11 +19,15 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.dispatch import Signal
+from django.utils.translation import gettext
 
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, MatchSource, SeatKind
+from archive.selectors import against_bots, sat_in
 from clubs.models import Player
+from clubs.translit import search_key
 from gameplay.engine import EngineError, Rules, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.engine.record import score_state
@@ -240,7 +244,8 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.deals.all().delete()
     ArchivedSeat.objects.bulk_create(
         ArchivedSeat(match=match, seat=s.seat, kind=s.kind, player_id=s.player_id, user_id=s.user_id,
-                     name=s.name[:120], bot_level=s.bot_level if s.kind == SeatKind.BOT else "")
+                     name=s.name[:120], bot_level=s.bot_level if s.kind == SeatKind.BOT else "",
+                     search_name=search_key(s.name)[:300])
         for s in sorted(played.seats, key=lambda s: s.seat)
     )
     for row in deals:
@@ -273,6 +278,22 @@ def set_public(*, tournament_matches: Sequence[int], public: bool) -> int:
     tournament's matches become public once their round is over. Not a change of any result,
     so no notice."""
     return ArchivedMatch.objects.filter(tournament_match__in=list(tournament_matches)).update(public=public)
+
+
+@transaction.atomic
+def share_casual_match(*, user: Any, match: ArchivedMatch, public: bool) -> ArchivedMatch:
+    """A player of a casual game against bots shows it to everyone, or keeps it to its players
+    again. Such games are private when archived (``gameplay.services.archiving``); a tournament's
+    matches follow their round, and a table's game between people follows the table's choice."""
+    match = ArchivedMatch.objects.select_for_update().prefetch_related("seats__player").get(pk=match.pk)
+    if not sat_in(match, user):
+        raise PermissionDenied(gettext("Only the players of this game can share it."))
+    if not against_bots(match):
+        raise ArchiveError(gettext("Only a casual game against bots is shared by its players."))
+    if match.public != public:
+        match.public = public
+        match.save(update_fields=["public"])
+    return match
 
 
 def players_merged(sender: object, source: Player, target: Player, **kwargs: Any) -> None:

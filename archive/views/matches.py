@@ -9,54 +9,35 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from archive import selectors as archive
+from archive import services as archive_services
 from archive.forms import ArchiveFilterForm
-from archive.models import ArchivedMatch, ArchivedSeat, MatchAnalysis, SeatKind
+from archive.models import ArchivedMatch, MatchAnalysis
 from archive.replay_analysis import DONE, FAILED, PENDING
 from archive.replays import render_replay
 from clubs.models import Player
 from gameplay.engine.cards import SEATS
-from gameplay.words import BotLevel, bot_name, rules_label
+from gameplay.words import rules_label
 
 PAGE_SIZE = 20
-
-
-def seat_name(seat: ArchivedSeat) -> str:
-    """A seat's name as the reader reads it: a bot by its seat in his language, a player by the
-    name his club keeps now, a guest by the name he sat down with."""
-    if seat.kind == SeatKind.BOT:
-        level = BotLevel(seat.bot_level).label if seat.bot_level in BotLevel.values else ""
-        return f"{bot_name(seat.seat)} ({level})" if level else bot_name(seat.seat)
-    return seat.player.display_name if seat.player is not None else seat.name
-
-
-def match_row(match: ArchivedMatch) -> dict[str, Any]:
-    """What a list shows of a match (its seats prefetched)."""
-    seats = sorted(match.seats.all(), key=lambda s: s.seat)
-    names: dict[int, list[str]] = {0: [], 1: []}
-    for s in seats:
-        names[s.seat % 2].append(seat_name(s))
-    return {
-        "match": match,
-        "ns": " & ".join(names[0]),
-        "ew": " & ".join(names[1]),
-        "players": {s.seat: s for s in seats},
-        "seat_rows": [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "player": s.player}
-                      for s in seats],
-    }
 
 
 def _page(request: HttpRequest, qs: Any) -> tuple[Any, list[dict[str, Any]], str]:
     paginator = Paginator(qs, PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     keep = {k: v for k, v in request.GET.items() if k != "page" and v}
-    return page, [match_row(m) for m in page.object_list], urlencode(keep)
+    return page, [archive.match_row(m) for m in page.object_list], urlencode(keep)
 
 
 def archive_list(request: HttpRequest) -> HttpResponse:
@@ -77,7 +58,8 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
     match = archive.visible_match(request.user, pk)
     if match is None:
         raise Http404()
-    head = {**match_row(match), "rules_label": rules_label(match.rules), "rules": match.rules}
+    head = {**archive.match_row(match), "rules_label": rules_label(match.rules), "rules": match.rules,
+            "can_share": archive.may_share(match, request.user)}
     if match.has_record and match.record:
         verify = None
         if match.table_id and "shuffle" in match.record:
@@ -87,10 +69,45 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
             back_url=reverse("archive:list"), back_label=_("Match archive"),
             download_url=reverse("archive:record", args=[match.pk]), verify_url=verify,
             players={SEATS[s["seat"]]: s["name"] for s in head["seat_rows"]},
-            extra={**head, "archive_head": True},
+            extra={**head, "archive_head": True, "og": open_graph(request, match, head)},
             **analysis_of(match),
         )
     return render(request, "archive/archived_match.html", {**head, "deals": list(match.deals.all())})
+
+
+@require_POST
+@login_required
+def share_match(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player of a casual game against bots shows it to everyone, or makes it private again."""
+    match = archive.visible_match(request.user, pk)
+    if match is None:
+        raise Http404()
+    public = request.POST.get("public") == "1"
+    try:
+        archive_services.share_casual_match(user=request.user, match=match, public=public)
+    except (PermissionDenied, archive_services.ArchiveError) as refused:
+        messages.error(request, str(refused.args[0]) if refused.args else _("Not allowed."))
+    else:
+        messages.success(request, _("Everyone can see this game now.") if public
+                         else _("Only its players see this game now."))
+    return redirect("archive:match", pk=match.pk)
+
+
+def open_graph(request: HttpRequest, match: ArchivedMatch, head: dict[str, Any]) -> dict[str, str] | None:
+    """A public match's Open Graph tags: a link pasted into a messenger shows the position's
+    picture (the address's deal and card). A private match has none: previews fetch anonymously,
+    and its tags would tell what the match is."""
+    if not match.public:
+        return None
+    position = {k: request.GET[k] for k in ("deal", "card") if request.GET.get(k, "").isdigit()}
+    query = "?" + urlencode(position) if position else ""
+    base = settings.SITE_URL
+    return {
+        "title": f"{head['ns']} – {head['ew']}",
+        "description": head["match"].event_name or _("A game of Bilka, card by card"),
+        "url": base + reverse("archive:match", args=[match.pk]) + query,
+        "image": base + reverse("archive:position_png", args=[match.pk]) + query,
+    }
 
 
 def analysis_of(match: ArchivedMatch) -> dict[str, Any]:

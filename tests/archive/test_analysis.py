@@ -97,10 +97,13 @@ def test_the_replay_says_analysing_until_it_is_there_then_shows_best_play(client
     assert f"Par with best play: NS {result['par']['NS']} · EW {result['par']['EW']}" in page
     first = result["cards"][0]
     assert ("a best card." if first["lost"] == 0 else f"{first['lost']} points lost.") in page
-    assert "The deal ended NS" in page and "against par" in page
-    assert f"Par NS {result['par']['NS']} · EW {result['par']['EW']}; against it NS" in page  # the deal list
+    row_line = f"Par NS {result['par']['NS']} · EW {result['par']['EW']}; against it NS"  # the deal list
+    assert row_line not in page  # how the deal ended against par is its result: not before its end
     data = json.loads(page.split('id="rp-data" type="application/json">')[1].split("</script>")[0])
-    assert data["analysis"]["state"] == "done"
+    assert data["analysis"]["state"] == "done" and data["analysis"]["deals"][0] is None
+    end = client.get(url, {"deal": 1, "card": 32}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "The deal ended NS" in end and "against par" in end and row_line in end
+    data = json.loads(end.split('id="rp-data" type="application/json">')[1].split("</script>")[0])
     assert data["analysis"]["deals"][0]["cards"][0] == [first["best"], first["lost"]]
     russian = client.get(url, {"deal": 1, "card": 1}, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Analysing" not in russian and "Par with" not in russian

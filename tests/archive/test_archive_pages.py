@@ -133,6 +133,67 @@ def test_the_filters_find_by_player_club_tournament_dates_and_rules(client, peop
     assert "Clear" in client.get(url, {"club": archive["sheet"].club_id}).content.decode()
 
 
+def test_the_search_finds_any_spelling_and_bots_by_level(client, people):
+    """"Asel" finds "Әсел" and "Әсел" finds "Asel"; a guest's seat is found the same way; "Bot"
+    finds every bot match whatever language its bots were archived in, and the bots filter takes
+    a level."""
+    users, players = people
+    players["asel"].display_name = "Әсел"
+    players["asel"].save()
+    kazakh = _archive(players, ["asel", "ivan", "oleh", "nurlan"], seed=11)
+    with_bots = []
+    for seed, (name, level) in enumerate([("Бот", "beginner"), ("Bot", "strong"), ("Бот С", "strong")]):
+        seats = _seats(players, ["ivan", "oleh", "nurlan", "asel"])
+        seats[1] = archive_services.SeatIn(seat=1, name=name, kind=SeatKind.BOT, bot_level=level)
+        seats[3] = archive_services.SeatIn(seat=3, name=name, kind=SeatKind.BOT, bot_level=level)
+        state = bot_match(Rules(), seed=20 + seed)
+        ns, ew = state.capped_score
+        with_bots.append(archive_services.archive_match(played=archive_services.PlayedMatch(
+            source="table", seats=seats, rules={}, played_at=timezone.now(), ns_eyes=ns, ew_eyes=ew,
+            winner=PAIRS[state.winner], record=write_record(state), public=True)))
+    guest_seats = _seats(players, ["ivan", "oleh", "nurlan", "asel"])
+    guest_seats[3] = archive_services.SeatIn(seat=3, name="Нұрсұлтан Қ.", kind=SeatKind.GUEST)
+    state = bot_match(Rules(), seed=30)
+    guest = archive_services.archive_match(played=archive_services.PlayedMatch(
+        source="table", seats=guest_seats, rules={}, played_at=timezone.now(),
+        ns_eyes=state.capped_score[0], ew_eyes=state.capped_score[1], winner=PAIRS[state.winner],
+        record=write_record(state), public=True))
+    matches = {"kazakh": kazakh, "beginner": with_bots[0], "strong": with_bots[1], "strong2": with_bots[2],
+               "guest": guest}
+
+    def found(**params):
+        page = client.get(reverse("archive:list"), params).content.decode()
+        return {k for k, m in matches.items() if reverse("archive:match", kwargs={"pk": m.pk}) in page}
+
+    assert found(q="Asel") == {"kazakh"} == found(q="Әсел") == found(q="asel")
+    assert found(q="Nursultan") == {"guest"}
+    assert found(q="Bot") == {"beginner", "strong", "strong2"} == found(q="бот")
+    assert found(bots="strong") == {"strong", "strong2"}
+    assert found(bots="beginner") == {"beginner"}
+    assert found(bots="any") == {"beginner", "strong", "strong2"}
+    assert found(bots="none") == {"kazakh", "guest"}
+    assert found(bots="nonsense") == set(matches)  # not a choice: the filter is left out
+
+
+def test_a_listed_match_says_who_won_and_how(client, people):
+    """A bot game lost on time read "Bot N & newbie 2 : 0 Bot E & Bot W · on time", the losing
+    pair looking like the winner: the list marks the winners and says who ran out of time."""
+    users, players = people
+    seats = _seats(players, ["ivan", "bot", "oleh", "bot"])
+    state = bot_match(Rules(), seed=40)
+    timed_out = archive_services.archive_match(played=archive_services.PlayedMatch(
+        source="table", seats=seats, rules={}, played_at=timezone.now(), ns_eyes=2, ew_eyes=0,
+        winner="EW", reason="timeout", reason_seat=0, record=None, public=True,
+        sheet=[archive_services.SheetDeal(outcome="win", pair_on_duty=0, ns_points=80, ew_points=40,
+                                          ns_eyes=2, ew_eyes=0, ns_score=2, ew_score=0)]))
+    assert state.winner is not None
+    page = client.get(reverse("archive:list")).content.decode()
+    row = page.split(reverse("archive:match", kwargs={"pk": timed_out.pk}), 1)[1].split("</li>", 1)[0]
+    assert "EW won — N ran out of time" in " ".join(row.split())
+    ns, ew = row.split('class="archive-score"', 1)
+    assert "archive-won" not in ns and "archive-won" in ew
+
+
 def _queries(client, url):
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url).status_code == 200

@@ -1,0 +1,106 @@
+"""The fair-play review read from the archive: the finished online matches with records that a
+user may see (the archive's one visibility rule), each seat's decisions reviewed by the engine's
+statistic (`gameplay.engine.fairplay`), and the decisions combined per player.
+
+Only matches played online (a live table or a tournament's online table) and kept with their
+record are reviewed: an uploaded record or an over-the-board result says nothing of what a seat
+could see. A player's verdict is a p-value for organisers and staff to look at, never a verdict:
+the note in docs/fairplay.md says what it can and cannot show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from archive.models import ArchivedMatch, MatchSource, SeatKind
+from archive.selectors import seat_name, visible_matches
+from gameplay.engine import fairplay
+from gameplay.engine.cards import SEATS
+from gameplay.engine.errors import EngineError
+
+ONLINE = (MatchSource.TABLE, MatchSource.TOURNAMENT)
+
+
+@dataclass
+class PlayerReview:
+    """One player's decisions over the reviewed matches, and their combined verdict."""
+
+    key: str
+    name: str
+    matches: set[int] = field(default_factory=set)
+    decisions: list[tuple[int, fairplay.Decision]] = field(default_factory=list)
+    verdict: fairplay.Verdict | None = None
+
+    def heaviest(self, n: int = 5) -> list[dict[str, Any]]:
+        """The decisions that pushed the statistic most towards "sees the cards", each with the
+        address of its replay position."""
+        verdict = self.verdict or fairplay.combine([d for _, d in self.decisions])
+        match_of = {id(d): m for m, d in self.decisions}
+        out = []
+        for d in fairplay.heaviest([d for _, d in self.decisions], verdict, n):
+            match_id = match_of[id(d)]
+            url = reverse("archive:match", args=[match_id]) + f"?deal={d.deal}&card={d.ply}"
+            out.append({"match": match_id, "decision": d, "url": url, "weight": d.weight(verdict.sd),
+                        "sample_mean": sum(d.sample_losses) / len(d.sample_losses)})
+        return out
+
+
+def reviewable_matches(user: Any, *, tournament: int | None = None, club: int | None = None,
+                       player: int | None = None) -> QuerySet[ArchivedMatch]:
+    """The finished online matches with records that `user` may see, oldest first."""
+    matches = visible_matches(user).filter(source__in=ONLINE, has_record=True).exclude(record=None)
+    if tournament is not None:
+        matches = matches.filter(tournament=tournament)
+    if club is not None:
+        matches = matches.filter(club_id=club)
+    if player is not None:
+        matches = matches.filter(seats__player_id=player)
+    return matches.order_by("played_at", "pk").prefetch_related("seats__player")
+
+
+def _seat_key(seat: Any) -> str | None:
+    if seat.kind == SeatKind.PLAYER and seat.player_id is not None:
+        return f"player:{seat.player_id}"
+    if seat.kind == SeatKind.BOT:
+        return f"bot:{seat.bot_level or '-'}"
+    return None  # a guest has no identity to gather his matches under
+
+
+def review_players(user: Any, *, tournament: int | None = None, club: int | None = None,
+                   player: int | None = None, samples: int = fairplay.SAMPLES, partner_known: bool = False,
+                   bots: bool = False, margin: float = fairplay.MARGIN) -> tuple[list[PlayerReview], int]:
+    """Every player's review over the matches `user` may see (bots too with `bots`: they are
+    honest by construction, a check of the statistic on the archive's own games), most suspect
+    first; and the number of matches skipped because their record does not replay."""
+    reviews: dict[str, PlayerReview] = {}
+    skipped = 0
+    for match in reviewable_matches(user, tournament=tournament, club=club, player=player):
+        wanted: dict[str, str] = {}
+        for seat in match.seats.all():
+            key = _seat_key(seat)
+            if key is None or (key.startswith("bot:") and not bots):
+                continue
+            if player is not None and key != f"player:{player}":
+                continue
+            wanted[SEATS[seat.seat]] = key
+            reviews.setdefault(key, PlayerReview(key=key, name=seat_name(seat)))
+        if not wanted:
+            continue
+        try:
+            decisions = fairplay.review_record(match.record, seats="".join(wanted),
+                                               key=match.record_hash or str(match.pk), samples=samples,
+                                               partner_known=partner_known)
+        except (EngineError, ValueError):
+            skipped += 1
+            continue
+        for d in decisions:
+            review = reviews[wanted[d.seat]]
+            review.matches.add(match.pk)
+            review.decisions.append((match.pk, d))
+    for review in reviews.values():
+        review.verdict = fairplay.combine([d for _, d in review.decisions], margin=margin)
+    return sorted(reviews.values(), key=lambda r: r.verdict.p if r.verdict else 1.0), skipped
