@@ -83,8 +83,14 @@ REASONS: dict[str, Callable[[dict], str]] = {}
 SUBJECTS: dict[str, Callable[[dict], str]] = {}
 """Per subject kind, how to word what a row is about (a match by round and table, a round)."""
 
+NAMELESS: list[Callable[[object], str]] = []
+"""Who did what a row without an account records, when it was not the site itself (a result
+confirmed with a PIN from the score sheet): the first answer that is not empty is the one shown."""
 
-def register(*, actions=None, kinds=None, fields=None, values=None, reasons=None, subjects=None) -> None:
+
+def register(
+    *, actions=None, kinds=None, fields=None, values=None, reasons=None, subjects=None, nameless=None
+) -> None:
     """Another app's words for the codes it writes (called from its ``AppConfig.ready``)."""
     ACTION_LABELS.update(actions or {})
     KIND_LABELS.update(kinds or {})
@@ -93,6 +99,7 @@ def register(*, actions=None, kinds=None, fields=None, values=None, reasons=None
         VALUE_LABELS.setdefault(key, {}).update(words)
     REASONS.update(reasons or {})
     SUBJECTS.update(subjects or {})
+    NAMELESS.extend(word for word in nameless or () if word not in NAMELESS)
 
 
 def action_label(code: str) -> str:
@@ -211,6 +218,9 @@ def subject_text(entry) -> str:
 
 def actor_text(entry) -> str:
     if entry.actor is None:
+        for words in NAMELESS:
+            if text := words(entry):
+                return text
         return _("the site (automatically)")
     player = getattr(entry.actor, "player", None)
     name = getattr(player, "display_name", "") if player is not None else ""

@@ -1,4 +1,7 @@
-"""People and clubs: accounts, players (who may have no account), clubs and their roles."""
+"""People and clubs: accounts, players (who may have no account), clubs and their roles.
+
+A little over 400 lines: the base app's rows, each short, with the two the whole site shares (the
+audit log, and the forms sent with a key, ``clubs.form_keys``), kept where Django looks for them."""
 
 from __future__ import annotations
 
@@ -386,3 +389,29 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class SentForm(models.Model):
+    """A page's form posted with a form key (``clubs.form_keys``): while it runs a second copy
+    waits or is refused, and once it has been answered with a redirect a copy sent again (a phone
+    that kept a report while offline and sends it when the network returns, or sends it twice) gets
+    the same redirect and messages instead of doing the write again. The key is the sender's own
+    (an account, or a browser session for a visitor without one) and the page's."""
+
+    owner = models.CharField(max_length=80, help_text="u:<account id> or s:<session key>")
+    path = models.CharField(max_length=300)
+    key = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the posted fields")
+    location = models.CharField(max_length=500, blank=True)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    notices = models.JSONField(default=list, blank=True, help_text="[level, text, tags] of each message")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "path", "key"], name="clubs_sentform_owner_path_key")
+        ]
+        indexes = [models.Index(fields=["created_at"], name="clubs_sentform_created")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status_code or 'running'})"

@@ -7,6 +7,8 @@ from . import views
 app_name = "clubs"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("offline/", views.offline, name="offline"),
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/new/", views.club_create, name="club_create"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),

@@ -7,16 +7,19 @@ that a club's log and a tournament's log word every row the same way, in the rea
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from clubs import audit_labels
 
 from .forms import TIEBREAK_LABELS
 from .models import (
+    ByeKind,
+    Currency,
     EntryStatus,
     Format,
     HallView,
     MatchStatus,
+    Paid,
     PlayMode,
     RequestStatus,
     Seeding,
@@ -29,6 +32,7 @@ ACTIONS = {
     "tournament.create": gettext_lazy("Tournament created"),
     "tournament.update": gettext_lazy("Tournament settings changed"),
     "tournament.delete": gettext_lazy("Tournament deleted before it started"),
+    "tournament.player_details": gettext_lazy("Players' details for the prize categories written down"),
     "entry.create": gettext_lazy("Pair entered"),
     "entry.bulk_create": gettext_lazy("List of pairs pasted"),
     "entry.approve": gettext_lazy("Pair approved"),
@@ -36,6 +40,7 @@ ACTIONS = {
     "entry.partner_decline": gettext_lazy("The partner declined the pair"),
     "entry.lapse": gettext_lazy("Pair lapsed: the partner entered with someone else"),
     "entry.check_in": gettext_lazy("Pair checked in"),
+    "entry.payment": gettext_lazy("Pair's entry fee written down"),
     "entry.check_in_closed": gettext_lazy("Pair withdrawn: not checked in when check-in closed"),
     "entry.withdraw": gettext_lazy("Pair withdrawn"),
     "entry.reinstate": gettext_lazy("Pair back in the tournament"),
@@ -44,9 +49,12 @@ ACTIONS = {
     "entry.substitute": gettext_lazy("Substitute put in"),
     "entry.ask_withdraw": gettext_lazy("A player asked the organiser to withdraw"),
     "entry.answer_withdraw": gettext_lazy("The organiser answered a request to withdraw"),
+    "entry.ask_bye": gettext_lazy("A bye asked for a round"),
+    "entry.withdraw_bye": gettext_lazy("A requested bye taken back"),
     "individual.enter": gettext_lazy("Player entered"),
     "individual.approve": gettext_lazy("Player approved"),
     "individual.check_in": gettext_lazy("Player checked in"),
+    "individual.payment": gettext_lazy("Player's entry fee written down"),
     "individual.check_in_closed": gettext_lazy("Player withdrawn: not checked in when check-in closed"),
     "individual.withdraw": gettext_lazy("Player withdrawn"),
     "individual.seed": gettext_lazy("Players' seeds given with their entries"),
@@ -62,6 +70,7 @@ ACTIONS = {
     "match.auto_confirm": gettext_lazy("Result confirmed automatically"),
     "match.dispute": gettext_lazy("Result disputed"),
     "match.correct": gettext_lazy("Result corrected"),
+    "match.withdrawal_forfeit": gettext_lazy("Forfeit by a withdrawn pair (12:0)"),
     "match.live_result": gettext_lazy("Result taken from a live table"),
     "match.live_result_refused": gettext_lazy("Live table's result not taken"),
     "announcement.post": gettext_lazy("Announcement to the hall"),
@@ -83,7 +92,7 @@ FIELDS = {
     "score": gettext_lazy("score"),
     "status": gettext_lazy("status"),
     "forfeit": gettext_lazy("forfeit or no-show"),
-    "how": gettext_lazy("confirmed"),
+    "how": pgettext_lazy("audit field", "how"),
     "note": gettext_lazy("what is wrong"),
     "table": gettext_lazy("live table"),
     "seed": gettext_lazy("place in the list"),
@@ -99,6 +108,9 @@ FIELDS = {
     "round": gettext_lazy("round"),
     "entries": gettext_lazy("pairs"),
     "new_players": gettext_lazy("new players on the roster"),
+    "paid": gettext_lazy("entry fee"),
+    "paid_amount": gettext_lazy("amount taken"),
+    "scored": gettext_lazy("scored"),
     **{
         f.name: f.verbose_name
         for f in Tournament._meta.get_fields()
@@ -115,10 +127,14 @@ VALUES = {
     },
     "how": {
         "player": gettext_lazy("by the other pair"),
-        "pin": gettext_lazy("with the other pair's PIN"),
+        "pin": gettext_lazy("with a PIN from the score sheet"),
         "organiser": gettext_lazy("by the organiser"),
         "auto": gettext_lazy("automatically"),
     },
+    "paid": dict(Paid.choices),
+    "scored": dict(ByeKind.choices),
+    "bye_requests": {**dict(ByeKind.choices), "": gettext_lazy("no requested byes")},
+    "fee_currency": dict(Currency.choices),
     "play_mode": {**dict(PlayMode.choices), "": gettext_lazy("as the tournament")},
     "format": dict(Format.choices),
     "seeding": dict(Seeding.choices),
@@ -143,6 +159,19 @@ def round_subject(subject: dict) -> str:
     return _("Round %(n)s") % {"n": subject.get("round") or "?"}
 
 
+def pin_holder(entry) -> str:
+    """Who reported, confirmed or disputed without an account: whoever had a pair's PIN (the pair
+    itself, or the table's device), named by that pair; the site itself otherwise."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if after.get("how") != "pin":
+        return ""
+    subject = entry.subject if isinstance(entry.subject, dict) else {}
+    pair = subject.get(after.get("side") or "")
+    if pair:
+        return _("someone with the PIN of %(pair)s") % {"pair": pair}
+    return _("someone with a pair's PIN")
+
+
 def live_refusal(after: dict) -> str:
     return live.refusal_text(after) if after.get("code") else ""
 
@@ -155,4 +184,5 @@ def register() -> None:
         values=VALUES,
         reasons={"match.live_result_refused": live_refusal},
         subjects={"match": match_subject, "round": round_subject},
+        nameless=[pin_holder],
     )

@@ -20,7 +20,18 @@ from gameplay.engine import Rules
 from gameplay.engine import rules as engine_rules
 
 from .core.tiebreaks import Tiebreak
-from .models import ANNOUNCEMENT_LENGTH, DaySettings, Format, HallView, PlayMode, Seeding, Tournament
+from .models import (
+    ANNOUNCEMENT_LENGTH,
+    ByeKind,
+    Currency,
+    DaySettings,
+    Format,
+    HallView,
+    PlayMode,
+    Seeding,
+    Tournament,
+)
+from .prize_form import category_slots, prize_fields, prize_initial, prize_value
 
 RULE_LABELS = {
     "deck": _("Deck"),
@@ -110,17 +121,17 @@ def rule_fields() -> dict[str, forms.Field]:
 PLAIN_SETTINGS = (
     "name", "starts_on", "ends_on", "venue", "online", "description", "format", "swiss_rounds",
     "double_round_robin", "matchday_days", "seeding", "third_place", "best_of", "play_mode",
-    "points_win", "points_loss", "points_bye", "self_registration", "rated", "entry_cap",
-    "auto_confirm_hours", "round_length",
+    "points_win", "points_loss", "points_bye", "bye_requests", "bye_requests_max", "bye_requests_not_last",
+    "self_registration", "rated", "entry_cap",
+    "entry_fee", "fee_currency", "auto_confirm_hours", "round_length",
     "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
 )  # fmt: skip
-"""Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields)."""
+"""Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields:
+the prizes' are ``prize_form``)."""
 
 
 PASTE_LENGTH = 30000
 """A pasted list of pairs or players: a few hundred lines."""
-PRIZES_LENGTH = 4000
-"""The prizes, one line per place (each line is a name: ``services.events.clean_settings``)."""
 
 SERIES_CHOICES = [(1, _("1 match")), (3, _("Best of 3")), (5, _("Best of 5"))]
 
@@ -203,19 +214,43 @@ class TournamentForm(BilkaForm):
         required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
-    prizes = PasteFormField(
-        max_length=PRIZES_LENGTH,
-        label=_("Prizes, one line per place"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("Cup and 20 000 ₸\nSack of flour\nCake")}),
-    )
     points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)
     points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, max_value=10, initial=0)
     points_bye = forms.IntegerField(label=_("Points for a bye"), min_value=0, max_value=10, initial=1)
+    bye_requests = forms.ChoiceField(
+        label=_("Requested byes"),
+        choices=[("", _("Not granted")), *ByeKind.choices],
+        required=False,
+        help_text=_(
+            "Swiss and individual events: a pair (a player) may ask to sit out a round before it is"
+            " paired, scored half a win or nothing."
+        ),
+    )
+    bye_requests_max = forms.IntegerField(
+        label=_("Requested byes per entry"), min_value=1, max_value=50, initial=1, required=False
+    )
+    bye_requests_not_last = forms.IntegerField(
+        label=_("No requested byes in the last rounds"),
+        min_value=0,
+        max_value=50,
+        initial=0,
+        required=False,
+        help_text=_("How many of the last rounds nobody may sit out; 0 for none."),
+    )
     self_registration = forms.BooleanField(
         label=_("Players may register themselves (the organiser approves)"), required=False
     )
     entry_cap = forms.IntegerField(label=_("Most pairs"), min_value=2, required=False)
+    entry_fee = forms.IntegerField(
+        label=_("Entry fee"),
+        min_value=0,
+        max_value=10_000_000,
+        required=False,
+        help_text=_("Per pair (per player in an individual event), paid at check-in; empty for none."),
+    )
+    fee_currency = forms.ChoiceField(
+        label=_("Currency"), choices=Currency.choices, initial=Currency.KZT, required=False
+    )
     auto_confirm_hours = forms.IntegerField(
         label=_("Confirm reported results automatically after (hours)"),
         min_value=1,
@@ -231,8 +266,9 @@ class TournamentForm(BilkaForm):
         help_text=_("A clock counts down on the players' pages and the hall screen; empty for no clock."),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, clubs: list[tuple[int, str]] = (), **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields.update(prize_fields(list(clubs)))
         choices = [("", "—"), *((t.value, TIEBREAK_LABELS[t]) for t in Tiebreak)]
         for i in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
@@ -242,6 +278,12 @@ class TournamentForm(BilkaForm):
 
     def tiebreak_fields(self):
         return [self[f"tiebreak_{i}"] for i in range(1, TIEBREAK_SLOTS + 1)]
+
+    def prize_field_list(self):
+        return [self[n] for n in ("prizes", "prize_withdrawn", "prize_one", "prize_split")]
+
+    def category_slots(self):
+        return category_slots(self)
 
     def rule_field_list(self):
         return [self[name] for name in self.fields if name.startswith("rule_")]
@@ -272,9 +314,13 @@ class TournamentForm(BilkaForm):
             "points_win",
             "points_loss",
             "points_bye",
-            "prizes",
+            "bye_requests",
+            "bye_requests_max",
+            "bye_requests_not_last",
             "self_registration",
             "entry_cap",
+            "entry_fee",
+            "fee_currency",
             "auto_confirm_hours",
             "round_length",
         )
@@ -287,6 +333,9 @@ class TournamentForm(BilkaForm):
         if len(set(order)) != len(order):
             raise ValidationError(_("Each tiebreak can be chosen once."))
         data["tiebreaks"] = order
+        for name in ("bye_requests_max", "bye_requests_not_last"):  # left empty: the event's default
+            if data.get(name) is None:
+                data[name] = Tournament._meta.get_field(name).default
         return data
 
     def service_values(self) -> dict:
@@ -295,7 +344,8 @@ class TournamentForm(BilkaForm):
         for key in ("group_count", "group_qualifiers"):  # left empty: the default, 2
             if values[key] is None:
                 values[key] = 2
-        values["prizes"] = [line for line in (data.get("prizes") or "").splitlines() if line.strip()]
+        values["fee_currency"] = values["fee_currency"] or Currency.KZT  # a form sent without it
+        values["prizes"] = prize_value(data)
         values["tiebreaks"] = data["tiebreaks"]
         values["rules"] = {name[5:]: data[name] for name in self.fields if name.startswith("rule_")}
         return values
@@ -303,7 +353,7 @@ class TournamentForm(BilkaForm):
     @classmethod
     def initial_for(cls, tournament) -> dict:
         initial = {k: getattr(tournament, k) for k in PLAIN_SETTINGS}
-        initial["prizes"] = "\n".join(tournament.prizes or [])
+        initial.update(prize_initial(tournament.prizes))
         for i, t in enumerate(tournament.tiebreaks or [], start=1):
             initial[f"tiebreak_{i}"] = t
         for key, value in (tournament.rules or {}).items():

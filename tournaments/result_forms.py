@@ -7,6 +7,8 @@ result form says the same as the organiser's dashboard.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -54,7 +56,31 @@ class DisputeForm(BilkaForm):
     pin = forms.CharField(label=PIN_LABEL, max_length=8, required=False)
 
 
-DEAL_ROWS = 16
+DEAL_ROWS = 24
+"""Rows the deal-by-deal form shows (and the printed score sheet has): eggs, redeals and a Lucy
+reset make long matches."""
+DEAL_ROWS_MAX = 60
+"""Rows the form takes at most: a button adds rows beyond ``DEAL_ROWS``, and without JavaScript
+each preview brings a few empty ones below the last filled."""
+DEAL_ROWS_SPARE = 4
+"""Empty rows shown below the last filled one once the sheet is that long."""
+_DEAL_FIELD = re.compile(r"^deal-(\d+)-(home|away|jack|all)$")
+
+
+def filled_deal_rows(post) -> list[int]:
+    """The numbers of the rows sent with something in them, up to the most the form takes."""
+    numbers = set()
+    for key, value in post.items():
+        match = _DEAL_FIELD.match(key)
+        if match and str(value).strip():
+            numbers.add(int(match.group(1)))
+    return sorted(numbers)
+
+
+def deal_row_count(filled) -> int:
+    """How many rows the form shows: ``DEAL_ROWS``, or a few more than the last filled one."""
+    last = max(filled, default=0)
+    return min(DEAL_ROWS_MAX, max(DEAL_ROWS, last + DEAL_ROWS_SPARE if last >= DEAL_ROWS else 0))
 
 
 def parse_deals(post) -> list[dict]:
@@ -62,10 +88,16 @@ def parse_deals(post) -> list[dict]:
 
     Pairs are "1" (home) and "2" (away) in the form, as printed on the paper sheet.
 
-    Blank rows are skipped; a half-filled row is an error naming the deal.
+    Blank rows are skipped; a half-filled row is an error naming the deal; a row past
+    ``DEAL_ROWS_MAX`` is refused.
     """
+    if any(n > DEAL_ROWS_MAX for n in filled_deal_rows(post)):
+        raise ValidationError(
+            _("A score sheet has at most %(n)d deals: enter the final score instead.")
+            % {"n": DEAL_ROWS_MAX}
+        )
     deals, errors = [], []
-    for i in range(1, DEAL_ROWS + 1):
+    for i in range(1, DEAL_ROWS_MAX + 1):
         home, away = (post.get(f"deal-{i}-home") or "").strip(), (post.get(f"deal-{i}-away") or "").strip()
         jack, every = post.get(f"deal-{i}-jack") or "", post.get(f"deal-{i}-all") or ""
         if not home and not away:
@@ -96,3 +128,32 @@ def parse_deals(post) -> list[dict]:
     if not deals:
         raise ValidationError(_("Write at least one deal."))
     return deals
+
+
+DEAL_PARTS = ("home", "away", "jack", "all")
+
+
+def posted_deal_rows(values) -> list[dict]:
+    """The sheet's rows as a posted (or kept) form left them, with as many rows as it needs."""
+    return [
+        {"n": i, **{part: values.get(f"deal-{i}-{part}", "") for part in DEAL_PARTS}}
+        for i in range(1, deal_row_count(filled_deal_rows(values)) + 1)
+    ]
+
+
+def stored_deal_rows(match: Match) -> list[dict]:
+    """The sheet's rows filled from the deals stored for the match, with as many rows as it needs."""
+    stored = {d.number: d for d in match.deals.all()}
+    rows = []
+    for i in range(1, deal_row_count(stored) + 1):
+        d = stored.get(i)
+        rows.append(
+            {
+                "n": i,
+                "home": d.home_points if d else "",
+                "away": d.away_points if d else "",
+                "jack": str(d.jack_holder + 1) if d else "",
+                "all": "" if not d or d.all_tricks is None else str(d.all_tricks + 1),
+            }
+        )
+    return rows

@@ -3,6 +3,7 @@
 One module per group of pages; ``clubs.urls`` names them from here.
 """
 
+from .app import manifest, offline
 from .audit import club_audit
 from .clubs import club_create, club_edit, club_join, club_leave, member_remove, member_role
 from .joining import (
@@ -27,6 +28,8 @@ from .roster import (
 )
 
 __all__ = [
+    "manifest",
+    "offline",
     "api_token_create",
     "api_token_revoke",
     "EVENTS_TEMPLATE",

@@ -15,6 +15,7 @@ from .common import club_or_404
 EVENTS_TEMPLATE = "tournaments/_club_events.html"
 HOME_TABLES_TEMPLATE = "gameplay/_home_tables.html"
 HOME_EVENTS_TEMPLATE = "tournaments/_home_events.html"
+HOME_PUZZLE_TEMPLATE = "archive/_home_puzzle.html"
 
 
 def home(request):
@@ -25,9 +26,11 @@ def home(request):
         "my_memberships": selectors.clubs_of_user(user=request.user),
         # A fresh account's player is named after the username; ask for the real name.
         "ask_for_name": own is not None and own.display_name == request.user.get_username(),
-        # The apps above the clubs fill their own sections: tables to watch, tournaments to follow.
+        # The apps above the clubs fill their own sections: tables to watch, tournaments to follow,
+        # the puzzle of the day.
         "tables_html": _fragment(request, HOME_TABLES_TEMPLATE, {}),
         "events_html": _fragment(request, HOME_EVENTS_TEMPLATE, {}),
+        "puzzle_html": _fragment(request, HOME_PUZZLE_TEMPLATE, {}),
     }
     return render(request, "clubs/home.html", context)
 

@@ -9,7 +9,9 @@
   if (!box || !hall) return;
   var mark = document.getElementById("hall-reconnecting");
   var seconds = parseInt(hall.getAttribute("data-seconds"), 10) || 15;
-  var current = null, connectedOnce = false;
+  // Deferred scripts let the event loop run between them: the socket may already be open when
+  // this one runs, and then no attribute change would tell the observer below it ever was.
+  var current = null, connectedOnce = box.hasAttribute("data-live-connected");
 
   function views() {
     return Array.prototype.filter.call(box.querySelectorAll(".hall-view"), function (v) {

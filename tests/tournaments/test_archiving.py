@@ -12,7 +12,7 @@ from archive.models import ArchivedMatch
 from clubs.services.merging import merge_players
 from tests.clubs.factories import PlayerFactory
 from tournaments import services
-from tournaments.models import Seat
+from tournaments.models import Match, Seat
 
 from .conftest import make_players, play_round, register_pairs
 
@@ -62,6 +62,26 @@ def test_a_players_report_waits_for_the_confirmation(match, club):
     services.confirm_result(actor=other.player_a.user, match=match)
     archived = ArchivedMatch.objects.get(tournament_match=match.pk)
     assert archived.played_at == match.reported_at  # reported at the table, so played then
+
+
+def test_the_organiser_entering_a_disputed_result_again_keeps_when_it_was_played(match, organiser):
+    """The players reported at the table; the other pair disputed; the organiser entered the sheet
+    days later. The match was played when the players reported it, not at the round's pairing, and
+    a correction after that keeps the time too."""
+    asel = match.home.player_a.user if match.home.player_a.user else match.away.player_a.user
+    services.enter_result(actor=asel, match=match, home_eyes=12, away_eyes=7)
+    match.refresh_from_db()
+    at_the_table = match.reported_at
+    other = match.away if match.reported_side == "home" else match.home
+    services.dispute_result(actor=other.player_a.user, match=match, note="we won 12:7")
+    at_the_table -= datetime.timedelta(hours=1)  # an hour before the organiser's entry
+    Match.objects.filter(pk=match.pk).update(reported_at=at_the_table, played_at=at_the_table)
+    services.enter_result(actor=organiser, match=match, home_eyes=7, away_eyes=12)
+    match.refresh_from_db()
+    assert match.reported_side == "organiser" and match.reported_at > at_the_table
+    assert ArchivedMatch.objects.get(tournament_match=match.pk).played_at == at_the_table
+    services.correct_result(actor=organiser, match=match, home_eyes=12, away_eyes=9, reason="sheet")
+    assert ArchivedMatch.objects.get(tournament_match=match.pk).played_at == at_the_table
 
 
 def test_a_correction_updates_the_archived_match_and_a_forfeit_has_no_deals(match, organiser):

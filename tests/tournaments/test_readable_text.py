@@ -14,6 +14,7 @@ from clubs.text_fields import PROSE_LENGTH
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
+from tournaments.selectors.prizes import prize_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,8 @@ def test_the_name_and_venue_lose_an_unclosed_override_and_the_prizes_are_lines(c
     )
     assert page.status_code == 302
     t = Tournament.objects.get()
-    assert (t.name, t.venue, t.prizes) == ("Кубок Успенки", "Дом культуры", ["Кубок", "★"])
+    assert (t.name, t.venue) == ("Кубок Успенки", "Дом культуры")
+    assert [p.label for p in prize_setup(t).places] == ["Кубок", "★"]
 
 
 def test_a_two_megabyte_description_is_refused_by_the_form_and_the_service(client, club, organiser):

@@ -169,14 +169,13 @@ class SeriesOutcome:
     needs_decider: bool
 
 
-def series_outcome(
-    matches: Sequence[tuple[int, int]], best_of: int, *, forfeits: Sequence[bool] = ()
-) -> SeriesOutcome:
+def series_outcome(matches: Sequence[tuple[int, int]], best_of: int) -> SeriesOutcome:
     """Decide a best-of-N series from its matches' final eyes (top, bottom), in playing order.
 
-    ``forfeits``: which of the matches were forfeits or no-shows (same order). A pair that forfeits a
-    match forfeits the series (our decision: a pair that does not come to one match of a tie is
-    not expected at the next), so the other side wins it at once, whatever the score before.
+    A forfeit or a no-show counts as the 12:0 it is written as: it loses that one match, not the
+    series (as a walkover of one rubber in team play), so a pair that missed match 2 of a best of
+    3 at 1:0 up still plays match 3. A pair that leaves the event loses each match still to come
+    by forfeit (``services.progress``), which ends the series the same way.
 
     Rule: the first side to win a majority (N // 2 + 1 matches) wins the series; there are no
     drawn matches in Bilka, so an odd N always ends. For an even N that ends level (e.g. 1:1 in a
@@ -201,11 +200,6 @@ def series_outcome(
         top += top_eyes > bottom_eyes
         bottom += bottom_eyes > top_eyes
         difference += top_eyes - bottom_eyes
-        if number <= len(forfeits) and forfeits[number - 1]:
-            if number != len(matches):
-                raise ValueError(f"match {number + 1} was played after the series was forfeited")
-            side: Side = "top" if top_eyes > bottom_eyes else "bottom"
-            return SeriesOutcome(top, bottom, side, needs_decider=False)
     return _series_status(top, bottom, difference, len(matches), best_of)
 
 

@@ -6,6 +6,12 @@ Rules and decisions, with the rules they follow (each tiebreak's own in ``core.t
 - **Byes in the tiebreaks**: one rule, FIDE's virtual opponent (``tiebreaks.VirtualOpponents``): a
   bye is a win over an opponent who had the entry's points before that round and drew every later
   round; an opponent's bye counts as a draw in his points. Results carry their round for this.
+- **Requested byes** (a round an entry asked to sit out, ``REQUESTED_BYES``): a half-point bye
+  scores half a win and half a loss, ``(win + loss) / 2`` (½ with the default points), a zero-point
+  bye what a loss scores. Match points are then exact fractions (``fractions.Fraction``), never
+  floats; an event without a half-point bye keeps whole numbers. In the tiebreaks a requested bye is
+  an unplayed round like any bye: a virtual opponent who took the opposite result that round, and
+  a draw in the points an opponent's tiebreaks count. It is counted apart from the pairing's byes.
 - **Eyes** count played matches only; a bye's eyes do not count. Forfeits count as 12:0 unless
   ``MatchPoints.forfeit_eyes_count`` is off.
 - **Individual events**: each player scores what his pair scored, its win or loss and its eyes.
@@ -13,6 +19,9 @@ Rules and decisions, with the rules they follow (each tiebreak's own in ``core.t
 - **Withdrawn entries** stay in the table with the results they played ("played results stay"),
   flagged ``withdrawn``; the prize list decides what to do with them.
 - **Shared places**: entries equal on everything share a place ("1, 1, 3"), in seeding order.
+
+Some 400 lines, kept in one module: the results, the tally and the two entry points (pairs,
+players) are one rule set read together, and the tiebreaks live apart in ``core.tiebreaks``.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from tournaments.core.ids import EntryId
 from tournaments.core.seating import Pair, PlayerId, Table
@@ -30,6 +40,7 @@ from tournaments.core.tiebreaks import (
     Buchholz,
     SonnebornBerger,
     Tiebreak,
+    Value,
     VirtualOpponents,
     rank,
     shown,
@@ -41,6 +52,7 @@ __all__ = [
     "SWISS_TIEBREAKS",
     "MatchPoints",
     "MatchResult",
+    "REQUESTED_BYES",
     "StandingRow",
     "Tally",
     "TableResult",
@@ -48,6 +60,12 @@ __all__ = [
     "compute_standings",
     "individual_standings",
 ]
+
+
+HALF_BYE = "half"
+ZERO_BYE = "zero"
+REQUESTED_BYES = (HALF_BYE, ZERO_BYE)
+"""The requested byes an event may grant: half a win and half a loss, or what a loss scores."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +79,16 @@ class MatchPoints:
     forfeit_eyes_count: bool = True
     """A forfeit is entered as 12:0. True: those eyes count in eye tiebreaks like any result;
     False: a forfeit counts for match points only, like a bye."""
+
+    def requested_bye(self, kind: str) -> Value:
+        """What a requested bye of ``kind`` scores: a half-point bye ``(win + loss) / 2`` (exact: ½ with
+        the default points, a whole number where it is one), a zero-point bye a loss."""
+        if kind == HALF_BYE:
+            half = Fraction(self.win + self.loss, 2)
+            return int(half) if half.denominator == 1 else half
+        if kind == ZERO_BYE:
+            return self.loss
+        raise ValueError(f"no such requested bye: {kind!r}")
 
 
 @dataclass(frozen=True)
@@ -82,8 +110,12 @@ class MatchResult:
     forfeit: bool = False
     round: int = 0
     """The round number (from 1): a bye's virtual opponent starts with the pair's points before it."""
+    requested: str = ""
+    """A bye the entry asked for: ``HALF_BYE`` or ``ZERO_BYE``; empty for the pairing's bye."""
 
     def __post_init__(self) -> None:
+        if self.requested and (not self.bye or self.requested not in REQUESTED_BYES):
+            raise ValueError(f"a requested bye is a bye, half or zero, not {self.requested!r}")
         if self.bye:
             if self.away is not None or self.winner not in (None, self.home) or self.forfeit:
                 raise ValueError(f"a bye has one entry ({self.home}) and no opponent, result or forfeit")
@@ -140,7 +172,8 @@ class TableResult:
 class Tally:
     """Everything the standings and the tiebreaks need of one entry (a pair, or a player)."""
 
-    match_points: int = 0
+    match_points: Value = 0
+    """Whole, or an exact fraction once a half-point bye is scored."""
     played: int = 0
     wins: int = 0
     losses: int = 0
@@ -152,7 +185,10 @@ class Tally:
     bye_rounds: list[int] = field(default_factory=list)
     """The round of each bye, once per virtual opponent it stands for (two for a player's bye: a
     table has two opponents); see ``tiebreaks.VirtualOpponents``."""
-    points_by_round: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    requested_byes: int = 0
+    requested: list[tuple[int, Value, int]] = field(default_factory=list)
+    """(round, points scored, virtual opponents) of each requested bye."""
+    points_by_round: dict[int, Value] = field(default_factory=lambda: defaultdict(int))
     """Match points scored in each round (byes included), for the virtual opponents' start."""
     opponents: list[EntryId] = field(default_factory=list)
     beaten: list[EntryId] = field(default_factory=list)
@@ -165,6 +201,13 @@ class Tally:
         self.match_points += config.bye
         self.points_by_round[round] += config.bye
         self.bye_rounds.extend([round] * opponents)
+
+    def requested_bye(self, points: Value, *, round: int, opponents: int) -> None:
+        """A round the entry asked to sit out, scored ``points``; ``opponents`` virtual opponents."""
+        self.requested_byes += 1
+        self.match_points += points
+        self.points_by_round[round] += points
+        self.requested.append((round, points, opponents))
 
     def meet(self, opponents: Sequence[EntryId], eyes: tuple[int, int] | None) -> None:
         """A played (or forfeited) match against ``opponents``; ``eyes`` (for, against) when they count."""
@@ -201,7 +244,8 @@ class StandingRow:
     place: int
     shared: bool
     entry: EntryId
-    match_points: int
+    match_points: int | float
+    """Whole, or with a half where a half-point bye was scored (shown as the tiebreaks are)."""
     played: int
     wins: int
     losses: int
@@ -214,6 +258,8 @@ class StandingRow:
     lucy: int
     withdrawn: bool
     forfeits: int = 0
+    requested_byes: int = 0
+    """Rounds the entry asked to sit out (``byes`` counts the pairing's byes only)."""
 
     @property
     def eye_difference(self) -> int:
@@ -225,7 +271,17 @@ class StandingRow:
         return self.entry
 
 
-TALLIED = ("match_points", "played", "wins", "losses", "byes", "eyes_for", "eyes_against", "lucy", "forfeits")
+TALLIED = (
+    "played",
+    "wins",
+    "losses",
+    "byes",
+    "eyes_for",
+    "eyes_against",
+    "lucy",
+    "forfeits",
+    "requested_byes",
+)
 """What a standings row takes from the entry's tally as it is."""
 
 
@@ -257,6 +313,7 @@ def _rows(
                     buchholz=buchholz[e],
                     sonneborn_berger=sonneborn[e],
                     withdrawn=e in withdrawn,
+                    match_points=shown(tally[e].match_points),
                     **{name: getattr(tally[e], name) for name in TALLIED},
                 )
             )
@@ -284,6 +341,9 @@ def compute_standings(
         for e in (r.home, r.away):
             if e is not None and e not in tally:
                 raise ValueError(f"a result names entry {e}, which is not in this tournament")
+        if r.requested:
+            tally[r.home].requested_bye(config.requested_bye(r.requested), round=r.round, opponents=1)
+            continue
         if r.bye or r.away is None:  # MatchResult allows no opponent only for a bye
             tally[r.home].bye(config, round=r.round, opponents=1)
             continue
@@ -306,6 +366,7 @@ def individual_standings(
     results: Sequence[TableResult],
     byes: Sequence[PlayerId | tuple[PlayerId, int]] = (),
     *,
+    requested: Sequence[tuple[PlayerId, int, str]] = (),
     points: MatchPoints | None = None,
     withdrawn: Collection[PlayerId] = (),
     tiebreaks: Sequence[Tiebreak] = INDIVIDUAL_TIEBREAKS,
@@ -320,6 +381,7 @@ def individual_standings(
     encounter). At a table with ``absent`` players the present ones win and each absentee takes
     ``forfeit_loss``; with ``MatchPoints.forfeit_eyes_count`` that counts 12:0 for the winners and
     0:12 for the absentee, as for pairs; otherwise match points only. Lucy deals are not known per player (0).
+    ``requested``: (player, round, kind) of each requested bye, two virtual opponents each.
     """
     config = points or MatchPoints()
     known = list(players)
@@ -333,6 +395,8 @@ def individual_standings(
     for b in byes:
         p, rnd = b if isinstance(b, tuple) else (b, 0)
         get(p).bye(config, round=rnd, opponents=2)
+    for p, rnd, kind in requested:
+        get(p).requested_bye(config.requested_bye(kind), round=rnd, opponents=2)
     for r in results:
         ns, ew = r.table.partnerships
         for side, others, mine, theirs in ((ns, ew, r.ns_eyes, r.ew_eyes), (ew, ns, r.ew_eyes, r.ns_eyes)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from tournaments.core.ids import EntryId
 from tournaments.core.matching import MatchingWitness
@@ -24,7 +25,8 @@ class SwissEntry:
     """
 
     id: EntryId
-    score: int
+    score: int | Fraction
+    """Match points: whole, or an exact fraction after a half-point bye."""
     seed: int
     opponents: frozenset[EntryId] = field(default_factory=frozenset)
     had_bye: bool = False
@@ -129,7 +131,7 @@ def pair_swiss_round(entries: Sequence[SwissEntry]) -> SwissPairing:
 def _score_groups(order: Sequence[SwissEntry], alive: Sequence[bool]) -> list[list[int]]:
     """Indices of the still unpaired entries, split into runs of equal score."""
     groups: list[list[int]] = []
-    previous: int | None = None
+    previous: int | Fraction | None = None
     for i, entry in enumerate(order):
         if not alive[i]:
             continue

@@ -10,6 +10,13 @@ the entry's own points before that round, lost that round and drew every later o
 another entry's bye counts towards someone's tiebreak, it counts as a draw. So a bye late in the
 event is worth almost nothing in the tiebreaks, and never as much as a match won against a real
 pair that went on scoring.
+
+A requested bye (a round the entry asked to sit out) follows the same rule: its virtual opponent
+took the opposite result that round (drew a half-point bye, won a zero-point one) and drew every
+later round, and an opponent's requested bye counts as a draw in his points. This is FIDE's rule
+for every unplayed round before July 2023; the regulations since then (Article 16) also count an
+opponent's unplayed rounds as draws. Sonneborn-Berger counts the share of a win the bye scored of
+its virtual opponent: half of it for a half-point bye, nothing for a zero-point one.
 """
 
 from __future__ import annotations
@@ -106,7 +113,14 @@ class VirtualOpponents:
     @staticmethod
     def last_round(tallies: Tallies) -> int:
         """The last round with a result: the "n completed rounds" of FIDE's formula."""
-        return max((r for t in tallies.values() for r in (*t.points_by_round, *t.bye_rounds)), default=0)
+        return max(
+            (
+                r
+                for t in tallies.values()
+                for r in (*t.points_by_round, *t.bye_rounds, *(q[0] for q in t.requested))
+            ),
+            default=0,
+        )
 
     def scores(self, tally: Tally, last_round: int) -> list[Fraction]:
         """The points of each of the entry's virtual opponents after ``last_round``."""
@@ -117,12 +131,30 @@ class VirtualOpponents:
             for bye_round in tally.bye_rounds
         ]
 
+    def requested_scores(self, tally: Tally, last_round: int) -> list[tuple[Fraction, Fraction]]:
+        """Each requested bye's virtual opponents: (their points after ``last_round``, the share of
+        a win the bye scored against them), as for a pairing's bye."""
+        won = self.win - self.loss
+        out = []
+        for bye_round, points, opponents in tally.requested:
+            before = sum((p for r, p in tally.points_by_round.items() if r < bye_round), Fraction(0))
+            score = before + (self.win + self.loss - points) + self.draw * max(0, last_round - bye_round)
+            share = Fraction(points - self.loss, won) if won else Fraction(0)
+            out += [(score, share)] * opponents
+        return out
+
     def counted(self, tallies: Tallies) -> dict[EntryId, Value]:
-        """Each entry's points as its opponents' tiebreaks count them: each of its byes as a draw."""
+        """Each entry's points as its opponents' tiebreaks count them: each of its byes, asked for
+        or not, as a draw."""
         # whole numbers stay ints (the same values: sums of Fractions were most of a 256-pair
         # table's ranking time)
-        return {e: t.match_points - t.byes * (self.bye - self.draw) if t.byes else t.match_points
-                for e, t in tallies.items()}
+        out: dict[EntryId, Value] = {}
+        for e, t in tallies.items():
+            points = t.match_points - t.byes * (self.bye - self.draw) if t.byes else t.match_points
+            for _, scored, _ in t.requested:
+                points += self.draw - scored
+            out[e] = points
+        return out
 
     @property
     def bye_is_win(self) -> bool:
@@ -160,7 +192,7 @@ class Metric:
         return split(group, known[self.tiebreak])
 
 
-def _match_points(tallies: Tallies) -> dict[EntryId, int]:
+def _match_points(tallies: Tallies) -> dict[EntryId, Value]:
     return {e: t.match_points for e, t in tallies.items()}
 
 
@@ -201,14 +233,17 @@ class Buchholz(Metric):
         counted = self.virtual.counted(tallies)
         n = self.virtual.last_round(tallies)
         return {
-            e: sum((counted[o] for o in t.opponents), 0) + sum(self.virtual.scores(t, n))
+            e: sum((counted[o] for o in t.opponents), 0)
+            + sum(self.virtual.scores(t, n))
+            + sum(score for score, _ in self.virtual.requested_scores(t, n))
             for e, t in tallies.items()
         }
 
 
 class SonnebornBerger(Metric):
     """FIDE C.07 §9.1 without draws: the sum of the match points of the opponents beaten (their
-    byes counted as draws, as for Buchholz), and each virtual opponent a bye beat."""
+    byes counted as draws, as for Buchholz), each virtual opponent a bye beat, and half of each
+    virtual opponent a half-point bye drew."""
 
     tiebreak = Tiebreak.SONNEBORN_BERGER
 
@@ -222,6 +257,7 @@ class SonnebornBerger(Metric):
         return {
             e: sum((counted[o] for o in t.beaten), 0)
             + (sum(self.virtual.scores(t, n)) if beat_virtual else 0)
+            + sum(score * share for score, share in self.virtual.requested_scores(t, n))
             for e, t in tallies.items()
         }
 
@@ -266,7 +302,12 @@ def metrics(virtual: VirtualOpponents | None = None) -> dict[Tiebreak, Metric]:
     return {
         m.tiebreak: m
         for m in (
-            HeadToHead(), EyeDifference(), EyesScored(), Buchholz(virtual), SonnebornBerger(virtual), Lucy()
+            HeadToHead(),
+            EyeDifference(),
+            EyesScored(),
+            Buchholz(virtual),
+            SonnebornBerger(virtual),
+            Lucy(),
         )
     }
 

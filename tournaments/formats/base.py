@@ -8,7 +8,6 @@ change. Adding a format is one class in one file of this package, registered in 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
@@ -23,6 +22,7 @@ from ..core.standings import MatchPoints, MatchResult, StandingRow, compute_stan
 from ..core.tiebreaks import SWISS_TIEBREAKS, Tiebreak
 from ..models import (
     WAITING_STATUSES,
+    ByeRequest,
     Entry,
     EntryStatus,
     Match,
@@ -46,6 +46,8 @@ class Game:
     slot: int = 0
     bracket: str = ""
     stage: int = 0
+    requested: str = ""
+    """A bye the pair asked for: what it scores (``ByeKind``); empty for the pairing's bye."""
 
 
 @dataclass
@@ -61,6 +63,8 @@ class RoundPlan:
     byes: list[PlayerId] = field(default_factory=list)
     players: dict[PlayerId, Any] = field(default_factory=dict)
     audit: dict | None = None
+    requested: dict[PlayerId, str] = field(default_factory=dict)
+    """Individual events: the players sitting the round out at their own ask, and what it scores."""
 
 
 @dataclass
@@ -74,7 +78,7 @@ class StandingLine:
 
     @property
     def place_label(self) -> str:
-        """"3", "5–8" (a bracket's shared place) or "4=" (a tie on everything in a table)."""
+        """ "3", "5–8" (a bracket's shared place) or "4=" (a tie on everything in a table)."""
         place = self.row.place
         if self.last_place > place:
             return f"{place}\u2013{self.last_place}"
@@ -103,24 +107,56 @@ def points_of(tournament: Tournament) -> MatchPoints:
 def results_of(matches: Sequence[Match]) -> list[MatchResult]:
     """The confirmed matches and byes as the pure standings read them (load them with their round)."""
     return [
-        _result_of_row(m.home_id, m.away_id, m.home_eyes, m.away_eyes, m.winner_id, m.home_lucy, m.away_lucy,
-                       m.forfeit, m.bye, m.round.number)
+        _result_of_row(
+            m.home_id,
+            m.away_id,
+            m.home_eyes,
+            m.away_eyes,
+            m.winner_id,
+            m.home_lucy,
+            m.away_lucy,
+            m.forfeit,
+            m.bye,
+            m.round.number,
+            m.requested_bye,
+        )
         for m in matches
         if m.status == MatchStatus.CONFIRMED
     ]
 
 
 #: What ``results_of`` reads of a match, in ``_result_of_row``'s order.
-RESULT_FIELDS = ("home_id", "away_id", "home_eyes", "away_eyes", "winner_id", "home_lucy", "away_lucy",
-                 "forfeit", "bye", "round__number")
+RESULT_FIELDS = (
+    "home_id",
+    "away_id",
+    "home_eyes",
+    "away_eyes",
+    "winner_id",
+    "home_lucy",
+    "away_lucy",
+    "forfeit",
+    "bye",
+    "round__number",
+    "requested_bye",
+)
 
 
-def _result_of_row(home, away, home_eyes, away_eyes, winner, home_lucy, away_lucy, forfeit, bye,
-                   number) -> MatchResult:
+def _result_of_row(
+    home, away, home_eyes, away_eyes, winner, home_lucy, away_lucy, forfeit, bye, number, requested=""
+) -> MatchResult:
     if bye:
-        return MatchResult(home=home, away=None, bye=True, round=number)
-    return MatchResult(home=home, away=away, home_eyes=home_eyes, away_eyes=away_eyes, winner=winner,
-                       home_lucy=home_lucy, away_lucy=away_lucy, forfeit=forfeit, round=number)
+        return MatchResult(home=home, away=None, bye=True, round=number, requested=requested)
+    return MatchResult(
+        home=home,
+        away=away,
+        home_eyes=home_eyes,
+        away_eyes=away_eyes,
+        winner=winner,
+        home_lucy=home_lucy,
+        away_lucy=away_lucy,
+        forfeit=forfeit,
+        round=number,
+    )
 
 
 def confirmed_results(tournament: Tournament, entries: dict) -> list[MatchResult]:
@@ -128,15 +164,20 @@ def confirmed_results(tournament: Tournament, entries: dict) -> list[MatchResult
     rows: a 256-pair Swiss's 1,300 matches made as model instances, each with its round, were
     most of its standings' time, and a result is on the public pages only once they are
     worked out again (bench/web/load.py)."""
-    rows = (Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED)
-            .values_list(*RESULT_FIELDS))
-    return [_result_of_row(*row) for row in rows
-            if row[0] in entries and (row[1] is None or row[1] in entries)]
+    rows = Match.objects.filter(tournament=tournament, status=MatchStatus.CONFIRMED).values_list(
+        *RESULT_FIELDS
+    )
+    return [
+        _result_of_row(*row) for row in rows if row[0] in entries and (row[1] is None or row[1] in entries)
+    ]
 
 
-def prize_of(tournament: Tournament, place: int) -> str:
-    prizes = tournament.prizes or []
-    return prizes[place - 1] if 0 < place <= len(prizes) else ""
+def requested_byes(tournament: Tournament, number: int, *, individual: bool) -> dict[int, str]:
+    """The entries (players, in an individual event) that asked to sit out round ``number`` and
+    have not taken the ask back: entry id -> what the bye scores (``services.byes``)."""
+    column = "individual_entry_id" if individual else "entry_id"
+    rows = ByeRequest.objects.filter(tournament=tournament, round_number=number, withdrawn_at__isnull=True)
+    return dict(rows.values_list(column, "kind"))
 
 
 def check_round_number(number: int, total: int) -> None:
@@ -165,6 +206,9 @@ class TournamentFormat:
     pages: ClassVar[frozenset[str]] = frozenset()
     """Pages of its own beside the common ones: "crosstable", "bracket"."""
     default_tiebreaks: ClassVar[tuple[Tiebreak, ...]] = SWISS_TIEBREAKS
+    grants_byes: ClassVar[bool] = False
+    """An entry may ask to sit out a round not yet paired (``services.byes``): rounds drawn one by
+    one from the scores, where leaving an entry out harms nobody's bracket."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
@@ -213,6 +257,13 @@ class TournamentFormat:
     def round_count(self, field_size: int) -> int:
         raise NotImplementedError
 
+    def takes_late_entries(self) -> bool:
+        """Whether an entry may still come once the event runs: a format that takes late entries,
+        while a round is still to be paired (a pair entering after the last one would play nothing)."""
+        if not self.late_entries:
+            return False
+        return self.tournament.rounds.count() < self.round_count(self.field_size())
+
     def next_round(self, number: int) -> RoundPlan:
         """The games of round ``number``; raises ValidationError when it cannot be drawn."""
         raise NotImplementedError
@@ -257,13 +308,12 @@ class TournamentFormat:
     def _standings(
         self, ranked: list[tuple[StandingRow, int]], by_id: dict, tiebreaks: list[str]
     ) -> Standings:
-        """Lines from (row, last place shared) pairs, the prizes by place once the event is finished."""
+        """Lines from (row, last place shared) pairs; the prizes are the selectors' (``selectors.prizes``)."""
         final = self.tournament.status == TournamentStatus.FINISHED
         lines = [
             StandingLine(
                 row=row,
                 entry=by_id[row.entry],
-                prize=prize_of(self.tournament, row.place) if final else "",
                 last_place=last,
             )
             for row, last in ranked
@@ -284,10 +334,3 @@ class TournamentFormat:
     def bracket_places(self, field: list) -> list[tuple[int, int]]:
         """Places (place, entry id) as the bracket decides them (``places_from_bracket`` formats)."""
         raise NotImplementedError
-
-    def prize_winners(self) -> dict[int, list]:
-        winners: dict[int, list] = defaultdict(list)
-        if self.tournament.status == TournamentStatus.FINISHED:
-            for place, entry in self.places():
-                winners[place].append(entry)
-        return winners

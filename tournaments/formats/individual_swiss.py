@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 
 from ..core.seating import IndividualPlayer, seat_swiss_round
 from ..core.standings import individual_standings
@@ -18,11 +19,15 @@ class IndividualSwiss(IndividualFormat):
     def seat(self, number, playing, seeded, state) -> RoundPlan:
         """The seater (``core.seating.seat_swiss_round``) given each player's score so far; a substitute
         is seated by the score of the seat he holds (his own and the player's he replaced)."""
-        scores: dict[int, int] = defaultdict(int)
+        scores: dict[int, int | Fraction] = defaultdict(int)
         rows = individual_standings(
-            [e.pk for e in seeded], state.results, state.byes, points=points_of(self.tournament)
+            [e.pk for e in seeded],
+            state.results,
+            state.byes,
+            requested=state.requested,
+            points=points_of(self.tournament),
         )
-        scores.update({r.player: r.match_points for r in rows})
+        scores.update({r.player: Fraction(r.match_points) for r in rows})  # a half is exact
         holders = seat_holders(seeded)
         players = [
             IndividualPlayer(id=e.pk, score=sum(scores[p] for p in holders[e.pk]), seed=e.seed)

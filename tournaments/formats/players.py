@@ -19,7 +19,7 @@ from ..core.seating import IndividualRound, Table
 from ..core.standings import TableResult, individual_standings
 from ..core.tiebreaks import INDIVIDUAL_TIEBREAKS
 from ..models import ACTIVE_STATUSES, EntryStatus, IndividualEntry, MatchStatus, Seat, SeatName, Tournament
-from .base import RoundPlan, Standings, TournamentFormat, check_round_number, points_of
+from .base import RoundPlan, Standings, TournamentFormat, check_round_number, points_of, requested_byes
 
 TABLE_SEATS = (SeatName.NORTH, SeatName.SOUTH, SeatName.EAST, SeatName.WEST)
 
@@ -31,7 +31,9 @@ class IndividualState:
     rounds: list[IndividualRound] = field(default_factory=list)
     results: list[TableResult] = field(default_factory=list)
     byes: list[tuple[int, int]] = field(default_factory=list)
-    """(player, round) of every bye sat out."""
+    """(player, round) of every bye the seater gave."""
+    requested: list[tuple[int, int, str]] = field(default_factory=list)
+    """(player, round, what it scores) of every round a player asked to sit out: no bye of the seater's."""
 
 
 def individual_state(tournament: Tournament) -> IndividualState:
@@ -43,12 +45,14 @@ def individual_state(tournament: Tournament) -> IndividualState:
     seats = Seat.objects.filter(round__tournament=tournament).select_related("round", "match")
     by_round: dict[int, dict[int, dict[str, Seat]]] = defaultdict(lambda: defaultdict(dict))
     byes: dict[int, list[int]] = defaultdict(list)
+    state = IndividualState()
     for s in seats:
-        if s.seat == SeatName.BYE:
+        if s.seat == SeatName.BYE and s.requested_bye:
+            state.requested.append((s.entry_id, s.round.number, s.requested_bye))
+        elif s.seat == SeatName.BYE:
             byes[s.round.number].append(s.entry_id)
         else:
             by_round[s.round.number][s.table][s.seat] = s
-    state = IndividualState()
     for number in sorted(set(by_round) | set(byes)):
         tables = []
         for table_no in sorted(by_round[number]):
@@ -99,6 +103,7 @@ class IndividualFormat(TournamentFormat):
     plays_alone = True
     rounds_from_setting = True
     standings_page = "players"
+    grants_byes = True
     default_tiebreaks = INDIVIDUAL_TIEBREAKS
 
     def field(self) -> list[IndividualEntry]:
@@ -126,19 +131,25 @@ class IndividualFormat(TournamentFormat):
         raise NotImplementedError
 
     def next_round(self, number: int) -> RoundPlan:
-        """Seat the next round: the format's seater over the players still playing."""
+        """Seat the next round: the format's seater over the players still playing, but for those
+        who asked to sit this round out (each given his requested bye)."""
         check_round_number(number, self.round_count(0))
         seeded = self.field()
-        playing = [e for e in seeded if e.status in ACTIVE_STATUSES]
+        asked = requested_byes(self.tournament, number, individual=True)
+        active = [e for e in seeded if e.status in ACTIVE_STATUSES]
+        playing = [e for e in active if e.pk not in asked]
         if len(playing) < 4:
             raise ValidationError(_("At least four players must still be playing."))
         plan = self.seat(number, playing, seeded, individual_state(self.tournament))
         plan.players = {e.pk: e for e in playing}
+        plan.requested = {e.pk: asked[e.pk] for e in active if e.pk in asked}
         plan.audit = {
             "number": number,
             "tables": [list(t.players) for t in plan.tables],
             "byes": list(plan.byes),
         }
+        if plan.requested:
+            plan.audit["requested_byes"] = list(plan.requested)
         return plan
 
     def standings(self) -> Standings:
@@ -151,6 +162,7 @@ class IndividualFormat(TournamentFormat):
             [e.pk for e in entries],
             [r for r in state.results if all(p in by_id for p in r.table.players)],
             [(p, rnd) for p, rnd in state.byes if p in by_id],
+            requested=[r for r in state.requested if r[0] in by_id],
             points=points_of(self.tournament),
             withdrawn=[e.pk for e in entries if e.status == EntryStatus.WITHDRAWN],
             tiebreaks=order,

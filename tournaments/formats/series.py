@@ -28,11 +28,15 @@ def tie_length(tournament: Tournament, round_best_of: int | None, *, final: bool
 
 
 def tie_outcome(tie: Sequence[Match], best_of: int) -> SeriesOutcome:
-    """The series so far from a tie's confirmed games, in playing order (a forfeit ends it)."""
+    """The series so far from a tie's confirmed games, in playing order (a forfeit loses only its game)."""
     played = sorted((g for g in tie if g.status == MatchStatus.CONFIRMED), key=lambda g: g.game)
-    return series_outcome(
-        [(g.home_eyes, g.away_eyes) for g in played], best_of, forfeits=[g.forfeit for g in played]
-    )
+    scores = [(g.home_eyes, g.away_eyes) for g in played]
+    outcome = series_outcome(scores, best_of)
+    if outcome.winner is None and played and played[-1].ends_tie:
+        # ended by a forfeit under the earlier rule (``Match.ends_tie``): decided as it was then
+        side = "top" if scores[-1][0] > scores[-1][1] else "bottom"
+        return SeriesOutcome(outcome.top_wins, outcome.bottom_wins, side, needs_decider=False)
+    return outcome
 
 
 def tie_winner(tie: Sequence[Match], best_of: int) -> int | None:
@@ -44,3 +48,25 @@ def tie_winner(tie: Sequence[Match], best_of: int) -> int | None:
     if outcome.winner is None:
         return None
     return tie[0].home_id if outcome.winner == "top" else tie[0].away_id
+
+
+def tie_of(match: Match) -> list[Match]:
+    """The games of the tie ``match`` is one of (same round, bracket, stage and slot), in order."""
+    return list(
+        Match.objects.filter(
+            round_id=match.round_id, bracket=match.bracket, stage=match.stage, slot=match.slot, bye=False
+        ).order_by("game")
+    )
+
+
+def tie_after_forfeit(tie: Sequence[Match], game: Match, *, winner_home: bool, best_of: int) -> SeriesOutcome:
+    """Where the series would stand if ``game`` went 12:0 to one side (home when ``winner_home``):
+    the confirm page of a forfeit says so before it is written. Raises ValueError when that would
+    decide the tie before a game already played."""
+    played = []
+    for g in sorted(tie, key=lambda g: g.game):
+        if g.pk == game.pk:
+            played.append((12, 0) if winner_home else (0, 12))
+        elif g.status == MatchStatus.CONFIRMED:
+            played.append((g.home_eyes, g.away_eyes))
+    return series_outcome(played, best_of)

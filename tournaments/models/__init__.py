@@ -4,26 +4,33 @@ Every model is importable from here (``tournaments.models.Match``), which is als
 migrations cite for ``new_pin``.
 """
 
+from .byes import ByeRequest
 from .day import ActionKind, DaySettings, Notification, PushSubscription, ScheduledAction
+from .details import Gender, PlayerDetails
 from .entries import (
     ACTIVE_STATUSES,
     WAITING_STATUSES,
     Entry,
     EntryStatus,
     IndividualEntry,
+    Paid,
     RequestStatus,
     Substitution,
     WithdrawalRequest,
 )
 from .event import (
     BRACKET_FORMATS,
+    CURRENCY_SIGNS,
     INDIVIDUAL_FORMATS,
     MAX_ROUND_LENGTH,
+    ByeKind,
+    Currency,
     Format,
     PlayMode,
     Seeding,
     Tournament,
     TournamentStatus,
+    money_text,
 )
 from .hall import ANNOUNCEMENT_LENGTH, Announcement, HallView
 from .rounds import (
@@ -39,6 +46,8 @@ from .rounds import (
 )
 
 __all__ = [
+    "Gender",
+    "PlayerDetails",
     "ANNOUNCEMENT_LENGTH",
     "MAX_ROUND_LENGTH",
     "Announcement",
@@ -48,6 +57,8 @@ __all__ = [
     "BRACKET_FORMATS",
     "INDIVIDUAL_FORMATS",
     "ActionKind",
+    "ByeKind",
+    "ByeRequest",
     "DaySettings",
     "DealLine",
     "Entry",
@@ -72,4 +83,8 @@ __all__ = [
     "TournamentStatus",
     "WithdrawalRequest",
     "new_pin",
+    "CURRENCY_SIGNS",
+    "Currency",
+    "Paid",
+    "money_text",
 ]

@@ -35,7 +35,36 @@ himself with a partner who has an account; she is free to enter with someone els
 accepts), or the organiser has not approved it (``PENDING``). Neither is counted, seeded or paired."""
 
 
-class Entry(models.Model):
+class Paid(models.TextChoices):
+    """How an entry's fee was settled at the desk (no payment is taken online)."""
+
+    UNPAID = "unpaid", _("Not paid")
+    CASH = "cash", _("Cash")
+    TRANSFER = "transfer", _("Transfer")
+    WAIVED = "waived", _("Waived")
+
+
+class Payment(models.Model):
+    """An entry's fee as the organiser took it: how, how much, who took it and when. Private to
+    the event's organisers: no public page, export or API read shows it."""
+
+    paid = models.CharField(_("paid"), max_length=8, choices=Paid.choices, default=Paid.UNPAID)
+    paid_amount = models.PositiveIntegerField(_("amount taken"), null=True, blank=True)
+    paid_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("taken by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Entry(Payment):
     """A fixed pair: two players who play every match of the event together."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
@@ -83,7 +112,7 @@ class Entry(models.Model):
         return self.status in ACTIVE_STATUSES
 
 
-class IndividualEntry(models.Model):
+class IndividualEntry(Payment):
     """One player in an individual event."""
 
     tournament = models.ForeignKey(

@@ -39,10 +39,35 @@ class Seeding(models.TextChoices):
     RANDOM = "random", _("Random draw")
 
 
+class Currency(models.TextChoices):
+    """The currencies an entry fee is asked in: the clubs' own (a fee is paid at the desk, not online)."""
+
+    KZT = "KZT", _("₸ tenge")
+    RUB = "RUB", _("₽ roubles")
+    UAH = "UAH", _("₴ hryvnias")
+    EUR = "EUR", _("€ euros")
+
+
+CURRENCY_SIGNS = {"KZT": "₸", "RUB": "₽", "UAH": "₴", "EUR": "€"}
+
+
+class ByeKind(models.TextChoices):
+    """What a requested bye scores (``tournaments.core.standings.REQUESTED_BYES``)."""
+
+    HALF = "half", _("half a win")
+    ZERO = "zero", _("nothing (as a loss)")
+
+
 class TournamentStatus(models.TextChoices):
     REGISTRATION = "registration", _("Registration")
     RUNNING = "running", _("Running")
     FINISHED = "finished", _("Finished")
+
+
+def money_text(amount: int | None, currency: str) -> str:
+    """A whole amount with thin-spaced thousands and its sign: "12 500 ₸", "30 €"."""
+    digits = f"{amount or 0:,}".replace(",", "\u202f")
+    return f"{digits}\u00a0{CURRENCY_SIGNS.get(currency, currency)}"
 
 
 MAX_ROUND_LENGTH = 600
@@ -74,7 +99,8 @@ class Tournament(models.Model):
         ),
     )
     rated = models.BooleanField(
-        _("rated"), default=True,
+        _("rated"),
+        default=True,
         help_text=_("Its matches count for the players' ratings. Decide before round 1 is paired."),
     )
     seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
@@ -107,8 +133,33 @@ class Tournament(models.Model):
     points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
     points_bye = models.PositiveSmallIntegerField(_("points for a bye"), default=1)
     tiebreaks = models.JSONField(_("tiebreak order"), default=list, blank=True)
+    bye_requests = models.CharField(
+        _("requested byes score"),
+        max_length=4,
+        choices=ByeKind.choices,
+        blank=True,
+        default="",
+        help_text=_("Swiss and individual events: a pair (a player) may ask to sit out a round. Empty: no."),
+    )
+    bye_requests_max = models.PositiveSmallIntegerField(
+        _("requested byes per entry"), default=1, help_text=_("How many rounds one entry may sit out.")
+    )
+    bye_requests_not_last = models.PositiveSmallIntegerField(
+        _("no requested byes in the last rounds"),
+        default=0,
+        help_text=_("How many of the last rounds nobody may sit out; 0 for none."),
+    )
     self_registration = models.BooleanField(_("players may register themselves"), default=False)
     entry_cap = models.PositiveIntegerField(_("most pairs"), null=True, blank=True)
+    entry_fee = models.PositiveIntegerField(
+        _("entry fee"),
+        null=True,
+        blank=True,
+        help_text=_("Per pair (per player in an individual event), paid at check-in; empty for none."),
+    )
+    fee_currency = models.CharField(
+        _("currency of the fee"), max_length=3, choices=Currency.choices, default=Currency.KZT
+    )
     auto_confirm_hours = models.PositiveSmallIntegerField(
         _("auto-confirm after (hours)"),
         default=24,
@@ -140,6 +191,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:home", kwargs={"slug": self.slug})
+
+    @property
+    def fee_text(self) -> str:
+        """The entry fee as a poster writes it ("2 000 ₸"); empty when the event asks none."""
+        return money_text(self.entry_fee, self.fee_currency) if self.entry_fee else ""
 
     @property
     def is_knockout(self) -> bool:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.text_fields import ProseField
 
 from .entries import Entry, IndividualEntry
-from .event import PlayMode, Tournament
+from .event import ByeKind, PlayMode, Tournament
 
 DISPUTE_NOTE_LENGTH = 500
 """What a pair writes when it disputes a result."""
@@ -104,12 +104,19 @@ class Match(models.Model):
         Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="away_matches"
     )
     bye = models.BooleanField(_("bye"), default=False)
+    #: A bye the pair asked for (``ByeKind``: what it scores); empty for the pairing's bye and matches.
+    requested_bye = models.CharField(
+        _("requested bye"), max_length=4, choices=ByeKind.choices, blank=True, default=""
+    )
     home_eyes = models.PositiveSmallIntegerField(null=True, blank=True)
     away_eyes = models.PositiveSmallIntegerField(null=True, blank=True)
     home_lucy = models.PositiveSmallIntegerField(null=True, blank=True)
     away_lucy = models.PositiveSmallIntegerField(null=True, blank=True)
     winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     forfeit = models.BooleanField(_("forfeit or no-show"), default=False)
+    #: A forfeit that ended its best-of tie when a forfeit lost the whole tie (before it lost only
+    #: its own game): such ties stay decided as they were (migration 0026, ``formats.series``).
+    ends_tie = models.BooleanField(default=False, editable=False)
     status = models.CharField(
         _("status"), max_length=12, choices=MatchStatus.choices, default=MatchStatus.SCHEDULED
     )
@@ -123,6 +130,10 @@ class Match(models.Model):
     )
     reported_side = models.CharField(max_length=10, blank=True)  # home / away / organiser
     reported_at = models.DateTimeField(null=True, blank=True)
+    played_at = models.DateTimeField(null=True, blank=True)
+    """When the players' own first report came (at the table, by a player or a side's PIN, or the
+    live table's end): the ratings learn the match there. An organiser's later entry or correction
+    of the result keeps it; an organiser's entry alone leaves it empty (the round's time is used)."""
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -246,6 +257,10 @@ class Seat(models.Model):
         "tournaments.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
     absent = models.BooleanField(_("no-show"), default=False)
+    #: A bye seat the player asked for (``ByeKind``); empty for the seater's bye and the tables.
+    requested_bye = models.CharField(
+        _("requested bye"), max_length=4, choices=ByeKind.choices, blank=True, default=""
+    )
 
     class Meta:
         verbose_name = _("seat")

@@ -3,13 +3,14 @@
 - ``events``: a tournament, a club's events, entries and players; ``standings``: standings,
   crosstable, prize list, coming matchdays; ``brackets``: the bracket pages; ``rounds``: rounds,
   matches, seats, a player's matches; ``listing``: every club's events for visitors; ``exports``:
-  the CSV/JSON rows; ``day``: the dashboard; ``pairings``: what unpairing or swapping in a round
-  would touch.
+  the CSV/JSON rows; ``day``: the dashboard; ``byes``: the requested byes' card; ``pairings``: what
+  unpairing or swapping in a round would touch.
 
 Each selector runs a fixed number of SQL queries whatever the number of entries (tested).
 """
 
 from .brackets import bracket, double_elim_view, groups_view
+from .byes import ByeDesk, bye_desk
 from .events import (
     active_count,
     club_events,
@@ -26,16 +27,21 @@ from .events import (
     player_entry,
     players,
     substitute_choices,
+    takes_entries,
     tournament_by_slug,
 )
 from .listing import filter_cities, filter_clubs, home_tournaments, tournament_list
 from .pairings import UnpairPreview, editable, numbered_tables, swap_choices, unpair_preview
+from .prizes import PrizeLine, details_rows, entry_prizes, prize_clubs, prize_list, prize_setup
 from .rounds import match_detail, my_matches, round_detail, rounds_with_matches, seated_round
-from .standings import coming_matchdays, crosstable, prize_list, shown_standings, standings, tiebreak_order
+from .standings import coming_matchdays, crosstable, shown_standings, standings, tiebreak_order
 
 __all__ = [
+    "ByeDesk",
+    "bye_desk",
     "UnpairPreview",
     "active_count",
+    "takes_entries",
     "bracket",
     "club_events",
     "club_tournaments",
@@ -61,6 +67,11 @@ __all__ = [
     "pending_entries",
     "player_entry",
     "players",
+    "PrizeLine",
+    "details_rows",
+    "entry_prizes",
+    "prize_setup",
+    "prize_clubs",
     "prize_list",
     "round_detail",
     "rounds_with_matches",

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from ..formats import format_of
-from ..formats.base import prize_of
 from ..formats.brackets import GROUP, PLAYOFF, ties_of
 from ..formats.places import place_labels
 from ..formats.series import tie_length
 from ..formats.single_elim import bracket_places
 from ..models import Entry, Match, MatchStatus, Tournament, TournamentStatus
+from .prizes import entry_prizes
 from .standings import StandingLine
 
 
@@ -172,7 +172,8 @@ def bracket(*, tournament: Tournament) -> BracketView | None:
     third = None
     if core.third_place is not None:
         third = _cell(by_id, core.third_place, tie_of(core.third_place), length(core.third_place))
-    places = [(place, by_id[e], prize_of(tournament, place)) for place, e in bracket_places(core)]
+    won = entry_prizes(tournament)
+    places = [(place, by_id[e], won.get(e, "")) for place, e in bracket_places(core)]
     return BracketView(
         columns=columns,
         third_place=third,

@@ -48,12 +48,13 @@ def club_events(*, club: Club, limit: int = 5) -> dict[str, list[Tournament]]:
 
 
 def entries(*, tournament: Tournament) -> list[Entry]:
-    return list(tournament.entries.select_related(*ENTRY_PLAYERS).order_by("seed", "id"))
+    # who took the fee: the organisers' entries page shows it beside each pair that paid
+    return list(tournament.entries.select_related(*ENTRY_PLAYERS, "paid_to").order_by("seed", "id"))
 
 
 def players(*, tournament: Tournament) -> list[IndividualEntry]:
     return list(
-        tournament.individual_entries.select_related("player", "substitute_for__player").order_by(
+        tournament.individual_entries.select_related("player", "substitute_for__player", "paid_to").order_by(
             "seed", "id"
         )
     )
@@ -103,6 +104,18 @@ def pair_entry_by_id(pk: int) -> Entry:
         .select_related("tournament__club", *ENTRY_PLAYERS)
         .get(pk=pk)
     )
+
+
+def takes_entries(tournament: Tournament) -> bool:
+    """Whether players may still enter themselves: the one rule that the event's page, its entries
+    page and the lists of tournaments all show, and that ``services.refuse_late`` applies. Before
+    round 1 is paired, any event whose organiser allows it; once it runs, only one whose format
+    takes late entries (Swiss rounds) while a round is still to be paired."""
+    if not tournament.self_registration:
+        return False
+    if tournament.status == TournamentStatus.REGISTRATION:
+        return True
+    return tournament.status == TournamentStatus.RUNNING and format_of(tournament).takes_late_entries()
 
 
 def active_count(*, tournament: Tournament) -> int:

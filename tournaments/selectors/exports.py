@@ -5,19 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..formats import format_of
-from ..formats.base import prize_of
 from ..models import Format, Seat, SeatName, Tournament
 from .brackets import double_elim_view, groups_view
+from .prizes import entry_prizes
 from .rounds import results
 from .standings import standings
 
 PAIR_COLUMNS = (
     "place", "shared", "pair", "entry_id", "match_points", "played", "wins", "losses", "byes", "eyes_for",
     "eyes_against", "eye_difference", "buchholz", "sonneborn_berger", "lucy", "withdrawn", "prize",
+    "requested_byes",
 )  # fmt: skip
 PLAYER_COLUMNS = (
     "place", "shared", "player", "player_id", "match_points", "played", "wins", "losses", "byes", "forfeits",
     "eyes_for", "eyes_against", "eye_difference", "buchholz", "sonneborn_berger", "withdrawn", "prize",
+    "requested_byes",
 )  # fmt: skip
 WHO = {
     "pair": lambda entry: entry.name,
@@ -39,6 +41,7 @@ def _line_rows(tournament: Tournament, columns: tuple[str, ...]) -> Iterator[dic
 
 def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
     """Places (and, for groups, each pair's group line)."""
+    won = entry_prizes(tournament)
     if tournament.format == Format.DOUBLE_ELIM:
         view = double_elim_view(tournament=tournament)
         places = view.places if view else []
@@ -49,7 +52,7 @@ def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
                 "shared": place in shared,
                 "pair": entry.name,
                 "entry_id": entry.pk,
-                "prize": prize_of(tournament, place),
+                "prize": won.get(entry.pk, ""),
             }
         return
     gview = groups_view(tournament=tournament)
@@ -71,7 +74,7 @@ def _bracket_rows(tournament: Tournament) -> Iterator[dict]:
                 "eyes_for": r.eyes_for,
                 "withdrawn": r.withdrawn,
                 "playoff_place": place,
-                "prize": prize_of(tournament, place) if place else "",
+                "prize": won.get(line.entry.pk, ""),
             }
 
 
@@ -98,6 +101,7 @@ def result_rows(*, tournament: Tournament) -> list[dict]:
             if m.winner_id
             else "",
             "bye": m.bye,
+            "requested_bye": m.requested_bye,
             "forfeit": m.forfeit,
             "status": m.status,
         }
@@ -129,4 +133,5 @@ def seat_rows(*, tournament: Tournament):
             "won": None if ours is None else ours > theirs,
             "no_show": s.absent and bool(m and m.forfeit),
             "status": m.status if m else "bye",
+            "requested_bye": s.requested_bye,
         }

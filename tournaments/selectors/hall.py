@@ -31,7 +31,8 @@ from ..models import (
 )
 from .day import round_started
 from .events import MATCH_RELATED
-from .standings import prize_list, shown_standings
+from .prizes import playing_for, prize_list
+from .standings import shown_standings
 
 RECENT_RESULTS = 12
 """Results the wall screen lists: what fits one screen in large type."""
@@ -169,12 +170,6 @@ def _names(rnd: Round, tables: list[Match]) -> tuple[list[NameAtTable], list[str
     return lines, byes
 
 
-def _prize_at(tournament: Tournament, place: int) -> str:
-    """What the place plays for while the event runs (the prize list by place), for the standings."""
-    prizes = tournament.prizes or []
-    return str(prizes[place - 1]) if 0 < place <= len(prizes) else ""
-
-
 def hall_screen(*, tournament: Tournament) -> HallScreen:
     """The current round's tables and who sits where, the standings with ratings and prizes, the
     latest results and announcement, and the round clock. A fixed number of queries."""
@@ -209,8 +204,11 @@ def hall_screen(*, tournament: Tournament) -> HallScreen:
         tables=tables,
         names=names,
         byes=byes,
-        standings=[(line, rated.get(line.entry.pk), line.prize or _prize_at(tournament, line.row.place))
-                   for line in table.lines],
+        standings=[
+            (line, rated.get(line.entry.pk),
+             line.prize if table.final else playing_for(tournament, line.row.place))
+            for line in table.lines
+        ],
         prizes=prize_list(tournament=tournament),
         results=results,
         announcement=latest_announcement(tournament=tournament),

@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from clubs.models import Club
 
 from ..models import Tournament, TournamentStatus
+from .events import takes_entries
 
 SECTION_CAP = 50
 """Most events shown in each of live, open and upcoming (a busy site's page stays readable)."""
@@ -53,21 +54,26 @@ def tournament_list(*, club_slug: str = "", city: str = "", page: int | str = 1)
         events = events.filter(club__city__iexact=city)
     not_started = events.filter(status=TournamentStatus.REGISTRATION).order_by("starts_on", "id")
     finished = events.filter(status=TournamentStatus.FINISHED).order_by("-starts_on", "-id")
+    live = list(events.filter(status=TournamentStatus.RUNNING).order_by("-starts_on", "-id")[:SECTION_CAP])
     return TournamentList(
-        live=list(events.filter(status=TournamentStatus.RUNNING).order_by("-starts_on", "-id")[:SECTION_CAP]),
-        open=list(not_started.filter(self_registration=True)[:SECTION_CAP]),
+        live=live,
+        open=_taking_entries(not_started, live)[:SECTION_CAP],
         upcoming=list(not_started.filter(self_registration=False)[:SECTION_CAP]),
         finished=Paginator(finished, FINISHED_PER_PAGE).get_page(page),
     )
 
 
+def _taking_entries(not_started: QuerySet[Tournament], live: list[Tournament]) -> list[Tournament]:
+    """Events a player may still enter himself (``takes_entries``): those not started whose organiser
+    allows it, then running ones taking late entries — the rule the event's own page follows."""
+    return list(not_started.filter(self_registration=True)[:SECTION_CAP]) + [
+        t for t in live if t.self_registration and takes_entries(t)
+    ]
+
+
 def home_tournaments(*, limit: int = 5) -> dict[str, list[Tournament]]:
     """For the site's home page: events being played now, and those a player may still enter."""
     events = Tournament.objects.select_related("club")
-    return {
-        "live": list(events.filter(status=TournamentStatus.RUNNING).order_by("-starts_on", "-id")[:limit]),
-        "open": list(
-            events.filter(status=TournamentStatus.REGISTRATION, self_registration=True)
-            .order_by("starts_on", "id")[:limit]
-        ),
-    }
+    live = list(events.filter(status=TournamentStatus.RUNNING).order_by("-starts_on", "-id")[:SECTION_CAP])
+    not_started = events.filter(status=TournamentStatus.REGISTRATION).order_by("starts_on", "id")
+    return {"live": live[:limit], "open": _taking_entries(not_started, live)[:limit]}

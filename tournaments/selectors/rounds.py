@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Case, Prefetch, Q, QuerySet, When
 
 from .. import permissions
 from ..formats.players import TABLE_SEATS
-from ..models import Match, Round, Seat, SeatName, Substitution, Tournament
+from ..models import Match, Round, Seat, SeatName, Substitution, Tournament, TournamentStatus
 from .events import MATCH_RELATED
 
 SEAT_ORDER = {seat: i for i, seat in enumerate(TABLE_SEATS)}
@@ -64,7 +64,9 @@ def results(*, tournament: Tournament) -> QuerySet[Match]:
 
 
 def my_matches(*, user) -> list[Match]:
-    """The user's matches in every tournament (his pairs, and rounds he plays as a substitute)."""
+    """The user's matches in every tournament (his pairs, and rounds he plays as a substitute):
+    events still being played first, so that on a phone the match to play now is at the top and a
+    finished event's, however recent, below it; then the newest event first, rounds in playing order."""
     pid = permissions.player_id_of(user)
     if pid is None:
         return []
@@ -82,7 +84,8 @@ def my_matches(*, user) -> list[Match]:
         Match.objects.filter(mine | sub_q)
         .select_related("tournament__club", *MATCH_RELATED)
         .prefetch_related("home__substitutions", "away__substitutions")
-        .order_by("-tournament__starts_on", "tournament_id", "round__number", "game")
+        .annotate(over=Case(When(tournament__status=TournamentStatus.FINISHED, then=1), default=0))
+        .order_by("over", "-tournament__starts_on", "tournament_id", "round__number", "game")
     )
 
 

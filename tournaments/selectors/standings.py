@@ -1,4 +1,4 @@
-"""Standings, the crosstable, the prize list and the league's coming matchdays, each as its format says.
+"""Standings, the crosstable and the league's coming matchdays, each as its format says.
 
 Each runs a fixed number of SQL queries whatever the number of entries (tested).
 """
@@ -14,11 +14,18 @@ from ..core.tiebreaks import Tiebreak
 from ..formats import StandingLine, Standings, format_of
 from ..formats.round_robin import Fixture, RoundRobin
 from ..models import Match, MatchStatus, Tournament, TournamentStatus
+from .prizes import entry_prizes
 
 
 def standings(*, tournament: Tournament) -> Standings:
-    """The table of pairs (or players) by match points and the format's tiebreaks."""
-    return format_of(tournament).standings()
+    """The table of pairs (or players) by match points and the format's tiebreaks, each line with
+    its prizes once the event is finished (the one allocation, ``prizes.entry_prizes``)."""
+    table = format_of(tournament).standings()
+    if table.final:
+        won = entry_prizes(tournament, table)
+        for line in table.lines:
+            line.prize = won.get(line.entry.pk, "")
+    return table
 
 
 def shown_standings(*, tournament: Tournament) -> Standings:
@@ -60,14 +67,20 @@ TIEBREAK_COLUMNS = {
 """The tiebreaks with a figure of their own (head-to-head has none; eye difference is "±")."""
 
 
+REQUESTED_BYES_COLUMN = Column("requested_byes", _("RB"), _("Requested byes (rounds sat out at the ask)"))
+
+
 def standings_columns(*, tournament: Tournament) -> list[Column]:
     """The columns of the standings table: points, played, eye difference, then a column for each
     tiebreak the event states, in its order. A bracket event's places come from the bracket, so
-    it shows no tiebreak columns."""
+    it shows no tiebreak columns. An event that grants requested byes counts them after "played"."""
     fmt = format_of(tournament)
     if fmt.places_from_bracket:
         return list(FIXED_COLUMNS)
-    return [*FIXED_COLUMNS, *(TIEBREAK_COLUMNS[t] for t in fmt.tiebreak_order() if t in TIEBREAK_COLUMNS)]
+    fixed = list(FIXED_COLUMNS)
+    if fmt.grants_byes and tournament.bye_requests:
+        fixed.insert(2, REQUESTED_BYES_COLUMN)
+    return [*fixed, *(TIEBREAK_COLUMNS[t] for t in fmt.tiebreak_order() if t in TIEBREAK_COLUMNS)]
 
 
 @dataclass
@@ -103,6 +116,8 @@ class RoundCell:
     score: str = ""
     won: bool | None = None
     bye: bool = False
+    requested: str = ""
+    """A bye the pair asked for: what it scored (``ByeKind``); empty for the pairing's bye."""
 
 
 @dataclass
@@ -121,7 +136,7 @@ def round_crosstable(*, tournament: Tournament) -> RoundCrosstable:
     for m in Match.objects.filter(tournament=tournament).select_related("round").order_by("round__number"):
         r = m.round.number
         if m.bye:
-            cells[(m.home_id, r)] = RoundCell(bye=True)
+            cells[(m.home_id, r)] = RoundCell(bye=True, requested=m.requested_bye)
             continue
         confirmed = m.status == MatchStatus.CONFIRMED
         for me, other, seat, mine, theirs in (
@@ -139,24 +154,6 @@ def round_crosstable(*, tournament: Tournament) -> RoundCrosstable:
         for i, line in enumerate(table.lines, start=1)
     ]
     return RoundCrosstable(rounds=rounds, rows=rows)
-
-
-@dataclass
-class PrizeLine:
-    place: int
-    prize: str
-    winners: list
-
-
-def prize_list(*, tournament: Tournament) -> list[PrizeLine]:
-    """The prizes by place with their winners once the tournament is finished (shared places share)."""
-    prizes = tournament.prizes or []
-    winners = format_of(tournament).prize_winners()
-    count = max(len(prizes), 3 if winners else 0)
-    return [
-        PrizeLine(place=p, prize=prizes[p - 1] if p <= len(prizes) else "", winners=winners.get(p, []))
-        for p in range(1, count + 1)
-    ]
 
 
 def coming_matchdays(*, tournament: Tournament) -> list[Fixture]:

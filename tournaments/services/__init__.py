@@ -1,11 +1,12 @@
 """Every change to tournaments, by what it changes. Views, admin, commands and tasks call these.
 
 - ``events``: the tournament and its settings, and deleting one not started; ``entries``: pairs and
-  players entering, approved, checked in, seeded; ``seeded``: a list of them entered by a program;
+  players entering, approved, checked in, seeded; ``fees``: the entry fee each paid at the desk;
+  ``seeded``: a list of them entered by a program;
   ``partners``: a pair's self-registration and the partner's consent;
   ``substitutes``: a pair's substitute for a round; ``players``: an individual event's;
   ``withdrawals``: leaving and coming back; ``leaving``: a player's ask to withdraw once the
-  event runs, and its answer;
+  event runs, and its answer; ``byes``: a requested bye asked for a round not yet paired, or taken back;
 - ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
@@ -18,30 +19,33 @@
 The public services are importable from here (``services.pair_next_round``).
 """
 
+from .byes import ask_bye, withdraw_bye
 from .common import on_commit_task, require_manager
 from .entries import (
-    BulkEntries,
     approve_entry,
     check_in_closed,
     check_in_entry,
     move_entry,
-    register_entries_bulk,
     register_entry,
 )
 from .events import create_tournament, delete_tournament, parse_rules, update_tournament
+from .fees import record_payment
 from .hall import pin_hall_view, post_announcement, withdraw_announcement
 from .leaving import answer_withdrawal_request, ask_to_withdraw, pending_request
 from .notices import tell_invited_member
 from .pairing_notices import tell_round_places
 from .pairings import PairingWarning, set_table_number, swap_in_round, unpair_round
 from .partners import accept_partner, decline_partner, self_register
+from .pasted_entries import BulkEntries, register_entries_bulk
 from .pins import (
     PIN_ADDRESS_ALLOWANCE,
+    PIN_DEVICE_ALLOWANCE,
     PIN_MATCH_ADDRESS_ALLOWANCE,
     PIN_SESSION_ALLOWANCE,
     PinSender,
     WrongPin,
     note_wrong_pin,
+    pin_slowed,
 )
 from .players import (
     approve_player,
@@ -51,6 +55,7 @@ from .players import (
     self_register_player,
     substitute_player,
 )
+from .prize_details import save_player_details
 from .push import forget_phone, push_notice, subscribe_phone
 from .records import attach_record, check_record, prefilled_chairs
 from .results import (
@@ -77,6 +82,9 @@ from .withdrawals import (
 )
 
 __all__ = [
+    "ask_bye",
+    "withdraw_bye",
+    "record_payment",
     "on_commit_task",
     "tell_invited_member",
     "tell_round_places",
@@ -89,6 +97,7 @@ __all__ = [
     "check_record",
     "prefilled_chairs",
     "PIN_ADDRESS_ALLOWANCE",
+    "PIN_DEVICE_ALLOWANCE",
     "PIN_MATCH_ADDRESS_ALLOWANCE",
     "PIN_SESSION_ALLOWANCE",
     "PairingWarning",
@@ -108,11 +117,13 @@ __all__ = [
     "create_tournament",
     "delete_tournament",
     "require_manager",
+    "save_player_details",
     "require_reporter",
     "dispute_result",
     "enter_result",
     "move_entry",
     "note_wrong_pin",
+    "pin_slowed",
     "pair_next_round",
     "pending_request",
     "parse_rules",

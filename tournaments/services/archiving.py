@@ -109,13 +109,13 @@ def _sheet(match: Match, home_seats: str) -> list[archive.SheetDeal]:
 
 def _played_at(match: Match, table: Table | None):
     """When the match was played, where the ratings learn it: its table's end, else the players' own
-    report (made at the table; a correction keeps it), else the round's pairing (an organiser's
-    entry may come days later). A result entered late is so placed in its round, and the ratings
-    recompute the history after it."""
+    first report (made at the table; an organiser's entry over it or a correction keeps it), else
+    the round's pairing (an organiser's entry may come days later). A result entered late is so
+    placed in its round, and the ratings recompute the history after it."""
     if table is not None and table.finished_at is not None:
         return table.finished_at
-    if match.reported_side in ("home", "away", "table") and match.reported_at is not None:
-        return match.reported_at  # a table's result is reported by the table as it ends
+    if match.played_at is not None:
+        return match.played_at  # the players' own first report: an organiser's re-entry keeps it
     return min(match.round.created_at, timezone.now())
 
 

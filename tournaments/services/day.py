@@ -47,8 +47,11 @@ def start_round(*, tournament_id: int, number: int, actor=None) -> str:
         except ValidationError as error:
             return "refused: " + " ".join(error.messages)[:150]
     pause_point("start_round")
-    opened = open_tables(round_id=rnd.pk) if is_online(rnd) else 0
-    return f"started {opened}"
+    if is_online(rnd):
+        open_tables(round_id=rnd.pk)
+    # The plans list says how many live tables the round has now, those the organiser opened
+    # before the plan ran included, not only those this run opened.
+    return f"started {rnd.matches.filter(bye=False, live_table__isnull=False).count()}"
 
 
 def remind(*, round_id: int, deadline: bool = False) -> str:

@@ -8,8 +8,6 @@ own steps (a partner, seeding by hand, substitutes) and the players' own are bes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.urls import reverse
@@ -30,8 +28,8 @@ from ..models import (
     TournamentStatus,
 )
 from .common import audit, lock_entry, lock_tournament, require_manager
+from .fees import write_payment
 from .notices import notify
-from .paste import RosterNames, line_error, parse_pair_lines
 
 # --- the checks pairs and players share ----------------------------------------------------------
 
@@ -59,10 +57,16 @@ def full_refusal(tournament: Tournament, count: int) -> str:
 
 
 def refuse_late(tournament: Tournament) -> None:
-    """Refuse a finished event, and a started one whose format takes no late entries."""
+    """Refuse a finished event, a started one whose format takes no late entries, and one whose
+    last round is paired (``TournamentFormat.takes_late_entries``, the rule every page shows too)."""
     if tournament.status == TournamentStatus.FINISHED:
         raise ValidationError(_("The tournament is finished."))
-    if tournament.status == TournamentStatus.RUNNING and not format_of(tournament).late_entries:
+    if tournament.status != TournamentStatus.RUNNING:
+        return
+    event_format = format_of(tournament)
+    if event_format.late_entries and not event_format.takes_late_entries():
+        raise ValidationError(_("It is too late to enter: every round is paired."))
+    if not event_format.late_entries:
         if tournament.is_individual:
             raise ValidationError(
                 _("Late entries are possible only in Swiss rounds; this movement has started.")
@@ -142,7 +146,7 @@ def held_places(tournament: Tournament) -> int:
     return tournament.entries.exclude(status__in=(EntryStatus.WITHDRAWN, EntryStatus.PARTNER)).count()
 
 
-def _check_can_enter(tournament: Tournament, a: Player, b: Player, *, taken: dict[int, Entry]) -> bool:
+def check_can_enter(tournament: Tournament, a: Player, b: Player, *, taken: dict[int, Entry]) -> bool:
     """Raise for a pair that cannot enter; return True when it is a late entry."""
     if tournament.is_individual:
         raise ValidationError(_("In an individual event players enter alone."))
@@ -176,7 +180,7 @@ def audit_entry(actor, action: str, entry: Entry, tournament: Tournament, before
     )
 
 
-def _new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str, *, late: bool) -> Entry:
+def new_entry(actor, tournament: Tournament, a: Player, b: Player, status: str, *, late: bool) -> Entry:
     entry = Entry.objects.create(
         tournament=tournament,
         player_a=a,
@@ -226,8 +230,8 @@ def lapse_requests(actor, tournament: Tournament, player_ids, *, keep: int) -> N
 
 def register_pair(actor, tournament: Tournament, a: Player, b: Player, status: str) -> Entry:
     """A new pair after every check, with its audit row (the tournament locked by the caller)."""
-    late = _check_can_enter(tournament, a, b, taken=taken_players(tournament))
-    entry = _new_entry(actor, tournament, a, b, status, late=late)
+    late = check_can_enter(tournament, a, b, taken=taken_players(tournament))
+    entry = new_entry(actor, tournament, a, b, status, late=late)
     audit_entry(actor, "entry.create", entry, tournament)
     return entry
 
@@ -238,65 +242,6 @@ def register_entry(*, actor, tournament: Tournament, player_a: Player, player_b:
     tournament = lock_tournament(tournament)
     require_manager(actor, tournament)
     return register_pair(actor, tournament, player_a, player_b, EntryStatus.APPROVED)
-
-
-@dataclass
-class BulkEntries:
-    entries: list[Entry]
-    new_players: list[Player]
-    skipped: list[str] = field(default_factory=list)
-    """A message for each line left out: a player repeated in the list, or already entered."""
-
-
-@transaction.atomic
-def register_entries_bulk(*, actor, tournament: Tournament, text: str) -> BulkEntries:
-    """Paste "Name A & Name B" lines. Names on the club's roster are matched in any alphabet;
-    other names become new roster players. A line with a player already entered (earlier in the list,
-    or before) is reported by line and the rest entered, as the roster's paste does; any other bad
-    line refuses the whole paste."""
-    tournament = lock_tournament(tournament)
-    require_manager(actor, tournament)
-    lines = parse_pair_lines(text)
-    roster = RosterNames(tournament.club)
-    taken = taken_players(tournament)
-    result = BulkEntries([], [])
-    errors: list[str] = []
-    for number, name_a, name_b in lines:
-        players = []
-        for name in (name_a, name_b):
-            player, new = roster.find_or_add(actor=actor, number=number, name=name, errors=errors)
-            if player is None:
-                break
-            if new:
-                result.new_players.append(player)
-            players.append(player)
-        if len(players) < 2:
-            continue
-        repeated = [refusal for refusal in (taken_refusal(p, taken) for p in players) if refusal]
-        if repeated:
-            result.skipped.append(line_error(number, ValidationError(repeated)))
-            continue
-        try:
-            late = _check_can_enter(tournament, players[0], players[1], taken=taken)
-        except ValidationError as error:
-            errors.append(line_error(number, error))
-            continue
-        entry = _new_entry(actor, tournament, players[0], players[1], EntryStatus.APPROVED, late=late)
-        taken[players[0].pk] = taken[players[1].pk] = entry
-        result.entries.append(entry)
-    if errors:
-        raise ValidationError(errors)  # the atomic block drops the players and pairs made above
-    audit(
-        actor=actor,
-        action="entry.bulk_create",
-        obj=tournament,
-        tournament=tournament,
-        after={
-            "entries": [entry_state(e) for e in result.entries],
-            "new_players": [p.pk for p in result.new_players],
-        },
-    )
-    return result
 
 
 def refuse_self_registration(actor, tournament: Tournament) -> Player:
@@ -381,8 +326,9 @@ def move_entry(*, actor, entry: Entry, up: bool) -> Entry:
 
 
 @transaction.atomic
-def check_in_entry(*, actor, entry: Entry) -> Entry:
-    """The pair is at the venue. Once anyone has checked in, round 1 pairs only checked-in pairs."""
+def check_in_entry(*, actor, entry: Entry, paid: str = "", amount: int | None = None) -> Entry:
+    """The pair is at the venue. Once anyone has checked in, round 1 pairs only checked-in pairs.
+    ``paid`` (when given) writes down its entry fee in the same step (``fees``)."""
     entry, tournament = entry_for_update(entry)
     before = entry_state(entry)
     if entry.status == EntryStatus.PARTNER:
@@ -393,4 +339,6 @@ def check_in_entry(*, actor, entry: Entry) -> Entry:
         )
     if check_in(actor, entry, tournament, too_late=_("Check-in closes when the first round is paired.")):
         audit_entry(actor, "entry.check_in", entry, tournament, before)
+    if paid:
+        write_payment(actor, entry, tournament, paid=paid, amount=amount)
     return entry

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,10 +18,20 @@ from clubs.translit import to_latin
 from gameplay.engine import Rules, RulesError
 
 from .. import permissions
+from ..core.prizes import Category, Gender, Prize, PrizeSetup, prize_of_line, setup_from_json, setup_to_json
 from ..core.tiebreaks import Tiebreak
 from ..formats import default_tiebreaks, format_of
 from ..formats.series import SERIES_LENGTHS
-from ..models import MAX_ROUND_LENGTH, Format, PlayMode, Seeding, Tournament, TournamentStatus
+from ..models import (
+    MAX_ROUND_LENGTH,
+    ByeKind,
+    Currency,
+    Format,
+    PlayMode,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
 from .common import audit, lock_tournament, require_manager, require_user
 from .progress import maybe_finish
 
@@ -45,10 +56,15 @@ EDITABLE_FIELDS = (
     "points_win",
     "points_loss",
     "points_bye",
+    "bye_requests",
+    "bye_requests_max",
+    "bye_requests_not_last",
     "tiebreaks",
     "self_registration",
     "rated",
     "entry_cap",
+    "entry_fee",
+    "fee_currency",
     "auto_confirm_hours",
     "round_length",
     "grand_final_reset",
@@ -71,7 +87,6 @@ FORMAT_FIELDS = frozenset(
 SERIES_FIELDS = frozenset({"best_of", "final_best_of"})
 
 
-
 def _unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
     base = slugify(to_latin(name))[:140] or "tournament"
     slug, n = base, 1
@@ -90,8 +105,13 @@ def parse_rules(data: Any) -> dict:
         raise ValidationError(_("The rules are not valid: %(error)s") % {"error": error}) from error
 
 
+MAX_FEE = 10_000_000
+"""The largest entry fee: ten million tenge is far beyond any club's event."""
 PRIZE_LENGTH = 200
 PRIZE_PLACES = 64
+MAX_CATEGORIES = 4
+"""As many as the settings form has slots for (``prize_form.CATEGORY_SLOTS``)."""
+MAX_PRIZE_MONEY = 1_000_000_000
 
 
 def _tidy(key: str, value: Any) -> str:
@@ -105,16 +125,72 @@ def _tidy(key: str, value: Any) -> str:
         raise ValidationError({key: error.messages}) from None
 
 
-def _prizes(lines: Any) -> list[str]:
-    """One prize per place, each tidied as a line of text; none blank, none too long."""
-    prizes = [line(str(p)) for p in lines or []]
-    prizes = [p for p in prizes if p]
-    if len(prizes) > PRIZE_PLACES:
-        raise ValidationError({"prizes": _("At most %(n)d prizes, one per place.") % {"n": PRIZE_PLACES}})
-    for prize in prizes:
-        if len(prize) > PRIZE_LENGTH:
-            raise ValidationError({"prizes": too_long(PRIZE_LENGTH, len(prize)).messages})
-    return prizes
+def _prize_lines(prizes: Any, *, field: str = "prizes") -> tuple[Prize, ...]:
+    """Prizes given as lines of text (the API, events stored before categories) or as the stored
+    objects; each label tidied as a line of text, none too long, at most ``PRIZE_PLACES``."""
+    read = []
+    for p in prizes or []:
+        prize = prize_of_line(line(str(p))) if not isinstance(p, dict) else setup_from_json([p]).places[0]
+        prize = Prize(label=line(prize.label), amount=prize.amount, indivisible=prize.indivisible)
+        if prize.label or prize.amount is not None:
+            read.append(prize)
+    if len(read) > PRIZE_PLACES:
+        raise ValidationError({field: _("At most %(n)d prizes, one per place.") % {"n": PRIZE_PLACES}})
+    for prize in read:
+        if len(prize.label) > PRIZE_LENGTH:
+            raise ValidationError({field: too_long(PRIZE_LENGTH, len(prize.label)).messages})
+        if prize.amount is not None and prize.amount > MAX_PRIZE_MONEY:
+            raise ValidationError(
+                {field: _("A prize's money is at most %(most)d.") % {"most": MAX_PRIZE_MONEY}}
+            )
+    return tuple(read)
+
+
+def _prizes(value: Any, current: Tournament | None) -> dict:
+    """The prize setup to store (``core.prizes.setup_to_json``). A list of lines replaces the place
+    prizes and keeps the categories and options the event has; an object replaces everything."""
+    if not isinstance(value, dict):
+        kept = setup_from_json(current.prizes if current else [])
+        return setup_to_json(replace(kept, places=_prize_lines(value)))
+    setup = setup_from_json(value)
+    categories = []
+    for category in setup.categories:
+        name = line(category.name)
+        if not name:
+            raise ValidationError({"prizes": _("Give each category a name.")})
+        if len(name) > PRIZE_LENGTH:
+            raise ValidationError({"prizes": too_long(PRIZE_LENGTH, len(name)).messages})
+        rule = replace(category.rule, city=line(category.rule.city))
+        if rule.empty:
+            raise ValidationError(
+                {
+                    "prizes": _(
+                        "The category “%(name)s” needs a rule: a club, a city or"
+                        " village, years of birth, women or men, or newcomers."
+                    )
+                    % {"name": name}
+                }
+            )
+        if rule.gender and rule.gender not in Gender._value2member_map_:
+            raise ValidationError({"prizes": _("Unknown gender.")})
+        for year in (rule.born_from, rule.born_to):
+            if year is not None and not 1900 <= year <= 2100:
+                raise ValidationError({"prizes": _("A year of birth is between 1900 and 2100.")})
+        if rule.born_from and rule.born_to and rule.born_from > rule.born_to:
+            later = _("The category “%(name)s”: “born in or after” is later than “born in or before”.")
+            raise ValidationError({"prizes": later % {"name": name}})
+        if rule.club is not None and not Club.objects.filter(pk=rule.club).exists():
+            raise ValidationError({"prizes": _("Unknown club.")})
+        prizes = _prize_lines([setup_to_json(PrizeSetup(places=(p,)))["places"][0] for p in category.prizes])
+        if not prizes:
+            raise ValidationError({"prizes": _("The category “%(name)s” has no prize.") % {"name": name}})
+        categories.append(Category(name=name, rule=rule, prizes=prizes))
+    if len(categories) > MAX_CATEGORIES:
+        raise ValidationError({"prizes": _("At most %(n)d categories.") % {"n": MAX_CATEGORIES}})
+    raw_places = value.get("places") or []
+    return setup_to_json(
+        PrizeSetup(places=_prize_lines(raw_places), categories=tuple(categories), options=setup.options)
+    )
 
 
 def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
@@ -141,13 +217,15 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
             )
         clean["tiebreaks"] = order or default_tiebreaks(fmt)
     if "prizes" in clean:
-        clean["prizes"] = _prizes(clean["prizes"])
+        clean["prizes"] = _prizes(clean["prizes"], current)
     for key, low in (
         ("swiss_rounds", 1),
         ("best_of", 1),
         ("auto_confirm_hours", 1),
         ("group_count", 1),
         ("group_qualifiers", 1),
+        ("bye_requests_max", 1),
+        ("bye_requests_not_last", 0),
     ):
         if key in clean and (clean[key] is None or clean[key] < low):
             raise ValidationError(
@@ -165,6 +243,17 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
                 _("%(field)s: a tie is played over 1, 3 or 5 matches, an odd number so that it always ends.")
                 % {"field": Tournament._meta.get_field(key).verbose_name}
             )
+    if clean.get("entry_fee") is not None and not 0 <= clean["entry_fee"] <= MAX_FEE:
+        raise ValidationError(
+            {"entry_fee": _("An entry fee is a whole amount from 0 to %(most)d; leave it empty for none.")
+             % {"most": MAX_FEE}}
+        )  # fmt: skip
+    if clean.get("entry_fee") == 0:
+        clean["entry_fee"] = None  # a fee of nothing is no fee
+    if clean.get("bye_requests") not in (None, "", *ByeKind.values):
+        raise ValidationError({"bye_requests": _("A requested bye scores half a win or nothing.")})
+    if "fee_currency" in clean and clean["fee_currency"] not in Currency.values:
+        raise ValidationError({"fee_currency": _("Unknown currency.")})
     if clean.get("entry_cap") is not None and clean["entry_cap"] < 2:
         raise ValidationError(_("A tournament needs room for at least two pairs."))
     if clean.get("ends_on") and clean.get("starts_on") and clean["ends_on"] < clean["starts_on"]:

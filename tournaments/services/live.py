@@ -211,6 +211,7 @@ def save_table_result(match: Match, table: Table, home_seats: str) -> None:
     match.home_lucy, match.away_lucy = lucy_counts(lines) if lines else (None, None)
     now = timezone.now()
     match.reported_at, match.reported_side = now, "table"
+    match.played_at = match.played_at or now
     match.status = MatchStatus.CONFIRMED
     match.confirmed_by, match.confirmed_at, match.confirmed_how = None, now, "table"
     match.save()

@@ -134,6 +134,10 @@ def unpair_round(*, actor, round: Round, discard: frozenset[int] | set[int] = fr
 # --- swapping ------------------------------------------------------------------------------------
 
 
+def requested_bye_text() -> str:
+    return _("A bye asked for is the asker's own: it is not swapped with anyone who plays.")
+
+
 def _met_before(tournament: Tournament, rnd: Round, a: int, b: int) -> bool:
     return (
         Match.objects.filter(tournament=tournament, round__number__lt=rnd.number, bye=False)
@@ -161,6 +165,8 @@ def _swap_pairs(tournament: Tournament, rnd: Round, first: int, second: int) -> 
         raise ValidationError(_("These two pairs already play each other."))
     if all(m.bye for m in matches):
         raise ValidationError(_("Both pairs have a bye; swapping them changes nothing."))
+    if any(m.requested_bye for m in matches):
+        raise ValidationError(requested_bye_text())
     swap = {first: second, second: first}
     warnings: list[str] = []
     for m in matches:
@@ -203,6 +209,8 @@ def _swap_players(
     one, two = seats[first], seats[second]
     if one.seat == two.seat == SeatName.BYE:
         raise ValidationError(_("Both players sit out; swapping them changes nothing."))
+    if one.requested_bye or two.requested_bye:
+        raise ValidationError(requested_bye_text())
     matches = list(
         Match.objects.select_for_update().filter(pk__in={s.match_id for s in (one, two) if s.match_id})
     )

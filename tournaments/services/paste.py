@@ -73,26 +73,37 @@ class RosterNames:
         for key in enumerate(name_keys(name)):
             self.exact.setdefault(key, player)
 
-    def find_or_add(self, *, actor, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
-        """The name as written first; else the one roster player whose key matches (any alphabet);
-        else a new roster player. Returns (player, whether new); (None, False) with the line's
-        error added to ``errors`` when the name could be several roster players."""
+    def find(self, *, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
+        """The name as written first; else the one roster player whose key matches (any alphabet).
+        Returns (player, False) when found, (None, True) for a name the roster does not have, and
+        (None, False) with the line's error added to ``errors`` when it could be several players."""
         player = next((self.exact[k] for k in enumerate(name_keys(name)) if k in self.exact), None)
-        if player is None:
-            similar = self.by_key.get(search_key(name), [])
-            if len(similar) > 1:
-                errors.append(
-                    _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
-                    % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
-                )
-                return None, False
-            player = similar[0] if similar else None
-        if player is None:
-            try:
-                player = club_services.add_player(actor=actor, club=self.club, display_name=name).player
-            except ValidationError as error:  # a name with nothing to read, say
-                errors.append(line_error(number, error))
-                return None, False
-            self._remember(name, player)
-            return player, True
-        return player, False
+        if player is not None:
+            return player, False
+        similar = self.by_key.get(search_key(name), [])
+        if len(similar) > 1:
+            errors.append(
+                _("Line %(n)d: “%(name)s” could be %(who)s; write the name as it is on the roster.")
+                % {"n": number, "name": name, "who": ", ".join(p.display_name for p in similar)}
+            )
+            return None, False
+        return (similar[0], False) if similar else (None, True)
+
+    def add(self, *, actor, number: int, name: str, errors: list) -> Player | None:
+        """A new roster player of that name (None, with the line's error, for a name it refuses)."""
+        try:
+            player = club_services.add_player(actor=actor, club=self.club, display_name=name).player
+        except ValidationError as error:  # a name with nothing to read, say
+            errors.append(line_error(number, error))
+            return None
+        self._remember(name, player)
+        return player
+
+    def find_or_add(self, *, actor, number: int, name: str, errors: list) -> tuple[Player | None, bool]:
+        """``find``, else a new roster player. Returns (player, whether new); (None, False) with
+        the line's error added to ``errors`` when the name could be several roster players."""
+        player, unknown = self.find(number=number, name=name, errors=errors)
+        if not unknown:
+            return player, False
+        player = self.add(actor=actor, number=number, name=name, errors=errors)
+        return player, player is not None

@@ -18,6 +18,7 @@ from clubs.models import Player
 from ..models import Entry, EntryStatus, IndividualEntry, MatchStatus, Seat, Tournament, TournamentStatus
 from .common import audit, lock_entry, lock_tournament, require_manager, require_user
 from .entries import check_in, full_refusal, merged_refusal, next_seed, refuse_late, refuse_self_registration
+from .fees import write_payment
 from .paste import RosterNames, line_error, parse_name_lines
 
 
@@ -150,8 +151,11 @@ def approve_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
 
 
 @transaction.atomic
-def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
-    """The player is at the venue. Once anyone has checked in, round 1 seats only checked-in players."""
+def check_in_player(
+    *, actor, entry: IndividualEntry, paid: str = "", amount: int | None = None
+) -> IndividualEntry:
+    """The player is at the venue. Once anyone has checked in, round 1 seats only checked-in players.
+    ``paid`` (when given) writes down his entry fee in the same step (``fees``)."""
     entry, tournament = lock_entry(entry)
     if check_in(actor, entry, tournament, too_late=_("Check-in closes when the first round is seated.")):
         audit(
@@ -161,6 +165,8 @@ def check_in_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
             tournament=tournament,
             after={"status": entry.status},
         )
+    if paid:
+        write_payment(actor, entry, tournament, paid=paid, amount=amount)
     return entry
 
 

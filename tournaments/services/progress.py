@@ -31,11 +31,17 @@ from ..models import (
     TournamentStatus,
 )
 from .archiving import round_status_changed, sync_match
-from .common import NOTIFY_TOURNAMENT_FINISHED, on_commit_task
+from .common import NOTIFY_TOURNAMENT_FINISHED, audit, on_commit_task
+
+FORFEIT_ACTION = "match.withdrawal_forfeit"
 
 
-def set_forfeit(match: Match, *, loser: Entry, actor) -> None:
-    """12:0 against ``loser``, confirmed by the organiser; a result it replaces is logged."""
+def set_forfeit(match: Match, *, loser: Entry, actor, logged: bool = True) -> None:
+    """12:0 against ``loser``, confirmed by the organiser; a result it replaces is logged.
+
+    The audit row (``match.withdrawal_forfeit``) is what the event's log and its webhooks tell of
+    it; ``logged=False`` leaves it to the caller, as pairing does, which writes its rows after the
+    round's own (``log_forfeits``), so that a hook hears of the round before its results."""
     before = match.state()
     winner_is_home = match.away_id == loser.pk
     match.home_eyes, match.away_eyes = (WIN_SCORE, 0) if winner_is_home else (0, WIN_SCORE)
@@ -51,6 +57,15 @@ def set_forfeit(match: Match, *, loser: Entry, actor) -> None:
         ResultCorrection.objects.create(
             match=match, actor=match.confirmed_by, before=before, after=match.state(), reason=_("withdrawal")
         )
+    if logged:
+        log_forfeits([match], actor=actor, before=before if before["home_eyes"] is not None else None)
+
+
+def log_forfeits(matches, *, actor, before: dict | None = None) -> None:
+    """The audit rows of forfeits ``set_forfeit`` wrote (``before``: the result one replaced)."""
+    for match in matches:
+        audit(actor=actor, action=FORFEIT_ACTION, obj=match, tournament=match.tournament, before=before,
+              after=match.state())
 
 
 def mark_disputed(match: Match, **fields) -> None:
@@ -67,13 +82,18 @@ def absent_side(match: Match, seat: Seat) -> Entry:
 
 
 def next_game(rnd: Round, first: Match, *, slot: int) -> Match:
-    """The next game of an undecided best-of tie, at the same table between the same pairs."""
+    """The next game of an undecided best-of tie, at the same table between the same pairs, who keep
+    their PINs: the sheets of a whole series are printed before its first game
+    (``selectors.prints.series_sheets``), when the PINs of the games to come must already be known.
+    Each pair still holds only its own half, so none can confirm its own report."""
     return Match.objects.create(
         tournament_id=rnd.tournament_id,
         round=rnd,
         table=first.table,
         home_id=first.home_id,
         away_id=first.away_id,
+        home_pin=first.home_pin,
+        away_pin=first.away_pin,
         slot=slot,
         bracket=first.bracket,
         stage=first.stage,
@@ -83,8 +103,9 @@ def next_game(rnd: Round, first: Match, *, slot: int) -> Match:
 
 def _settle_series(rnd: Round, tournament: Tournament, slot: int | None) -> None:
     """Best-of-N ties: add the next game of an undecided tie once its last game is confirmed (a
-    withdrawn pair forfeits it at once, and so the series), and drop the unplayed games of a tie a
-    correction or a forfeit decided early. Group matches are never series."""
+    withdrawn pair forfeits it at once, and each one after it until the tie is decided), and drop
+    the unplayed games of a tie a correction or a forfeit decided early. Group matches are never
+    series. A forfeit loses only its own game (``core.knockout.series_outcome``)."""
     fmt = format_of(tournament)
     ties: dict[tuple[str, int, int], list[Match]] = defaultdict(list)
     qs = rnd.matches.filter(bye=False).exclude(bracket=GROUP).select_related("round")

@@ -2,7 +2,8 @@
 
 One code path for every format: a match is always two partnerships, so an individual event's
 table is reported and settled exactly as a pairs match; a no-show there is a forfeit of the
-absentee's partnership with his seat marked. Each ends in ``progress.refresh_round``.
+absentee's partnership with his seat marked. Each ends in ``progress.refresh_round``. The one
+path for every way a result arrives is why this file runs a few lines past 400.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from .common import (
     require_user,
     write_deal_lines,
 )
-from .pins import PinSender, check_pin
+from .pins import PinSender, check_pin, reporting_side
 from .progress import absent_side, mark_disputed, refresh_round
 
 
@@ -108,23 +109,24 @@ def enter_result(
     deals: list[dict] | None = None,
     record: dict | None = None,
     record_chairs: dict[str, int] | None = None,
+    pin: str | None = None,
+    sender: PinSender | None = None,
 ) -> Match:
-    """A player of the match (or the organiser) reports the final eyes, or the sheet deal by deal.
+    """A player of the match (or the organiser) reports the final eyes, or the sheet deal by deal;
+    so does anyone with a side's PIN (``pin``; ``sender``, who typed it) for that side.
 
-    A player's report waits for the other pair; the organiser's is confirmed at once.
+    A side's report waits for the other pair; the organiser's is confirmed at once.
     ``record``, ``record_chairs``: the record of the match's play and who sat where in it
     (``services.records`` checks them); a result entered without one drops any earlier record.
     """
-    require_user(actor)
     match, tournament = _match_for_update(match)
-    organiser = permissions.can_manage(actor, tournament)
-    side = permissions.side_of(actor, match)
-    if not organiser and side is None:
-        raise PermissionDenied(_("You do not play in this match, so you cannot enter its result."))
+    signed_in = actor is not None and actor.is_authenticated
+    organiser = signed_in and permissions.can_manage(actor, tournament)
     if match.bye:
         raise ValidationError(_("A bye has no result to enter."))
     if match.status == MatchStatus.CONFIRMED:
         raise ValidationError(_("This result is already confirmed. Ask the organiser to correct it."))
+    side, how = reporting_side(actor, match, organiser=organiser, pin=pin, sender=sender)
     if match.status == MatchStatus.DISPUTED and not organiser:
         raise ValidationError(_("This result is disputed; the organiser will settle it."))
     if match.status == MatchStatus.UNCONFIRMED and not organiser and side != match.reported_side:
@@ -136,8 +138,10 @@ def enter_result(
     _write_result(match, tournament, home_eyes, away_eyes, forfeit=forfeit, deals=deals)
     match.record, match.record_chairs = record, record_chairs if record is not None else None
     now = timezone.now()
-    match.reported_by, match.reported_at = actor, now
-    match.reported_side = "organiser" if organiser and side is None else (side or "organiser")
+    match.reported_by, match.reported_at = (actor if signed_in else None), now
+    match.reported_side = side or "organiser"
+    if side is not None and match.played_at is None:
+        match.played_at = now  # the players' first report, kept when the organiser enters it again
     if organiser:
         match.status = MatchStatus.CONFIRMED
         match.confirmed_by, match.confirmed_at, match.confirmed_how = actor, now, "organiser"
@@ -145,7 +149,8 @@ def enter_result(
         match.status = MatchStatus.UNCONFIRMED
     match.save()
     sync_match(match)
-    audit(actor=actor, action="match.report", obj=match, tournament=tournament, after=match.state())
+    after = {**match.state(), "how": how, "side": side} if how == "pin" else match.state()
+    audit(actor=actor, action="match.report", obj=match, tournament=tournament, after=after)
     if match.status == MatchStatus.CONFIRMED:
         refresh_round(match.round, tournament, slot=match.slot)
     else:
@@ -165,7 +170,7 @@ def _may_answer(
         return "player"
     if side is not None:  # the reporting pair cannot confirm itself, PIN or not
         raise PermissionDenied(_("Your pair reported this result; the other pair confirms it."))
-    if not (pin or "").strip() and actor is not None and actor.is_authenticated:
+    if pin is None and actor is not None and actor.is_authenticated:  # the API: no PIN field at all
         raise PermissionDenied(
             _("Only the other pair, the organiser or someone with the other pair's PIN can confirm.")
         )
@@ -194,10 +199,18 @@ def confirm_result(
         action="match.confirm",
         obj=match,
         tournament=tournament,
-        after={**match.state(), "how": how},
+        after={**match.state(), **_answered(match, how)},
     )
     refresh_round(match.round, tournament, slot=match.slot)
     return match
+
+
+def _answered(match: Match, how: str) -> dict:
+    """How a confirmation or dispute was made, for the log; with a PIN, whose (the side that did not
+    report), so that the log names the pair rather than nobody."""
+    if how != "pin":
+        return {"how": how}
+    return {"how": how, "side": {"home": "away", "away": "home"}[match.reported_side]}
 
 
 def _confirm(match: Match, user, how: str) -> None:
@@ -223,7 +236,7 @@ def dispute_result(
         action="match.dispute",
         obj=match,
         tournament=tournament,
-        after={**match.state(), "how": how, "note": match.dispute_note},
+        after={**match.state(), **_answered(match, how), "note": match.dispute_note},
     )
     on_commit_task(NOTIFY_DISPUTE, match.pk)
     return match

@@ -38,7 +38,7 @@ from ..models import (
 )
 from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .plans import plan_round_deadline
-from .progress import refresh_round, set_forfeit
+from .progress import log_forfeits, refresh_round, set_forfeit
 from .seeding import take_seed_ratings
 
 
@@ -103,14 +103,14 @@ def _bye(tournament: Tournament, rnd: Round, entry_id: int, **place) -> Match:
     )
 
 
-def _write_games(tournament: Tournament, rnd: Round, plan: RoundPlan, actor) -> None:
+def _write_games(tournament: Tournament, rnd: Round, plan: RoundPlan, actor) -> list[Match]:
     """One INSERT for the whole round (a 1,000-pair Swiss has 500 tables); a withdrawn pair drawn
-    into a bracket loses its match by forfeit."""
+    into a bracket loses its match by forfeit (returned, for their audit rows after the round's)."""
     rows = []
     for g in plan.games:
         place = {"slot": g.slot, "bracket": g.bracket, "stage": g.stage}
         if g.away is None:
-            rows.append(_bye(tournament, rnd, g.home, **place))
+            rows.append(_bye(tournament, rnd, g.home, requested_bye=g.requested, **place))
         else:
             rows.append(
                 Match(
@@ -125,10 +125,13 @@ def _write_games(tournament: Tournament, rnd: Round, plan: RoundPlan, actor) -> 
             status=EntryStatus.WITHDRAWN,
         )
     }
+    forfeited = []
     for match in matches:
         for entry_id in (match.home_id, match.away_id):
             if entry_id in withdrawn and not match.bye and match.status != MatchStatus.CONFIRMED:
-                set_forfeit(match, loser=withdrawn[entry_id], actor=actor)
+                set_forfeit(match, loser=withdrawn[entry_id], actor=actor, logged=False)
+                forfeited.append(match)
+    return forfeited
 
 
 def _write_tables(tournament: Tournament, rnd: Round, plan: RoundPlan) -> None:
@@ -154,6 +157,10 @@ def _write_tables(tournament: Tournament, rnd: Round, plan: RoundPlan) -> None:
             for pid, name in zip(table.players, TABLE_SEATS, strict=True)
         ]
     seats += [Seat(round=rnd, entry_id=pid, seat=SeatName.BYE) for pid in plan.byes]
+    seats += [
+        Seat(round=rnd, entry_id=pid, seat=SeatName.BYE, requested_bye=kind)
+        for pid, kind in plan.requested.items()
+    ]
     Seat.objects.bulk_create(seats)
 
 
@@ -176,15 +183,17 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
     rnd = Round.objects.create(
         tournament=tournament, number=number, deadline=matchday_deadline(tournament, number)
     )
+    forfeited: list[Match] = []
     if fmt.plays_alone:
         _write_tables(tournament, rnd, plan)
     else:
-        _write_games(tournament, rnd, plan, actor)
+        forfeited = _write_games(tournament, rnd, plan, actor)
     after = plan.audit or {
         "number": number,
         "matches": [[m.home_id, m.away_id, m.table] for m in rnd.matches.all()],
     }
     audit(actor=actor, action="round.pair", obj=rnd, tournament=tournament, after=after)
+    log_forfeits(forfeited, actor=actor)
     refresh_round(rnd, tournament)
     on_commit_task(NOTIFY_ROUND_PAIRED, rnd.pk)
     return rnd

@@ -42,7 +42,7 @@ def plan_outcome_text(outcome: str) -> str:
     if counted:
         word, n = counted.group(1), int(counted.group(2))
         texts = {
-            "started": ngettext("started, %(n)d live table opened", "started, %(n)d live tables opened", n),
+            "started": ngettext("started, %(n)d live table open", "started, %(n)d live tables open", n),
             "sent": ngettext("%(n)d reminder sent", "%(n)d reminders sent", n),
             "unplayed": ngettext("%(n)d match unplayed", "%(n)d matches unplayed", n),
             "withdrawn": ngettext("%(n)d withdrawn", "%(n)d withdrawn", n),

@@ -11,7 +11,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import selectors
+from tournaments import permissions, selectors
+from tournaments.models import money_text
 from tournaments.services.live import refusal_text
 
 register = template.Library()
@@ -21,6 +22,13 @@ register = template.Library()
 def club_events(club, limit: int = 5):
     """{"upcoming": [...], "recent": [...]} for the club page."""
     return selectors.club_events(club=club, limit=limit)
+
+
+@register.simple_tag
+def may_create_event(user, club) -> bool:
+    """Whether the reader may create the club's tournaments (its owners and organisers): the club
+    page then offers "New tournament" beside its events."""
+    return permissions.can_create(user, club)
 
 
 OUTCOMES = {
@@ -133,3 +141,9 @@ def round_clock(rnd, named: bool = True):
 
     return {"clock": hall.round_clock(rnd) if rnd is not None else None,
             "number": rnd.number if named and rnd is not None else None}
+
+
+@register.filter
+def money(amount, currency: str) -> str:
+    """A whole amount with its currency's sign ("2 000 ₸"), as the entry fee is written."""
+    return money_text(amount, currency) if amount is not None else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import partial, wraps
 
 from django.contrib import messages
@@ -126,9 +127,9 @@ def page(request, tournament: Tournament, tab: str, template: str, **extra):
     return render(request, template, context(request, tournament, tab, **extra))
 
 
-def saved(request, form, write, done: str) -> bool:
+def saved(request, form, write, done: str | Callable[[], str]) -> bool:
     """Whether a posted ``form`` was valid and ``write(form)`` (one service) took it; its refusal
-    goes onto the form, its success into a message."""
+    goes onto the form, its success into a message (``done``, or what ``done()`` says once written)."""
     if request.method != "POST" or not form.is_valid():
         return False
     try:
@@ -136,7 +137,7 @@ def saved(request, form, write, done: str) -> bool:
     except ValidationError as e:
         form.add_error(None, e)
         return False
-    messages.success(request, done)
+    messages.success(request, done() if callable(done) else done)
     return True
 
 

@@ -24,11 +24,14 @@ from clubs.confirm import Question, ask_first
 from ratings import selectors as rating_selectors
 
 from .. import selectors, services
+from ..formats import format_of
 from ..forms import AnnouncementForm, DaySettingsForm, HallViewForm
 from ..models import Match, Notification, RequestStatus, WithdrawalRequest
+from ..selectors import byes as bye_selectors
 from ..selectors import day as day_selectors
 from ..selectors import hall as hall_selectors
 from ..selectors import open_matches
+from ..selectors.fees import fee_totals
 from ..services import online
 from ..services.day import organiser_pair_next
 from ..services.plans import day_settings
@@ -78,6 +81,7 @@ def dashboard(request, slug):
         progress=rating_selectors.recompute_progress(),
         can_pair=tournament.status != "finished" and (last is None or last.status == "complete"),
         next_number=(last.number + 1) if last else 1,
+        sitting_out=bye_selectors.sitting_out(tournament=tournament, number=(last.number + 1) if last else 1),
         stuck=[m for m in day_selectors.stuck_matches(tournament=tournament) if m.pk not in late_ids],
         late=late,
         playing=last if last is not None and last.status != "complete" else None,
@@ -89,6 +93,8 @@ def dashboard(request, slug):
         waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
         board=day_selectors.live_tables(tournament=tournament),
         plans=day_selectors.plans(tournament=tournament),
+        fees=fee_totals(tournament=tournament),
+        has_crosstable="crosstable" in format_of(tournament).pages,
         settings_form=DaySettingsForm(
             instance=day_settings(tournament),
         ),

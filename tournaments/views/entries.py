@@ -8,6 +8,8 @@ round 1 is paired a player asks the organiser to withdraw him instead.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,7 +24,7 @@ from clubs.models import Player
 
 from .. import permissions, selectors, services
 from ..forms import BulkEntriesForm, PlayersBulkForm, PlayerSubstituteForm, SelfRegisterForm, SubstituteForm
-from ..models import Entry, EntryStatus, IndividualEntry, RoundStatus, TournamentStatus
+from ..models import ACTIVE_STATUSES, Entry, EntryStatus, IndividualEntry, Paid, RoundStatus
 from ..selectors import day as day_selectors
 from ..services.withdrawals import require_may_withdraw
 from .common import (
@@ -43,20 +45,23 @@ def entries(request, slug):
     can_manage = permissions.can_manage(request.user, tournament)
     my_pid = permissions.player_id_of(request.user)
     may_register = (
-        tournament.self_registration
-        and request.user.is_authenticated
-        and tournament.status != TournamentStatus.FINISHED
+        request.user.is_authenticated
+        and selectors.takes_entries(tournament)
         and not selectors.is_registered(tournament=tournament, player_id=my_pid)
     )
     extra = {
         "my_player_id": my_pid,
         "check_in_open": can_manage and check_in_open(tournament),
         "asked": day_selectors.asked_to_withdraw(tournament=tournament) if my_pid else set(),
+        # what each paid is the organisers' business: the page shows it only to them
+        "fee_choices": Paid.choices if can_manage and tournament.entry_fee else None,
+        "bye_desk": selectors.bye_desk(tournament=tournament, user=request.user),
     }
     if tournament.is_individual:
         players = selectors.players(tournament=tournament)
         extra |= {
             "players": players,
+            "counts": _counts(players),
             "replaced": {e.substitute_for_id for e in players if e.substitute_for_id},
             "bulk_form": PlayersBulkForm() if can_manage else None,
             "reinstatable": services.reinstatable_players(tournament) if can_manage else set(),
@@ -65,8 +70,10 @@ def entries(request, slug):
         template = "tournaments/individual/players.html"
     else:
         partners = selectors.partner_choices(tournament=tournament, exclude=my_pid)
+        listed = selectors.entries(tournament=tournament)
         extra |= {
-            "entries": selectors.entries(tournament=tournament),
+            "entries": listed,
+            "counts": _counts(listed),
             "bulk_form": BulkEntriesForm() if can_manage else None,
             "self_form": SelfRegisterForm(players=partners) if may_register else None,
             "rounds": list(tournament.rounds.order_by("number")) if can_manage else [],
@@ -147,6 +154,17 @@ def _asked_text(ask) -> str:
     return _("Your request is sent: the organiser will withdraw you or tell you why not.")
 
 
+
+def _counts(rows) -> dict[str, int]:
+    """The list heading's figures: those in the event, those waiting (a partner, approval), those
+    withdrawn (still listed, so that a withdrawn pair is not counted as playing)."""
+    statuses = [row.status for row in rows]
+    return {
+        "in": sum(s in ACTIVE_STATUSES for s in statuses),
+        "waiting": sum(s in (EntryStatus.PARTNER, EntryStatus.PENDING) for s in statuses),
+        "withdrawn": statuses.count(EntryStatus.WITHDRAWN),
+    }
+
 @login_required
 @refusals
 def entry_action(request, slug, pk, action):
@@ -158,7 +176,7 @@ def entry_action(request, slug, pk, action):
         "approve": services.approve_entry,
         "accept": services.accept_partner,
         "decline": services.decline_partner,
-        "check-in": services.check_in_entry,
+        "check-in": lambda **kw: services.check_in_entry(paid=request.POST.get("paid", ""), **kw),
         "withdraw": services.withdraw_entry,
         "ask-withdraw": services.ask_to_withdraw,
         "reinstate": services.reinstate_entry,
@@ -209,6 +227,8 @@ def player_action(request, slug, pk, action):
     tournament = tournament_or_404(slug)
     entry = _player_or_404(tournament, pk)
     service, text = PLAYER_ACTIONS[action]
+    if action == "check-in":  # the fee, when chosen beside the button, is written in the same step
+        service = partial(services.check_in_player, paid=request.POST.get("paid", ""))
     asked = _ask_or_refuse(request, tournament, entry, action)
     if asked is not None:
         return asked

@@ -44,13 +44,18 @@ def create(request, club_slug):
     club = get_object_or_404(Club, slug=club_slug)
     if not permissions.can_create(request.user, club):
         raise PermissionDenied(_("Only the club's owners and organisers create tournaments."))
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, clubs=[(club.pk, club.name)])
     created = []
 
     def write(form):
         created.append(services.create_tournament(actor=request.user, club=club, **form.service_values()))
 
-    if saved(request, form, write, _("The tournament is created. Now register the pairs.")):
+    def done() -> str:
+        if created[0].is_individual:
+            return _("The tournament is created. Now register the players.")
+        return _("The tournament is created. Now register the pairs.")
+
+    if saved(request, form, write, done):
         return redirect("tournaments:entries", slug=created[0].slug)
     return render(request, "tournaments/form.html", {"form": form, "club": club, "creating": True})
 
@@ -60,7 +65,8 @@ def create(request, club_slug):
 def edit(request, slug):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament))
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament),
+                          clubs=selectors.prize_clubs(tournament=tournament))
 
     def write(form):
         services.update_tournament(actor=request.user, tournament=tournament, **form.service_values())
@@ -92,6 +98,7 @@ def home(request, slug):
         "home",
         rounds=rounds,
         entry_count=selectors.active_count(tournament=tournament),
+        takes_entries=selectors.takes_entries(tournament),
         pending=selectors.pending_entries(tournament=tournament),
         open_matches=selectors.open_matches(tournament=tournament)
         if permissions.can_manage(request.user, tournament)

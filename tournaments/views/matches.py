@@ -16,25 +16,37 @@ from django.utils.translation import gettext as _
 from archive import selectors as archive
 from clubs.addresses import client_address
 from clubs.confirm import Question, ask_first
+from clubs.form_keys import once_per_key
 from gameplay.engine.sheets import DealSummary, InvalidScore, ScoringRules, score_sheet
 from ratings.selectors.match import match_ratings
 
 from .. import permissions, selectors, services
+from ..formats import format_of
+from ..formats.series import tie_after_forfeit, tie_of
 from ..models import Match, MatchStatus
-from ..result_forms import DEAL_ROWS, DisputeForm, FinalScoreForm, PinForm, parse_deals
+from ..result_forms import (
+    DEAL_ROWS_MAX,
+    DisputeForm,
+    FinalScoreForm,
+    PinForm,
+    parse_deals,
+    posted_deal_rows,
+    stored_deal_rows,
+)
 from ..score_words import score_error_text
 from ..selectors import day as day_selectors
 from ..services import live
 from .common import context, error_text, refusals, require_manager, tournament_or_404
 
 
-def _sheet_preview(tournament, deals):
+def sheet_preview(tournament, deals):
     try:
         return score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules)), None
     except InvalidScore as error:
         return None, score_error_text(error)
 
 
+@once_per_key
 @refusals
 def match(request, slug, pk):
     tournament = tournament_or_404(slug)
@@ -48,8 +60,6 @@ def match(request, slug, pk):
     score_form = FinalScoreForm(prefix="final")
     if request.method == "POST":
         action = request.POST.get("action", "")
-        if action in ("final", "deals", "preview") and not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
         try:
             if action == "final":
                 score_form = FinalScoreForm(request.POST, prefix="final")
@@ -67,6 +77,7 @@ def match(request, slug, pk):
                             match=m,
                             home_eyes=data["home_eyes"],
                             away_eyes=data["away_eyes"],
+                            **_pin_of(request, can_manage or side is not None),
                         )
                     messages.success(request, _("The result is saved."))
                     return redirect(m.get_absolute_url())
@@ -74,19 +85,22 @@ def match(request, slug, pk):
             elif action in ("deals", "preview"):
                 deals = parse_deals(request.POST)
                 if action == "preview":
-                    preview, preview_error = _sheet_preview(tournament, deals)
+                    preview, preview_error = sheet_preview(tournament, deals)
                 else:
                     if can_manage and m.has_result:
                         services.correct_result(
                             actor=request.user, match=m, deals=deals, reason=request.POST.get("reason", "")
                         )
                     else:
-                        services.enter_result(actor=request.user, match=m, deals=deals)
+                        services.enter_result(
+                            actor=request.user, match=m, deals=deals,
+                            **_pin_of(request, can_manage or side is not None),
+                        )
                     messages.success(request, _("The score sheet is saved."))
                     return redirect(m.get_absolute_url())
             elif action == "confirm":
                 services.confirm_result(
-                    actor=request.user, match=m, pin=request.POST.get("pin", ""), sender=_pin_sender(request)
+                    actor=request.user, match=m, pin=request.POST.get("pin"), sender=_pin_sender(request)
                 )
                 messages.success(request, _("The result is confirmed. Thank you!"))
                 return redirect(m.get_absolute_url())
@@ -95,7 +109,7 @@ def match(request, slug, pk):
                     actor=request.user,
                     match=m,
                     note=request.POST.get("note", ""),  # the service keeps its first 500 characters
-                    pin=request.POST.get("pin", ""),
+                    pin=request.POST.get("pin"),
                     sender=_pin_sender(request),
                 )
                 messages.warning(request, _("The result is disputed. The organiser will settle it."))
@@ -114,12 +128,11 @@ def match(request, slug, pk):
             for text in e.messages:
                 messages.error(request, text)
         m = selectors.match_detail(tournament=tournament, pk=pk)
+    by_pin = not can_manage and side is None  # a visitor, or someone not at this table: a side's PIN
     may_enter = (
-        m.status in (MatchStatus.SCHEDULED, MatchStatus.UNCONFIRMED)
-        and not m.bye
-        and (can_manage or side is not None)
+        m.status in (MatchStatus.SCHEDULED, MatchStatus.UNCONFIRMED) and not m.bye
     ) or (m.status == MatchStatus.DISPUTED and can_manage and not m.has_result)  # a live result refused
-    if m.status == MatchStatus.UNCONFIRMED and not can_manage and side != m.reported_side:
+    if m.status == MatchStatus.UNCONFIRMED and not can_manage and not by_pin and side != m.reported_side:
         may_enter = False  # the other pair confirms or disputes; the reporting pair may still fix a typo
     may_answer = m.status == MatchStatus.UNCONFIRMED and (
         can_manage or (side is not None and side != m.reported_side) or side is None
@@ -134,13 +147,16 @@ def match(request, slug, pk):
         ratings=match_ratings(m, request.user),
         side=side,
         may_enter=may_enter,
+        report_by_pin=may_enter and by_pin,
+        fix_by_pin=may_enter and by_pin and m.status == MatchStatus.UNCONFIRMED,
         may_correct=can_manage and m.has_result and not m.bye,
         later=day_selectors.later_pairings(match=m) if can_manage and m.has_result else [],
         online=m.round.effective_play_mode == "online" and not m.bye,
         may_answer=may_answer,
         needs_pin=may_answer and not can_manage and side is None,
         score_form=score_form,
-        deal_rows=_deal_rows(request.POST if request.method == "POST" else None, m),
+        deal_rows=posted_deal_rows(request.POST) if request.method == "POST" else stored_deal_rows(m),
+        deal_rows_max=DEAL_ROWS_MAX,
         preview=preview,
         preview_error=preview_error,
         pin_form=PinForm(),
@@ -150,40 +166,19 @@ def match(request, slug, pk):
     return render(request, "tournaments/match.html", shown)
 
 
+def _pin_of(request, known: bool) -> dict:
+    """The PIN a result is reported with, for someone the site does not know as the organiser or a
+    player of the match (``known``: none is needed). A form sent with the PIN's field empty asks for
+    it; one sent without the field at all, by someone signed in, is refused as the API's is."""
+    return {} if known else {"pin": request.POST.get("pin"), "sender": _pin_sender(request)}
+
+
 def _pin_sender(request) -> services.PinSender:
     """Who types a PIN, for the counters of wrong PINs: the browser session (made now for a visitor
     without one) and the client address."""
     if not request.session.session_key:
         request.session.save()
     return services.PinSender(session=request.session.session_key or "", address=client_address(request))
-
-
-def _deal_rows(post, m: Match):
-    rows = []
-    existing = {d.number: d for d in m.deals.all()} if post is None else {}
-    for i in range(1, DEAL_ROWS + 1):
-        d = existing.get(i)
-        if post is not None:
-            rows.append(
-                {
-                    "n": i,
-                    "home": post.get(f"deal-{i}-home", ""),
-                    "away": post.get(f"deal-{i}-away", ""),
-                    "jack": post.get(f"deal-{i}-jack", ""),
-                    "all": post.get(f"deal-{i}-all", ""),
-                }
-            )
-        else:
-            rows.append(
-                {
-                    "n": i,
-                    "home": d.home_points if d else "",
-                    "away": d.away_points if d else "",
-                    "jack": str(d.jack_holder + 1) if d else "",
-                    "all": "" if not d or d.all_tricks is None else str(d.all_tricks + 1),
-                }
-            )
-    return rows
 
 
 @login_required
@@ -196,8 +191,49 @@ def my_matches(request):
     return render(
         request,
         "tournaments/my_matches.html",
-        {"matches": matches, "player_id": pid, "login_url": reverse("account_login")},
+        {
+            "matches": matches,
+            "player_id": pid,
+            "login_url": reverse("account_login"),
+            "casual": archive.my_casual_matches(request.user),
+        },
     )
+
+
+def _series_effects(tournament, m: Match, losing, winning) -> list[str]:
+    """What a forfeit of one game of a best-of tie decides: that game only, and where the tie then
+    stands (empty for a single match, which the plain words cover)."""
+    fmt = format_of(tournament)
+    if not fmt.plays_series:
+        return []
+    best_of = fmt.tie_best_of(m)
+    if best_of < 2:
+        return []
+    words = {"n": m.game, "winner": winning.name, "loser": losing.name}
+    lines = [
+        _("Match %(n)d of the tie goes to %(winner)s 12:0: %(loser)s forfeit this match, not the tie.")
+        % words
+    ]
+    try:
+        outcome = tie_after_forfeit(tie_of(m), m, winner_home=winning.pk == m.home_id, best_of=best_of)
+    except ValueError:
+        lines.append(_("It would decide the tie before a match already played, so it will be refused."))
+        return lines
+    won, lost = (
+        (outcome.top_wins, outcome.bottom_wins)
+        if winning.pk == m.home_id
+        else (outcome.bottom_wins, outcome.top_wins)
+    )
+    words |= {"won": won, "lost": lost, "next": m.game + 1}
+    if outcome.winner is not None:
+        lines.append(_("%(winner)s win the tie %(won)d:%(lost)d.") % words)
+    elif outcome.top_wins == outcome.bottom_wins == best_of // 2:
+        lines.append(_("The tie stands %(won)d:%(lost)d; match %(next)d decides it.") % words)
+    else:
+        lines.append(
+            _("The tie stands %(won)d:%(lost)d for %(winner)s; the next match is played.") % words
+        )
+    return lines
 
 
 @login_required
@@ -214,7 +250,7 @@ def forfeit(request, slug, pk, loser):
     back = request.GET.get("back", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts=None):
         back = m.get_absolute_url()
-    effects = [
+    effects = _series_effects(tournament, m, losing, winning) or [
         _("%(loser)s lose this match 0:12 and %(winner)s win it.")
         % {"loser": losing.name, "winner": winning.name}
     ]

@@ -8,11 +8,15 @@ is served from the site's root (``/sw.js``) so that its scope is the whole site.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -72,10 +76,28 @@ def forget(request):
     return JsonResponse({"ok": True, "text": _("Notices no longer come to this phone.")})
 
 
+#: What the worker keeps when it is installed, so that the site opens offline: the page it shows
+#: for a page it has no copy of, and the site's style, scripts and icons (by their deployed names).
+SHELL_FILES = (
+    "css/bilka.css", "js/menu.js", "js/confirm.js", "js/scroll_hint.js", "js/offline_forms.js",
+    "favicon.svg",
+    "icons/icon-192.png", "icons/icon-512.png", "icons/apple-touch-icon-180.png",
+    # the rules page draws its cards with the table's style: kept, it reads offline as it does online
+    "gameplay/table.css", "gameplay/guide.css",
+)
+
+
 @functools.cache
 def _worker_script() -> bytes:
+    """sw.js after a first line naming its shell and its version: a deploy that changes the worker or
+    any of the shell's files changes the script, so browsers install it anew and drop the old copies."""
     with open(finders.find("sw.js"), "rb") as f:
-        return f.read()
+        body = f.read()
+    shell = [reverse("clubs:offline"), *(static(name) for name in SHELL_FILES)]
+    version = hashlib.sha256(body + json.dumps(shell).encode()).hexdigest()[:12]
+    named = json.dumps({"version": version, "offline": shell[0], "files": shell})
+    head = f"self.BILKA_SHELL = {named};\n"
+    return head.encode() + body
 
 
 @require_GET

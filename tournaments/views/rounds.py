@@ -17,6 +17,8 @@ from clubs.confirm import Question, ask_first
 from .. import permissions, selectors, services
 from ..forms import RoundForm
 from ..models import IndividualEntry, Match, Round, Tournament
+from ..result_forms import DEAL_ROWS
+from ..selectors.prints import series_sheets
 from .common import (
     cached_for_visitors,
     error_text,
@@ -26,6 +28,7 @@ from .common import (
     rules_display,
     tournament_or_404,
 )
+from .devices import table_card_list
 
 
 def _round(tournament: Tournament, number: int):
@@ -97,16 +100,28 @@ def results(request, slug):
 def print_pairings(request, slug, number):
     tournament = tournament_or_404(slug)
     found = _round(tournament, number)
+    rnd = found.round if tournament.is_individual else found
+    cards = _round_cards(request, tournament, rnd)
     if tournament.is_individual:
-        shown = {"tournament": tournament, "seated": found, "round": found.round}
+        shown = {"tournament": tournament, "seated": found, "round": found.round, "cards": cards}
         return render(request, "tournaments/individual/print_pairings.html", shown)
-    return render(request, "tournaments/print_pairings.html", {"tournament": tournament, "round": found})
+    shown = {"tournament": tournament, "round": found, "cards": cards}
+    return render(request, "tournaments/print_pairings.html", shown)
+
+
+def _round_cards(request, tournament: Tournament, rnd: Round) -> list[dict]:
+    """The round's table cards (their codes open the tables' devices): for the organiser only."""
+    if not permissions.can_manage(request.user, tournament):
+        return []
+    tables = sorted(set(rnd.matches.filter(bye=False).values_list("table", flat=True)))
+    return table_card_list(tournament, tables)
 
 
 @login_required
 @refusals
 def print_sheets(request, slug, number):
-    """A4 score sheets, one per table, with the table's PIN: for the organiser only."""
+    """A4 score sheets, one per table, with the table's PIN: for the organiser only. A best-of tie
+    prints every game it may play, those the site adds later included (``series_sheets``)."""
     tournament = tournament_or_404(slug)
     if not permissions.can_manage(request.user, tournament):
         raise PermissionDenied(_("Only the organiser prints score sheets: they carry the tables' PINs."))
@@ -114,10 +129,16 @@ def print_sheets(request, slug, number):
         rnd = selectors.round_detail(tournament=tournament, number=number)
     except Round.DoesNotExist:
         raise Http404 from None
+    sheets = series_sheets(tournament=tournament, rnd=rnd)
     return render(
         request,
         "tournaments/print_sheets.html",
-        {"tournament": tournament, "round": rnd, "lines": range(1, 21), "rules": rules_display(tournament)},
+        {
+            "tournament": tournament, "round": rnd, "lines": range(1, DEAL_ROWS + 1), "sheets": sheets,
+            "series": any(s.best_of > 1 for s in sheets),
+            "rules": rules_display(tournament),
+            "cards": _round_cards(request, tournament, rnd),
+        },
     )
 
 

@@ -11,6 +11,7 @@ from ratings import selectors as rating_selectors
 from .. import selectors
 from ..core.tiebreaks import Tiebreak
 from ..formats import format_of
+from ..formats.base import points_of
 from ..forms import TIEBREAK_HELP, TIEBREAK_LABELS
 from ..models import Format, Tournament
 from ..selectors import exports
@@ -28,6 +29,13 @@ def _bracket_page(request, tournament: Tournament, tab: str):
         view = selectors.groups_view(tournament=tournament)
         template = "tournaments/formats/groups.html"
     return page(request, tournament, tab, template, view=view, prizes=prizes)
+
+
+def _requested_bye_points(tournament: Tournament, columns) -> float | None:
+    """What a requested bye scores, for the note under a table that counts them (None: no such column)."""
+    if not any(c.key == "requested_byes" for c in columns):
+        return None
+    return float(points_of(tournament).requested_bye(tournament.bye_requests))
 
 
 @cached_for_visitors
@@ -53,6 +61,7 @@ def standings(request, slug):
         counts_byes=any(c.key in ("buchholz", "sonneborn_berger") for c in columns),
         by_bracket=format_of(tournament).places_from_bracket,
         bye_draw=(tournament.points_win + tournament.points_loss) / 2,
+        requested_bye_points=_requested_bye_points(tournament, columns),
         tiebreak_labels=[TIEBREAK_LABELS.get(t, t) for t in table.tiebreaks],
         tiebreak_help=[(TIEBREAK_LABELS[Tiebreak(t)], TIEBREAK_HELP[Tiebreak(t)]) for t in table.tiebreaks],
         prizes=selectors.prize_list(tournament=tournament),

@@ -131,9 +131,10 @@ def test_series_refuses_a_match_without_winner() -> None:
         series_outcome([(12, 12)], 1)
 
 
-def test_a_forfeit_ends_the_series_for_the_other_side() -> None:
-    done = series_outcome([(12, 5), (0, 12)], 3, forfeits=[False, True])
-    assert (done.top_wins, done.bottom_wins, done.winner) == (1, 1, "bottom")
-    assert series_outcome([(12, 0)], 5, forfeits=[True]).winner == "top"
-    with pytest.raises(ValueError, match="after the series was forfeited"):
-        series_outcome([(0, 12), (12, 3)], 3, forfeits=[True, False])
+def test_a_forfeit_loses_its_match_not_the_series() -> None:
+    """A 12:0 forfeit of match 2 of a best of 3 at 1:0 levels the tie; match 3 decides it."""
+    level = series_outcome([(12, 5), (0, 12)], 3)
+    assert (level.top_wins, level.bottom_wins, level.winner, level.needs_decider) == (1, 1, None, False)
+    assert series_outcome([(12, 5), (0, 12), (12, 9)], 3).winner == "top"
+    assert series_outcome([(12, 0)], 5).winner is None  # one forfeit of five: 1:0, not the tie
+    assert series_outcome([(12, 0), (12, 0)], 3).winner == "top"  # forfeits of two matches: 2:0

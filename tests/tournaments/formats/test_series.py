@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.clubs.factories import PASSWORD
 from tournaments import selectors, services
 from tournaments.models import Match, MatchStatus, TournamentStatus
 
@@ -132,7 +133,9 @@ def test_groups_then_playoff_series_in_the_playoff_only_and_a_final_of_its_own_l
     assert "best of 3" in page and "won the final" not in page
 
 
-def test_a_forfeit_forfeits_the_series_and_each_game_goes_through_the_players_report(club, organiser):
+def test_a_forfeit_loses_one_game_not_the_series_and_each_game_goes_through_the_players_report(
+    club, organiser
+):
     t = _create(club, organiser, "double_elim", best_of=3)
     players = [player_with_account(club, name) for name in ("asel", "bolat", "dana", "erlan")]
     home = services.register_entry(actor=organiser, tournament=t, player_a=players[0], player_b=players[1])
@@ -147,16 +150,118 @@ def test_a_forfeit_forfeits_the_series_and_each_game_goes_through_the_players_re
     services.confirm_result(actor=players[2].user, match=ours)
     game2 = r1.matches.get(game=2, slot=ours.slot)
     assert game2.status == MatchStatus.SCHEDULED
-    # the pair that led 1-0 does not come to game 2: it loses the series, no third game
+    # the pair that led 1-0 does not come to game 2: it loses that game 0:12, the tie stands 1-1
+    # and game 3 decides it (the forfeit is not of the tie)
     services.record_forfeit(actor=organiser, match=game2, loser=home)
     tie = r1.matches.filter(slot=ours.slot, bracket="winners").order_by("game")
-    assert tie.count() == 2
+    assert [(g.game, g.status, g.forfeit) for g in tie] == [
+        (1, MatchStatus.CONFIRMED, False),
+        (2, MatchStatus.CONFIRMED, True),
+        (3, MatchStatus.SCHEDULED, False),
+    ]
+    r1.refresh_from_db()
+    assert r1.status == "playing"  # the tie is not decided, so neither is the round
+    game3 = tie.get(game=3)
+    assert (game3.home_id, game3.away_id) == (home.pk, away.pk)
+    services.enter_result(actor=players[0].user, match=game3, home_eyes=12, away_eyes=7)
+    services.confirm_result(actor=players[2].user, match=game3)
     other = r1.matches.exclude(slot=ours.slot).get(game=1)
-    services.withdraw_entry(actor=organiser, entry=other.away)  # a withdrawal forfeits the whole series
-    assert r1.matches.filter(slot=other.slot).count() == 1
+    # a pair that leaves loses each game still to come by forfeit, so the other wins the tie 2-0
+    services.withdraw_entry(actor=organiser, entry=other.away)
+    games = r1.matches.filter(slot=other.slot).order_by("game")
+    assert [(g.game, g.winner_id, g.forfeit) for g in games] == [
+        (1, other.home_id, True),
+        (2, other.home_id, True),
+    ]
     r1.refresh_from_db()
     assert r1.status == "complete"
     r2 = services.pair_next_round(actor=organiser, tournament=t)
     winners_final = r2.matches.get(bracket="winners")
-    assert {winners_final.home_id, winners_final.away_id} == {away.pk, other.home_id}
+    assert {winners_final.home_id, winners_final.away_id} == {home.pk, other.home_id}
     assert other.home_id == others[0].pk
+
+
+def _best_of_3_with_game_1_won_by_home(club, organiser):
+    t = _create(club, organiser, "single_elim", best_of=3)
+    register_pairs(t, organiser, 4)
+    rnd = services.pair_next_round(actor=organiser, tournament=t)
+    game1 = rnd.matches.filter(bye=False).order_by("slot").first()
+    services.correct_result(actor=organiser, match=game1, home_eyes=12, away_eyes=5, reason="sheet")
+    return t, rnd, game1, rnd.matches.get(slot=game1.slot, game=2)
+
+
+def test_the_forfeit_page_says_the_tie_goes_on_and_the_forfeit_loses_one_game(client, club, organiser):
+    t, rnd, game1, game2 = _best_of_3_with_game_1_won_by_home(club, organiser)
+    client.login(username="organiser", password=PASSWORD)
+    url = reverse("tournaments:forfeit", args=[t.slug, game2.pk, game2.home_id])
+    page = client.get(url).content.decode()
+    away = game2.away.name.replace("&", "&amp;")
+    assert f"Match 2 of the tie goes to {away} 12:0" in page
+    assert "forfeit this match, not the tie" in page
+    assert "The tie stands 1:1; match 3 decides it." in page
+    assert "win the tie" not in page
+    client.post(url)
+    games = list(rnd.matches.filter(slot=game1.slot).order_by("game"))
+    assert [(g.game, g.status, g.winner_id) for g in games] == [
+        (1, MatchStatus.CONFIRMED, game1.home_id),
+        (2, MatchStatus.CONFIRMED, game1.away_id),
+        (3, MatchStatus.SCHEDULED, None),
+    ]
+
+
+def test_the_forfeit_page_says_when_a_forfeit_decides_the_tie(client, club, organiser):
+    t, rnd, game1, game2 = _best_of_3_with_game_1_won_by_home(club, organiser)
+    client.login(username="organiser", password=PASSWORD)
+    url = reverse("tournaments:forfeit", args=[t.slug, game2.pk, game2.away_id])
+    page = client.get(url).content.decode()
+    home = game2.home.name.replace("&", "&amp;")
+    assert f"{home} win the tie 2:0." in page
+    assert "decides it" not in page
+    client.post(url)
+    assert rnd.matches.filter(slot=game1.slot).count() == 2  # no third game: the tie is decided
+
+
+def test_a_single_match_forfeit_page_keeps_its_plain_words(client, club, organiser):
+    t = _create(club, organiser, "single_elim")
+    register_pairs(t, organiser, 4)
+    m = services.pair_next_round(actor=organiser, tournament=t).matches.filter(bye=False).first()
+    client.login(username="organiser", password=PASSWORD)
+    page = client.get(reverse("tournaments:forfeit", args=[t.slug, m.pk, m.home_id])).content.decode()
+    assert "lose this match 0:12" in page and "of the tie" not in page
+
+
+def test_a_tie_a_forfeit_ended_under_the_earlier_rule_stays_decided(club, organiser):
+    """Before a forfeit lost only its game, it lost the tie: such a tie (1:1 after a forfeit, no
+    game 3) stays decided for the forfeit's winner once migration 0026 marks its last game; a tie
+    a forfeit leaves undecided today goes on to its next game, so it is never marked."""
+    import importlib
+
+    from django.apps import apps
+
+    from tournaments.formats.series import tie_outcome
+
+    t, rnd, game1, game2 = _best_of_3_with_game_1_won_by_home(club, organiser)
+    # the earlier rule's state: game 2 forfeited by home, and no game 3 was made
+    Match.objects.filter(pk=game2.pk).update(
+        home_eyes=0, away_eyes=12, forfeit=True, winner=game2.away_id, status=MatchStatus.CONFIRMED
+    )
+    tie = list(rnd.matches.filter(slot=game1.slot).order_by("game"))
+    assert [g.game for g in tie] == [1, 2]
+    assert tie_outcome(tie, 3).winner is None  # read by today's rule alone: undecided
+
+    migration = importlib.import_module("tournaments.migrations.0026_forfeits_that_ended_ties")
+    migration.mark(apps, None)
+
+    tie = list(rnd.matches.filter(slot=game1.slot).order_by("game"))
+    assert [g.ends_tie for g in tie] == [False, True]
+    outcome = tie_outcome(tie, 3)
+    assert (outcome.top_wins, outcome.bottom_wins, outcome.winner) == (1, 1, "bottom")
+
+    # a forfeit today: the other tie's game 2 lost by forfeit at 1:0 goes on to game 3, unmarked
+    other1 = rnd.matches.filter(bye=False).exclude(slot=game1.slot).order_by("slot").first()
+    services.correct_result(actor=organiser, match=other1, home_eyes=12, away_eyes=5, reason="sheet")
+    other2 = rnd.matches.get(slot=other1.slot, game=2)
+    services.record_forfeit(actor=organiser, match=other2, loser=other2.home)
+    assert rnd.matches.filter(slot=other1.slot, game=3).exists()
+    migration.mark(apps, None)
+    assert not rnd.matches.filter(slot=other1.slot, ends_tie=True).exists()

@@ -86,7 +86,9 @@ def test_knockout_without_third_place_match_shares_third_and_ranks_rounds_out(cl
         round__number=1)}  # fmt: skip
     assert {line.entry.pk for line in lines[4:]} == quarter_losers
     prizes = selectors.prize_list(tournament=t)
-    assert len(prizes[2].winners) == 2 and prizes[1].winners == [lines[1].entry]
+    # the cake cannot be cut between the two semi-final losers: it goes by the order of the places
+    assert prizes[2].winners == [lines[2].entry] and prizes[1].winners == [lines[1].entry]
+    assert lines[2].prize == "Торт" and lines[3].prize == ""
 
 
 def test_double_elimination_places_show_shared_ranges_agreeing_with_exports(client, club, organiser):
