@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
+
+from django.db.models import Max
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from gameplay.engine import MatchState, read_record
 from gameplay.engine.cards import SEATS
@@ -73,10 +78,19 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
     return out
 
 
+#: A table where nothing happened for this long is not "playing now" (left open, or waiting on a
+#: clock far away): the home page lists only tables a visitor would see move.
+STILL_FOR = timedelta(minutes=15)
+
+
 def live_tables(limit: int = 5) -> list[dict[str, Any]]:
-    """Public tables being played now, the latest started first: what a visitor watches from the home page."""
+    """Public tables being played now, the latest started first: what a visitor watches from the home
+    page (not a table where nothing happened for ``STILL_FOR``)."""
+    recent = timezone.now() - STILL_FOR
     tables = list(
         Table.objects.filter(status=TableStatus.PLAYING, public=True)
+        .annotate(last_seen=Coalesce(Max("events__created_at"), "started_at", "created_at"))
+        .filter(last_seen__gte=recent)
         .prefetch_related("seats")
         .order_by("-started_at", "-id")[:limit]
     )

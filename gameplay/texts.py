@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
-from gameplay.words import pair_name, seat_letter
+from gameplay.words import pair_name, rank_words, seat_letter
 
 
 def table_texts() -> dict[str, str]:
@@ -20,7 +20,8 @@ def table_texts() -> dict[str, str]:
         "trump": _("Trump"),
         "on_duty": _("On duty: %(pair)s"),
         "deal": _("Deal %(n)s"),
-        "cards": _("%(n)s cards"),
+        # a hand's size, each number with its own plural ("1 card", "2 карты", "5 карт")
+        **{f"cards_{n}": ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(13)},
         "you": _("you"),
         "partner": _("partner"),
         "bot": _("bot"),
@@ -41,6 +42,7 @@ def table_texts() -> dict[str, str]:
         "eggs": _("Eggs: 60:60"),
         "spectating": _("You are watching."),
         "reconnecting": _("Connection lost, reconnecting…"),
+        "reconnected": _("Connected again."),
         "suit_C": _("clubs"), "suit_D": _("diamonds"), "suit_H": _("hearts"), "suit_S": _("spades"),
         "seconds": _("%(s)s s"),
         "previous_hands": _("Hands of the last deal"),
@@ -60,6 +62,8 @@ def table_texts() -> dict[str, str]:
         "pair_NS": pair_name("NS"),
         "pair_EW": pair_name("EW"),
         "jack_short": pgettext("jack of clubs, short", "J♣"),
+        # the cards' ranks as the legend's mark writes the jack (В♣ beside a В in Russian)
+        **{f"rank_{code}": word for code, word in rank_words().items()},
         "bot_named": pgettext("bot at a seat", "Bot %(seat)s"),
     }
 
@@ -69,4 +73,7 @@ def lobby_texts() -> dict[str, str]:
         "free": _("seats free: %(n)s"),
         "playing": _("playing"),
         "none": _("No open tables yet. Open one!"),
+        # the live list names seats and bots in the reader's language (its frames are one for all)
+        **{f"seat_{s}": seat_letter(s) for s in "NESW"},
+        "bot_named": pgettext("bot at a seat", "Bot %(seat)s"),
     }

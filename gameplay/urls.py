@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from gameplay import views
+from gameplay import guide, views
 
 app_name = "gameplay"
 urlpatterns = [
+    path("rules/", guide.rules_page, name="rules"),
+    path("help/", guide.help_page, name="help"),
     path("tables/", views.lobby, name="lobby"),
     path("tables/new/", views.create, name="create"),
     path("tables/play-now/", views.play_now, name="play_now"),

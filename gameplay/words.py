@@ -149,3 +149,11 @@ def rules_label(rules: dict[str, Any]) -> str:
             shown = str(CHOICE_TEXT.get(value, value)) if isinstance(value, str) else str(value)
         parts.append(f"{title}: {shown}")
     return label + (" · " + "; ".join(parts) if parts else "")
+
+
+def rank_words() -> dict[str, str]:
+    """Card ranks as the reader's packs print them (Russian В Д К Т); the record keeps `J Q K A`.
+    The live table and the replay draw cards with them, beside the jack's mark (``J♣`` / ``В♣``)."""
+    return {"6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
+            "J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"),
+            "K": pgettext("card rank", "K"), "A": pgettext("card rank", "A")}

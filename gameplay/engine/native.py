@@ -29,17 +29,21 @@ REPO = ENGINE_DIR.parent.parent
 NATIVE_MODULES = ("deal", "state", "match", "solver")
 #: Modules written in C (`NAME.c` beside the Python that uses them when they are built).
 C_MODULES = ("_dds",)
+#: The compiled modules' shared runtime, inside the package (`gameplay/engine/native_rt__mypyc.*.so`):
+#: mypyc's default name is a hash at the top level, found only from the project's root, so the
+#: engine's command failed anywhere else.
+SHARED_GROUP = "gameplay.engine.native_rt"
 
 _SETUP = """
 import sys
 from mypyc.build import mypycify
 from setuptools import setup
 
-tmp, paths = sys.argv[1], sys.argv[2:]
+tmp, GROUP, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
 setup(
     name="bilka-engine-native",
     py_modules=[],
-    ext_modules=mypycify(paths, target_dir=tmp + "/c", opt_level="3"),
+    ext_modules=mypycify(paths, target_dir=tmp + "/c", opt_level="3", group_name=GROUP),
     script_args=["build_ext", "--inplace", "--build-temp", tmp + "/temp", "--build-lib", tmp + "/lib"],
 )
 """
@@ -63,7 +67,7 @@ def build() -> int:
     """Compile the native modules in place; needs mypy (mypyc), setuptools and a C compiler.
     Non-zero if either build failed (what did build stays)."""
     clean()
-    status = _run_setup(_SETUP, [f"gameplay/engine/{name}.py" for name in NATIVE_MODULES])
+    status = _run_setup(_SETUP, [SHARED_GROUP, *(f"gameplay/engine/{name}.py" for name in NATIVE_MODULES)])
     status = build_c() or status
     print("built: " + ", ".join(sorted(p.name for p in native_files())))
     return status
@@ -84,14 +88,15 @@ def _run_setup(script: str, args: list[str]) -> int:
 
 
 def native_files() -> list[Path]:
-    names = NATIVE_MODULES + C_MODULES
+    names = (*NATIVE_MODULES, *C_MODULES, SHARED_GROUP.rsplit(".", 1)[1] + "__mypyc")
     return [p for name in names for p in ENGINE_DIR.glob(f"{name}.*.so")] + [
         p for name in names for p in ENGINE_DIR.glob(f"{name}.*.pyd")
     ]
 
 
 def clean() -> int:
-    for path in native_files():
+    """Remove the build, and the shared runtime earlier builds left at the project's root."""
+    for path in [*native_files(), *REPO.glob("*__mypyc.*.so")]:
         path.unlink()
     return 0
 

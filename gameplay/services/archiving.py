@@ -46,8 +46,11 @@ def archive_table(table: Table) -> ArchivedMatch | None:
         return None
     ns, ew, winner, reason, seat = table_result(table)
     seats = seats_of_table(table)
+    # a game against bots is its players' own until one of them shares it (many are left unfinished)
+    against_bots = any(s.kind == SeatKind.BOT for s in seats)
     return archive.archive_match(played=archive.PlayedMatch(
         source=MatchSource.TABLE, seats=seats, rules=table.rules, rated=table.rated,
         played_at=table.finished_at or table.created_at, ns_eyes=ns, ew_eyes=ew, winner=winner,
-        reason=reason, reason_seat=seat, record=table.record, table_id=table.pk, public=table.public,
+        reason=reason, reason_seat=seat, record=table.record, table_id=table.pk,
+        public=table.public and not against_bots,
     ))

@@ -3,6 +3,7 @@
 bot levels a form offers (`{% bot_levels as levels %}`) and a level's name (`{{ s.level|bot_level }}`)."""
 
 from django import template
+from django.utils.html import format_html, format_html_join
 
 from gameplay import words
 from gameplay.words import BotLevel
@@ -43,3 +44,28 @@ def bot_levels():
 def bot_level(value):
     """A bot level's name in the reader's language ("" for none)."""
     return BotLevel(value).label if value in BotLevel.values else ""
+
+
+@register.simple_tag
+def card(code, win=False):
+    """A card drawn the way the live table and the replay draw it (`bt-card` of table.css), from its
+    code of RULES.md (`JC`, `TH`), its rank and suit in the reader's words; `win` marks the card that
+    takes the trick in an example."""
+    ranks = words.rank_words()
+    rank, suit = ranks[code[0]], code[1]
+    return format_html(
+        '<span class="bt-card{}{}" role="img" aria-label="{} {}"><span class="bt-rank">{}</span>'
+        '<span class="bt-suit">{}</span></span>',
+        " bt-red" if suit in "HD" else "",
+        " guide-win" if win else "",
+        rank,
+        words.suit_name(suit),
+        rank,
+        words.SUIT_SYMBOL[suit],
+    )
+
+
+@register.simple_tag
+def cards(codes, win=""):
+    """Several cards in a row (`{% cards "JC JS JH JD" %}`), `win` the one that takes the trick."""
+    return format_html_join("", "{}", ((card(c, win=c == win),) for c in codes.split()))

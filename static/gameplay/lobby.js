@@ -14,7 +14,11 @@
       a.className = "list-item"; a.href = t.url;
       var title = document.createElement("span"); title.className = "list-title"; title.textContent = "#" + t.id;
       var meta = document.createElement("span"); meta.className = "list-meta";
-      meta.textContent = t.seats.map(function (s) { return s.seat + ": " + (s.name || "\u2014"); }).join(" \u00b7 ");
+      // the frame is the same for every reader: seats and bots are named here, in his language
+      meta.textContent = t.seats.map(function (s) {
+        var seat = T["seat_" + s.seat] || s.seat;
+        return seat + ": " + (s.bot ? T.bot_named.replace("%(seat)s", seat) : (s.name || "\u2014"));
+      }).join(" \u00b7 ");
       var badge = document.createElement("span"); badge.className = "badge";
       badge.textContent = t.status === "open" ? T.free.replace("%(n)s", t.free) : T.playing;
       a.appendChild(title); a.appendChild(meta); a.appendChild(badge); li.appendChild(a); list.appendChild(li);

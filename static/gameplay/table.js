@@ -9,7 +9,9 @@
   var snap = JSON.parse(document.getElementById("bt-snapshot").textContent);
   var SEATS = "NESW";
   var SUIT = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-  var RANK = { "6": "6", "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
+  // ranks as the reader's packs print them (Russian В Д К Т), as the jack's mark in the legend says
+  var RANK = { "6": "6", "7": "7", "8": "8", "9": "9", T: "10", J: T.rank_J || "J", Q: T.rank_Q || "Q",
+               K: T.rank_K || "K", A: T.rank_A || "A" };
 
   var n = snap.n;
   var me = snap.you.seat;               // "N".."W" or null for a spectator
@@ -91,7 +93,7 @@
       // the seat's own suit, in words too (the legend under the table says what it means)
       if (view && view.suits) meta.push(SUIT[view.suits[seat]] + "\u00a0" + T["suit_" + view.suits[seat]]);
       box.appendChild(el("div", "bt-meta", meta.join(" · ")));
-      if (view && view.hand_sizes && seat !== me) box.appendChild(el("div", "bt-count", fmt(T.cards, { n: view.hand_sizes[seat] })));
+      if (view && view.hand_sizes && seat !== me) box.appendChild(el("div", "bt-count", T["cards_" + view.hand_sizes[seat]] || String(view.hand_sizes[seat])));
       if (row && !row.connected && row.grace_left != null && table.status === "playing") {
         box.appendChild(el("div", "bt-offline", fmt(T.offline, { s: row.grace_left })));
       }
@@ -226,6 +228,8 @@
     var box = $(".bt-result");
     if (table.status !== "finished" || !table.result) return;
     box.hidden = false;
+    var partial = document.getElementById("table-replay");  // the finished deals' replay: now the match's
+    if (partial) partial.hidden = true;
     var r = table.result, text;
     if (r.reason === "cancelled") { box.querySelector(".bt-result-text").textContent = T.cancelled; return; }
     text = fmt(T.won, { pair: pairWord(r.winner) }) + " ";
@@ -264,7 +268,9 @@
     if (!c) return;
     if (deadlineAt == null) { c.textContent = ""; return; }
     var left = Math.max(0, Math.ceil((deadlineAt - performance.now()) / 1000));
-    c.textContent = fmt(T.seconds, { s: left });
+    // a long clock reads as minutes and seconds ("40:15"), not "2415 s"
+    c.textContent = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")
+                               : fmt(T.seconds, { s: left });
     c.classList.toggle("bt-hurry", left <= 10);
   }
   setInterval(tick, 250);
@@ -277,7 +283,8 @@
   }
 
   function alertTurn() {
-    try { if (navigator.vibrate) navigator.vibrate(120); } catch (e) { /* not allowed */ }
+    // a browser refuses (and logs an error) before the page's first tap
+    try { if (tapped && navigator.vibrate) navigator.vibrate(120); } catch (e) { /* not allowed */ }
     try {
       if (!audio) return;
       var o = audio.createOscillator(), g = audio.createGain();
@@ -286,6 +293,8 @@
       o.start(); o.stop(audio.currentTime + 0.12);
     } catch (e) { /* no sound */ }
   }
+  var tapped = false;
+  document.addEventListener("pointerdown", function () { tapped = true; }, { once: true });
   document.addEventListener("pointerdown", function () {
     if (!audio && (window.AudioContext || window.webkitAudioContext)) {
       try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
@@ -357,23 +366,48 @@
     box.hidden = false;
   });
 
+  // The socket's state, in a line of its own that stays while the connection is down (a move's
+  // message above it comes and goes): "Connection lost, reconnecting…", then "Connected again."
+  var conn = el("p", "bt-connection");
+  conn.setAttribute("role", "status"); conn.hidden = true;
+  $(".bt-message").after(conn);
+  var lost = false, retry = null, connTimer = null;
+  function showConnection(text, briefly) {
+    clearTimeout(connTimer);
+    conn.textContent = text; conn.hidden = !text;
+    conn.classList.toggle("bt-note", !!briefly);
+    if (briefly) connTimer = setTimeout(function () { conn.hidden = true; }, 4000);
+  }
+  function reconnectSoon(ms) {
+    clearTimeout(retry);
+    retry = setTimeout(connect, ms);
+  }
+
   function connect() {
     if (!root.dataset.ws) return;  // a private table seen by invitation: its socket is for its players
+    retry = null;
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     ws = new WebSocket(proto + location.host + root.dataset.ws);
     ws.onopen = function () {
-      backoff = 500; showMessage("");
+      backoff = 500;
+      if (lost) { lost = false; showConnection(T.reconnected, true); }
       ws.send(JSON.stringify({ type: "sync", last: n }));
       if (pending) ws.send(JSON.stringify(pending));  // resent with the same id: applied at most once
     };
     ws.onmessage = function (m) { try { onFrame(JSON.parse(m.data)); } catch (e) { if (window.console) console.error(e); } };
     ws.onclose = function () {
       if (table.status === "finished") return;
-      if (wait) { setTimeout(connect, wait); wait = 0; return; }  // the "too fast" text stays shown
-      showMessage(T.reconnecting);
-      setTimeout(connect, backoff); backoff = Math.min(8000, backoff * 2);
+      if (wait) { reconnectSoon(wait); wait = 0; return; }  // the "too fast" text stays shown
+      lost = true;
+      showConnection(T.reconnecting);
+      // 0.5 s doubling to 8 s, each try a little earlier or later so a restarted server is not hit at once
+      reconnectSoon(backoff * (0.75 + Math.random() * 0.5)); backoff = Math.min(8000, backoff * 2);
     };
   }
+  // The phone's network is back: try now rather than at the end of the wait.
+  window.addEventListener("online", function () {
+    if (lost && retry) { backoff = 500; reconnectSoon(0); }
+  });
   root.insertAdjacentHTML("afterbegin", '<svg class="bt-defs" width="0" height="0" aria-hidden="true"><defs><pattern id="bt-back" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="#1f6f4a"/><path d="M0 6L6 0" stroke="#7fbf9b" stroke-width="1.2"/></pattern></defs></svg>');
   render();
   connect();

@@ -24,6 +24,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.test.utils import override_settings
 
+from archive import services as archive_services
+from archive.models import ArchivedMatch
 from gameplay import services
 from gameplay.engine import Phase
 from gameplay.engine.bot import choose_action
@@ -141,6 +143,11 @@ class Command(BaseCommand):
             seat = services.seat_for(table, **_person(first, users))
             services.resign(table_id=table.pk, seat=seat)
             table.refresh_from_db()
+        account = next((users[n] for n in spec.people if n), None)
+        if spec.public and len(spec.people) < 4 and account is not None:
+            # a game against bots is its players' own: the demo's players share theirs with everyone
+            archived = ArchivedMatch.objects.get(table_id=table.pk)
+            archive_services.share_casual_match(user=account, match=archived, public=True)
         return table
 
     @transaction.atomic

@@ -4,6 +4,8 @@ its solver gives the pure solver's answers."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import shutil
 import subprocess
 
@@ -54,3 +56,14 @@ def test_native_build_plays_the_same_games_as_the_pure_package(tmp_path):
                           timeout=600, check=True).stdout.splitlines()
     assert native[0] == "False False" and pure[0] == "True True"
     assert native[1] == pure[1]
+    # The command from another folder, the package found on the path without the copy's root: the
+    # compiled modules' shared runtime is inside the package, not at the root beside it.
+    assert not list((tmp_path / "native").glob("*__mypyc*"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "gameplay").symlink_to(tmp_path / "native" / "gameplay")
+    (tmp_path / "record.json").write_text(json.loads(native[1])[0])
+    env = {**os.environ, "PYTHONPATH": str(elsewhere)}
+    scored = subprocess.run([PYTHON, "-m", "gameplay.engine", "score", str(tmp_path / "record.json")],
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert scored.returncode == 0, scored.stderr

@@ -79,6 +79,8 @@ def test_the_archive_keeps_each_bots_level_and_the_match_page_names_it(client, d
     levels = {s.seat: s.bot_level for s in match.seats.all()}
     assert levels.pop(guest.seat) == ""
     assert set(levels.values()) == {BotLevel.STRONG}
+    assert match.public is False  # a game against bots is its player's own
+    ArchivedMatch.objects.filter(pk=match.pk).update(public=True)  # as if he had shared it
     page = client.get(match.get_absolute_url()).content.decode()
     assert f"({BotLevel.STRONG.label})" in page
 
@@ -177,3 +179,44 @@ def test_a_tournament_tables_record_is_its_players_until_its_match_is_public(cli
     assert [client.get(url).status_code for url in routes] == [404, 404, 404]
     archive_services.set_public(tournament_matches=[1], public=True)
     assert [client.get(url).status_code for url in routes] == [200, 200, 200]
+
+
+def test_a_game_against_bots_is_private_until_its_player_shares_it(client, people):
+    """Games against bots, many left unfinished, piled up in the public archive: each is its
+    player's own, and he alone may show it to everyone (and hide it again)."""
+    me = people[0]
+    table = services.play_now(user=me)
+    answer_play(table.pk)
+    mine = Table.objects.get(pk=table.pk).seats.get(is_bot=False)
+    services.resign(table_id=table.pk, seat=mine.seat)
+    match = ArchivedMatch.objects.get(table_id=table.pk)
+    assert match.public is False
+    assert client.get(match.get_absolute_url()).status_code == 404  # a visitor
+    share = reverse("archive:share", args=[match.pk])
+
+    client.force_login(people[1])  # not his game: as if it were not there
+    assert client.post(share, {"public": "1"}).status_code == 404
+    client.force_login(me)
+    page = client.get(match.get_absolute_url(), headers={"accept-language": "en"}).content.decode()
+    assert 'id="archive-share"' in page and "Share it with everyone" in page
+    assert client.post(share, {"public": "1"}).status_code == 302
+    assert ArchivedMatch.objects.get(pk=match.pk).public is True
+    client.logout()
+    assert client.get(match.get_absolute_url()).status_code == 200
+    client.force_login(me)
+    client.post(share, {"public": "0"})
+    assert ArchivedMatch.objects.get(pk=match.pk).public is False
+
+
+def test_a_game_between_people_is_not_shared_by_a_player(client, dealt_table4, people):
+    """A table of four people keeps the table's own choice; a player cannot change it afterwards."""
+    play_to_the_end(dealt_table4.pk)
+    match = ArchivedMatch.objects.get(table_id=dealt_table4.pk)
+    assert match.public is True
+    client.force_login(people[0])
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert 'id="archive-share"' not in page
+    response = client.post(reverse("archive:share", args=[match.pk]), {"public": "0"}, follow=True,
+                           headers={"accept-language": "en"})
+    assert "Only a casual game against bots is shared by its players." in response.content.decode()
+    assert ArchivedMatch.objects.get(pk=match.pk).public is True

@@ -133,8 +133,9 @@ async def test_viewers_throttled_together_come_back_spread_over_the_cool_off(lim
     throttled in the same instant do not all reconnect, and load the server, in the same second."""
     limits(viewer_burst=2, viewer_rate=1, address_factor=1, cool_off=10, cool_off_jitter=0.5)
     waits = []
-    for _ in range(20):
-        scope = {"session": None, "client": (f"10.8.{random.randrange(250)}.{random.randrange(250)}", 1)}
+    run = random.randrange(250)  # addresses of their own per run, each used once: a repeat would be in debt
+    for i in range(20):
+        scope = {"session": None, "client": (f"10.8.{run}.{i}", 1)}
         assert (await flood.take(scope, None, 2)).ok
         waits.append((await flood.take(scope, None, 2)).retry_in)
     # in debt by 10 to 15 s of its rate, plus the cost (2 s): never less than the cool-off

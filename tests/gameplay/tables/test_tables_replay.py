@@ -199,7 +199,8 @@ def test_a_redealt_deal_shows_who_asked_and_why_the_hand_qualified():
     name = record["players"][asked]
     assert f"Redeal asked by {name} ({asked})." in html
     assert f"{points} points in the hand, fewer than 14" in html
-    assert "This deal was not played to the end." in html  # the third deal stops after three cards
+    # the third deal stops after three cards: its line says so once its result is shown
+    assert "This deal was not played to the end." in _render(record, "?results=1")
     assert "Aigerim (N)" in html and 'href="/archive/1/record.json"' in html
     # only the first two deals when the caller says so
     shown = _data(_render(record, "?deal=3", visible_deals=2))

@@ -4,16 +4,18 @@ everyone else gets the very 404 a table that does not exist gets; public tables 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
+from django.utils import timezone
 
 from config.asgi import application
 from gameplay import selectors, services
-from gameplay.models import Seating, Table
+from gameplay.models import Seating, Table, TableEvent
 from tests.communicator import Communicator
 
 ROUTES = ["/tables/{pk}/", "/tables/{pk}/state.json", "/tables/{pk}/replay/", "/tables/{pk}/record.json",
@@ -161,3 +163,17 @@ async def test_the_socket_refuses_a_spectator_of_a_private_table_as_a_missing_on
             assert answer[0], viewer
         else:
             assert answer == missing, viewer
+
+
+@pytest.mark.django_db
+def test_playing_now_leaves_out_a_table_where_nothing_happened_for_a_quarter_hour(table4):
+    """The home page's only "playing now" was a demo table frozen for days: a visitor opened it and
+    watched nothing move."""
+    assert table4.pk in {t["id"] for t in selectors.live_tables()}
+    long_ago = timezone.now() - selectors.STILL_FOR - timedelta(minutes=1)
+    TableEvent.objects.filter(table=table4).update(created_at=long_ago)
+    Table.objects.filter(pk=table4.pk).update(started_at=long_ago)
+    assert table4.pk not in {t["id"] for t in selectors.live_tables()}
+    last = TableEvent.objects.filter(table=table4).order_by("-number").first()
+    TableEvent.objects.filter(pk=last.pk).update(created_at=timezone.now())  # a card played now
+    assert table4.pk in {t["id"] for t in selectors.live_tables()}

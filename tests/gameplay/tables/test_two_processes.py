@@ -160,7 +160,11 @@ def test_one_table_on_two_processes(site_processes):
         expected = addresses[0] if t.label.endswith("@A") else addresses[1]
         assert t.opened_at[0].startswith(expected), (t.label, t.opened_at)
     summary = _check(table_id, played, addresses[1] + f"/ws/table/{table_id}/")
-    assert requests.get(f"{site.url(0)}/archive/{summary['archived']}/", timeout=60).status_code == 200
+    # a game with bots is its players' own: north reads it in the archive, a visitor does not
+    archived = f"{site.url(0)}/archive/{summary['archived']}/"
+    north = {settings.SESSION_COOKIE_NAME: cookies["north"]}
+    assert requests.get(archived, cookies=north, timeout=60).status_code == 200
+    assert requests.get(archived, timeout=60).status_code == 404
     print(summary)
 
 
