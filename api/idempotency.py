@@ -14,13 +14,14 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from clubs import sent_once
 
 from .models import IdempotentRequest
 
@@ -38,11 +39,6 @@ class KeyInUse(APIException):
 class KeyReused(APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = _("This Idempotency-Key was already used for another request; use a new key.")
-
-
-class _Replay(Exception):
-    def __init__(self, row: IdempotentRequest) -> None:
-        self.row = row
 
 
 def _fingerprint(request) -> str:
@@ -67,27 +63,18 @@ def claim(request) -> IdempotentRequest | None:
     key = _key(request)
     if key is None or not request.user.is_authenticated:
         return None
-    fingerprint = _fingerprint(request)
-    now = timezone.now()
     IdempotentRequest.objects.filter(
-        user=request.user, created_at__lt=now - timedelta(hours=IDEMPOTENCY_HOURS)
+        user=request.user, created_at__lt=timezone.now() - timedelta(hours=IDEMPOTENCY_HOURS)
     ).delete()
     try:
-        with transaction.atomic():
-            return IdempotentRequest.objects.create(user=request.user, key=key, fingerprint=fingerprint)
-    except IntegrityError:
-        pass
-    with transaction.atomic():
-        row = IdempotentRequest.objects.select_for_update().get(user=request.user, key=key)
-        if row.fingerprint != fingerprint:
-            raise KeyReused
-        if row.status_code is not None:
-            raise _Replay(row)
-        if now - row.created_at < STALE_AFTER:
-            raise KeyInUse
-        row.created_at = now  # its first request never finished: this one takes the key over
-        row.save(update_fields=["created_at"])
-        return row
+        return sent_once.claim(
+            IdempotentRequest,
+            lookup={"user": request.user, "key": key},
+            fingerprint=_fingerprint(request),
+            stale_after=STALE_AFTER,
+        )
+    except sent_once.KeyClash as clash:
+        raise KeyReused if clash.reused else KeyInUse from None
 
 
 def settle(row: IdempotentRequest, response) -> None:
@@ -111,7 +98,7 @@ class Idempotent:
         self._idempotent_row = claim(request) if request.method == "POST" else None
 
     def handle_exception(self, exc):
-        if isinstance(exc, _Replay):
+        if isinstance(exc, sent_once.Answered):
             answer = Response(exc.row.body, status=exc.row.status_code)
             answer["Idempotent-Replayed"] = "true"
             return answer

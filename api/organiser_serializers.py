@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from gameplay.engine.rules import parameters
 from tournaments.core.tiebreaks import Tiebreak
-from tournaments.models import Format, PlayMode, Seeding, Tournament
+from tournaments.models import Currency, Format, Paid, PlayMode, Seeding, Tournament
 
 from .fields import NameField, model_text
 from .serializers import MAX_ID
@@ -72,6 +72,17 @@ class TournamentSettingsSerializer(serializers.Serializer):
     points_win = serializers.IntegerField(min_value=0, max_value=10, required=False)
     points_loss = serializers.IntegerField(min_value=0, max_value=10, required=False)
     points_bye = serializers.IntegerField(min_value=0, max_value=10, required=False)
+    bye_requests = serializers.ChoiceField(
+        choices=["", "half", "zero"], required=False,
+        help_text="Swiss and individual events: what a requested bye scores, half (half a win) or zero"
+        " (as a loss); empty: no requested byes.",
+    )  # fmt: skip
+    bye_requests_max = serializers.IntegerField(
+        min_value=1, max_value=50, required=False, help_text="Requested byes one entry may take."
+    )
+    bye_requests_not_last = serializers.IntegerField(
+        min_value=0, max_value=50, required=False, help_text="The last rounds in which none is granted."
+    )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreak]),
         max_length=len(Tiebreak), required=False,
@@ -79,6 +90,14 @@ class TournamentSettingsSerializer(serializers.Serializer):
     )  # fmt: skip
     self_registration = serializers.BooleanField(required=False)
     entry_cap = serializers.IntegerField(min_value=2, max_value=100000, required=False, allow_null=True)
+    entry_fee = serializers.IntegerField(
+        min_value=0, max_value=10_000_000, required=False, allow_null=True,
+        help_text="The entry fee, a whole amount per pair (per player in an individual event), paid at"
+        " check-in; null or 0 for none. Who has paid is seen only by the organisers.",
+    )  # fmt: skip
+    fee_currency = serializers.ChoiceField(
+        choices=Currency.choices, required=False, help_text="The fee's currency (KZT unless set)."
+    )
     auto_confirm_hours = serializers.IntegerField(min_value=1, max_value=720, required=False)
     rules = RulesSerializer(required=False)
 
@@ -110,3 +129,16 @@ class EntryListSerializer(serializers.Serializer):
     """The entries to make, all or none."""
 
     entries = serializers.ListField(child=EntryLineSerializer(), min_length=1, max_length=500)
+
+
+class CheckInSerializer(serializers.Serializer):
+    """A check-in, and (optionally) the entry fee taken in the same step."""
+
+    paid = serializers.ChoiceField(
+        choices=[Paid.CASH, Paid.TRANSFER, Paid.WAIVED], required=False,
+        help_text="How the entry fee was paid; left out, nothing is written about the fee.",
+    )  # fmt: skip
+    amount = serializers.IntegerField(
+        min_value=1, max_value=10_000_000, required=False, allow_null=True,
+        help_text="The amount taken in cash or by transfer; left out, the event's fee.",
+    )  # fmt: skip

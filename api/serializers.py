@@ -8,6 +8,8 @@ from rest_framework import serializers
 
 from clubs.models import Club, Player
 from tournaments.models import (
+    ByeKind,
+    Currency,
     EntryStatus,
     Format,
     Match,
@@ -70,6 +72,10 @@ class TournamentSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=TournamentStatus.choices)
     rated = serializers.BooleanField()
     description = model_text(Tournament, "description")
+    entry_fee = serializers.IntegerField(
+        allow_null=True, help_text="The entry fee per pair (per player in an individual event); null: none."
+    )
+    fee_currency = serializers.ChoiceField(choices=Currency.choices)
 
 
 class PairSerializer(serializers.Serializer):
@@ -105,6 +111,11 @@ class MatchSerializer(serializers.Serializer):
     home = PairSerializer()
     away = PairSerializer(allow_null=True)
     bye = serializers.BooleanField()
+    requested_bye = serializers.ChoiceField(
+        choices=["", *ByeKind.values],
+        help_text="A bye the pair asked for: half (half a win) or zero (as a loss); empty for the"
+        " pairing's bye and for matches.",
+    )
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     home_eyes = serializers.IntegerField(allow_null=True)
     away_eyes = serializers.IntegerField(allow_null=True)
@@ -138,7 +149,10 @@ class StandingLineSerializer(serializers.Serializer):
     played = serializers.IntegerField(source="row.played")
     wins = serializers.IntegerField(source="row.wins")
     losses = serializers.IntegerField(source="row.losses")
-    byes = serializers.IntegerField(source="row.byes")
+    byes = serializers.IntegerField(source="row.byes", help_text="Byes the pairing gave.")
+    requested_byes = serializers.IntegerField(
+        source="row.requested_byes", help_text="Rounds sat out at the entry's own ask."
+    )
     eyes_for = serializers.IntegerField(source="row.eyes_for")
     eyes_against = serializers.IntegerField(source="row.eyes_against")
     eye_difference = serializers.IntegerField(source="row.eye_difference")

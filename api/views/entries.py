@@ -17,6 +17,7 @@ from tournaments import selectors, services
 from tournaments.models import Entry, IndividualEntry
 
 from ..idempotency import Idempotent, WriteView
+from ..organiser_serializers import CheckInSerializer
 from ..permissions import NOT_ORGANISING_HERE, OrganiseScope, require_club
 from ..serializers import EntrySerializer, PairEntrySerializer
 from .tournaments import tournament_or_404
@@ -182,6 +183,25 @@ class EventEntryCheckIn(_EventEntryStep):
     permission_classes = [OrganiseScope]
     refusal = NOT_ORGANISING_HERE
 
-    @extend_schema(summary="Check in a pair or player", request=None, responses={200: EntrySerializer})
+    @extend_schema(
+        summary="Check in a pair or player",
+        description="An optional `paid` writes down the entry fee in the same step, as the select"
+        " beside the page's Check in button: `cash` or `transfer` (with `amount`, the event's fee"
+        " when left out) or `waived`. What an entry paid is never shown in the API's reads.",
+        request=CheckInSerializer,
+        responses={200: EntrySerializer},
+    )
     def post(self, request, slug: str, pk: int):
-        return super().post(request, slug, pk)
+        tournament = tournament_or_404(slug)
+        try:
+            entry = selectors.own_entry(tournament=tournament, pk=pk)
+        except (Entry.DoesNotExist, IndividualEntry.DoesNotExist):
+            raise Http404 from None
+        require_club(request, tournament.club, self.refusal)
+        given = CheckInSerializer(data=request.data or {})
+        given.is_valid(raise_exception=True)
+        fee = {k: v for k, v in given.validated_data.items() if v is not None}
+        if "paid" in fee:
+            fee["paid"] = str(fee["paid"])
+        service = services.check_in_player if tournament.is_individual else services.check_in_entry
+        return Response(_shown(service(actor=request.user, entry=entry, **fee)))

@@ -109,7 +109,8 @@ class MatchCorrect(WriteView):
 
 class MatchForfeit(WriteView):
     """A forfeit or a no-show, as the organiser's forfeit page: the ``loser`` pair loses 0:12,
-    confirmed at once; a result it replaces is logged as a correction."""
+    confirmed at once; a result it replaces is logged as a correction. In a best-of tie it loses
+    that one game, not the tie: the next game follows unless this one decided it."""
 
     permission_classes = [OrganiseScope]
 

@@ -15,6 +15,7 @@ import pytest
 from clubs.models import AuditEntry
 from tests.tournaments.conftest import player_with_account
 from tournaments.models import Entry, Match, MatchStatus, Tournament, TournamentStatus
+from tournaments.selectors.prizes import prize_setup
 
 from .conftest import key_for
 
@@ -47,7 +48,8 @@ def test_the_guide_runs_a_swiss_from_nothing_to_its_standings(live_server, club,
 
     event = Tournament.objects.get(name="Зимняя швейцарка")
     assert event.status == TournamentStatus.FINISHED and event.rounds.count() == 3
-    assert event.venue == "Дом культуры, Успенка" and event.prizes == ["Конь", "Машина"]
+    assert event.venue == "Дом культуры, Успенка"
+    assert [p.label for p in prize_setup(event).places] == ["Конь", "Машина"]
     assert sorted(Entry.objects.filter(tournament=event).values_list("seed", flat=True)) == [1, 2, 3, 4]
     matches = Match.objects.filter(tournament=event, bye=False)
     assert matches.count() == 6 and not matches.exclude(status=MatchStatus.CONFIRMED).exists()

@@ -16,6 +16,7 @@ from tests.clubs.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.tournaments.conftest import make_players, register_pairs
 from tournaments import services
 from tournaments.models import Entry, EntryStatus, IndividualEntry, Tournament, TournamentStatus
+from tournaments.selectors.prizes import prize_setup
 
 from .conftest import bearer, key_for
 
@@ -101,7 +102,7 @@ def test_an_organiser_creates_a_tournament_as_the_settings_page_does(api, club, 
     )  # fmt: skip
     made = Tournament.objects.get(slug=body["slug"])
     assert made.swiss_rounds == 4 and made.tiebreaks == ["buchholz", "eye_difference"]
-    assert made.prizes == ["Кубок", "Мешок муки"]
+    assert [p.label for p in prize_setup(made).places] == ["Кубок", "Мешок муки"]
     assert made.rules["rout_at"] == 91 and made.rules["lucy_by"] == "points" and made.rules["deck"] == "32"
     assert AuditEntry.objects.filter(
         action="tournament.create", actor=organiser, tournament_id=made.pk
@@ -348,6 +349,28 @@ def test_a_pair_and_a_player_are_checked_in(api, club, organiser, cup, solo, org
     assert answer.status_code == 200 and answer.json()["status"] == "checked_in"
     assert IndividualEntry.objects.get(pk=player.pk).status == EntryStatus.CHECKED_IN
     assert AuditEntry.objects.filter(action="individual.check_in", object_id=str(player.pk)).exists()
+
+
+def test_check_in_takes_the_fee_in_the_same_step_and_no_read_shows_it(api, organiser, cup, organise):
+    set_fee = api.patch(_detail(cup), {"entry_fee": 3000, "fee_currency": "RUB"}, format="json", **organise)
+    assert set_fee.status_code == 200
+    cup.refresh_from_db()
+    assert (cup.entry_fee, cup.fee_currency) == (3000, "RUB")
+    assert api.patch(_detail(cup), {"fee_currency": "USD"}, format="json", **organise).status_code == 400
+    pair, other = cup.entries.order_by("seed")[:2]
+    answer = api.post(_check_in(cup, pair), {"paid": "cash"}, format="json", **organise)
+    assert answer.status_code == 200 and answer.json()["status"] == "checked_in"
+    assert "paid" not in answer.json() and "3000" not in answer.content.decode()
+    pair.refresh_from_db()
+    assert (pair.paid, pair.paid_amount, pair.paid_to) == ("cash", 3000, organiser)
+    assert AuditEntry.objects.filter(action="entry.payment", object_id=str(pair.pk)).exists()
+    answer = api.post(_check_in(cup, other), {"paid": "transfer", "amount": 2500}, format="json", **organise)
+    other.refresh_from_db()
+    assert (other.paid, other.paid_amount) == ("transfer", 2500)
+    refused = api.post(_check_in(cup, other), {"paid": "bitcoin"}, format="json", **organise)
+    assert refused.status_code == 400
+    listed = api.get(reverse("api:entry_list", kwargs={"slug": cup.slug})).content.decode()
+    assert "transfer" not in listed and "2500" not in listed and '"paid' not in listed
 
 
 def test_check_in_closes_when_round_1_is_paired(api, organiser, cup, organise):

@@ -144,3 +144,61 @@ def test_a_clubs_hooks_hear_only_its_own_tournaments_and_the_kinds_they_chose(sw
     )
     assert not Delivery.objects.filter(hook__in=[switched_off, other_club]).exists()
     assert set(Delivery.objects.values_list("status", flat=True)) == {"pending"}
+
+
+def test_a_withdrawal_tells_each_match_it_forfeits_as_a_result(swiss, organiser):
+    """A pair withdrawn while its match is unplayed loses it 0:12: that result reaches the hooks as
+    any other (entered, confirmed, standings changed), and the event's log names it."""
+    from clubs.models import AuditEntry
+
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+    match = rnd.matches.order_by("table").first()
+    before = TournamentEvent.objects.filter(tournament=swiss).count()
+
+    services.withdraw_entry(actor=organiser, entry=match.home)
+
+    told = list(TournamentEvent.objects.filter(tournament=swiss).order_by("id")[before:])
+    assert [e.type for e in told] == ["result.entered", "result.confirmed", "standings.changed"]
+    assert told[0].data["match"] == match.pk and told[0].data["forfeit"] is True
+    assert (told[0].data["home_eyes"], told[0].data["away_eyes"], told[0].data["winner"]) == (0, 12, "away")
+    row = AuditEntry.objects.get(tournament_id=swiss.pk, action="match.withdrawal_forfeit")
+    assert row.object_id == str(match.pk)
+
+
+def test_a_withdrawal_leaves_a_reported_result_and_tells_no_forfeit(swiss, organiser):
+    """Only a match nobody reported is forfeited: a reported one keeps its result, and no forfeit
+    reaches the hooks."""
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+    match = rnd.matches.order_by("table").first()
+    services.enter_result(actor=match.home.player_a.user, match=match, home_eyes=12, away_eyes=4)
+    before = TournamentEvent.objects.filter(tournament=swiss).count()
+
+    services.withdraw_entry(actor=organiser, entry=match.home)
+
+    match.refresh_from_db()
+    assert (match.home_eyes, match.away_eyes, match.forfeit) == (12, 4, False)
+    told = TournamentEvent.objects.filter(tournament=swiss).order_by("id")[before:]
+    assert not [e for e in told if e.data.get("forfeit")]
+
+
+def test_a_withdrawn_pair_drawn_into_the_next_knockout_round_is_told_after_the_pairing(club, organiser):
+    import datetime
+
+    from tests.tournaments.conftest import register_pairs
+
+    t = services.create_tournament(actor=organiser, club=club, name="Кубок хуков", format="single_elim",
+                                   seeding="manual", starts_on=datetime.date(2026, 12, 6))
+    entries = register_pairs(t, organiser, 4)
+    first = services.pair_next_round(actor=organiser, tournament=t)
+    play_round(first, organiser)  # the home pairs win
+    winner = first.matches.get(slot=0).winner
+    services.withdraw_entry(actor=organiser, entry=winner)
+    before = TournamentEvent.objects.filter(tournament=t).count()
+
+    final = services.pair_next_round(actor=organiser, tournament=t)
+
+    told = list(TournamentEvent.objects.filter(tournament=t).order_by("id")[before:])
+    assert [e.type for e in told][:3] == ["round.paired", "result.entered", "result.confirmed"]
+    forfeited = final.matches.get()
+    assert told[1].data["match"] == forfeited.pk and told[1].data["forfeit"] is True
+    assert winner.pk in (forfeited.home_id, forfeited.away_id) and len(entries) == 4

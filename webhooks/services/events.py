@@ -33,7 +33,8 @@ ROUND_CHANGES = {
     "round.swap": "swapped",
     "round.table_number": "tables",
 }
-RESULT_ACTIONS = {"match.report", "match.confirm", "match.auto_confirm", "match.correct", "match.live_result"}
+RESULT_ACTIONS = {"match.report", "match.confirm", "match.auto_confirm", "match.correct", "match.live_result",
+                  "match.withdrawal_forfeit"}
 #: How long the cache keeps a tournament's newest event id, the stream's hint (``views.stream``).
 NEWEST_NOTE_SECONDS = 3600
 MATCH_FIELDS = ("id", "round__number", "table", "game", "bye", "status", "home_id", "away_id",
@@ -100,6 +101,11 @@ def _side(match: dict, winner_id: int | None) -> str | None:
     return "home" if winner_id == match["home_id"] else "away"
 
 
+def _replaced(entry: AuditEntry) -> bool:
+    """Whether the audited change replaced a result (its ``before`` has eyes)."""
+    return isinstance(entry.before, dict) and entry.before.get("home_eyes") is not None
+
+
 def _result_events(entry: AuditEntry) -> list[TournamentEvent]:
     match = Match.objects.filter(pk=int(entry.object_id)).values(*MATCH_FIELDS).first()
     if match is None:
@@ -123,7 +129,9 @@ def _result_events(entry: AuditEntry) -> list[TournamentEvent]:
         types = [EventType.RESULT_ENTERED, *([EventType.RESULT_CONFIRMED] if confirmed else [])]
     elif entry.action in ("match.confirm", "match.auto_confirm"):
         types = [EventType.RESULT_CONFIRMED]
-    elif entry.action == "match.correct":
+    elif entry.action == "match.withdrawal_forfeit" and not _replaced(entry):
+        types = [EventType.RESULT_ENTERED, EventType.RESULT_CONFIRMED]  # an unplayed match, lost 0:12
+    elif entry.action in ("match.correct", "match.withdrawal_forfeit"):  # the forfeit replaces a result
         before = entry.before if isinstance(entry.before, dict) else {}
         data = {**data, "before": {
             "home_eyes": before.get("home_eyes"), "away_eyes": before.get("away_eyes"),
