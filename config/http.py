@@ -10,6 +10,7 @@ Websockets (Channels) do not pass through here.
 
 In front of it all, visitors' copies of the public pages (``config.visitors``): a visitor's GET
 that a kept copy answers never reaches Django; Django's answers the views marked shareable are kept.
+Around both, the answer is compressed for a client that accepts gzip (``config.compression``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 
+from config.compression import Compressing, accepts_gzip
 from config.visitors import VisitorCopies
 
 
@@ -28,6 +30,8 @@ class OneThreadASGIHandler(ASGIHandler):
         self.visitor_copies = VisitorCopies()
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and accepts_gzip(scope):
+            send = Compressing(send)  # the finished bytes, the copies' as well as Django's
         refreshing = None
         if scope["type"] == "http" and settings.VISITOR_COPIES:
             answer, refreshing = await self.visitor_copies.answer(scope)

@@ -193,7 +193,7 @@ class Site:
     """N ASGI servers and the two Celery workers of one site, on the test database (see the module)."""
 
     def __init__(self, folder: Path, *, servers: int = 2, origins: tuple[str, ...] = (),
-                 move_processes: int = 1) -> None:
+                 move_processes: int = 1, beat: bool = False) -> None:
         self.id = uuid.uuid4().hex[:8]
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
@@ -228,6 +228,15 @@ class Site:
             self._worker("bilka-bots.service", "bots", {"BOT_QUEUE": f"{self.prefix}-bots",
                                                         "BOT_WORKERS": "1"}, host),
         ]
+        # beat=True: the site's one beat too (bilka-beat.service), sending the periodic plans of the
+        # test database to this site's queue: the dead-server reaper and the lost-task sweep, which
+        # in production recover what a restart loses (see test_deploy_two_processes.py).
+        self.beat: Process | None = None
+        if beat:
+            unit = Unit("bilka-beat.service")
+            words = [w.replace("/run/bilka-beat", str(folder))
+                     for w in unit.command(host=host, variables=self.env)]
+            self.beat = Process("beat", words, self.env, folder / "beat.log", unit)
 
     def _worker(self, unit_name: str, name: str, values: dict[str, str], host: str) -> Process:
         unit = Unit(unit_name)
@@ -237,7 +246,7 @@ class Site:
     # --- starting and stopping -------------------------------------------------------------------
 
     def start(self) -> None:
-        for worker in self.workers:
+        for worker in self._others():
             worker.start()
         for index in range(len(self.servers)):
             self.start_server(index, wait=False)
@@ -282,9 +291,13 @@ class Site:
         raise AssertionError(f"{server.name} not healthy after {START_TIMEOUT:.0f} s ({last}):\n"
                              f"{self.diagnostics()}")
 
+    def _others(self) -> list[Process]:
+        """The workers, and the beat if this site has one."""
+        return [*self.workers, *([self.beat] if self.beat else [])]
+
     def close(self) -> None:
         """Stop every process, servers first; kill any that will not stop."""
-        for process in [*self.servers, *self.workers]:
+        for process in [*self.servers, *self._others()]:
             try:
                 process.stop()
             except Exception:  # noqa: BLE001 - whatever happens, the others are stopped too
@@ -303,7 +316,7 @@ class Site:
         return redis_cache(settings.REDIS_URL, self.prefix)
 
     def diagnostics(self) -> str:
-        return "\n".join(p.log_tail() for p in [*self.servers, *self.workers])
+        return "\n".join(p.log_tail() for p in [*self.servers, *self._others()])
 
 
 class Nginx:

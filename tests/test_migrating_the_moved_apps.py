@@ -145,9 +145,21 @@ def _env(database_url: str, var: Path) -> dict[str, str]:
     return env
 
 
+#: Runs a tree's manage.py with only that tree's code: an editable install of the project (pip's
+#: finder on sys.meta_path) would fill in what the old tree lacks from the checkout (a package such
+#: as clubs.templatetags, new since), and Django would load it against the old models.
+ONLY_THIS_TREE = (
+    "import runpy, sys; "
+    "sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' not in getattr(f, '__module__', '')]; "
+    "sys.path_hooks[:] = [h for h in sys.path_hooks if '__editable__' not in getattr(h, '__module__', '')]; "
+    "sys.path_importer_cache.clear(); sys.argv = sys.argv[1:]; "
+    "runpy.run_path('manage.py', run_name='__main__')"
+)
+
+
 def _manage(tree: Path, env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=tree, env=env, capture_output=True,
-                          text=True, timeout=1800)
+    done = subprocess.run([sys.executable, "-c", ONLY_THIS_TREE, "manage.py", *args], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, f"manage.py {' '.join(args)} in {tree}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -247,7 +259,21 @@ def test_every_table_and_row_is_kept(migrated):
             if table in BACKFILLED:  # a later release fills these on purpose: every row stays
                 assert {r["id"] for r in rows} <= {r["id"] for r in now}, f"{table}: rows lost"
                 continue
+            if table == "gameplay_archivedmatch":
+                rows = _bot_games_made_private(rows, before["gameplay_archivedseat"])
             assert now == rows, f"{table}: rows changed"
+
+
+def _bot_games_made_private(matches: list[dict], seats: list[dict]) -> list[dict]:
+    """The archived matches as a later release leaves them on purpose (migration archive 0004): a
+    casual game with a bot seat is private until one of its players shares it; nothing else moves."""
+    with_bots = {s["match_id"] for s in seats if s["kind"] == "bot"}
+    out = []
+    for row in matches:
+        if row["id"] in with_bots and row["source"] == "table" and row["tournament_match"] is None:
+            row = {**row, "public": False if isinstance(row["public"], bool) else 0}
+        out.append(row)
+    return sorted(out, key=lambda r: repr(sorted(r.items())))
 
 
 def _on_columns_of(before_rows: list[dict], after_rows: list[dict]) -> list[dict]:

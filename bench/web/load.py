@@ -47,33 +47,17 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .common import ROOT, ensure_database, start_server
+
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bilka_bench_web")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ["DJANGO_SETTINGS_MODULE"] = "bench.web.settings"
 SLUG = "bench-swiss"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def prepare(args) -> None:
     """Create and migrate the database when needed; build the Swiss unless it is there."""
-    import psycopg
-
-    url = os.environ["DATABASE_URL"]
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if exists and args.rebuild:
-            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-            exists = None
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)  # noqa: S603
+    ensure_database(rebuild=args.rebuild)
 
     import django
 
@@ -250,26 +234,12 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.web.settings",
            "VISITOR_COPIES": "0" if args.no_copies else "1",
            "PUBLIC_PAGES_REFRESH": "1" if args.refresh else "0"}
     worker = start_worker(env)
-    server = subprocess.Popen(  # noqa: S603
-        [str(Path(sys.executable).parent / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "--no-access-log", "--no-proxy-headers"],
-        cwd=ROOT, env=env,
-    )
+    server, base = start_server(env)
     try:
-        for _ in range(150):
-            try:
-                get(f"{base}/robots.txt")
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                time.sleep(0.2)
         addresses = {
             "home": f"{base}/t/{SLUG}/",
             "standings": f"{base}/t/{SLUG}/standings/",

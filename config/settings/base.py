@@ -5,6 +5,8 @@ from pathlib import Path
 
 import environ
 
+from config import inline_css
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -227,6 +229,9 @@ ACCOUNT_RATE_LIMITS = {"login": "500/m/ip", "login_failed": "300/m/ip"}
 # default: the peer's address is the client's, whatever the request says.
 TRUSTED_PROXIES: list[str] = env.list("TRUSTED_PROXIES", default=[])
 LOGIN_REDIRECT_URL = "/"
+#: The site's own address as the world reaches it: a shared deal's Open Graph tags name their page and
+#: picture by absolute addresses, which a link preview needs whatever host the request came by.
+SITE_URL = env("SITE_URL", default="http://localhost:8000").rstrip("/")
 LOGIN_URL = "account_login"
 # Web Push (config/webpush.py): the site's VAPID key pair signs every push to a phone. Unset, a
 # pair is made once and kept in VAPID_KEY_FILE (development and tests; production sets the keys).
@@ -277,7 +282,8 @@ CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'"],
+        # and the stylesheets some pages carry inline, by their hashes (config/inline_css.py)
+        "style-src": ["'self'", *inline_css.csp_hashes()],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
@@ -373,5 +379,6 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EntryKindEnum": [("pair", "pair"), ("player", "player")],
         "SeriesLengthEnum": [(1, 1), (3, 3), (5, 5)],  # matches per tie (api.organiser_serializers)
+        "ByeRequestsEnum": ["half", "zero"],  # what a requested bye scores ("" for none is BlankEnum)
     },
 }

@@ -28,17 +28,27 @@ from tests.authz.routes import Route, url_routes
 from tests.authz.targets import TARGETS
 from tests.authz.targets import hook as hook_of
 from tests.authz.world import World
-from tournaments.models import Announcement, Entry, IndividualEntry, Match, Tournament, WithdrawalRequest
+from tournaments.models import (
+    Announcement,
+    ByeRequest,
+    Entry,
+    IndividualEntry,
+    Match,
+    Tournament,
+    WithdrawalRequest,
+)
 from webhooks.models import Webhook
 
 #: What each object id of a route with a parent names.
 ID_KINDS: dict[str, dict[str, str]] = {
     "tournaments:substitute": {"pk": "entry"},
     "tournaments:entry_action": {"pk": "entry"},
+    "tournaments:entry_payment": {"pk": "entry"},
     "tournaments:match": {"pk": "match"},
     "tournaments:match_record": {"pk": "match"},
     "tournaments:forfeit": {"pk": "match", "loser": "side"},
     "tournaments:withdrawal_answer": {"pk": "ask"},
+    "tournaments:bye_withdraw": {"pk": "bye"},
     "tournaments:announcement_withdraw": {"pk": "announcement"},
     **{
         f"tournaments:{name}": {"pk": "player"}
@@ -145,6 +155,7 @@ def _from_event(event: Tournament, kind: str):
         "match": lambda: match,
         "side": lambda: match.home if match is not None else None,
         "ask": lambda: _first(event.withdrawal_requests),
+        "bye": lambda: _first(event.bye_requests_made),
         "announcement": lambda: _first(event.announcements),
     }[kind]()
 
@@ -188,7 +199,7 @@ def names_of(obj) -> list[str]:
         return [obj.player.display_name]
     if isinstance(obj, Match):
         return names_of(obj.home) + (names_of(obj.away) if obj.away_id else [])
-    if isinstance(obj, WithdrawalRequest):
+    if isinstance(obj, WithdrawalRequest | ByeRequest):
         return names_of(obj.who)
     if isinstance(obj, Player):
         return [obj.display_name]

@@ -35,6 +35,12 @@ def _secret_cards(world: World, role: str, target: str) -> set[str]:
     return cards
 
 
+def _device_link(text: str, at: int) -> bool:
+    """Whether the path found at ``at`` is a tournament's table device (/t/<slug>/tables/<n>/…), a
+    hall table's number, not a live table's id."""
+    return re.search(r"/t/[-\w]+$", text[max(0, at - 120):at]) is not None
+
+
 def leaks(world: World, role: str, target: str, body: bytes) -> list[str]:
     found = []
     text = body.decode("utf-8", errors="replace")
@@ -51,6 +57,6 @@ def leaks(world: World, role: str, target: str, body: bytes) -> list[str]:
         found.append(f"e-mail addresses {sorted(emails)}")
     if role != "seated":
         for path in (f"/tables/{world.private_table.pk}/", f"/archive/{world.private_archived.pk}/"):
-            if path in text:
+            if any(not _device_link(text, at.start()) for at in re.finditer(re.escape(path), text)):
                 found.append(f"a link to {path}")
     return found

@@ -21,8 +21,9 @@ EXTRA_METHODS = ("PUT", "PATCH", "DELETE")
 #: "api/v1/tournaments/<slug>/") or a club ("clubs/<slug>/").
 PARENTS = ("slug", "club_slug")
 #: Whole-number path arguments that are a place inside the parent, not an object's id: every
-#: event has a round 1, so there is nothing of another event's to borrow.
-PLACES = ("number",)
+#: event has a round 1 and a table 1, so there is nothing of another event's to borrow (a table's
+#: device code is worked out from its event and number: another event's code opens nothing here).
+PLACES = ("number", "table")
 #: The routes whose object id has no parent in the path: the id names its kind, which is looked up
 #: site-wide by design, and who may see or change it is that object's own rule. A new route with an
 #: id and no parent fails `test_completeness` until it is named here (or given a parent).
@@ -51,9 +52,13 @@ KIND_IDS = {
     "gameplay:record_json": "as gameplay:verify_table",
     "gameplay:replay": "as gameplay:verify_table",
     "archive:match": "an archived match, through the archive's one visibility rule",
+    "archive:share": "as archive:match, and then only its own players, of a game against bots",
+    "archive:position_svg": "as archive:match",
+    "archive:position_png": "as archive:match",
     "archive:player": "a player's archive: only the matches the viewer may see",
     "archive:table_match": "a live table's archived match, through the visibility rule",
     "archive:record": "as archive:match",
+    "archive:puzzle": "a puzzle: shown, to anyone, only while its match is public (the visibility rule)",
     "archive:sheet_csv": "as archive:match",
     "archive:sheet_json": "as archive:match",
     "clubs:player_detail": "a player's public page",

@@ -214,6 +214,11 @@ ROWS: list[Row] = [
     Row("api:match_dispute", "POST", by(401, 403, 403, 409, 409, 403, 403), data=lambda w: {"note": ""}),
     Row("api:not_found", "GET", every(404)),
     Row("api:not_found", "POST", every(404)),
+    # --- the rules of the game and the site's help: public pages to read, nothing to send
+    Row("gameplay:rules", "GET", every(200)),
+    Row("gameplay:rules", "POST", every(405)),
+    Row("gameplay:help", "GET", every(200)),
+    Row("gameplay:help", "POST", every(405)),
     # --- live tables
     Row("gameplay:lobby", "GET", every(200)),
     Row("gameplay:lobby", "POST", every(200)),
@@ -250,20 +255,38 @@ ROWS: list[Row] = [
     Row("archive:list", "GET", every(200)),
     Row("archive:list", "POST", every(200)),
     *[Row(f"archive:{name}@private", method, seat(200))
-      for name in ("match", "record") for method in ("GET", "POST")],
+      for name in ("match", "record", "position_svg", "position_png") for method in ("GET", "POST")],
     *[Row(f"archive:{name}@public", method, every(200))
-      for name in ("match", "record") for method in ("GET", "POST")],
+      for name in ("match", "record", "position_svg", "position_png") for method in ("GET", "POST")],
     *[Row(f"archive:{name}@{which}", method, every(404))  # online records have no deal sheet
       for name in ("sheet_csv", "sheet_json") for which in ("private", "public")
       for method in ("GET", "POST")],
+    # only a player of a casual game against bots shares it: the world's archived games have no bot,
+    # so the players are told why not on the match page and nothing changes
+    Row("archive:share@private", "GET", every(405)),
+    Row("archive:share@private", "POST", by(LOGIN, 404, 404, 404, 404, REDIRECT, 404), unchanged=ROLES),
+    Row("archive:share@public", "GET", every(405)),
+    Row("archive:share@public", "POST", by(LOGIN, *[REDIRECT] * 6), unchanged=ROLES),
     Row("archive:player", "GET", every(200)),
     Row("archive:player", "POST", every(200)),
+    # puzzles: a public match's for anyone (an answer is taken and shown); a private match's for no one
+    Row("archive:puzzles", "GET", every(200)),
+    Row("archive:puzzles", "POST", every(405)),
+    Row("archive:puzzle@public", "GET", every(200)),
+    Row("archive:puzzle@public", "POST", every(REDIRECT), data=lambda w: {"card": w.public_puzzle.card}),
+    Row("archive:puzzle@private", "GET", every(404)),
+    Row("archive:puzzle@private", "POST", every(404), data=lambda w: {"card": w.private_puzzle.card}),
     Row("archive:upload", "GET", managers(200)),
     # no club chosen, nothing saved: the form says why, with 400
     Row("archive:upload", "POST", managers(400)),
     # --- clubs
     Row("clubs:home", "GET", every(200)),
     Row("clubs:home", "POST", every(200)),
+    # the site as an app: its manifest and the page the service worker shows offline
+    Row("clubs:manifest", "GET", every(200)),
+    Row("clubs:manifest", "POST", every(405)),
+    Row("clubs:offline", "GET", every(200)),
+    Row("clubs:offline", "POST", every(405)),
     Row("clubs:club_list", "GET", every(200)),
     Row("clubs:club_list", "POST", every(200)),
     Row("clubs:club_create", "GET", signed_in(200)),
@@ -351,11 +374,12 @@ ROWS: list[Row] = [
     Row("ratings:refit", "GET", every(405)),
     *[Row(f"tournaments:{name}", method, every(200)) for name in (
         "club_list", "home", "entries", "round", "print_pairings", "results", "standings", "crosstable",
-        "export", "match", "now_playing") for method in ("GET", "POST")],
+        "print_crosstable", "export", "match", "now_playing") for method in ("GET", "POST")],
     Row("tournaments:bracket", "GET", every(404)),  # a Swiss has no bracket
     Row("tournaments:bracket", "POST", every(404)),
     *[Row(f"tournaments:{name}", method, managers(200)) for name in (
-        "create", "edit", "substitute", "print_sheets", "dashboard", "audit", "player_substitute")
+        "create", "edit", "substitute", "print_sheets", "dashboard", "audit", "player_substitute",
+        "print_report", "print_prizes")
       for method in ("GET", "POST")],
     *[Row(f"tournaments:{name}", "GET", signed_in(405)) for name in (
         "entries_bulk", "self_register", "entry_action", "pair_next", "round_edit", "swap", "table_number",
@@ -381,11 +405,23 @@ ROWS: list[Row] = [
     *[Row(f"tournaments:{name}", "GET", managers(200)) for name in ("unpair", "player_withdraw", "no_show",
                                                                      "forfeit")],
     Row("tournaments:withdrawal_answer", "GET", managers(405)),
+    # a requested bye: the entry's own players (none of these roles) and the organisers
+    Row("tournaments:bye_ask", "GET", signed_in(405)),
+    Row("tournaments:bye_ask", "POST", managers(REDIRECT), data=lambda w: {
+        "entry": w.tournament.entries.filter(seed__gt=0).order_by("-pk").values_list("pk", flat=True)[0],
+        "round": 2}),
+    Row("tournaments:bye_withdraw", "GET", signed_in(405)),
+    Row("tournaments:bye_withdraw", "POST", managers(REDIRECT)),
     # only the entry's own player asks to withdraw
     Row("tournaments:player_ask_withdraw", "POST", signed_in(403)),
     Row("tournaments:match_record", "GET", managers(200)),
     Row("tournaments:match_record", "POST", managers(400)),
     Row("tournaments:dashboard_action", "POST", managers(404)),  # no such action: not there
+    # the entry fee at the desk: its form and the entries export with the payments are the organisers'
+    Row("tournaments:entries_export", "GET", managers(200)),
+    Row("tournaments:entries_export", "POST", managers(200)),
+    Row("tournaments:entry_payment", "GET", signed_in(405)),
+    Row("tournaments:entry_payment", "POST", managers(REDIRECT), data=lambda w: {"paid": "unpaid"}),
     # the hall screen is as public as the tournament page; what the organiser sends it is his alone
     Row("tournaments:hall", "GET", every(200)),
     Row("tournaments:hall", "POST", every(200)),
@@ -394,6 +430,16 @@ ROWS: list[Row] = [
     Row("tournaments:hall_pin", "POST", managers(REDIRECT), data=lambda w: {"view": "standings"}),
     Row("tournaments:announce", "POST", managers(REDIRECT), data=lambda w: {"text": "Второй тур в 14:00"}),
     Row("tournaments:announcement_withdraw", "POST", managers(REDIRECT)),
+    # a table's device opens for anyone with the table's code; each pair reports and confirms with its PIN
+    Row("tournaments:table_device", "GET", every(200)),
+    Row("tournaments:table_device", "POST", every(REDIRECT), data=lambda w: {
+        "match": w.match.pk, "action": "final", "final-home_eyes": "12", "final-away_eyes": "7",
+        "pin": w.match.home_pin}),
+    # the players' details the prize categories read: the organisers' alone, like the fees
+    Row("tournaments:player_details", "GET", managers(200)),
+    Row("tournaments:player_details", "POST", managers(REDIRECT)),
+    Row("tournaments:table_cards", "GET", managers(200)),
+    Row("tournaments:table_cards", "POST", managers(200)),
     Row("tournaments:my_matches", "GET", signed_in(200)),
     Row("tournaments:my_matches", "POST", signed_in(200)),
     Row("tournaments:my_notifications", "GET", signed_in(200)),

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.authz.world import World
+from tournaments.selectors import devices
 from webhooks.models import Webhook
 
 Target = Callable[[World], "dict[str, Any] | str"]
@@ -58,7 +59,7 @@ def _other_match(w: World):
 TABLE_ROUTES = ("gameplay:table", "gameplay:sit", "gameplay:bots", "gameplay:client_seed",
                 "gameplay:verify_table", "gameplay:state_json", "gameplay:record_json", "gameplay:replay",
                 "archive:table_match")
-ARCHIVE_ROUTES = ("match", "record", "sheet_csv", "sheet_json")
+ARCHIVE_ROUTES = ("match", "record", "sheet_csv", "sheet_json", "share", "position_svg", "position_png")
 
 TARGETS: dict[str, Target] = {
     "account_confirm_email": lambda w: {"key": "no-such-key"},
@@ -110,6 +111,8 @@ TARGETS: dict[str, Target] = {
     **{f"archive:{name}@private": (lambda w: {"pk": w.private_archived.pk}) for name in ARCHIVE_ROUTES},
     **{f"archive:{name}@public": (lambda w: {"pk": w.public_archived.pk}) for name in ARCHIVE_ROUTES},
     "archive:player": lambda w: {"pk": w.users["seated"].player.pk},
+    "archive:puzzle@public": lambda w: {"pk": w.public_puzzle.pk},
+    "archive:puzzle@private": lambda w: {"pk": w.private_puzzle.pk},
     **{f"clubs:{name}": _club for name in (
         "club_detail", "club_edit", "club_join", "club_leave", "members", "member_add", "audit", "roster",
         "roster_add", "roster_bulk", "roster_merge")},
@@ -140,9 +143,14 @@ TARGETS: dict[str, Target] = {
     **{f"tournaments:{name}": _event for name in (
         "home", "edit", "entries", "entries_bulk", "self_register", "pair_next", "results", "standings",
         "crosstable", "bracket", "dashboard", "audit", "dashboard_action", "now_playing", "hall", "hall_pin",
-        "announce")},
+        "announce", "table_cards", "print_crosstable", "print_report", "player_details", "print_prizes")},
+    "tournaments:table_device": lambda w: {
+        "slug": w.tournament.slug, "table": w.match.table,
+        "code": devices.device_code(tournament_id=w.tournament.pk, table=w.match.table)},
     "tournaments:announcement_withdraw": lambda w: {"slug": w.tournament.slug, "pk": w.announcement.pk},
     "tournaments:substitute": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk},
+    "tournaments:entry_payment": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk},
+    "tournaments:entries_export": _event,
     "tournaments:entry_action": lambda w: {"slug": w.tournament.slug, "pk": w.entry.pk, "action": "check-in"},
     # in an individual event the Entry rows are its tables' partnerships, which no pair's page takes
     "tournaments:entry_action@partnership": lambda w: {
@@ -156,6 +164,8 @@ TARGETS: dict[str, Target] = {
     "tournaments:match": lambda w: {"slug": w.tournament.slug, "pk": w.match.pk},
     "tournaments:match_record": lambda w: {"slug": w.tournament.slug, "pk": w.match.pk},
     "tournaments:forfeit": lambda w: {"slug": w.tournament.slug, "pk": w.match.pk, "loser": w.match.home_id},
+    "tournaments:bye_ask": lambda w: {"slug": w.tournament.slug},
+    "tournaments:bye_withdraw": lambda w: {"slug": w.tournament.slug, "pk": w.bye.pk},
     "tournaments:withdrawal_answer": lambda w: {
         "slug": w.tournament.slug, "pk": w.ask.pk, "answer": "decline"},
     "tournaments:players_bulk": _solo,

@@ -18,15 +18,16 @@ from typing import Any
 
 from django.test import Client
 
-from archive.models import ArchivedMatch
+from archive.models import ArchivedMatch, Puzzle
 from clubs import services as club_services
 from clubs.models import ApiToken, ClubPlayer, MemberInvitation, Player, PlayerInvitation, Role, TokenScope
 from gameplay import services as table_services
 from gameplay.models import Seating, Table
+from tests.archive.puzzle_factory import make_puzzle
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from tests.tournaments.conftest import player_with_account, register_pairs
 from tournaments import services as tournament_services
-from tournaments.models import Entry, IndividualEntry, Match, WithdrawalRequest
+from tournaments.models import ByeRequest, Entry, IndividualEntry, Match, WithdrawalRequest
 
 #: The people the matrix asks about, in the order its rows name them.
 ROLES = ("anonymous", "stranger", "member", "organiser", "owner", "seated", "other_player")
@@ -45,6 +46,8 @@ class Other:
     ask: WithdrawalRequest
     solo: Any
     unclaimed: Player
+    #: a pair's ask to sit out round 3 of ``pairs``
+    bye: ByeRequest
     invitation: PlayerInvitation
     #: the owner's invitation to a roster player's account, by name (waiting for his answer)
     member_invitation: MemberInvitation
@@ -60,6 +63,8 @@ class World:
     match: Any
     entry: Any
     ask: WithdrawalRequest
+    #: the organiser's ask for a pair to sit out round 3 of ``tournament`` (and one in ``solo``)
+    bye: ByeRequest
     solo: Any
     solo_match: Any
     solo_entry: IndividualEntry
@@ -71,6 +76,9 @@ class World:
     open_table: Table
     public_archived: ArchivedMatch
     private_archived: ArchivedMatch
+    #: A puzzle of each archived match: only the public match's is shown, to anyone.
+    public_puzzle: Puzzle
+    private_puzzle: Puzzle
     roster_entry: ClubPlayer
     unclaimed: Player
     invitation: PlayerInvitation
@@ -173,7 +181,7 @@ def _other_club() -> Other:
     ClubPlayer.objects.create(club=club, player=own, added_as=own.display_name)
     pairs = tournament_services.create_tournament(
         actor=owner, club=club, name="Кубок Бирлика", starts_on=datetime.date(2026, 11, 7), format="swiss",
-        swiss_rounds=3, seeding="manual",
+        swiss_rounds=3, seeding="manual", bye_requests="half",
     )
     people = [_stranger_player(club, i) for i in range(8)]
     for i in range(0, 8, 2):
@@ -182,6 +190,8 @@ def _other_club() -> Other:
     tournament_services.pair_next_round(actor=owner, tournament=pairs)
     ask = tournament_services.ask_to_withdraw(actor=people[0].user,
                                               entry=pairs.entries.order_by("pk").first())
+    bye = tournament_services.ask_bye(actor=owner, entry=pairs.entries.order_by("pk").first(),
+                                      round_number=3)
     solo = tournament_services.create_tournament(
         actor=owner, club=club, name="Бирлик один на один", starts_on=datetime.date(2026, 11, 8),
         format="ind_swiss", swiss_rounds=3, seeding="manual", self_registration=True,
@@ -196,7 +206,7 @@ def _other_club() -> Other:
     unclaimed = club_services.add_player(actor=owner, club=club, display_name="Чужак Безаккаунтный").player
     invitation = club_services.invite_player(actor=owner, club=club, player=unclaimed)
     member_invitation = club_services.invite_member(actor=owner, club=club, who=people[1].user.username)
-    return Other(club=club, owner=owner, pairs=pairs, ask=ask, solo=solo, unclaimed=unclaimed,
+    return Other(club=club, owner=owner, pairs=pairs, ask=ask, solo=solo, unclaimed=unclaimed, bye=bye,
                  invitation=invitation, member_invitation=member_invitation)
 
 
@@ -215,7 +225,7 @@ def build_world() -> World:
     # a tournament of the club with round 1 paired
     tournament = tournament_services.create_tournament(
         actor=users["organiser"], club=club, name="Кубок Успенки", starts_on=datetime.date(2026, 11, 7),
-        format="swiss", swiss_rounds=3,
+        format="swiss", swiss_rounds=3, bye_requests="half",
     )
     pair = [player_with_account(club, u) for u in ("asel", "oleh", "ivan", "nurlan")]
     tournament_services.register_entry(actor=users["organiser"], tournament=tournament,
@@ -233,6 +243,7 @@ def build_world() -> World:
     match.refresh_from_db()
     entry = Entry.objects.filter(tournament=tournament).order_by("pk").first()
     ask = tournament_services.ask_to_withdraw(actor=pair[0].user, entry=entry)
+    bye = tournament_services.ask_bye(actor=users["organiser"], entry=entry, round_number=3)
     announcement = tournament_services.post_announcement(
         actor=users["organiser"], tournament=tournament, text="Обед в 13:00"
     )
@@ -240,7 +251,7 @@ def build_world() -> World:
     # an individual event (players alone, new partners each round), round 1 paired
     solo = tournament_services.create_tournament(
         actor=users["organiser"], club=club, name="Индивидуалка", starts_on=datetime.date(2026, 11, 8),
-        format="ind_swiss", swiss_rounds=3, seeding="manual",
+        format="ind_swiss", swiss_rounds=3, seeding="manual", bye_requests="half",
     )
     for i in range(8):
         tournament_services.register_player(actor=users["organiser"], tournament=solo,
@@ -252,6 +263,7 @@ def build_world() -> World:
     players_of_solo = IndividualEntry.objects.filter(tournament=solo).select_related("player__user")
     leaving = players_of_solo.order_by("pk").last()
     solo_ask = tournament_services.ask_to_withdraw(actor=leaving.player.user, entry=leaving)
+    tournament_services.ask_bye(actor=users["organiser"], entry=solo_entry, round_number=3)
 
     unclaimed = club_services.add_player(actor=users["organiser"], club=club, display_name="Безаккаунтный")
     unclaimed = unclaimed.player
@@ -278,11 +290,13 @@ def build_world() -> World:
         clients[role].force_login(users[role])
     return World(
         users=users, club=club, other_club=other_club, other=other, tournament=tournament, match=match,
-        entry=entry, ask=ask, solo=solo, solo_match=solo_match, solo_entry=solo_entry, solo_ask=solo_ask,
+        entry=entry, ask=ask, bye=bye, solo=solo, solo_match=solo_match, solo_entry=solo_entry,
+        solo_ask=solo_ask,
         announcement=announcement,
         private_table=private_table,
         public_table=public_table, open_table=open_table, public_archived=public_archived,
-        private_archived=private_archived, roster_entry=roster_entry, unclaimed=unclaimed,
+        private_archived=private_archived, public_puzzle=make_puzzle(public_archived),
+        private_puzzle=make_puzzle(private_archived), roster_entry=roster_entry, unclaimed=unclaimed,
         invitation=invitation, in_person=in_person, named=named, owner_token=owner_token, keys=keys,
         clients=clients,
     )

@@ -101,7 +101,7 @@ def _uvicorn_commands() -> dict[str, str]:
         "bin/site": re.search(r'start web "\$VENV/bin/uvicorn" ((?:.*\\\n)*.*)', site).group(1),
         "bilka-asgi@.service": re.search(r"ExecStart=\S+/uvicorn ((?:.*\\\n)*.*)", unit).group(1),
         "bench/ws/servers.py": (REPO_ROOT / "bench" / "ws" / "servers.py").read_text(),
-        "bench/web/load.py": (REPO_ROOT / "bench" / "web" / "load.py").read_text(),
+        "bench/web/common.py": (REPO_ROOT / "bench" / "web" / "common.py").read_text(),
     }
 
 

@@ -246,3 +246,20 @@ def test_the_shuffle_example_deals_as_shown() -> None:
     assert shuffled == shown["deal 1: the deck after the shuffle"]
     assert deal_hands(seed, client_seeds, 2, deck)[0] == mask(f"`{shown['deal 2: the hand of N']}`")
     assert SEATS[first_dealer(seed, client_seeds)] == shown["first dealer"]
+
+
+def test_the_boards_example_deals_as_shown() -> None:
+    from gameplay.engine.boards import board_hands, board_message, jack_holder
+    from gameplay.engine.shuffle import shuffled_deck
+
+    table = example_table(SHUFFLE_DOC, "boards")
+    shown = {what: " ".join(codes(value)) for what, value in table}
+    seed = bytes.fromhex(shown["event seed (hex)"])
+    message = board_message(1)
+    assert commitment_of(seed) == shown["commitment"]
+    assert message.hex() == shown["message of board 1 (hex)"]
+    assert hmac.digest(seed, message + bytes(4), "sha256")[:8].hex(" ") == shown["stream of board 1 begins"]
+    assert " ".join(card_to_str(c) for c in shuffled_deck(seed, message)) == shown[
+        "board 1: the deck after the shuffle"]
+    holder = dict(table)["board 1: who holds `JC`, so the set's suits"]
+    assert holder.startswith(f"{SEATS[jack_holder(board_hands(seed, 1))]}:")

@@ -6,13 +6,13 @@ from playwright.sync_api import expect, sync_playwright
 
 from clubs.models import Club, Player
 
-from .conftest import CHROMIUM_ARGS, PHONE
+from .conftest import CHROMIUM_ARGS, PHONE, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _no_horizontal_scroll(page) -> None:
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = sideways_overflow(page)
     assert overflow <= 0, f"{page.url} scrolls sideways by {overflow}px"
 
 

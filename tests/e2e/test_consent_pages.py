@@ -14,14 +14,14 @@ from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory,
 from tournaments import services
 from tournaments.models import EntryStatus
 
-from .conftest import CHROMIUM_ARGS, PHONE
+from .conftest import CHROMIUM_ARGS, PHONE, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 WIDE = {"width": 1280, "height": 800}
 
 
 def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    return sideways_overflow(page)
 
 
 def _signed_in(browser, live_server, user, viewport):
@@ -83,6 +83,7 @@ def test_invitations_and_partner_requests_on_a_phone_and_a_wide_screen(
                     page.goto(f"{live_server.url}/")
                     page.locator("#site-menu a[href='/me/']").click()
                     page.locator("#invitations a.list-title").click()
+                    expect(page.locator("button[value=accept]")).to_be_visible()
                     assert _overflow(page) <= 0
                     page.screenshot(
                         path=screenshots_dir / f"club-join-invitation-{width}.png", full_page=True

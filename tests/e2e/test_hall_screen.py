@@ -5,6 +5,8 @@ The site runs under Daphne (tests/e2e/test_tables_play.py's fixture); screenshot
 var/screenshots/hall-*.png for a person to look at.
 """
 
+import time
+
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
@@ -136,6 +138,14 @@ def test_the_hall_screen_says_it_is_reconnecting_and_comes_back_by_itself(  # no
         browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         page = browser.new_context(viewport=SIZES["720p"], locale="ru").new_page()
         page.add_init_script(KEEP_SOCKETS)
+
+        # On a loaded machine the socket can open before the deferred hall.js has run (CI saw it
+        # once): hold hall.js back until then, so the screen must learn it was connected.
+        def late(route):  # type: ignore[no-untyped-def]
+            time.sleep(2)
+            route.continue_()
+
+        page.route("**/tournaments/hall*.js", late)
         page.goto(f"{asgi_server}/t/{t.slug}/hall/")
         expect(page.locator("#t-live[data-live-connected='1']")).to_have_count(1)
         expect(page.locator("#hall-reconnecting")).to_be_hidden()

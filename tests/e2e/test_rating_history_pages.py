@@ -17,7 +17,7 @@ from tests.tournaments.day.test_seeding_snapshot import _rate, rated_swiss  # no
 from tournaments import services
 from tournaments.services import runner
 
-from .conftest import CHROMIUM_ARGS, PHONE
+from .conftest import CHROMIUM_ARGS, PHONE, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +25,7 @@ WIDE = {"width": 1280, "height": 800}
 
 
 def _no_sideways_scroll(page) -> None:
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = sideways_overflow(page)
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
 
 

@@ -19,7 +19,7 @@ from gameplay.engine.selfplay import bot_match
 from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
 
-from .conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS
+from .conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -52,7 +52,7 @@ def _setup():
 
 
 def _overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    return sideways_overflow(page)
 
 
 def test_the_upload_and_confirm_pages_fit_a_phone_and_a_wide_screen(live_server, chromium_path, tmp_path):

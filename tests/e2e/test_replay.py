@@ -134,3 +134,116 @@ def test_step_through_a_deal_with_the_keyboard_and_open_a_shared_link(live_serve
         expect(page.locator(".rp-nav")).to_be_hidden()
         page.screenshot(path=str(screenshots_dir / "replay-print.png"), full_page=True)
         browser.close()
+
+
+def test_the_viewer_hides_results_until_the_end_copies_its_link_and_fits_the_screen(
+        live_server, chromium_path, screenshots_dir):
+    """No spoiler before a deal's end (and the toggle, remembered), ↑ ↓ a trick with the slider
+    focused, ? for the keys, the copy-link button, the next and best cards marked, and the board
+    whole above the fold at 1280×800 and 390×844."""
+    from archive.services import analysis
+    from tests.archive.test_analysis import _archive, _short_record
+    from tests.clubs.factories import PlayerFactory, UserFactory
+
+    players = [PlayerFactory(display_name=n, user=UserFactory(username=n.lower()))
+               for n in ("Asel", "Ivan", "Oleh", "Nurlan")]
+    match = _archive(players, _short_record())
+    analysis.analyse_match(match_id=match.pk)
+    url = f"{live_server.url}/archive/{match.pk}/"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+        context.add_init_script(WATCH)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}?deal=1&card=0")
+        felt = page.locator(".rp-felt").bounding_box()
+        assert felt["y"] + felt["height"] <= 800, felt
+        page.screenshot(path=str(screenshots_dir / "replay-viewer-1280.png"))
+        outcome, score = page.locator(".rp-outcome"), page.locator(".big-score [data-rp-match]")
+        expect(outcome).to_be_hidden()
+        expect(score).to_be_hidden()
+        expect(page.locator(".rp-deal-row .rp-row-result").first).to_be_hidden()
+        expect(page.locator(".rp-hand .rp-next")).to_have_count(1)
+        expect(page.locator(".rp-hand .rp-best").first).to_be_visible()
+        expect(page.locator(".rp-legend-best")).to_be_visible()
+
+        # with the slider focused the arrows up and down move a trick, as the keys say
+        slider = page.locator(".rp-slider")
+        slider.focus()
+        page.keyboard.press("ArrowDown")
+        expect(page).to_have_url(f"{url}?deal=1&card=4")
+        page.keyboard.press("ArrowDown")
+        expect(page).to_have_url(f"{url}?deal=1&card=8")
+        page.keyboard.press("ArrowUp")
+        expect(page).to_have_url(f"{url}?deal=1&card=4")
+        expect(slider).to_be_focused()
+        expect(page.locator(".rp-trick-list .rp-won")).to_have_count(1)
+        expect(page.locator(".rp-trick-list .rp-who")).to_have_count(4)
+        # the deal's end shows its outcome, and the start hides it again
+        page.keyboard.press("End")
+        expect(page).to_have_url(f"{url}?deal=1&card=32")
+        expect(outcome).to_be_visible()
+        expect(page.locator(".rp-eyes-after")).to_be_visible()
+        expect(page.locator(".rp-deal-row .rp-row-result").first).to_be_visible()
+        expect(score).to_be_hidden()
+        page.keyboard.press("Home")
+        expect(outcome).to_be_hidden()
+
+        # autoplay steps on by itself at the chosen speed, and pauses
+        page.locator(".rp-speed").select_option("400")
+        play = page.locator(".rp-play")
+        play.click()
+        expect(play).to_have_attribute("aria-pressed", "true")
+        expect(page).to_have_url(f"{url}?deal=1&card=3", timeout=5000)
+        play.click()
+        expect(play).to_have_text("Play")
+        paused = page.url
+        page.wait_for_timeout(1200)
+        assert page.url == paused
+        page.keyboard.press("Home")
+
+        # "Show results" shows them all, and the page remembers it
+        page.locator(".rp-results").click()
+        expect(outcome).to_be_visible()
+        expect(score).to_be_visible()
+        expect(page.locator(".rp-results")).to_have_text("Hide results")
+        page.reload()
+        expect(score).to_be_visible()
+        page.locator(".rp-results").click()
+        expect(score).to_be_hidden()
+        page.reload()
+        expect(outcome).to_be_hidden()
+
+        # ? shows the keys
+        page.locator("body").press("?")
+        expect(page.locator(".rp-keys")).to_have_attribute("open", "")
+        expect(page.locator(".rp-hint")).to_be_visible()
+        page.locator("body").press("?")
+        expect(page.locator(".rp-hint")).to_be_hidden()
+
+        # the copy-link button copies the address of the position shown
+        page.locator("body").press("ArrowRight")
+        expect(page).to_have_url(f"{url}?deal=1&card=1")
+        page.locator(".rp-copy").click()
+        expect(page.locator(".rp-copied")).to_have_text("Link copied.")
+        assert page.evaluate("navigator.clipboard.readText()") == f"{url}?deal=1&card=1"
+        page.locator(".rp-results").click()
+        page.keyboard.press("End")
+        page.screenshot(path=str(screenshots_dir / "replay-viewer-1280-end.png"), full_page=True)
+        assert page.evaluate("window.__csp") == [] and errors == []
+
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU", is_mobile=True,
+                                    has_touch=True)
+        page = phone.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}?deal=1&card=5")
+        felt = page.locator(".rp-felt").bounding_box()
+        assert felt["y"] + felt["height"] <= 844, felt
+        expect(page.locator(".rp-results")).to_have_text("Показать результаты")
+        page.screenshot(path=str(screenshots_dir / "replay-viewer-390.png"))
+        page.screenshot(path=str(screenshots_dir / "replay-viewer-390-full.png"), full_page=True)
+        assert errors == []
+        browser.close()

@@ -106,6 +106,8 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
         context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                               "domain": host, "path": "/"}])
         page = context.new_page()
+        console = []
+        page.on("console", lambda m: console.append(m.text))
         try:
             page.goto(f"{asgi_server}/tables/{table.pk}/")
             summary = page.locator(".bt-between")
@@ -113,6 +115,12 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
             expect(summary).to_be_visible()
             expect(page.locator(".bt-decide [data-action=redeal]")).to_be_visible()
             expect(page.locator(".bt-clock")).to_have_text(re.compile(r"\d"))
+            # the hand the question is about, and the answer's buttons, on the first screen of a phone
+            page.set_viewport_size({"width": 390, "height": 844})
+            for shown in (".bt-hand .bt-card >> nth=-1", ".bt-decide [data-action=pass]"):
+                box = page.locator(shown).bounding_box()
+                assert box and box["y"] + box["height"] <= 844, (shown, box)
+            page.set_viewport_size(PHONE)
             expect(summary).to_contain_text(f"Раздача {number} окончена")
             expect(summary.locator(".bt-sum-points")).to_have_text(
                 f"Очки: С–Ю {last.points[0]} · В–З {last.points[1]}")
@@ -148,6 +156,8 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
             page.once("dialog", lambda dialog: dialog.accept())
             page.locator(".bt-resign").click()
             expect(page.locator(".bt-result")).to_be_visible()
+            # the running match's "finished deals" replay link gives way to the match's own
+            expect(page.locator("#table-replay")).to_be_hidden()
             for width in (360, 1280):
                 page.set_viewport_size({"width": width, "height": 800})
                 page.wait_for_timeout(200)
@@ -156,6 +166,7 @@ def test_between_deals_the_summary_sits_beside_the_first_question(asgi_server, c
             page.reload()
             expect(page.locator(".bt-result")).to_be_visible()
             assert biggest_gap(page) <= 16, "an empty gap after a reload"
+            assert not [c for c in console if "vibrate" in c], console  # the turn alert waits for a tap
         finally:
             context.close()
             browser.close()

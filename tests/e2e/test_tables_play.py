@@ -23,7 +23,7 @@ from gameplay import services
 from gameplay.models import Table
 from tests.conftest import REPO_ROOT, _database_url
 
-from .conftest import CHROMIUM_ARGS, PHONE
+from .conftest import CHROMIUM_ARGS, PHONE, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def asgi_server(django_db_setup):
 
 
 def _no_horizontal_scroll(page) -> None:
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = sideways_overflow(page)
     assert overflow <= 0, f"{page.url} scrolls sideways by {overflow}px"
 
 

@@ -9,7 +9,7 @@ from tests.clubs.factories import PASSWORD, ClubFactory, PlayerFactory, UserFact
 from tournaments import services
 from tournaments.models import Match, MatchStatus, Tournament
 
-from .conftest import CHROMIUM_ARGS, PHONE
+from .conftest import CHROMIUM_ARGS, PHONE, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +22,7 @@ NAMES = {
 
 
 def _no_horizontal_scroll(page) -> None:
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = sideways_overflow(page)
     assert overflow <= 0, f"{page.url} scrolls sideways by {overflow}px"
 
 

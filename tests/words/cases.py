@@ -17,6 +17,8 @@ from django.urls import NoReverseMatch, reverse
 
 from archive.models import ArchivedMatch
 from clubs.models import ApiToken
+from tests.archive.puzzle_factory import make_puzzle
+from tournaments.selectors import devices
 from webhooks.models import Delivery, TournamentEvent, Webhook
 
 from .scene import Scene
@@ -28,15 +30,19 @@ SKIPPED = {
     "gameplay:state_json": "JSON for the table script",
     "gameplay:record_json": "JSON game record",
     "archive:record": "JSON game record file",
+    "archive:position_svg": "a picture of a position (its words are the replay's, read there)",
+    "archive:position_png": "a picture of a position (its words are the replay's, read there)",
     "archive:sheet_csv": "CSV score sheet file",
     "archive:sheet_json": "JSON score sheet file",
     "tournaments:export": "CSV/JSON files",
+    "tournaments:entries_export": "the organisers' CSV file of entries and fees",
     "ratings:chart": "an SVG picture of numbers and dates (its alt text is on the player's page)",
     "ratings:refit": "a staff POST that sends back to the explanation page (its words are that page's)",
     "health": "a machine check",
     "tournaments:phone_subscribe": "JSON for the phone-notices script (its refusals: test_phones.py)",
     "tournaments:phone_forget": "JSON for the phone-notices script",
     "tournaments:service_worker": "the service worker's script",
+    "clubs:manifest": "the web app manifest, JSON (its names in every language: tests/clubs/test_app.py)",
     "webhooks:stream": "a tournament's events for programs (text/event-stream of JSON)",
     "api:*": (
         "the API's JSON answers and schema; the docs page shows the schema's English descriptions and"
@@ -104,6 +110,24 @@ def match_url(attr: str) -> Callable[[Scene], str]:
     return lambda s: getattr(s, attr).get_absolute_url()
 
 
+def device_url(attr: str) -> Callable[[Scene], str]:
+    """The table device of the table ``attr``'s match is played at."""
+
+    def at(s: Scene) -> str:
+        m = getattr(s, attr)
+        code = devices.device_code(tournament_id=m.tournament_id, table=m.table)
+        return reverse("tournaments:table_device", args=[m.tournament.slug, m.table, code])
+
+    return at
+
+
+def device_wrong_pin(s: Scene) -> dict:
+    """A report on the open match's table device with a PIN of neither side."""
+    m = devices.device_match(tournament=s.open_match.tournament, table=s.open_match.table)
+    wrong = next(p for p in ("0000", "1111", "2222") if p not in (m.home_pin, m.away_pin))
+    return {"match": m.pk, "action": "final", "final-home_eyes": "12", "final-away_eyes": "7", "pin": wrong}
+
+
 def club(s: Scene) -> str:
     return s.club.slug
 
@@ -127,6 +151,20 @@ def user_id(username: str) -> Callable[[Scene], int]:
 
 def player_id(username: str) -> Callable[[Scene], int]:
     return lambda s: s.users[username].player.pk
+
+
+def shared_puzzle_row(s: Scene) -> Any:
+    """A puzzle of the game against bots that its player shared (made once, from a bot match)."""
+    return make_puzzle(ArchivedMatch.objects.get(table_id=s.finished_table.pk))
+
+
+def shared_puzzle(s: Scene) -> int:
+    return shared_puzzle_row(s).pk
+
+
+def missed_card(s: Scene) -> str:
+    puzzle = shared_puzzle_row(s)
+    return next(c for c in puzzle.view["legal"] if c != puzzle.card)
 
 
 def roster_entry(s: Scene) -> int:
@@ -179,6 +217,7 @@ CASES: list[Case] = [
     # --- public pages
     Case("clubs:home", None, url("clubs:home")),
     Case("clubs:home", "asel", url("clubs:home")),
+    Case("clubs:offline", None, url("clubs:offline")),
     Case("clubs:club_list", None, url("clubs:club_list")),
     Case("clubs:club_detail", None, url("clubs:club_detail", club)),
     Case("clubs:player_search", None, lambda s: reverse("clubs:player_search") + "?q=Ерлан"),
@@ -221,11 +260,39 @@ CASES: list[Case] = [
     Case("tournaments:standings", None, url("tournaments:standings", slug("cup")), label="knockout"),
     Case("tournaments:standings", None, url("tournaments:standings", slug("mix")), label="individual"),
     Case("tournaments:crosstable", None, url("tournaments:crosstable", slug("league"))),
+    Case("tournaments:print_crosstable", None, url("tournaments:print_crosstable", slug("swiss"))),
+    Case(
+        "tournaments:print_crosstable",
+        None,
+        url("tournaments:print_crosstable", slug("league")),
+        label="all-play-all",
+    ),
+    Case("tournaments:print_report", "organiser", url("tournaments:print_report", slug("swiss"))),
+    Case(
+        "tournaments:print_report",
+        "organiser",
+        url("tournaments:print_report", slug("cup")),
+        label="knockout",
+    ),
+    Case(
+        "tournaments:print_report",
+        "organiser",
+        url("tournaments:print_report", slug("mix")),
+        label="individual",
+    ),
+    Case(
+        "tournaments:print_sheets",
+        "organiser",
+        url("tournaments:print_sheets", slug("series"), first_round("series")),
+        label="best-of series",
+    ),
     Case("tournaments:bracket", None, url("tournaments:bracket", slug("cup"))),
     Case("tournaments:match", None, match_url("confirmed_match")),
     Case("tournaments:match", None, match_url("reported_match"), label="waiting for a PIN"),
     Case("tournaments:match", None, match_url("mix_match"), label="individual"),
     Case("tournaments:now_playing", None, url("tournaments:now_playing", slug("swiss"))),
+    Case("gameplay:rules", None, url("gameplay:rules")),
+    Case("gameplay:help", None, url("gameplay:help")),
     Case("gameplay:lobby", None, url("gameplay:lobby")),
     Case("gameplay:create", None, url("gameplay:create")),
     Case("gameplay:table", None, lambda s: s.table.get_absolute_url(), label="bots playing, watched"),
@@ -239,15 +306,28 @@ CASES: list[Case] = [
     Case("archive:list", None, url("archive:list")),
     Case("archive:list", "organiser", lambda s: reverse("archive:list") + f"?club={s.club.pk}&q=zz",
          label="filtered, nothing found"),
-    Case("archive:match", None,
+    Case("archive:match", "oleh",
          lambda s: ArchivedMatch.objects.get(table_id=s.finished_table.pk).get_absolute_url(),
-         label="online"),
+         label="online, against bots: its player may share it"),
+    Case("archive:share", "oleh",
+         lambda s: reverse("archive:share",
+                           args=[ArchivedMatch.objects.get(table_id=s.finished_table.pk).pk]),
+         post=lambda s: {"public": "1"}, label="shared with everyone"),
     Case("archive:match", "organiser",
          lambda s: ArchivedMatch.objects.get(tournament_match=s.confirmed_match.pk).get_absolute_url(),
          label="tournament"),
     Case("archive:table_match", None, url("archive:table_match", lambda s: s.finished_table.pk)),
     Case("archive:player", None,
          url("archive:player", lambda s: s.users["oleh"].player.pk)),
+    Case("archive:puzzles", None, url("archive:puzzles"), label="none yet"),
+    Case("archive:puzzle", None, url("archive:puzzle", shared_puzzle), label="the position"),
+    Case("archive:puzzle", "oleh", url("archive:puzzle", shared_puzzle),
+         post=lambda s: {"card": "ZZ"}, label="a forged card"),
+    Case("archive:puzzle", "oleh", url("archive:puzzle", shared_puzzle),
+         post=lambda s: {"card": shared_puzzle_row(s).card}, label="solved: the solution"),
+    Case("archive:puzzle", None, url("archive:puzzle", shared_puzzle),
+         post=lambda s: {"card": missed_card(s)}, label="missed, as a visitor"),
+    Case("archive:puzzles", "oleh", url("archive:puzzles"), label="with a streak"),
     # --- accounts
     Case("account_login", None, url("account_login")),
     Case(
@@ -306,6 +386,12 @@ CASES: list[Case] = [
         post=lambda s: {"action": "confirm", "pin": "0000"},
         label="wrong PIN",
     ),
+    Case("tournaments:match", None, match_url("open_match"), label="report by PIN"),
+    Case("tournaments:table_device", None, device_url("open_match")),
+    Case("tournaments:table_device", None, device_url("reported_match"), label="to confirm"),
+    Case(
+        "tournaments:table_device", None, device_url("open_match"), post=device_wrong_pin, label="wrong PIN"
+    ),
     Case("tournaments:match", "organiser", match_url("open_match"), post=final_score(13, 7), label="13 eyes"),
     Case(
         "tournaments:match", "organiser", match_url("open_match"), post=final_score(-1, 12), label="-1 eyes"
@@ -332,6 +418,9 @@ CASES: list[Case] = [
         label="half-written deal sheet",
     ),
     # --- the organiser's pages
+    Case("tournaments:table_cards", "organiser", url("tournaments:table_cards", slug("swiss"))),
+    Case("tournaments:player_details", "organiser", url("tournaments:player_details", slug("cup"))),
+    Case("tournaments:print_prizes", "organiser", url("tournaments:print_prizes", slug("cup"))),
     Case("tournaments:create", "organiser", url("tournaments:create", club)),
     Case(
         "tournaments:create",
@@ -343,6 +432,30 @@ CASES: list[Case] = [
     Case("tournaments:edit", "organiser", url("tournaments:edit", slug("swiss"))),
     Case("tournaments:edit", "organiser", url("tournaments:edit", slug("fresh")), label="not started"),
     Case("tournaments:entries", "organiser", url("tournaments:entries", slug("fresh")), label="organiser"),
+    Case(
+        "tournaments:entries", "organiser", url("tournaments:entries", slug("swiss")), label="requested byes"
+    ),
+    Case("tournaments:entries", "asel", url("tournaments:entries", slug("mix")), label="a player's byes"),
+    Case(
+        "tournaments:bye_ask",
+        "organiser",
+        url("tournaments:bye_ask", slug("swiss")),
+        post=lambda s: {"entry": s.bye.entry_id, "round": ""},
+        label="no round chosen",
+    ),
+    Case(
+        "tournaments:bye_ask",
+        "organiser",
+        url("tournaments:bye_ask", slug("swiss")),
+        post=lambda s: {"entry": s.bye.entry_id, "round": "1"},
+        label="round already paired",
+    ),
+    Case(
+        "tournaments:bye_withdraw",
+        "organiser",
+        url("tournaments:bye_withdraw", slug("swiss"), lambda s: s.bye.pk),
+        post=lambda s: {},
+    ),
     Case(
         "tournaments:entries",
         "organiser",
@@ -488,6 +601,13 @@ CASES: list[Case] = [
         "organiser",
         url("tournaments:entry_action", slug("swiss"), entry_of("swiss"), lambda s: "reinstate"),
         post=lambda s: {},
+        label="refused",
+    ),
+    Case(
+        "tournaments:entry_payment",
+        "organiser",
+        url("tournaments:entry_payment", slug("swiss"), entry_of("swiss")),
+        post=lambda s: {"paid": "card"},
         label="refused",
     ),
     Case(

@@ -4,7 +4,7 @@ The demo data (`seed_demo`, `seed_demo_tournaments`: a club, its players, a Swis
 results, a finished knockout, a league and an individual evening), plus what the demo lacks: a
 result reported and waiting for the other pair's PIN, day plans done, a live table with bots under way and one
 finished, an invitation link, invitations to the club waiting for an answer, and a tournament still
-open for registration with a pair waiting for its partner.
+open for registration with a pair waiting for its partner, and a knockout over best of 3 started.
 """
 
 from __future__ import annotations
@@ -22,7 +22,16 @@ from gameplay import services as table_services
 from gameplay.models import Table
 from tests.gameplay.tables.tables_helpers import play_random
 from tournaments import services
-from tournaments.models import ActionKind, Entry, IndividualEntry, Match, MatchStatus, Tournament
+from tournaments.models import (
+    ACTIVE_STATUSES,
+    ActionKind,
+    ByeRequest,
+    Entry,
+    IndividualEntry,
+    Match,
+    MatchStatus,
+    Tournament,
+)
 from tournaments.services import plans, runner
 
 
@@ -50,7 +59,11 @@ class Scene:
     mix_match_entry: int = 0
     #: A table waiting for players, asel seated: the form that picks each empty seat's bot level.
     open_table: Table | None = None
+    #: The Swiss and the mix grant half-point requested byes; a Swiss pair asked for the next round.
+    bye: ByeRequest | None = None
     names: frozenset[str] = field(default=frozenset())
+    #: A knockout over best of 3, round 1 paired: the sheets of every match of its ties are printed.
+    series: Tournament | None = None
 
     def user(self, username: str | None):
         return None if username is None else self.users[username]
@@ -94,6 +107,12 @@ def build_scene() -> Scene:
         invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
     )  # fmt: skip
     scene.open_table = table_services.create_table(rules={}, user=users["asel"])
+    services.update_tournament(
+        actor=organiser, tournament=swiss, bye_requests="half", bye_requests_not_last=1
+    )
+    services.update_tournament(actor=organiser, tournament=mix, bye_requests="half")
+    last = swiss.entries.filter(seed__gt=0, status__in=ACTIVE_STATUSES).order_by("seed").last()
+    scene.bye = services.ask_bye(actor=organiser, entry=last, round_number=swiss.rounds.count() + 1)
     scene.member_invitation = club_services.invite_member(actor=users["demo"], club=club, who="ivan")
     scene.in_person = club_services.invite_in_person(actor=users["demo"], club=club)
     scene.partner_request = services.self_register(
@@ -102,6 +121,14 @@ def build_scene() -> Scene:
     scene.mix_match_entry = (
         IndividualEntry.objects.filter(tournament=mix, player__in=_players_at(scene.mix_match)).first().pk
     )
+    scene.series = services.create_tournament(
+        actor=organiser, club=club, name="Кубок до двух побед", format="single_elim", best_of=3,
+        seeding="manual", venue="Үшқоңыр",
+    )  # fmt: skip
+    services.register_entries_bulk(actor=organiser, tournament=scene.series, text="\n".join((
+        "Әсел Құрманғали & Ұлжан Өтебаева", "Ғалым Үсенов & Іңкәр Һадиева",
+        "Нұрлан Қожахметов & Айгүл Ыбырай", "Ерлан Ңұрғали & Дәурен Сәрсенбаев")))
+    services.pair_next_round(actor=organiser, tournament=scene.series)
     scene.names = frozenset(
         {u.username for u in users.values()}
         | {t.slug for t in Tournament.objects.all()}
