@@ -244,23 +244,33 @@ def test_five_tricks_from_the_end_match_a_plain_alpha_beta():
         assert plain_alpha_beta(pos, (value, value + 1)) <= value, (i, rules)
 
 
-@pytest.mark.slow
-# No wall-clock limit: the deals are seeded, so the work is fixed (about three minutes of CPU for
-# the plain search on an idle machine, most of it in three deals), and only the machine's load
-# decides how long that takes; under pytest-timeout's 600 s a busy machine failed it mid-search.
-@pytest.mark.timeout(0)
-def test_twenty_full_deals_match_a_plain_alpha_beta():
+@cache
+def _twenty_full_deals() -> list[tuple[Rules, Position]]:
     # Every legality rule but the 36-card deck, whose nine tricks take the plain search minutes.
     eight_tricks = [r for r in LEGALITY_RULES if r.deck != "36"]
     rng = random.Random(23)
+    deals = []
     for i in range(20):
         rules = eight_tricks[(i * 5) % len(eight_tricks)]
-        _, pos = random_deal(rules, rng, 0)
-        value = Solver(pos.trump, pos.next_seat).value(pos)
-        # Proved by the plain search with two zero windows around it (at least value, at most
-        # value): exact, and far cheaper than its open-window search, which took minutes a deal.
-        assert plain_alpha_beta(pos, (value - 1, value)) >= value, (i, rules)
-        assert plain_alpha_beta(pos, (value, value + 1)) <= value, (i, rules)
+        deals.append((rules, random_deal(rules, rng, 0)[1]))
+    return deals
+
+
+@pytest.mark.slow
+# No wall-clock limit: the deals are seeded, so the work is fixed (about three minutes of CPU for
+# the plain search on an idle machine, most of it in deals 6, 12 and 16), and only the machine's
+# load decides how long that takes; under pytest-timeout's 600 s a busy machine failed it
+# mid-search. One test a deal, so that the suite's workers share them out instead of one worker
+# carrying all twenty at the end of a run.
+@pytest.mark.timeout(0)
+@pytest.mark.parametrize("i", range(20))
+def test_twenty_full_deals_match_a_plain_alpha_beta(i: int) -> None:
+    rules, pos = _twenty_full_deals()[i]
+    value = Solver(pos.trump, pos.next_seat).value(pos)
+    # Proved by the plain search with two zero windows around it (at least value, at most
+    # value): exact, and far cheaper than its open-window search, which took minutes a deal.
+    assert plain_alpha_beta(pos, (value - 1, value)) >= value, (i, rules)
+    assert plain_alpha_beta(pos, (value, value + 1)) <= value, (i, rules)
 
 
 def test_the_plain_alpha_beta_is_the_minimax_on_endings():
