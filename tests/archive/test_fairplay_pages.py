@@ -44,7 +44,8 @@ def _archive(played: dict[str, Any], player: Player, *, cup, number: int) -> Non
     state = read_record(record)
     assert state.winner is not None
     archive_services.archive_match(played=archive_services.PlayedMatch(
-        source="tournament", seats=seats, rules={}, played_at=datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC),
+        source="tournament", seats=seats, rules={},
+        played_at=datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC),
         ns_eyes=min(state.score[0], 12), ew_eyes=min(state.score[1], 12), winner=PAIRS[state.winner],
         record=record, public=False, tournament=cup.pk, tournament_match=number, club_id=cup.club_id,
         event_name=cup.name, round_number=1))
