@@ -32,11 +32,11 @@ pytestmark = pytest.mark.django_db
 
 
 @functools.cache
-def _whole_match(kind: str, seed: int) -> dict[str, Any]:
+def whole_match(kind: str, seed: int) -> dict[str, Any]:
     return play_deals(kind, 30, seed=seed)[0]
 
 
-def _archive(played: dict[str, Any], player: Player, *, cup, number: int) -> None:
+def archive_online(played: dict[str, Any], player: Player, *, cup, number: int) -> None:
     seats = [archive_services.SeatIn(seat=0, name=player.display_name, player_id=player.pk)]
     seats += [archive_services.SeatIn(seat=s, name="", kind=SeatKind.BOT, bot_level="beginner")
               for s in (1, 2, 3)]
@@ -59,8 +59,8 @@ def cup(club, organiser, settings):
                                                 swiss_rounds=3)
     cheat = Player.objects.create(display_name="Сова")
     honest = Player.objects.create(display_name="Ёж", user=UserFactory(username="ezh"))
-    _archive(_whole_match("all-seeing", 2), cheat, cup=cup, number=1)
-    _archive(_whole_match("beginner", 2), honest, cup=cup, number=2)
+    archive_online(whole_match("all-seeing", 2), cheat, cup=cup, number=1)
+    archive_online(whole_match("beginner", 2), honest, cup=cup, number=2)
     return cup
 
 

@@ -5,13 +5,14 @@ opens a heaviest decision's replay position (var/screenshots/fairplay-*.png, for
 import datetime
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect, sync_playwright
 
 from archive.models import FairPlayReview
 from archive.services import fairplay as service
 from clubs.models import Membership, Player, Role
-from tests.archive.test_fairplay_pages import _archive, _whole_match
-from tests.clubs.factories import ClubFactory, UserFactory
+from tests.archive.test_fairplay_pages import archive_online, whole_match
+from tests.clubs.factories import PASSWORD, ClubFactory, UserFactory
 from tournaments import services
 
 from .conftest import CHROMIUM_ARGS, sideways_overflow
@@ -26,9 +27,9 @@ def _event():
     Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
     cup = services.create_tournament(actor=organiser, club=club, name="Онлайн-кубок Успенки", format="swiss",
                                      swiss_rounds=3, starts_on=datetime.date(2026, 12, 1))
-    _archive(_whole_match("all-seeing", 2), Player.objects.create(display_name="Сова Полуночная"), cup=cup,
-             number=1)
-    _archive(_whole_match("beginner", 2), Player.objects.create(display_name="Ёж Честный"), cup=cup, number=2)
+    owl, hedgehog = (Player.objects.create(display_name=n) for n in ("Сова Полуночная", "Ёж Честный"))
+    archive_online(whole_match("all-seeing", 2), owl, cup=cup, number=1)
+    archive_online(whole_match("beginner", 2), hedgehog, cup=cup, number=2)
     return cup
 
 
@@ -62,5 +63,20 @@ def test_the_organiser_runs_and_reads_the_review(live_server, chromium_path, scr
             first.click()
             desk.wait_for_url(f"{base}{href}")
             assert desk.locator("body").inner_text()
+            # the staff go on from the event's review to the player's own page
+            get_user_model().objects.create_superuser(username="staff", password=PASSWORD,
+                                                      email="s@example.org")
+            staff = browser.new_context(viewport={"width": 360, "height": 740}, locale="ru-RU").new_page()
+            staff.goto(f"{base}/accounts/login/")
+            staff.fill("input[name=login]", "staff")
+            staff.fill("input[name=password]", PASSWORD)
+            staff.locator("form.auth-form button[type=submit]").click()
+            staff.wait_for_url(f"{base}/")
+            staff.goto(f"{base}/t/{cup.slug}/fairplay/")
+            staff.locator("#fairplay-row-1 a").click()
+            expect(staff.locator("h1")).to_contain_text("Сова Полуночная")
+            expect(staff.locator("#fairplay-table")).to_contain_text("Онлайн-кубок Успенки")
+            assert sideways_overflow(staff) == 0
+            staff.screenshot(path=screenshots_dir / "fairplay-player-360.png", full_page=True)
         finally:
             browser.close()
