@@ -21,6 +21,7 @@ from archive.selectors import seat_name, visible_matches
 from gameplay.engine import fairplay
 from gameplay.engine.cards import SEATS
 from gameplay.engine.errors import EngineError
+from gameplay.words import seat_letter
 
 ONLINE = (MatchSource.TABLE, MatchSource.TOURNAMENT)
 
@@ -137,6 +138,7 @@ def _shown(rows: list[FairPlayRow], viewer: Any) -> list[FairPlayRow]:
         row.hidden = len(row.heaviest) - len(row.shown)  # type: ignore[attr-defined]
         for h in row.shown:  # type: ignore[attr-defined]
             h["card_number"] = h["ply"] + 1
+            h["seat_name"] = seat_letter(h["seat"])
     return rows
 
 

@@ -206,6 +206,8 @@ def test_the_dashboard_links_the_review_only_for_an_event_with_online_matches(cl
     other = reverse("tournaments:fairplay", args=[plain.slug])
     assert other not in client.get(reverse("tournaments:dashboard", args=[plain.slug])).content.decode()
     assert "nothing to review" in client.get(other).content.decode()
+    refused = client.post(other, follow=True)
+    assert "nothing to review" in refused.content.decode() and not FairPlayReview.objects.exists()
 
 
 def test_holm_corrects_for_the_players_reviewed_together():

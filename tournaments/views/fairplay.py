@@ -23,6 +23,11 @@ from .common import page, refusals, require_manager, tournament_or_404
 def fairplay(request, slug):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
+    online = fairplay_selectors.has_online_matches(tournament=tournament.pk)
+    if request.method == "POST" and not online:
+        messages.error(request, _("This event has no online match with a record yet: "
+                                  "there is nothing to review."))
+        return redirect("tournaments:fairplay", slug=tournament.slug)
     if request.method == "POST":
         allowed = permissions.can_manage(request.user, tournament)
         _review, queued = fairplay_service.request_review(user=request.user, allowed=allowed,
@@ -36,6 +41,5 @@ def fairplay(request, slug):
     review = fairplay_selectors.stored_review(tournament=tournament.pk)
     rows = fairplay_selectors.review_rows(review, request.user) if review is not None else []
     return page(request, tournament, "dashboard", "tournaments/fairplay.html", review=review, rows=rows,
-                online=fairplay_selectors.has_online_matches(tournament=tournament.pk),
-                stale=review is not None and fairplay_service.is_stale(review),
+                online=online, stale=review is not None and fairplay_service.is_stale(review),
                 staff=fairplay_selectors.is_review_staff(request.user))
