@@ -52,6 +52,13 @@ def archive_online(played: dict[str, Any], player: Player, *, cup, number: int) 
 
 
 @pytest.fixture
+def client(client):
+    """Pages in English, so assertions read the same whatever the site's language is."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+@pytest.fixture
 def cup(club, organiser, settings):
     settings.FAIRPLAY_SAMPLES = 8
     cup = tournament_services.create_tournament(actor=organiser, club=club, name="Кубок Успенки",
