@@ -10,10 +10,12 @@ from __future__ import annotations
 import copy
 import datetime
 import functools
+import json
 from typing import Any
 from unittest import mock
 
 import pytest
+import redis
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +23,7 @@ from django.utils import timezone
 from archive import services as archive_services
 from archive.models import FairPlayReview, FairPlayRow, SeatKind
 from archive.services import fairplay as service
+from archive.tasks import fairplay_review_task
 from bench.fairplay.players import play_deals
 from clubs.models import Player, Role
 from gameplay.engine.cards import PAIRS
@@ -221,3 +224,20 @@ def test_holm_corrects_for_the_players_reviewed_together():
     assert service.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
     assert service.holm([0.6, 0.9]) == [1.0, 1.0]
     assert service.holm([]) == []
+
+
+def test_one_message_on_the_analysis_queue_and_its_task_run_twice_gives_one_review(
+        cup, organiser, settings, django_capture_on_commit_callbacks):
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete(settings.ANALYSIS_QUEUE)
+    with django_capture_on_commit_callbacks(execute=True):
+        review, _queued = service.request_review(user=organiser, allowed=True, tournament=cup.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        service.request_review(user=organiser, allowed=True, tournament=cup.pk)  # while it waits
+    queued = [json.loads(m) for m in broker.lrange(settings.ANALYSIS_QUEUE, 0, -1)]
+    broker.delete(settings.ANALYSIS_QUEUE)
+    assert [(m["headers"]["task"], m["headers"]["argsrepr"]) for m in queued] == [
+        ("archive.fairplay_review", f"({review.pk}, 1)")]
+    assert fairplay_review_task(review.pk, 1).startswith("reviewed 2 players")
+    assert fairplay_review_task(review.pk, 1) == "already done"  # delivered twice
+    assert FairPlayReview.objects.count() == 1 and FairPlayRow.objects.count() == 2
