@@ -35,7 +35,8 @@ def fairplay_player(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404()
     player = get_object_or_404(Player, pk=pk, merged_into=None)
     if request.method == "POST":
-        _review, queued = service.request_review(user=request.user, allowed=True, player=player.pk)
+        allowed = selectors.is_review_staff(request.user)
+        _review, queued = service.request_review(user=request.user, allowed=allowed, player=player.pk)
         if queued:
             messages.success(request, _("The review is queued. It takes a few seconds a match; "
                                         "come back to this page later."))
