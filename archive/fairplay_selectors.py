@@ -16,11 +16,12 @@ from typing import Any
 from django.db.models import QuerySet
 from django.urls import reverse
 
-from archive.models import ArchivedMatch, MatchSource, SeatKind
+from archive.models import ArchivedMatch, FairPlayReview, FairPlayRow, MatchSource, SeatKind
 from archive.selectors import seat_name, visible_matches
 from gameplay.engine import fairplay
 from gameplay.engine.cards import SEATS
 from gameplay.engine.errors import EngineError
+from gameplay.words import seat_letter
 
 ONLINE = (MatchSource.TABLE, MatchSource.TOURNAMENT)
 
@@ -104,3 +105,50 @@ def review_players(user: Any, *, tournament: int | None = None, club: int | None
     for review in reviews.values():
         review.verdict = fairplay.combine([d for _, d in review.decisions], margin=margin)
     return sorted(reviews.values(), key=lambda r: r.verdict.p if r.verdict else 1.0), skipped
+
+
+def is_review_staff(user: Any) -> bool:
+    """The site's staff who may review any player: those who see every archived match."""
+    return bool(user is not None and user.is_authenticated and user.is_staff
+                and user.has_perm("archive.view_archivedmatch"))
+
+
+def has_online_matches(*, tournament: int) -> bool:
+    """Whether an event has any match played online and kept with its record (a review has
+    something to read)."""
+    return ArchivedMatch.objects.filter(tournament=tournament, source__in=ONLINE, has_record=True).exists()
+
+
+def stored_review(*, tournament: int | None = None, club: int | None = None,
+                  player: int | None = None) -> FairPlayReview | None:
+    """The stored review of one scope, if one was ever asked for."""
+    given = {"tournament": tournament, "club_id": club, "player_id": player}
+    scope = next((f"{k.removesuffix('_id')}:{v}" for k, v in given.items() if v is not None), None)
+    return FairPlayReview.objects.filter(scope_key=scope).first() if scope else None
+
+
+def _shown(rows: list[FairPlayRow], viewer: Any) -> list[FairPlayRow]:
+    """The rows with each one's heaviest decisions cut to the matches `viewer` may see (the review
+    was read as the person who asked for it; another organiser or staff member may see less)."""
+    wanted = {h["match"] for row in rows for h in row.heaviest}
+    visible = set(visible_matches(viewer).filter(pk__in=wanted).values_list("pk", flat=True))
+    for row in rows:
+        row.p_text, row.p_holm_text = f"{row.p:.2g}", f"{row.p_holm:.2g}"  # type: ignore[attr-defined]
+        row.shown = [h for h in row.heaviest if h["match"] in visible]  # type: ignore[attr-defined]
+        row.hidden = len(row.heaviest) - len(row.shown)  # type: ignore[attr-defined]
+        for h in row.shown:  # type: ignore[attr-defined]
+            h["card_number"] = h["ply"] + 1
+            h["seat_name"] = seat_letter(h["seat"])
+    return rows
+
+
+def review_rows(review: FairPlayReview, viewer: Any) -> list[FairPlayRow]:
+    """A stored review's players, most suspect first, as `viewer` may see their decisions."""
+    return _shown(list(review.rows.select_related("player")), viewer)
+
+
+def player_rows(player: int, viewer: Any) -> list[FairPlayRow]:
+    """One player's rows in every stored review, the newest first, as `viewer` may see them."""
+    rows = (FairPlayRow.objects.filter(player_id=player).exclude(review__finished_at=None)
+            .select_related("review", "review__club").order_by("-review__finished_at", "review__pk"))
+    return _shown(list(rows), viewer)

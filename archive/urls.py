@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from archive.views import matches, pictures, puzzles, records
+from archive.views import fairplay, matches, pictures, puzzles, records
 
 app_name = "archive"
 urlpatterns = [
@@ -13,6 +13,8 @@ urlpatterns = [
     path("archive/<int:pk>/position.svg", pictures.position_svg, name="position_svg"),
     path("archive/<int:pk>/position.png", pictures.position_png, name="position_png"),
     path("archive/players/<int:pk>/", matches.player_archive, name="player"),
+    # A player's fair-play review: the site's staff only (a 404 to anyone else).
+    path("archive/players/<int:pk>/fairplay/", fairplay.fairplay_player, name="fairplay_player"),
     # The archived match of a live table (its page links here once the match is kept).
     path("tables/<int:pk>/archived/", matches.table_archived, name="table_match"),
     # Records in and out of the archive.

@@ -9,6 +9,7 @@ from .views import (
     devices,
     entries,
     events,
+    fairplay,
     fees,
     hall,
     listing,
@@ -99,6 +100,7 @@ urlpatterns = [
     path("me/matches/", matches.my_matches, name="my_matches"),
     path("t/<slug:slug>/day/", day.dashboard, name="dashboard"),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("t/<slug:slug>/fairplay/", fairplay.fairplay, name="fairplay"),
     path("t/<slug:slug>/day/act/", day.dashboard_action, name="dashboard_action"),
     path(
         "t/<slug:slug>/day/asks/<int:pk>/<str:answer>/",

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from archive import fairplay_selectors
 from archive import selectors as archive
 from archive import services as archive_services
 from archive.forms import ArchiveFilterForm
@@ -140,4 +141,5 @@ def player_archive(request: HttpRequest, pk: int) -> HttpResponse:
         row["won"] = mine is not None and row["match"].winner == mine.pair
     return render(request, "archive/player_archive.html", {
         "player": player, "figures": figures, "page": page, "rows": rows, "query": query,
+        "fairplay_staff": fairplay_selectors.is_review_staff(request.user),
     })

@@ -56,6 +56,7 @@ KIND_IDS = {
     "archive:position_svg": "as archive:match",
     "archive:position_png": "as archive:match",
     "archive:player": "a player's archive: only the matches the viewer may see",
+    "archive:fairplay_player": "a player's fair-play review: the site's staff only, a 404 to anyone else",
     "archive:table_match": "a live table's archived match, through the visibility rule",
     "archive:record": "as archive:match",
     "archive:puzzle": "a puzzle: shown, to anyone, only while its match is public (the visibility rule)",

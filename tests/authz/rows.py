@@ -269,6 +269,9 @@ ROWS: list[Row] = [
     Row("archive:share@public", "POST", by(LOGIN, *[REDIRECT] * 6), unchanged=ROLES),
     Row("archive:player", "GET", every(200)),
     Row("archive:player", "POST", every(200)),
+    # a player's fair-play review: the staff only (none of these roles)
+    *[Row("archive:fairplay_player", method, by(LOGIN, 404, 404, 404, 404, 404, 404))
+      for method in ("GET", "POST")],
     # puzzles: a public match's for anyone (an answer is taken and shown); a private match's for no one
     Row("archive:puzzles", "GET", every(200)),
     Row("archive:puzzles", "POST", every(405)),
@@ -415,6 +418,9 @@ ROWS: list[Row] = [
     # only the entry's own player asks to withdraw
     Row("tournaments:player_ask_withdraw", "POST", signed_in(403)),
     Row("tournaments:match_record", "GET", managers(200)),
+    # the event's fair-play review: its page and the button that queues a run
+    Row("tournaments:fairplay", "GET", managers(200)),
+    Row("tournaments:fairplay", "POST", managers(REDIRECT)),
     Row("tournaments:match_record", "POST", managers(400)),
     Row("tournaments:dashboard_action", "POST", managers(404)),  # no such action: not there
     # the entry fee at the desk: its form and the entries export with the payments are the organisers'

@@ -111,6 +111,7 @@ TARGETS: dict[str, Target] = {
     **{f"archive:{name}@private": (lambda w: {"pk": w.private_archived.pk}) for name in ARCHIVE_ROUTES},
     **{f"archive:{name}@public": (lambda w: {"pk": w.public_archived.pk}) for name in ARCHIVE_ROUTES},
     "archive:player": lambda w: {"pk": w.users["seated"].player.pk},
+    "archive:fairplay_player": lambda w: {"pk": w.users["seated"].player.pk},
     "archive:puzzle@public": lambda w: {"pk": w.public_puzzle.pk},
     "archive:puzzle@private": lambda w: {"pk": w.private_puzzle.pk},
     **{f"clubs:{name}": _club for name in (
@@ -142,8 +143,9 @@ TARGETS: dict[str, Target] = {
     "tournaments:create": lambda w: {"club_slug": w.club.slug},
     **{f"tournaments:{name}": _event for name in (
         "home", "edit", "entries", "entries_bulk", "self_register", "pair_next", "results", "standings",
-        "crosstable", "bracket", "dashboard", "audit", "dashboard_action", "now_playing", "hall", "hall_pin",
-        "announce", "table_cards", "print_crosstable", "print_report", "player_details", "print_prizes")},
+        "crosstable", "bracket", "dashboard", "audit", "fairplay", "dashboard_action", "now_playing", "hall",
+        "hall_pin", "announce", "table_cards", "print_crosstable", "print_report", "player_details",
+        "print_prizes")},
     "tournaments:table_device": lambda w: {
         "slug": w.tournament.slug, "table": w.match.table,
         "code": devices.device_code(tournament_id=w.tournament.pk, table=w.match.table)},

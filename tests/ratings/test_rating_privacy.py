@@ -316,6 +316,7 @@ def _fillers(w) -> dict[str, list[dict]]:
         "api:archive_record": archived,
         **{f"archive:{n}": archived for n in ("match", "record", "sheet_csv", "sheet_json")},
         "archive:player": [hero],
+        "archive:fairplay_player": [hero],
         "ratings:chart": [hero],
         "clubs:player_detail": [hero],
         "clubs:club_detail": [{"slug": w["club"].slug}],
@@ -335,6 +336,7 @@ def _fillers(w) -> dict[str, list[dict]]:
                 "bracket",
                 "dashboard",
                 "audit",
+                "fairplay",
                 "now_playing",
             )
         },

@@ -73,6 +73,10 @@ LATER = {
 }
 
 
+def oleh_player(s: Scene) -> int:
+    return s.users["oleh"].player.pk
+
+
 @dataclass(frozen=True)
 class Case:
     """One request: the URL pattern's name, who asks (a demo username or None), where, and a POST."""
@@ -319,6 +323,11 @@ CASES: list[Case] = [
     Case("archive:table_match", None, url("archive:table_match", lambda s: s.finished_table.pk)),
     Case("archive:player", None,
          url("archive:player", lambda s: s.users["oleh"].player.pk)),
+    Case("archive:player", "staff", url("archive:player", lambda s: s.users["oleh"].player.pk),
+         label="with the staff's fair-play link"),
+    Case("archive:fairplay_player", "staff", url("archive:fairplay_player", oleh_player)),
+    Case("archive:fairplay_player", "staff", url("archive:fairplay_player", oleh_player),
+         post=lambda s: {}, label="run again"),
     Case("archive:puzzles", None, url("archive:puzzles"), label="none yet"),
     Case("archive:puzzle", None, url("archive:puzzle", shared_puzzle), label="the position"),
     Case("archive:puzzle", "oleh", url("archive:puzzle", shared_puzzle),
@@ -790,6 +799,9 @@ CASES: list[Case] = [
     # --- pages added alongside (LATER): audit logs, the tournaments list, asking first, pairing edits
     Case("clubs:audit", "demo", url("clubs:audit", club)),
     Case("tournaments:audit", "organiser", url("tournaments:audit", slug("swiss"))),
+    Case("tournaments:fairplay", "organiser", url("tournaments:fairplay", slug("swiss"))),
+    Case("tournaments:fairplay", "organiser", url("tournaments:fairplay", slug("swiss")), post=lambda s: {},
+         label="queued"),
     Case("tournaments:list", None, url("tournaments:list")),
     Case(
         "tournaments:forfeit",

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
+from archive.services import fairplay
 from clubs import services as club_services
 from clubs.models import Club, ClubPlayer, MemberInvitation, Player, PlayerInvitation
 from gameplay import services as table_services
@@ -129,6 +130,12 @@ def build_scene() -> Scene:
         "Әсел Құрманғали & Ұлжан Өтебаева", "Ғалым Үсенов & Іңкәр Һадиева",
         "Нұрлан Қожахметов & Айгүл Ыбырай", "Ерлан Ңұрғали & Дәурен Сәрсенбаев")))
     services.pair_next_round(actor=organiser, tournament=scene.series)
+    # the site's staff, who read a player's fair-play review; oleh's (his game against bots) is run
+    users["staff"] = get_user_model().objects.create_superuser(username="staff", password="x-staff-1",
+                                                               email="staff@example.org")
+    review, _queued = fairplay.request_review(user=users["staff"], allowed=True,
+                                              player=users["oleh"].player.pk, samples=4)
+    fairplay.run_review(review_id=review.pk, generation=review.generation)
     scene.names = frozenset(
         {u.username for u in users.values()}
         | {t.slug for t in Tournament.objects.all()}

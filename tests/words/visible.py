@@ -22,6 +22,7 @@ ALLOWED = frozenset({
     "SHA",  # SHA-256, the hash a fair shuffle's fingerprint is made with
     "API",  # the site's programming interface, the word its docs and keys go by in every language
     "QR",  # a QR code ("QR-код") is called so in every language of the site
+    "p", "Z",  # a statistic's letters (the p-value, the Z score), written so in every language
 })  # fmt: skip
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters.
 ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")

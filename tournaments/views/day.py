@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from archive import fairplay_selectors
 from clubs import selectors as club_selectors
 from clubs.confirm import Question, ask_first
 from ratings import selectors as rating_selectors
@@ -95,6 +96,7 @@ def dashboard(request, slug):
         plans=day_selectors.plans(tournament=tournament),
         fees=fee_totals(tournament=tournament),
         has_crosstable="crosstable" in format_of(tournament).pages,
+        has_online_matches=fairplay_selectors.has_online_matches(tournament=tournament.pk),
         settings_form=DaySettingsForm(
             instance=day_settings(tournament),
         ),
