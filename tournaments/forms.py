@@ -22,11 +22,13 @@ from gameplay.engine import rules as engine_rules
 from .core.tiebreaks import Tiebreak
 from .models import (
     ANNOUNCEMENT_LENGTH,
+    BoardScale,
     ByeKind,
     Currency,
     DaySettings,
     Format,
     HallView,
+    Movement,
     PlayMode,
     Seeding,
     Tournament,
@@ -125,6 +127,7 @@ PLAIN_SETTINGS = (
     "self_registration", "rated", "entry_cap",
     "entry_fee", "fee_currency", "auto_confirm_hours", "round_length",
     "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
+    "boards_per_round", "movement", "board_scale",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields:
 the prizes' are ``prize_form``)."""
@@ -214,6 +217,9 @@ class TournamentForm(BilkaForm):
         required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
+    boards_per_round = count_field(_("Boards per round (duplicate)"), 2, 8, 4)
+    movement = forms.ChoiceField(label=_("Movement (duplicate)"), choices=Movement.choices)
+    board_scale = forms.ChoiceField(label=_("Boards scored by (duplicate)"), choices=BoardScale.choices)
     points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)
     points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, max_value=10, initial=0)
     points_bye = forms.IntegerField(label=_("Points for a bye"), min_value=0, max_value=10, initial=1)
@@ -306,6 +312,9 @@ class TournamentForm(BilkaForm):
             "best_of",
             "final_best_of",
             "play_mode",
+            "boards_per_round",
+            "movement",
+            "board_scale",
         )
         return [self[n] for n in names]
 
