@@ -11,6 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.translation import gettext
+
 from gameplay.engine.boards import board_dealer, board_hands, set_seat_suits
 from gameplay.engine.cards import JACK_RANK, SEATS, hand_sort_key, mask_cards
 from gameplay.engine.rules import Rules
@@ -86,8 +88,9 @@ def board_list(*, tournament: Tournament) -> list[Board]:
 
 
 def _card(card: int) -> str:
+    """A card's rank as the reader's language writes it (the picture cards' letters are translated)."""
     rank = "6789TJQKA"[card % 9]
-    return RANK_SHOWN.get(rank, rank)
+    return gettext(rank) if rank in "JQKA" else RANK_SHOWN.get(rank, rank)
 
 
 def hands_of(tournament: Tournament, number: int) -> list[Hand]:
@@ -103,7 +106,7 @@ def hands_of(tournament: Tournament, number: int) -> list[Hand]:
     hands = []
     for seat, mask in zip(SEATS, board_hands(seed, number, deck), strict=True):
         cards = sorted(mask_cards(mask), key=hand_sort_key)
-        jacks = [SUIT_SIGNS[c // 9] for c in cards if c % 9 == JACK_RANK]
+        jacks = [_card(c) + SUIT_SIGNS[c // 9] for c in cards if c % 9 == JACK_RANK]
         by_suit = [
             (SUIT_SIGNS[s], "red" if s in (1, 2) else "black",
              [_card(c) for c in cards if c // 9 == s and c % 9 != JACK_RANK])

@@ -116,3 +116,18 @@ def test_other_clubs_organiser_and_players_without_pins_refused(four, outsider, 
         with pytest.raises(PermissionDenied):
             services.enter_board_results(actor=actor, match=t1, entries=[E(1, ns_points=70)])
     assert not BoardResult.objects.exists()
+
+
+def test_each_board_result_tells_the_live_pages(
+    four, organiser, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The standings' percentages move as each board comes in, not only when a table is done."""
+    from tournaments import broadcast
+
+    sent: list[int] = []
+    monkeypatch.setattr(broadcast, "_send", sent.append)
+    t1 = tables(four.rounds.get())[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.enter_board_results(actor=organiser, match=t1, entries=[E(1, ns_points=70)])
+    t1.refresh_from_db()
+    assert t1.status == MatchStatus.SCHEDULED and sent == [four.pk]
