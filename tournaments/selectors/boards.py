@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.utils.translation import gettext
+from django.utils.translation import pgettext
 
 from gameplay.engine.boards import board_dealer, board_hands, set_seat_suits
 from gameplay.engine.cards import JACK_RANK, SEATS, hand_sort_key, mask_cards
@@ -90,7 +90,7 @@ def board_list(*, tournament: Tournament) -> list[Board]:
 def _card(card: int) -> str:
     """A card's rank as the reader's language writes it (the picture cards' letters are translated)."""
     rank = "6789TJQKA"[card % 9]
-    return gettext(rank) if rank in "JQKA" else RANK_SHOWN.get(rank, rank)
+    return pgettext("card rank", rank) if rank in "JQKA" else RANK_SHOWN.get(rank, rank)
 
 
 def hands_of(tournament: Tournament, number: int) -> list[Hand]:

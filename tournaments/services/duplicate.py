@@ -153,8 +153,9 @@ def enter_board_results(
                 % {"n": entry.board}
             ) from error
         written.append(row)
-    audit(actor=actor, action="boards.enter", obj=match, tournament=tournament, before=before or None,
-          after={"boards": {r.board: _state(r) for r in written}, "how": written[0].entered_how})
+    audit(actor=actor, action="boards.enter", obj=match, tournament=tournament,
+          before={"boards": ", ".join(before[b] for b in sorted(before))} if before else None,
+          after={"boards": ", ".join(_state(r) for r in written), "how": written[0].entered_how})
     if match.board_results.count() == len(boards) and match.status != MatchStatus.CONFIRMED:
         match.status = MatchStatus.CONFIRMED
         match.confirmed_how = "organiser" if organiser else "pin"
@@ -165,5 +166,11 @@ def enter_board_results(
     return written
 
 
-def _state(row: BoardResult) -> dict:
-    return {"ns_points": row.ns_points, "ns_adjusted": row.ns_adjusted, "ew_adjusted": row.ew_adjusted}
+ADJUSTED_PERCENT = {"plus": "60%", "average": "50%", "minus": "40%"}
+
+
+def _state(row: BoardResult) -> str:
+    """A board's result as the audit log keeps it, in figures only: "3: 74" or "4: 60%/40%"."""
+    if row.ns_points is not None:
+        return f"{row.board}: {row.ns_points}"
+    return f"{row.board}: {ADJUSTED_PERCENT[row.ns_adjusted]}/{ADJUSTED_PERCENT[row.ew_adjusted]}"
