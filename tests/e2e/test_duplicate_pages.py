@@ -1,6 +1,8 @@
 """An organiser runs a duplicate event over the board: created by clicking, round 1 paired, each
 table's boards entered, the standings in percentages, a board's traveller and the hand records."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
@@ -78,8 +80,8 @@ def test_organiser_runs_a_duplicate_event(live_server, chromium_path, screenshot
 
             page.locator("nav.tabs a[href$='/standings/']").click()
             table = page.locator("table.duplicate-standings")
-            expect(table).to_contain_text("75.00")
-            expect(table.locator("td.percent")).to_have_text(["75.00", "75.00", "25.00", "25.00"])
+            expect(table).to_contain_text("75,00")  # in the reader's own figures
+            expect(table.locator("td.percent")).to_have_text(["75,00", "75,00", "25,00", "25,00"])
             expect(table.locator("td.place")).to_have_text(["1=", "1=", "3=", "3="])
             _shot(page, screenshots_dir / f"duplicate-standings-{w}.png")
 
@@ -96,6 +98,10 @@ def test_organiser_runs_a_duplicate_event(live_server, chromium_path, screenshot
             _shot(page, screenshots_dir / f"duplicate-hand-records-{w}.png")
             page.emulate_media(media="print")
             page.screenshot(path=screenshots_dir / f"duplicate-hand-records-print-{w}.png", full_page=True)
+            if w == WIDE["width"]:  # the records on A4 as the printer gets them
+                pdf = page.pdf(path=screenshots_dir / "duplicate-hand-records.pdf", format="A4")
+                assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 3  # six boards, two a page
+            page.emulate_media(media="screen")
 
             page.goto(f"{base}/t/{t.slug}/")
             expect(page.locator("#board-seed")).to_contain_text(t.board_commitment)
