@@ -154,3 +154,22 @@ def hand_records(*, tournament: Tournament) -> list[Board]:
         board.hands = hands_of(tournament, b)
         out.append(board)
     return out
+
+
+@dataclass
+class PairCard:
+    """A pair's card for the whole movement: its number (the seed), name and every round's line."""
+
+    number: int
+    entry: object
+    lines: list[core.CardLine]
+
+
+def pair_cards(*, tournament: Tournament) -> list[PairCard]:
+    """Each pair's table card ("round 3: table 5, EW, boards 9-12, against pair 4"), from the
+    event's movement over its seeded pairs (none before round 1 fixes the seeds)."""
+    field = format_of(tournament).field()
+    if len(field) < 4:
+        return []
+    cards = core.table_cards(movement_of(tournament, len(field)), tournament.boards_per_round)
+    return [PairCard(number, field[number - 1], lines) for number, lines in cards.items()]

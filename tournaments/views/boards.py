@@ -65,13 +65,15 @@ def board(request, slug, number):
 @login_required
 @refusals
 def print_boards(request, slug):
-    """The hand records on A4, two boards a page, for the tables to deal from (organisers only)."""
+    """The hand records on A4, two boards a page, for the tables to deal from, and each pair's card
+    of the movement (organisers only)."""
     tournament = duplicate_or_404(slug)
     require_manager(request, tournament)
     records = board_selectors.hand_records(tournament=tournament)
     per_hand = records[0].hands[0].count if records and records[0].hands else 0
     return render(request, "tournaments/print_boards.html",
-                  {"tournament": tournament, "boards": records, "per_hand": per_hand, "total": 4 * per_hand})
+                  {"tournament": tournament, "boards": records, "per_hand": per_hand, "total": 4 * per_hand,
+                   "cards": board_selectors.pair_cards(tournament=tournament)})
 
 
 class BoardResultsForm(BilkaForm):

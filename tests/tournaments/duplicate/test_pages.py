@@ -79,6 +79,10 @@ def test_hand_records_only_for_the_events_organisers(client, four, organiser, ou
     page = client.get(url).content.decode()
     assert page.count('class="hand-record"') == 6  # three rounds of two boards
     assert "8 cards each, 32 in all" in page and "dealer W" in page
+    cards = page.split('id="pair-cards"')[1]
+    assert cards.count('class="pair-card"') == 4  # each pair's card of the movement
+    assert "Round 1: table 1, NS, boards 1–2, against pair 4" in cards
+    assert "Round 3: table 2, EW, boards 5–6, against pair" in cards
     assert "Print the hand records" in client.get(f"/t/{four.slug}/boards/").content.decode()
     assert url in client.get(f"/t/{four.slug}/day/").content.decode()
 
