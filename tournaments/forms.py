@@ -217,9 +217,11 @@ class TournamentForm(BilkaForm):
         required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
-    boards_per_round = count_field(_("Boards per round (duplicate)"), 2, 8, 4)
-    movement = forms.ChoiceField(label=_("Movement (duplicate)"), choices=Movement.choices)
-    board_scale = forms.ChoiceField(label=_("Boards scored by (duplicate)"), choices=BoardScale.choices)
+    boards_per_round = forms.IntegerField(label=_("Boards per round (duplicate)"), min_value=2, max_value=8,
+                                          initial=4, required=False)
+    movement = forms.ChoiceField(label=_("Movement (duplicate)"), choices=Movement.choices, required=False)
+    board_scale = forms.ChoiceField(label=_("Boards scored by (duplicate)"), choices=BoardScale.choices,
+                                    required=False)
     points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)
     points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, max_value=10, initial=0)
     points_bye = forms.IntegerField(label=_("Points for a bye"), min_value=0, max_value=10, initial=1)
@@ -342,8 +344,9 @@ class TournamentForm(BilkaForm):
         if len(set(order)) != len(order):
             raise ValidationError(_("Each tiebreak can be chosen once."))
         data["tiebreaks"] = order
-        for name in ("bye_requests_max", "bye_requests_not_last"):  # left empty: the event's default
-            if data.get(name) is None:
+        for name in ("bye_requests_max", "bye_requests_not_last",  # left empty: the event's default
+                     "boards_per_round", "movement", "board_scale"):
+            if data.get(name) in (None, ""):
                 data[name] = Tournament._meta.get_field(name).default
         return data
 

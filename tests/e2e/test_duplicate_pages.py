@@ -100,7 +100,7 @@ def test_organiser_runs_a_duplicate_event(live_server, chromium_path, screenshot
             page.screenshot(path=screenshots_dir / f"duplicate-hand-records-print-{w}.png", full_page=True)
             if w == WIDE["width"]:  # the records on A4 as the printer gets them
                 pdf = page.pdf(path=screenshots_dir / "duplicate-hand-records.pdf", format="A4")
-                assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 3  # six boards, two a page
+                assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 4  # 6 boards 2 a page, the cards
             page.emulate_media(media="screen")
 
             page.goto(f"{base}/t/{t.slug}/")
