@@ -13,12 +13,14 @@ from clubs import audit_labels
 
 from .forms import TIEBREAK_LABELS
 from .models import (
+    BoardScale,
     ByeKind,
     Currency,
     EntryStatus,
     Format,
     HallView,
     MatchStatus,
+    Movement,
     Paid,
     PlayMode,
     RequestStatus,
@@ -76,6 +78,7 @@ ACTIONS = {
     "announcement.post": gettext_lazy("Announcement to the hall"),
     "announcement.withdraw": gettext_lazy("Announcement withdrawn"),
     "tournament.hall_view": gettext_lazy("Hall screen view changed"),
+    "boards.enter": gettext_lazy("Board results entered"),
 }
 
 KINDS = {
@@ -111,6 +114,7 @@ FIELDS = {
     "paid": gettext_lazy("entry fee"),
     "paid_amount": gettext_lazy("amount taken"),
     "scored": gettext_lazy("scored"),
+    "boards": gettext_lazy("boards (NS card points)"),
     **{
         f.name: f.verbose_name
         for f in Tournament._meta.get_fields()
@@ -137,6 +141,8 @@ VALUES = {
     "fee_currency": dict(Currency.choices),
     "play_mode": {**dict(PlayMode.choices), "": gettext_lazy("as the tournament")},
     "format": dict(Format.choices),
+    "movement": dict(Movement.choices),
+    "board_scale": dict(BoardScale.choices),
     "seeding": dict(Seeding.choices),
     "tiebreaks": {str(k): v for k, v in TIEBREAK_LABELS.items()},
     "hall_view": {**dict(HallView.choices), "": gettext_lazy("every view in turn")},

@@ -22,7 +22,7 @@ from django.db.models.signals import post_save
 
 from gameplay.models import TableEvent
 
-from .models import Announcement, Match, Round, Tournament
+from .models import Announcement, BoardResult, Match, Round, Tournament
 from .services.common import RECORD_TABLE_RESULT, on_commit_task
 
 logger = logging.getLogger(__name__)
@@ -87,6 +87,12 @@ def _round_saved(sender, instance: Round, raw: bool = False, **kwargs) -> None:
         changed(instance.tournament_id)
 
 
+def _board_saved(sender, instance: BoardResult, raw: bool = False, **kwargs) -> None:
+    """A duplicate table's board result: the standings' percentages move with every board, live."""
+    if not raw:
+        changed(Match.objects.filter(pk=instance.match_id).values_list("tournament_id", flat=True).get())
+
+
 def _hall_saved(sender, instance, raw: bool = False, **kwargs) -> None:
     """An announcement posted or withdrawn, or the wall screen's view pinned: the hall screen and
     the tournament page show them, so they refresh as for a result."""
@@ -102,6 +108,7 @@ def connect() -> None:
     and kept showing it until the next change."""
     post_save.connect(_match_saved, sender=Match, dispatch_uid="bilka-live-match")
     post_save.connect(_round_saved, sender=Round, dispatch_uid="bilka-live-round")
+    post_save.connect(_board_saved, sender=BoardResult, dispatch_uid="bilka-live-board")
     post_save.connect(_hall_saved, sender=Announcement, dispatch_uid="bilka-live-announcement")
     post_save.connect(_hall_saved, sender=Tournament, dispatch_uid="bilka-live-tournament")
 

@@ -22,11 +22,13 @@ from gameplay.engine import rules as engine_rules
 from .core.tiebreaks import Tiebreak
 from .models import (
     ANNOUNCEMENT_LENGTH,
+    BoardScale,
     ByeKind,
     Currency,
     DaySettings,
     Format,
     HallView,
+    Movement,
     PlayMode,
     Seeding,
     Tournament,
@@ -125,6 +127,7 @@ PLAIN_SETTINGS = (
     "self_registration", "rated", "entry_cap",
     "entry_fee", "fee_currency", "auto_confirm_hours", "round_length",
     "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
+    "boards_per_round", "movement", "board_scale",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields:
 the prizes' are ``prize_form``)."""
@@ -214,6 +217,11 @@ class TournamentForm(BilkaForm):
         required=False,
     )
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
+    boards_per_round = forms.IntegerField(label=_("Boards per round (duplicate)"), min_value=2, max_value=8,
+                                          initial=4, required=False)
+    movement = forms.ChoiceField(label=_("Movement (duplicate)"), choices=Movement.choices, required=False)
+    board_scale = forms.ChoiceField(label=_("Boards scored by (duplicate)"), choices=BoardScale.choices,
+                                    required=False)
     points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)
     points_loss = forms.IntegerField(label=_("Points for a loss"), min_value=0, max_value=10, initial=0)
     points_bye = forms.IntegerField(label=_("Points for a bye"), min_value=0, max_value=10, initial=1)
@@ -306,6 +314,9 @@ class TournamentForm(BilkaForm):
             "best_of",
             "final_best_of",
             "play_mode",
+            "boards_per_round",
+            "movement",
+            "board_scale",
         )
         return [self[n] for n in names]
 
@@ -333,8 +344,9 @@ class TournamentForm(BilkaForm):
         if len(set(order)) != len(order):
             raise ValidationError(_("Each tiebreak can be chosen once."))
         data["tiebreaks"] = order
-        for name in ("bye_requests_max", "bye_requests_not_last"):  # left empty: the event's default
-            if data.get(name) is None:
+        for name in ("bye_requests_max", "bye_requests_not_last",  # left empty: the event's default
+                     "boards_per_round", "movement", "board_scale"):
+            if data.get(name) in (None, ""):
                 data[name] = Tournament._meta.get_field(name).default
         return data
 

@@ -14,6 +14,7 @@ from django.db.models.signals import post_delete, post_save
 from clubs.models import Club, Player
 from config import fresh
 from tournaments.models import (
+    BoardResult,
     DealLine,
     Entry,
     IndividualEntry,
@@ -64,7 +65,7 @@ def _everyones(sender: Any, **kwargs: Any) -> None:
 def connect() -> None:
     """Renew on every saved or deleted row a public tournament page shows."""
     for model in (Tournament, Entry, IndividualEntry, Substitution, Round, Match, Seat, DealLine,
-                  ResultCorrection, PlayerDetails):  # the details decide the categories' prizes
+                  ResultCorrection, PlayerDetails, BoardResult):  # the details decide the categories' prizes
         post_save.connect(_changed, sender=model, dispatch_uid=f"bilka-fresh-save-{model.__name__}")
         post_delete.connect(_changed, sender=model, dispatch_uid=f"bilka-fresh-delete-{model.__name__}")
     for model in (Club, Player):  # the ratings' writes renew_all() themselves, once a recompute

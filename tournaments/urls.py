@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from .views import (
     audit,
+    boards,
     byes,
     day,
     devices,
@@ -50,6 +51,10 @@ urlpatterns = [
     path("t/<slug:slug>/tables/cards/", devices.table_cards, name="table_cards"),
     path("t/<slug:slug>/tables/<int:table>/<str:code>/", devices.table_device, name="table_device"),
     path("t/<slug:slug>/standings/", standings.standings, name="standings"),
+    path("t/<slug:slug>/boards/", boards.board_list, name="boards"),
+    path("t/<slug:slug>/boards/print/", boards.print_boards, name="print_boards"),
+    path("t/<slug:slug>/boards/<int:number>/", boards.board, name="board"),
+    path("t/<slug:slug>/matches/<int:pk>/boards/", boards.board_entry, name="board_entry"),
     path("t/<slug:slug>/crosstable/", standings.crosstable, name="crosstable"),
     path("t/<slug:slug>/crosstable/print/", prints.print_crosstable, name="print_crosstable"),
     path("t/<slug:slug>/report/", prints.print_report, name="print_report"),

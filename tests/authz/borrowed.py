@@ -46,6 +46,7 @@ ID_KINDS: dict[str, dict[str, str]] = {
     "tournaments:entry_payment": {"pk": "entry"},
     "tournaments:match": {"pk": "match"},
     "tournaments:match_record": {"pk": "match"},
+    "tournaments:board_entry": {"pk": "match"},
     "tournaments:forfeit": {"pk": "match", "loser": "side"},
     "tournaments:withdrawal_answer": {"pk": "ask"},
     "tournaments:bye_withdraw": {"pk": "bye"},

@@ -378,6 +378,12 @@ ROWS: list[Row] = [
     *[Row(f"tournaments:{name}", method, every(200)) for name in (
         "club_list", "home", "entries", "round", "print_pairings", "results", "standings", "crosstable",
         "print_crosstable", "export", "match", "now_playing") for method in ("GET", "POST")],
+    # a duplicate event's boards: the list and a board's page to anyone (its results and hands only
+    # once every table played it: tests/tournaments/duplicate), the hand records to the organisers;
+    # a table's entry form to anyone, whose post without the pairs' PINs writes nothing
+    *[Row(f"tournaments:{name}", method, every(200)) for name in ("boards", "board", "board_entry")
+      for method in ("GET", "POST")],
+    *[Row("tournaments:print_boards", method, managers(200)) for method in ("GET", "POST")],
     Row("tournaments:bracket", "GET", every(404)),  # a Swiss has no bracket
     Row("tournaments:bracket", "POST", every(404)),
     *[Row(f"tournaments:{name}", method, managers(200)) for name in (

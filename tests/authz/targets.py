@@ -175,5 +175,9 @@ TARGETS: dict[str, Target] = {
     **{f"tournaments:{name}": (lambda w: {"slug": w.solo.slug, "pk": w.solo_entry.pk}) for name in (
         "player_substitute", "player_approve", "player_check_in", "player_withdraw", "player_ask_withdraw",
         "player_reinstate")},
+    "tournaments:boards": lambda w: {"slug": w.dup.slug},
+    "tournaments:print_boards": lambda w: {"slug": w.dup.slug},
+    "tournaments:board": lambda w: {"slug": w.dup.slug, "number": 1},
+    "tournaments:board_entry": lambda w: {"slug": w.dup.slug, "pk": w.dup_match.pk},
     "tournaments:no_show": lambda w: {"slug": w.solo.slug, "pk": w.solo_match.pk, "entry": w.solo_entry.pk},
 }

@@ -69,6 +69,9 @@ class World:
     solo_match: Any
     solo_entry: IndividualEntry
     solo_ask: WithdrawalRequest
+    #: A duplicate event, round 1 paired, one board of table 1 entered (its board 1 not public yet).
+    dup: Any
+    dup_match: Any
     #: The organiser's message to the hall of ``tournament`` (the matrix takes it off the wall).
     announcement: Any
     private_table: Table
@@ -265,6 +268,16 @@ def build_world() -> World:
     solo_ask = tournament_services.ask_to_withdraw(actor=leaving.player.user, entry=leaving)
     tournament_services.ask_bye(actor=users["organiser"], entry=solo_entry, round_number=3)
 
+    dup = tournament_services.create_tournament(
+        actor=users["organiser"], club=club, name="Дубль Успенки", starts_on=datetime.date(2026, 11, 9),
+        format="duplicate", movement="howell", boards_per_round=2,
+    )
+    register_pairs(dup, users["organiser"], 4, prefix="Дублёр")
+    dup_round = tournament_services.pair_next_round(actor=users["organiser"], tournament=dup)
+    dup_match = dup_round.matches.get(table=1)
+    tournament_services.enter_board_results(actor=users["organiser"], match=dup_match,
+                                            entries=[tournament_services.BoardEntry(1, ns_points=83)])
+
     unclaimed = club_services.add_player(actor=users["organiser"], club=club, display_name="Безаккаунтный")
     unclaimed = unclaimed.player
     roster_entry = ClubPlayer.objects.get(club=club, player=unclaimed)
@@ -291,7 +304,7 @@ def build_world() -> World:
     return World(
         users=users, club=club, other_club=other_club, other=other, tournament=tournament, match=match,
         entry=entry, ask=ask, bye=bye, solo=solo, solo_match=solo_match, solo_entry=solo_entry,
-        solo_ask=solo_ask,
+        solo_ask=solo_ask, dup=dup, dup_match=dup_match,
         announcement=announcement,
         private_table=private_table,
         public_table=public_table, open_table=open_table, public_archived=public_archived,

@@ -140,6 +140,10 @@ NOT_ASKED = {
     "tournaments:entries_export": "the organisers' CSV of entries and what each paid: names, no rating",
     "tournaments:entry_payment": "an organiser's action: the entry fee an entry paid",
     **{
+        f"tournaments:{n}": "a duplicate event's boards: card points and hands, no archived match, no rating"
+        for n in ("boards", "board", "print_boards", "board_entry")
+    },
+    **{
         f"tournaments:{n}": "an organiser's action on the hall screen"
         for n in ("hall_pin", "announce", "announcement_withdraw")
     },

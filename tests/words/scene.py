@@ -65,6 +65,9 @@ class Scene:
     names: frozenset[str] = field(default=frozenset())
     #: A knockout over best of 3, round 1 paired: the sheets of every match of its ties are printed.
     series: Tournament | None = None
+    #: A duplicate event of four pairs, round 1 paired, both tables' boards entered (one adjusted).
+    duplicate: Tournament | None = None
+    dup_match: Match | None = None
 
     def user(self, username: str | None):
         return None if username is None else self.users[username]
@@ -136,12 +139,32 @@ def build_scene() -> Scene:
     review, _queued = fairplay.request_review(user=users["staff"], allowed=True,
                                               player=users["oleh"].player.pk, samples=4)
     fairplay.run_review(review_id=review.pk, generation=review.generation)
+    scene.duplicate, scene.dup_match = _duplicate(organiser, club)
     scene.names = frozenset(
         {u.username for u in users.values()}
         | {t.slug for t in Tournament.objects.all()}
         | {c.slug for c in Club.objects.all()}
     )
     return scene
+
+
+def _duplicate(organiser, club: Club) -> tuple[Tournament, Match]:
+    """A duplicate event of four pairs, Howell, two boards a round; round 1 played (a board adjusted)."""
+    event = services.create_tournament(
+        actor=organiser, club=club, name="Дубль Успенки", format="duplicate", movement="howell",
+        boards_per_round=2, seeding="manual",
+    )  # fmt: skip
+    services.register_entries_bulk(actor=organiser, tournament=event, text="\n".join((
+        "Арман Сейткали & Болат Нуржанов", "Вера Ким & Галия Ахметова",
+        "Данияр Омаров & Елена Павленко", "Жанна Исаева & Зарина Толеу")))
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    first, second = rnd.matches.filter(bye=False).order_by("table")
+    entry = services.BoardEntry
+    services.enter_board_results(actor=organiser, match=first, entries=[
+        entry(1, ns_points=74), entry(2, ns_adjusted="plus", ew_adjusted="minus")])
+    services.enter_board_results(actor=organiser, match=second, entries=[
+        entry(1, ns_points=46), entry(2, ns_points=60)])
+    return event, first
 
 
 def _player_of(match: Match, club: Club, owner):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..models import Tournament
 from .base import Game, RoundPlan, StandingLine, Standings, TournamentFormat, matchday_deadline, results_of
 from .double_elim import DoubleElimination
+from .duplicate import Duplicate
 from .groups_playoff import GroupsThenPlayoff
 from .individual_movement import IndividualMovement
 from .individual_swiss import IndividualSwiss
@@ -27,6 +28,7 @@ FORMATS: dict[str, type[TournamentFormat]] = {
         GroupsThenPlayoff,
         IndividualMovement,
         IndividualSwiss,
+        Duplicate,
     )
 }
 

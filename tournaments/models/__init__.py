@@ -4,6 +4,7 @@ Every model is importable from here (``tournaments.models.Match``), which is als
 migrations cite for ``new_pin``.
 """
 
+from .boards import Adjusted, BoardResult
 from .byes import ByeRequest
 from .day import ActionKind, DaySettings, Notification, PushSubscription, ScheduledAction
 from .details import Gender, PlayerDetails
@@ -23,9 +24,11 @@ from .event import (
     CURRENCY_SIGNS,
     INDIVIDUAL_FORMATS,
     MAX_ROUND_LENGTH,
+    BoardScale,
     ByeKind,
     Currency,
     Format,
+    Movement,
     PlayMode,
     Seeding,
     Tournament,
@@ -46,6 +49,10 @@ from .rounds import (
 )
 
 __all__ = [
+    "Adjusted",
+    "BoardResult",
+    "BoardScale",
+    "Movement",
     "Gender",
     "PlayerDetails",
     "ANNOUNCEMENT_LENGTH",

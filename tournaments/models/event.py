@@ -20,6 +20,7 @@ class Format(models.TextChoices):
     INDIVIDUAL_SWISS = "ind_swiss", _("Individual: Swiss rounds (new partner every round)")
     DOUBLE_ELIM = "double_elim", _("Double elimination")
     GROUPS_PLAYOFF = "groups_playoff", _("Groups, then a knockout playoff")
+    DUPLICATE = "duplicate", _("Duplicate: the same boards at every table, scored by matchpoints")
 
 
 INDIVIDUAL_FORMATS = frozenset({Format.INDIVIDUAL_MOVEMENT, Format.INDIVIDUAL_SWISS})
@@ -49,6 +50,20 @@ class Currency(models.TextChoices):
 
 
 CURRENCY_SIGNS = {"KZT": "₸", "RUB": "₽", "UAH": "₴", "EUR": "€"}
+
+
+class Movement(models.TextChoices):
+    """How a duplicate event seats its pairs (``tournaments.core.duplicate``)."""
+
+    MITCHELL = "mitchell", _("Mitchell (NS pairs stay, EW pairs and boards move)")
+    HOWELL = "howell", _("Howell (every pair meets a new pair each round)")
+
+
+class BoardScale(models.TextChoices):
+    """What a duplicate board's result is compared by."""
+
+    POINTS = "points", _("Card points (0-120)")
+    EYES = "eyes", _("Eyes by the duty rule (coarser)")
 
 
 class ByeKind(models.TextChoices):
@@ -174,6 +189,21 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("The clock on the players' pages and the hall screen; empty for no clock."),
     )
+    boards_per_round = models.PositiveSmallIntegerField(
+        _("boards per round"),
+        default=4,
+        help_text=_("Duplicate: the boards each table plays in a round (2-8)."),
+    )
+    movement = models.CharField(
+        _("movement"), max_length=8, choices=Movement.choices, default=Movement.MITCHELL
+    )
+    board_scale = models.CharField(
+        _("boards scored by"), max_length=6, choices=BoardScale.choices, default=BoardScale.POINTS
+    )
+    #: Duplicate: the secret event seed the boards are dealt from (bilka-board/1, hex), drawn when
+    #: round 1 is paired and shown only once the event is finished; its SHA-256 is public from then.
+    board_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
+    board_commitment = models.CharField(_("boards' commitment"), max_length=64, blank=True, default="")
     #: The one view the hall screen keeps showing (``HallView``); empty: it cycles through them.
     hall_view = models.CharField(_("hall screen shows"), max_length=12, blank=True, default="")
     created_by = models.ForeignKey(
@@ -205,6 +235,10 @@ class Tournament(models.Model):
     def plays_ties(self) -> bool:
         """A bracket format, whose ties may be best-of-N series (``best_of``, ``final_best_of``)."""
         return self.format == Format.SINGLE_ELIM or self.format in BRACKET_FORMATS
+
+    @property
+    def is_duplicate(self) -> bool:
+        return self.format == Format.DUPLICATE
 
     @property
     def is_individual(self) -> bool:

@@ -10,7 +10,8 @@
 - ``rounds``: the field fixed and each next round drawn by the format; ``pairings``: a round
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
-  ``records``: the record of a match played elsewhere attached to its pairing;
+  ``records``: the record of a match played elsewhere attached to its pairing; ``duplicate``: a
+  duplicate event's board seed and each table's board results;
 - ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``
   (``pairing_notices``: each player's place in a round; ``push``: notices on phones).
 - ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
@@ -21,6 +22,7 @@ The public services are importable from here (``services.pair_next_round``).
 
 from .byes import ask_bye, withdraw_bye
 from .common import on_commit_task, require_manager
+from .duplicate import BoardEntry, enter_board_results
 from .entries import (
     approve_entry,
     check_in_closed,
@@ -82,6 +84,8 @@ from .withdrawals import (
 )
 
 __all__ = [
+    "BoardEntry",
+    "enter_board_results",
     "ask_bye",
     "withdraw_bye",
     "record_payment",

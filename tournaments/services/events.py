@@ -24,9 +24,11 @@ from ..formats import default_tiebreaks, format_of
 from ..formats.series import SERIES_LENGTHS
 from ..models import (
     MAX_ROUND_LENGTH,
+    BoardScale,
     ByeKind,
     Currency,
     Format,
+    Movement,
     PlayMode,
     Seeding,
     Tournament,
@@ -34,6 +36,9 @@ from ..models import (
 )
 from .common import audit, lock_tournament, require_manager, require_user
 from .progress import maybe_finish
+
+MAX_BOARDS = 8
+"""A duplicate round's most boards: eight is an hour's play at a table."""
 
 EDITABLE_FIELDS = (
     "name",
@@ -70,10 +75,16 @@ EDITABLE_FIELDS = (
     "grand_final_reset",
     "group_count",
     "group_qualifiers",
+    "boards_per_round",
+    "movement",
+    "board_scale",
 )
 FORMAT_FIELDS = frozenset(
     {
         "format",
+        "boards_per_round",
+        "movement",
+        "board_scale",
         "double_round_robin",
         "seeding",
         "third_place",
@@ -258,6 +269,12 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
         raise ValidationError(_("A tournament needs room for at least two pairs."))
     if clean.get("ends_on") and clean.get("starts_on") and clean["ends_on"] < clean["starts_on"]:
         raise ValidationError(_("The last day cannot come before the first day."))
+    if clean.get("boards_per_round") is not None and not 2 <= clean["boards_per_round"] <= MAX_BOARDS:
+        raise ValidationError({"boards_per_round": _("A round has from 2 to 8 boards.")})
+    if clean.get("movement", Movement.MITCHELL) not in Movement.values:
+        raise ValidationError({"movement": _("Unknown movement.")})
+    if clean.get("board_scale", BoardScale.POINTS) not in BoardScale.values:
+        raise ValidationError({"board_scale": _("A board is scored by card points or by eyes.")})
     if clean.get("play_mode", PlayMode.PHYSICAL) not in PlayMode.values:
         raise ValidationError(_("Unknown play mode."))
     if clean.get("seeding", Seeding.RANDOM) not in Seeding.values:

@@ -37,6 +37,7 @@ from ..models import (
     TournamentStatus,
 )
 from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
+from .duplicate import draw_board_seed
 from .plans import plan_round_deadline
 from .progress import log_forfeits, refresh_round, set_forfeit
 from .seeding import take_seed_ratings
@@ -177,6 +178,8 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
     last = last_round_if_complete(tournament)
     if last is None:
         _start(tournament)
+        if tournament.is_duplicate:
+            draw_board_seed(tournament)  # committed before any board is dealt, revealed at the end
     number = (last.number if last else 0) + 1
     fmt = format_of(tournament)
     plan = fmt.next_round(number)

@@ -54,6 +54,8 @@ def match(request, slug, pk):
         m = selectors.match_detail(tournament=tournament, pk=pk)
     except Match.DoesNotExist:
         raise Http404 from None
+    if tournament.is_duplicate and not m.bye:  # a duplicate table's result is its boards'
+        return redirect("tournaments:board_entry", slug=tournament.slug, pk=m.pk)
     can_manage = permissions.can_manage(request.user, tournament)
     side = permissions.side_of(request.user, m)
     preview = preview_error = None

@@ -45,6 +45,8 @@ def standings(request, slug):
     if shown == "bracket":
         return _bracket_page(request, tournament, "standings")
     table = selectors.shown_standings(tournament=tournament)
+    if shown == "duplicate":  # average percentages by matchpoints, and the boards behind them
+        return page(request, tournament, "standings", "tournaments/duplicate_standings.html", table=table)
     template = "tournaments/individual/standings.html" if shown == "players" else "tournaments/standings.html"
     columns = standings_columns(tournament=tournament)
     entries = [line.entry for line in table.lines]

@@ -1,0 +1,145 @@
+"""Duplicate pairs: every table plays the same boards, each pair's result compared by matchpoints.
+
+The movement (``core.duplicate``: Mitchell or Howell-like) seats the pairs: pair numbers are the
+seeds, the NS pair is the match's ``home``, the EW pair its ``away``, the table the movement's,
+and the board set the match's ``slot`` (its boards are ``set_boards``). A pair the movement sits
+out gets a bye that scores nothing. The standings are each pair's average percentage over its
+boards (``core.duplicate.event_scores``), from the tables' board results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from gameplay.engine.boards import board_hands, jack_holder
+from gameplay.engine.rules import Rules
+
+from ..core import duplicate as core
+from ..core.standings import StandingRow
+from ..models import BoardResult, BoardScale, EntryStatus, Format, Match, Movement, Tournament
+from .base import Game, RoundPlan, Standings, TournamentFormat, check_round_number
+
+MIN_PAIRS = 4
+
+
+def movement_of(tournament: Tournament, pairs: int) -> list[core.Seat]:
+    """Every seat of the event's whole movement for ``pairs`` pairs."""
+    if tournament.movement == Movement.HOWELL:
+        return core.howell(pairs)
+    return core.mitchell(pairs)
+
+
+def set_boards(tournament: Tournament, board_set: int) -> range:
+    """The board numbers of set ``board_set`` (from 1)."""
+    per = tournament.boards_per_round
+    return range((board_set - 1) * per + 1, board_set * per + 1)
+
+
+def event_seed(tournament: Tournament) -> bytes | None:
+    return bytes.fromhex(tournament.board_seed) if tournament.board_seed else None
+
+
+def ns_on_duty(tournament: Tournament, board: int) -> bool:
+    """Whether NS hold the jack of clubs on ``board`` (the pair on duty, for the eyes scale)."""
+    seed = event_seed(tournament)
+    if seed is None:
+        return True
+    deck = Rules.from_json(tournament.rules or {}).deck
+    return jack_holder(board_hands(seed, board, deck)) % 2 == 0
+
+
+def table_results(tournament: Tournament, rows: Sequence[BoardResult]) -> list[core.TableResult]:
+    """The board results as the core reads them (pairs by entry id, values by the event's scale)."""
+    rules = Rules.from_json(tournament.rules or {})
+    out = []
+    for r in rows:
+        match = r.match
+        if r.ns_points is None:
+            value = None
+        elif tournament.board_scale == BoardScale.EYES:
+            value = core.board_value(
+                r.ns_points, scale="eyes", rules=rules, ns_on_duty=ns_on_duty(tournament, r.board)
+            )
+        else:
+            value = r.ns_points
+        adjusted = (r.ns_adjusted, r.ew_adjusted) if value is None else None
+        out.append(core.TableResult(r.board, match.home_id, match.away_id or 0, value, adjusted))
+    return out
+
+
+def event_results(tournament: Tournament) -> list[BoardResult]:
+    return list(
+        BoardResult.objects.filter(match__tournament=tournament).select_related("match").order_by("board")
+    )
+
+
+class Duplicate(TournamentFormat):
+    code = Format.DUPLICATE
+    standings_page = "duplicate"
+    pages = frozenset({"boards"})
+
+    def check_start(self, entries: Sequence[Any]) -> None:
+        if len(entries) < MIN_PAIRS:
+            raise ValidationError(_("A duplicate event needs at least four pairs."))
+
+    def round_count(self, field_size: int) -> int:
+        if field_size < MIN_PAIRS:
+            return 1
+        return max(s.round for s in movement_of(self.tournament, field_size))
+
+    def next_round(self, number: int) -> RoundPlan:
+        """The movement's round ``number``: NS home, EW away, the set in ``slot``; a sit-out is a bye."""
+        field = self.field()
+        check_round_number(number, self.round_count(len(field)))
+        pair = {n: e.pk for n, e in enumerate(field, start=1)}
+        out = {e.pk for e in field if e.status == EntryStatus.WITHDRAWN}
+        games = []
+        for seat in movement_of(self.tournament, len(field)):
+            if seat.round != number or seat.ns is None:
+                continue
+            if seat.ew is None:
+                if pair[seat.ns] not in out:
+                    games.append(Game(pair[seat.ns], None, slot=seat.set))
+                continue
+            games.append(Game(pair[seat.ns], pair[seat.ew], table=seat.table, slot=seat.set))
+        return RoundPlan(games=games)
+
+    def boards_of(self, match: Match) -> range:
+        """The boards the table of ``match`` plays (none for a bye)."""
+        return range(0) if match.bye else set_boards(self.tournament, match.slot)
+
+    def standings(self) -> Standings:
+        """Each pair's average percentage (``match_points``, two decimals) and its boards (``played``);
+        pairs with the same percentage share a place."""
+        entries = self.ranked_entries()
+        by_id = {e.pk: e for e in entries}
+        results = table_results(self.tournament, event_results(self.tournament))
+        scores = core.event_scores(results)
+        boards: dict[int, int] = {}
+        for board_scores in core.score_boards(results).values():
+            for s in board_scores:
+                boards[s.pair] = boards.get(s.pair, 0) + 1
+        order = sorted(entries, key=lambda e: (-scores.get(e.pk, Fraction(-1)), e.seed, e.pk))
+        rows: list[tuple[StandingRow, int]] = []
+        for i, e in enumerate(order):
+            score = scores.get(e.pk)
+            place = i + 1
+            if i and score is not None and scores.get(order[i - 1].pk) == score:
+                place = rows[-1][0].place
+            tied = score is not None and sum(scores.get(o.pk) == score for o in order) > 1
+            rows.append((_row(e, place, tied, score, boards.get(e.pk, 0)), 0))
+        return self._standings(rows, by_id, [])
+
+
+def _row(entry, place: int, shared: bool, score: Fraction | None, boards: int) -> StandingRow:
+    percent = round(float(score), 2) if score is not None else 0
+    return StandingRow(
+        place=place, shared=shared, entry=entry.pk, match_points=percent, played=boards, wins=0,
+        losses=0, byes=0, eyes_for=0, eyes_against=0, buchholz=0, sonneborn_berger=0, lucy=0,
+        withdrawn=entry.status == EntryStatus.WITHDRAWN,
+    )  # fmt: skip

@@ -1,0 +1,175 @@
+"""A duplicate event's boards as its pages show them: the list, each board's traveller, the hand records.
+
+The one visibility rule: a board's results and hands reach the public only once every table the
+movement gives the board has a result on it (``Board.complete``); before that only the event's
+organisers see them, so a table that has not played the board learns nothing of it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.utils.translation import pgettext
+
+from gameplay.engine.boards import board_dealer, board_hands, set_seat_suits
+from gameplay.engine.cards import JACK_RANK, SEATS, hand_sort_key, mask_cards
+from gameplay.engine.rules import Rules
+
+from ..core import duplicate as core
+from ..formats import format_of
+from ..formats.duplicate import event_results, event_seed, movement_of, table_results
+from ..models import BoardResult, Tournament
+
+SUIT_SIGNS = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
+RANK_SHOWN = {"T": "10"}
+SUIT_ORDER = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order a hand record reads
+
+
+@dataclass
+class Hand:
+    seat: str
+    jacks: list[str]
+    suits: list[tuple[str, str, list[str]]]  # (sign, colour class, ranks high to low)
+    count: int
+    suit: str = ""
+    """The seat's suit for the board's set (its trump when it holds the jack of clubs)."""
+
+
+@dataclass
+class TableLine:
+    table: int
+    round: int
+    ns: object
+    ew: object
+    ns_points: int | None
+    adjusted: tuple[str, str] | None
+    ns_percent: Fraction | None = None
+    ew_percent: Fraction | None = None
+    ns_mp: Fraction | None = None
+    ew_mp: Fraction | None = None
+
+
+@dataclass
+class Board:
+    number: int
+    to_play: int
+    played: int
+    dealer: str = ""
+    hands: list[Hand] = field(default_factory=list)
+    lines: list[TableLine] = field(default_factory=list)
+    top: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.to_play > 0 and self.played >= self.to_play
+
+
+def _plays(tournament: Tournament) -> dict[int, int]:
+    """How many tables the whole movement gives each board."""
+    n = format_of(tournament).field_size()
+    if n < 4:
+        return {}
+    out: dict[int, int] = defaultdict(int)
+    for seat in movement_of(tournament, n):
+        if seat.ns is not None and seat.ew is not None:
+            for b in seat.boards(tournament.boards_per_round):
+                out[b] += 1
+    return dict(out)
+
+
+def board_list(*, tournament: Tournament) -> list[Board]:
+    """Every board of the event with how many tables play it and how many have."""
+    played: dict[int, int] = defaultdict(int)
+    for b in BoardResult.objects.filter(match__tournament=tournament).values_list("board", flat=True):
+        played[b] += 1
+    return [Board(number=b, to_play=n, played=played[b]) for b, n in sorted(_plays(tournament).items())]
+
+
+def _card(card: int) -> str:
+    """A card's rank as the reader's language writes it (the picture cards' letters are translated)."""
+    rank = "6789TJQKA"[card % 9]
+    return pgettext("card rank", rank) if rank in "JQKA" else RANK_SHOWN.get(rank, rank)
+
+
+def hands_of(tournament: Tournament, number: int) -> list[Hand]:
+    """The four hands of board ``number`` (N E S W), by suit, with each seat's suit for its set."""
+    seed = event_seed(tournament)
+    if seed is None:
+        return []
+    deck = Rules.from_json(tournament.rules or {}).deck
+    per = tournament.boards_per_round
+    first = (number - 1) // per * per + 1
+    direction = Rules.from_json(tournament.rules or {}).direction
+    suits = set_seat_suits(board_hands(seed, first, deck), direction)
+    hands = []
+    for seat, mask in zip(SEATS, board_hands(seed, number, deck), strict=True):
+        cards = sorted(mask_cards(mask), key=hand_sort_key)
+        jacks = [_card(c) + SUIT_SIGNS[c // 9] for c in cards if c % 9 == JACK_RANK]
+        by_suit = [
+            (SUIT_SIGNS[s], "red" if s in (1, 2) else "black",
+             [_card(c) for c in cards if c // 9 == s and c % 9 != JACK_RANK])
+            for s in SUIT_ORDER
+        ]  # fmt: skip
+        hands.append(Hand(seat, jacks, by_suit, len(cards), SUIT_SIGNS[suits[SEATS.index(seat)]]))
+    return hands
+
+
+def traveller(*, tournament: Tournament, number: int) -> Board | None:
+    """Board ``number`` with every table's result on it, matchpoints and percentages, and its hands
+    (None: the event has no such board). Whether it may be shown is the caller's (``complete``)."""
+    plays = _plays(tournament)
+    if number not in plays:
+        return None
+    rows = [r for r in event_results(tournament) if r.board == number]
+    matches = {r.match_id: r.match for r in rows}
+    scores = core.score_boards(table_results(tournament, event_results(tournament))).get(number, [])
+    by_pair = {(s.pair, s.direction): s for s in scores}
+    entries = {e.pk: e for e in tournament.entries.filter(
+        pk__in={m.home_id for m in matches.values()} | {m.away_id for m in matches.values()})}
+    lines = []
+    for r in sorted(rows, key=lambda r: (matches[r.match_id].table, r.match_id)):
+        m = matches[r.match_id]
+        ns, ew = by_pair.get((m.home_id, core.NS)), by_pair.get((m.away_id, core.EW))
+        lines.append(TableLine(
+            table=m.table, round=0, ns=entries.get(m.home_id), ew=entries.get(m.away_id),
+            ns_points=r.ns_points, adjusted=(r.get_ns_adjusted_display(), r.get_ew_adjusted_display())
+            if r.ns_points is None else None,
+            ns_percent=ns.percent if ns else None, ew_percent=ew.percent if ew else None,
+            ns_mp=ns.matchpoints if ns else None, ew_mp=ew.matchpoints if ew else None,
+        ))  # fmt: skip
+    board = Board(number=number, to_play=plays[number], played=len(rows), lines=lines,
+                  top=scores[0].top if scores else 0)
+    board.dealer = SEATS[board_dealer(number)]
+    board.hands = hands_of(tournament, number)
+    return board
+
+
+def hand_records(*, tournament: Tournament) -> list[Board]:
+    """Every board of the event with its dealer and hands, for the tables to deal from."""
+    out = []
+    for b in sorted(_plays(tournament)):
+        board = Board(number=b, to_play=0, played=0, dealer=SEATS[board_dealer(b)])
+        board.hands = hands_of(tournament, b)
+        out.append(board)
+    return out
+
+
+@dataclass
+class PairCard:
+    """A pair's card for the whole movement: its number (the seed), name and every round's line."""
+
+    number: int
+    entry: object
+    lines: list[core.CardLine]
+
+
+def pair_cards(*, tournament: Tournament) -> list[PairCard]:
+    """Each pair's table card ("round 3: table 5, EW, boards 9-12, against pair 4"), from the
+    event's movement over its seeded pairs (none before round 1 fixes the seeds)."""
+    field = format_of(tournament).field()
+    if len(field) < 4:
+        return []
+    cards = core.table_cards(movement_of(tournament, len(field)), tournament.boards_per_round)
+    return [PairCard(number, field[number - 1], lines) for number, lines in cards.items()]
