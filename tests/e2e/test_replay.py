@@ -6,6 +6,7 @@ shared link opens its card, and the hands drawn are those of the record. Screens
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -197,7 +198,10 @@ def test_the_viewer_hides_results_until_the_end_copies_its_link_and_fits_the_scr
         play = page.locator(".rp-play")
         play.click()
         expect(play).to_have_attribute("aria-pressed", "true")
-        expect(page).to_have_url(f"{url}?deal=1&card=3", timeout=5000)
+        # It steps on by itself: past card 3 within 5 s (a poll of the address could miss card 3
+        # itself on a loaded machine, as CI's did; the page moved from card 2 to card 4 between two)
+        expect(page).to_have_url(re.compile(re.escape(f"{url}?deal=1&card=") + r"([3-9]|[1-9][0-9])$"),
+                                 timeout=5000)
         play.click()
         expect(play).to_have_text("Play")
         paused = page.url
