@@ -37,15 +37,6 @@ hypothesis.settings.register_profile(
 hypothesis.settings.load_profile("bilka")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files holding a slow test run first. bin/test hands whole files to its two workers in the
-    order collected (xdist's --dist loadfile), so a three-minute file collected late ran alone at
-    the end while the other worker sat idle; started first, the short files fill in around it
-    (longest first, the classic rule for sharing jobs out). The order within a file is kept."""
-    slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
-
-
 def _database_url(db: dict) -> str:
     """A DATABASE_URL naming the test database itself, for processes outside the test runner."""
     credentials = quote(db["USER"] or "", safe="")
