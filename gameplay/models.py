@@ -93,6 +93,12 @@ class Table(models.Model):
     #: A casual table goes to the archive when its match ends. A table opened for a tournament
     #: pairing does not: its tournament archives the match when the result is confirmed.
     casual = models.BooleanField(default=True, editable=False)
+    #: A duplicate event's table (`boards` mode): the board set it plays as the record names it
+    #: (`{"event", "scheme", "commitment", "boards"}`, public), and each board's four hands as card
+    #: masks N E S W (secret like the shuffle seed: never sent, never in the record). The table holds
+    #: only its own set's hands, never the event's seed. None for every other table.
+    boards = models.JSONField(null=True, blank=True, editable=False)
+    board_hands = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from gameplay.engine import MatchState, read_record
+from gameplay.engine.boards import BoardSet, read_board_set
 from gameplay.engine.cards import SEATS
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for, table_meta, view_of
@@ -28,7 +29,21 @@ def load_state(table: Table) -> MatchState | None:
     state gets the secret seed from the table, so it goes on dealing by the scheme."""
     if not table.record:
         return None
-    return read_record(record_with_seed(table), rng=_sysrand)
+    state = read_record(record_with_seed(table), rng=_sysrand)
+    if state.boards is not None:
+        state.boards.dealt = board_set_of(table).dealt  # type: ignore[union-attr]
+    return state
+
+
+def board_set_of(table: Table) -> BoardSet | None:
+    """The board set a duplicate event's table plays, with its secret hands (None for other tables).
+
+    Only the engine gets the hands; the record names the boards and the commitment alone."""
+    if not table.boards:
+        return None
+    known = read_board_set(table.boards)
+    dealt = tuple((int(h[0]), int(h[1]), int(h[2]), int(h[3])) for h in table.board_hands or [])
+    return BoardSet(known.numbers, commitment=known.commitment, event=known.event, dealt=dealt or None)
 
 
 def record_with_seed(table: Table) -> dict[str, Any] | None:

@@ -23,7 +23,8 @@ from typing import Final
 
 from gameplay.engine.cards import JC
 from gameplay.engine.deal import first_suits
-from gameplay.engine.shuffle import shuffled_deck
+from gameplay.engine.errors import RecordError
+from gameplay.engine.shuffle import commitment_of, is_hex64, shuffled_deck
 
 SCHEME: Final = "bilka-board/1"
 _PREFIX: Final = SCHEME.encode("ascii")
@@ -59,3 +60,83 @@ def set_seat_suits(first_board: tuple[int, int, int, int],
     """Each seat's suit for a whole board set, from the set's first board (its jack of clubs)."""
     next_seat = (1, 2, 3, 0) if direction == "clockwise" else (3, 0, 1, 2)
     return first_suits(jack_holder(first_board), next_seat)
+
+
+#: The record's `duplicate` object: which event, which scheme, the event's commitment, the set's boards.
+_RECORD_KEYS: Final = frozenset({"event", "scheme", "commitment", "boards"})
+
+
+class BoardSet:
+    """The boards one live table plays, in order: their numbers, the event's commitment, and the
+    hands of each (secret: a table holds only its own set's hands, never the event seed).
+
+    A state with a board set deals deal k as board ``numbers[k-1]``, with that board's dealer, no
+    redeal, and ends after the last board, not at 12 eyes. `dealt` is None where the hands are not
+    known (a record read back): such a state replays its deals from their recorded hands only.
+    """
+
+    __slots__ = ("commitment", "dealt", "event", "numbers")
+
+    def __init__(self, numbers: tuple[int, ...], *, commitment: str, event: str = "",
+                 dealt: tuple[tuple[int, int, int, int], ...] | None = None) -> None:
+        if not numbers:
+            raise ValueError("a board set has at least one board")
+        for number in numbers:
+            board_message(number)  # checks the number
+        if dealt is not None and len(dealt) != len(numbers):
+            raise ValueError("a board set's hands are one set of four per board")
+        self.numbers = tuple(numbers)
+        self.commitment = commitment
+        self.event = event
+        self.dealt = dealt
+
+    @classmethod
+    def from_seed(cls, seed: bytes, numbers: tuple[int, ...] | list[int] | range, *, deck: str = "32",
+                  event: str = "") -> BoardSet:
+        """The set of boards ``numbers`` of the event whose seed is ``seed``, dealt."""
+        numbers = tuple(numbers)
+        return cls(numbers, commitment=commitment_of(seed), event=event,
+                   dealt=tuple(board_hands(seed, n, deck) for n in numbers))
+
+    def board(self, k: int) -> int:
+        """The number of deal k's board (k from 1); ValueError past the last board."""
+        if not 1 <= k <= len(self.numbers):
+            raise ValueError(f"the set has {len(self.numbers)} boards, not {k}")
+        return self.numbers[k - 1]
+
+    def dealer(self, k: int) -> int:
+        return board_dealer(self.board(k))
+
+    def hands(self, k: int) -> tuple[int, int, int, int]:
+        """The hands of deal k (board ``numbers[k-1]``); ValueError when they are not known."""
+        self.board(k)
+        if self.dealt is None:
+            raise ValueError("the board set's hands are not known, so no board can be dealt")
+        return self.dealt[k - 1]
+
+    def to_json(self) -> dict[str, object]:
+        """The record's `duplicate` object: public from the start (the hands are never in it)."""
+        return {"event": self.event, "scheme": SCHEME, "commitment": self.commitment,
+                "boards": list(self.numbers)}
+
+
+def read_board_set(value: object) -> BoardSet:
+    """The record's `duplicate` object, checked (RecordError says what is wrong)."""
+    if not isinstance(value, dict):
+        raise RecordError("duplicate must be a JSON object")
+    unknown = set(value) - _RECORD_KEYS
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in duplicate")
+    if value.get("scheme") != SCHEME:
+        raise RecordError(f"duplicate.scheme must be {SCHEME!r}, not {value.get('scheme')!r}")
+    if not is_hex64(value.get("commitment")):
+        raise RecordError("duplicate.commitment must be 64 lowercase hex digits (a SHA-256)")
+    event = value.get("event", "")
+    if not isinstance(event, str):
+        raise RecordError("duplicate.event must be a string")
+    numbers = value.get("boards")
+    if (not isinstance(numbers, list) or not numbers
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n < 2**32 for n in numbers)
+            or len(set(numbers)) != len(numbers)):
+        raise RecordError("duplicate.boards must list the set's board numbers (1 or more, each once)")
+    return BoardSet(tuple(numbers), commitment=str(value["commitment"]), event=event)

@@ -70,7 +70,7 @@ class MatchState(BaseMatchState):
         `record.read_record` replays a record: hands as dealt, passes, redeals, cards)."""
         deals, rng, auto_deal = self.deals, self.rng, self.auto_deal
         replayed = type(self)(self.rules, rng=rng, first_dealer=deals[0].dealer, auto_deal=False,
-                              players=self.players, shuffle=self.shuffle)
+                              players=self.players, shuffle=self.shuffle, boards=self.boards)
         for number, log in enumerate(deals, start=1):
             replayed.start_deal(log.hands)
             if log.redeal is not None:

@@ -12,6 +12,7 @@ import random
 import secrets
 from typing import Any
 
+from gameplay.engine.boards import BoardSet, read_board_set
 from gameplay.engine.cards import (
     BIT,
     PAIRS,
@@ -35,8 +36,8 @@ from gameplay.engine.state import BaseMatchState, Phase
 
 FORMAT = "bilka-record/1"
 SCORE_FORMAT = "bilka-score/1"
-_TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties", "shuffle"}
-_DEAL_KEYS = {"dealer", "hands", "plays", "redeal", "passed"}
+_TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties", "shuffle", "duplicate"}
+_DEAL_KEYS = {"dealer", "hands", "plays", "redeal", "passed", "board"}
 
 
 def load_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
@@ -89,17 +90,21 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
         raise RecordError("deals must be a list")
     penalties = _read_penalties(rec.get("penalties", []), len(deals))
     shuffle = read_shuffle(rec["shuffle"]) if "shuffle" in rec else None
+    boards = read_board_set(rec["duplicate"]) if "duplicate" in rec else None
+    if boards is not None and shuffle is not None:
+        raise RecordError("a record has a shuffle or a duplicate board set, not both")
 
     first_dealer = 0
     if deals and isinstance(deals[0], dict):
         first_dealer = _seat(deals[0].get("dealer"), "dealer", 1)
     state = MatchState(rules, rng=rng or secrets.SystemRandom(), first_dealer=first_dealer, auto_deal=False,
-                       players=players, shuffle=shuffle)
+                       players=players, shuffle=shuffle, boards=boards)
     for number, deal in enumerate(deals, start=1):
         if state.phase == Phase.OVER:
             raise RecordError(f"the match was already decided ({PAIRS[state.winner or 0]} won)", number)
         if state.phase != Phase.DEALING:
             raise RecordError("the previous deal was not played to the end", number)
+        _check_board(boards, deal, number)
         _replay_deal(state, deal, number)
         for after, pair, eyes, reason in penalties:
             if after == number:
@@ -118,6 +123,18 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
         state.end_match(end["reason"], seat)
     state.auto_deal = True
     return state
+
+
+def _check_board(boards: BoardSet | None, deal: object, number: int) -> None:
+    """A deal of a duplicate record names its board, the set's next one; other records name none."""
+    if not isinstance(deal, dict) or "board" not in deal and boards is None:
+        return
+    if boards is None:
+        raise RecordError("board is only for the deals of a duplicate record", number)
+    if number > len(boards.numbers):
+        raise RecordError(f"the board set has {len(boards.numbers)} boards, and this is deal {number}", number)
+    if deal.get("board") != boards.numbers[number - 1]:
+        raise RecordError(f"the board must be {boards.numbers[number - 1]}, not {deal.get('board')!r}", number)
 
 
 def _read_penalties(value: object, n_deals: int) -> list[tuple[int, int, int, str]]:
@@ -238,6 +255,8 @@ def write_record(state: BaseMatchState) -> dict[str, Any]:
                 for s in range(4)
             },
         }
+        if state.boards is not None:
+            d["board"] = state.boards.numbers[len(deals)]
         if log.redeal is not None:
             d["redeal"] = SEATS[log.redeal]
         else:
@@ -249,6 +268,8 @@ def write_record(state: BaseMatchState) -> dict[str, Any]:
     if state.shuffle is not None:
         # the seed is revealed only once the match is over; a cancelled match reveals it at its table
         rec["shuffle"] = state.shuffle.to_json(reveal=state.phase == Phase.OVER)
+    if state.boards is not None:
+        rec["duplicate"] = state.boards.to_json()  # public: the numbers and the commitment, never hands
     if state.end is not None:
         rec["end"] = {"reason": state.end[0], "seat": SEATS[state.end[1]]}
     if state.penalties:

@@ -27,7 +27,11 @@ def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: st
     table.decision_event = None
     table.record = write_record(state)  # a decided match: the record reveals the shuffle seed
     table.record = record_with_seed(table)
-    winner = "NS" if state.winner == 0 else "EW"
+    if state.boards is not None and state.end is None:
+        # a board set played to its last board: no pair wins the table, each board is scored apart
+        winner, reason = None, "boards"
+    else:
+        winner = "NS" if state.winner == 0 else "EW"
     table.result = {
         "winner": winner,
         "reason": reason,

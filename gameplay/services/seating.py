@@ -10,7 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay.engine import MatchState, Rules, RulesError, write_record
-from gameplay.engine.cards import SEATS
+from gameplay.engine.boards import BoardSet
+from gameplay.engine.cards import SEATS, deck_cards, deck_mask
+from gameplay.engine.deal import check_hands
 from gameplay.engine.shuffle import CLIENT_SEED_MAX, Shuffle, client_seed_problem
 from gameplay.models import (
     REDEAL_SECONDS_MAX,
@@ -22,6 +24,7 @@ from gameplay.models import (
     TableStatus,
     new_shuffle_seed,
 )
+from gameplay.selectors import board_set_of
 from gameplay.services.changes import (
     TableError,
     append_event,
@@ -66,6 +69,7 @@ def create_table(
     public: bool = True,
     casual: bool = True,
     rated: bool = False,
+    boards: BoardSet | None = None,
 ) -> Table:
     """Open a table; the creator sits down at once unless `sit` is false; `bots` fills the rest
     with bots of `bot_level`.
@@ -74,7 +78,10 @@ def create_table(
     before anyone's client seed is final. `shuffle_prominent` shows the fair-shuffle panel open
     during the match (tournament tables). A table that is not `public` is seen by its seated
     players only (and, while it waits, by whoever holds its invitation link). A table that is not
-`casual` (a tournament pairing's) is archived by its tournament, not when its match ends."""
+`casual` (a tournament pairing's) is archived by its tournament, not when its match ends.
+
+    `boards` (a duplicate event's set, its hands dealt) makes the table deal exactly those boards,
+    in order, with no client seed, no shuffle seed and no redeal, and end after the last one."""
     full_rules = validate_rules(rules or {})
     if bots:
         clean_bot_level(bot_level)
@@ -97,6 +104,7 @@ def create_table(
         casual=casual,
         rated=rated,
         public=public,
+        **(_boards_fields(boards, full_rules) if boards is not None else {}),
     )
     if sit:
         _sit_locked(table, user=user, session_key=session_key)
@@ -104,6 +112,17 @@ def create_table(
         _fill_bots_locked(table, bot_level)
     broadcast.lobby_changed()
     return table
+
+
+def _boards_fields(boards: BoardSet, rules: dict[str, Any]) -> dict[str, Any]:
+    """The table's columns for a board set: its public description and its secret hands."""
+    if boards.dealt is None:
+        raise ValueError("a table of boards needs the boards' hands")
+    deck = Rules.from_json(rules).deck
+    for hands in boards.dealt:  # the caller's mistake, not a player's: IllegalAction is raised
+        check_hands(hands, deck, deck_mask(deck), len(deck_cards(deck)) // 4)
+    return {"boards": boards.to_json(), "board_hands": [list(h) for h in boards.dealt],
+            "shuffle_seed": ""}
 
 
 def seat_for(table: Table, *, user: Any = None, session_key: str = "",
@@ -197,6 +216,11 @@ def _fill_bots_locked(table: Table, levels: str | dict[int, str] = BotLevel.BEGI
 
 def _start_locked(table: Table) -> None:
     seats = seat_rows(table)
+    boards = board_set_of(table)
+    if boards is not None:  # a duplicate event's boards: no shuffle, no client seed
+        _start_playing(table, seats, MatchState(Rules.from_json(table.rules), rng=_sysrand, boards=boards,
+                                                players={SEATS[s.seat]: s.name for s in seats}))
+        return
     if not table.shuffle_seed:  # a table opened before provable shuffles: committed from the start
         table.shuffle_seed = new_shuffle_seed()
         Table.objects.filter(pk=table.pk).update(shuffle_seed=table.shuffle_seed)
@@ -204,6 +228,10 @@ def _start_locked(table: Table) -> None:
     shuffle = Shuffle(client_seeds, seed=bytes.fromhex(table.shuffle_seed))
     state = MatchState(Rules.from_json(table.rules), rng=_sysrand,
                        players={SEATS[s.seat]: s.name for s in seats}, shuffle=shuffle)
+    _start_playing(table, seats, state)
+
+
+def _start_playing(table: Table, seats: list[Seat], state: MatchState) -> None:
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     # grace counts from the start of the match, not from a wait at the open table

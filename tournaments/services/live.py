@@ -35,6 +35,7 @@ from ..models import Match, MatchStatus
 from ..score_words import score_error_text
 from .archiving import sync_match
 from .common import audit, lock_tournament, lucy_counts, require_user, write_deal_lines
+from .online_boards import BOARD_REFUSALS, check_board_record, save_board_results
 from .progress import refresh_round
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
@@ -59,6 +60,7 @@ REFUSALS = {
         "Table %(n)d stored the result %(stored)s, but replaying its record gives %(replayed)s."
     ),
     "bad_score": gettext_lazy("This score cannot be right: %(error)s"),
+    **BOARD_REFUSALS,
 }
 #: Refusals that only mean "not yet" to the automatic path: the table may still finish.
 NOT_YET = frozenset({"no_table", "not_finished"})
@@ -153,6 +155,11 @@ def checked_table(match: Match, table_id: int, tournament) -> tuple[Table, str]:
         home_seats = "EW"
     else:
         raise _refuse("not_the_pairs", n=table_id)
+    if tournament.is_duplicate:
+        if home_seats != "NS":  # the movement's NS pair is the match's home: its boards are NS's
+            raise _refuse("not_the_pairs", n=table_id)
+        check_board_record(match, table, tournament)
+        return table, home_seats
     _check_record(table, rules)
     if table.result.get("reason") not in FORFEIT_REASONS:
         score = table.result["score"]
@@ -222,8 +229,19 @@ def take_table_result(
     match: Match, table: Table, home_seats: str, *, tournament, actor, between=None
 ) -> None:
     """The checked table's result becomes the match's (``save_table_result``), with its audit row,
-    and the round moves on; ``between`` runs after the first write (a test's pause point)."""
+    and the round moves on; ``between`` runs after the first write (a test's pause point). A duplicate
+    event's table gives its boards' results instead (``online_boards``)."""
     before = match.state()
+    if tournament.is_duplicate:
+        rows = save_board_results(match, read_record(table.record), tournament)
+        if between is not None:
+            between()
+        audit(actor=actor, action="boards.online", obj=match, tournament=tournament, before=before,
+              after={**match.state(), "table": table.pk, "boards": ", ".join(
+                  f"{r.board}: {r.ns_points if r.ns_points is not None else r.ns_adjusted + '/' + r.ew_adjusted}"
+                  for r in rows)})
+        refresh_round(match.round, tournament)
+        return
     save_table_result(match, table, home_seats)
     if between is not None:
         between()

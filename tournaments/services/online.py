@@ -22,6 +22,7 @@ from ..models import Match, MatchStatus, PlayMode, Round, Seat, Tournament
 from . import live
 from .common import audit, lock_tournament
 from .live import NS
+from .online_boards import board_set_for
 from .notices import notify, tell_organisers, users_of_side
 from .progress import mark_disputed
 from .results import record_no_show
@@ -52,7 +53,8 @@ def is_online(rnd: Round) -> bool:
 
 def open_tables(*, round_id: int) -> int:
     """Each unplayed match of an online round gets its live table: the tournament's rules and clock,
-    the four players seated in order (partners opposite), no bots. Matches that have a table keep it."""
+    the four players seated in order (partners opposite), no bots. Matches that have a table keep it.
+    A duplicate event's table plays its match's boards (``online_boards``), the NS pair at N and S."""
     rnd = Round.objects.select_related("tournament").get(pk=round_id)
     tournament = rnd.tournament
     opened = 0
@@ -78,8 +80,11 @@ def open_tables(*, round_id: int) -> int:
             continue
         # Public from the start, as before private tables: spectators follow a round from the
         # tournament's "Now playing" board and the lobby, and its replays are public once it is over.
+        # A duplicate event's table is dealt its match's board set from the event seed, no shuffle.
+        boards = board_set_for(match, tournament) if tournament.is_duplicate else None
         table = tables.create_table(rules=tournament.rules, seating=Seating.IN_ORDER, sit=False,
-                                    shuffle_prominent=True, public=True, casual=False)
+                                    shuffle_prominent=boards is None, public=True, casual=False,
+                                    boards=boards)
         for user in (home[0], away[0], home[1], away[1]):  # N E S W: partners opposite
             tables.sit(table_id=table.pk, user=user)
         match.live_table = table.pk

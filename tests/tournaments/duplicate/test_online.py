@@ -1,0 +1,140 @@
+"""An online duplicate round: each live table dealt its match's boards from the event seed, played to its
+last board through the table services, and its boards' card points written as the match's board results."""
+
+import datetime
+
+import pytest
+
+from clubs.models import AuditEntry
+from gameplay import services as tables
+from gameplay.engine import read_record
+from gameplay.engine.boards import SCHEME, board_dealer, board_hands, set_seat_suits
+from gameplay.engine.cards import card_from_str
+from gameplay.models import Table, TableStatus
+from gameplay.selectors import finished_record
+from tests.tournaments.conftest import player_with_account
+from tests.tournaments.day.helpers import play_out
+from tournaments import services
+from tournaments.formats import format_of
+from tournaments.formats.duplicate import event_seed, set_boards
+from tournaments.models import BoardResult, Match, MatchStatus
+from tournaments.services import online
+
+pytestmark = pytest.mark.django_db
+
+
+def _event(club, organiser, pairs=4, boards=2):
+    event = services.create_tournament(
+        actor=organiser, club=club, name="Дубль онлайн", starts_on=datetime.date(2026, 12, 6),
+        format="duplicate", movement="howell", boards_per_round=boards, board_scale="points",
+        play_mode="online",
+    )  # fmt: skip
+    for i in range(pairs):
+        a = player_with_account(club, f"dup-{i}a")
+        b = player_with_account(club, f"dup-{i}b")
+        services.register_entry(actor=organiser, tournament=event, player_a=a, player_b=b)
+    return event
+
+
+@pytest.fixture
+def online_round(club, organiser):
+    event = _event(club, organiser)
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    online.open_tables(round_id=rnd.pk)
+    event.refresh_from_db()
+    return event, rnd
+
+
+def _hands(record_deal):
+    return tuple(sum(1 << card_from_str(c) for c in record_deal["hands"][s]) for s in "NESW")
+
+
+def test_each_table_is_dealt_its_boards_from_the_event_seed(online_round):
+    event, rnd = online_round
+    seed = event_seed(event)
+    matches = list(Match.objects.filter(round=rnd, bye=False).order_by("table"))
+    assert len(matches) == 2 and all(m.live_table for m in matches)
+    for m in matches:
+        table = Table.objects.get(pk=m.live_table)
+        assert table.status == TableStatus.PLAYING
+        boards = list(set_boards(event, m.slot))
+        assert table.boards == {"event": event.slug, "scheme": SCHEME, "commitment": event.board_commitment,
+                                "boards": boards}
+        assert table.shuffle_seed == "" and "shuffle" not in table.record
+        first = table.record["deals"][0]
+        assert first["board"] == boards[0] and first["dealer"] == "NESW"[board_dealer(boards[0])]
+        assert _hands(first) == board_hands(seed, boards[0])
+        state = tables.load_state(table)
+        assert state.suit_of_seat in (None, set_seat_suits(board_hands(seed, boards[0])))
+        # the event's seed and the other boards' hands are never in what the table stores for viewers
+        text = str(table.record)
+        assert event.board_seed not in text and "board_hands" not in text
+
+
+def test_the_table_is_played_to_its_last_board_and_its_results_confirm_the_match(online_round, organiser):
+    event, rnd = online_round
+    seed = event_seed(event)
+    before = {line.entry.pk: line.row.match_points for line in format_of(event).standings().lines}
+    for m in Match.objects.filter(round=rnd, bye=False).order_by("table"):
+        table = play_out(m.live_table, seed=m.table)
+        boards = list(set_boards(event, m.slot))
+        assert table.result["reason"] == "boards" and table.result["winner"] is None
+        record = table.record
+        assert [d["board"] for d in record["deals"]] == boards  # no redeal, nothing past the set
+        assert [_hands(d) for d in record["deals"]] == [board_hands(seed, b) for b in boards]
+        assert record["duplicate"]["commitment"] == event.board_commitment
+        state = read_record(record)
+        assert state.suit_of_seat == set_seat_suits(board_hands(seed, boards[0]))
+
+        assert online.record_table_result(table_id=table.pk) == "recorded"
+        assert online.record_table_result(table_id=table.pk) == "already"  # safe to run twice
+        m.refresh_from_db()
+        assert m.status == MatchStatus.CONFIRMED and m.confirmed_how == "table"
+        rows = list(BoardResult.objects.filter(match=m).order_by("board"))
+        assert [r.board for r in rows] == boards
+        assert [r.ns_points for r in rows] == [d.points[0] for d in state.deals]
+        assert {r.entered_how for r in rows} == {"online"} and all(r.entered_by is None for r in rows)
+        assert AuditEntry.objects.filter(action="boards.online", object_id=str(m.pk)).count() == 1
+    rnd.refresh_from_db()
+    assert rnd.status == "complete"
+    after = {line.entry.pk: line.row.match_points for line in format_of(event).standings().lines}
+    assert after != before and sum(after.values()) == pytest.approx(200)  # four pairs share 2 × 100 %
+    assert all(line.row.played == 2 for line in format_of(event).standings().lines)
+
+
+def test_a_table_ended_by_a_resignation_adjusts_the_boards_it_did_not_play(online_round):
+    event, rnd = online_round
+    m = Match.objects.filter(round=rnd, bye=False).order_by("table").first()
+    tables.resign(table_id=m.live_table, seat=1)  # E resigns before a card: EW at fault
+    assert online.record_table_result(table_id=m.live_table) == "recorded"
+    rows = list(BoardResult.objects.filter(match=m).order_by("board"))
+    assert [(r.ns_points, r.ns_adjusted, r.ew_adjusted) for r in rows] == [(None, "plus", "minus")] * 2
+
+
+def test_a_table_whose_record_was_changed_is_refused_and_writes_nothing(online_round):
+    event, rnd = online_round
+    m = Match.objects.filter(round=rnd, bye=False).order_by("table").first()
+    table = play_out(m.live_table, seed=5)
+    record = dict(table.record)
+    record["duplicate"] = {**record["duplicate"], "boards": [7, 8]}
+    record["deals"] = [{**d, "board": b} for d, b in zip(record["deals"], [7, 8], strict=True)]
+    Table.objects.filter(pk=table.pk).update(record=record)
+    assert online.record_table_result(table_id=table.pk).startswith("refused: not_the_boards")
+    assert online.record_table_result(table_id=table.pk) == "refused already"
+    m.refresh_from_db()
+    assert m.status == MatchStatus.DISPUTED and not BoardResult.objects.filter(match=m).exists()
+
+
+def test_the_finished_record_replays_and_is_public_to_the_table_only(client, online_round):
+    event, rnd = online_round
+    m = Match.objects.filter(round=rnd, bye=False).order_by("table").first()
+    table = play_out(m.live_table, seed=2)
+    online.record_table_result(table_id=table.pk)
+    assert finished_record(table)["duplicate"]["event"] == event.slug
+    assert event.board_seed not in str(finished_record(table))
+    player = m.home.player_a.user
+    client.force_login(player)
+    page = client.get(f"/tables/{table.pk}/replay/")
+    assert page.status_code == 200
+    client.logout()
+    assert client.get(f"/tables/{table.pk}/replay/").status_code == 404  # the round is not over
