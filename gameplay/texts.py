@@ -39,6 +39,7 @@ def table_texts() -> dict[str, str]:
         "reason_resign": _("%(name)s resigned."),
         "reason_forfeit": _("%(name)s forfeited."),
         "cancelled": _("The organiser called this match off: its pairing was withdrawn or changed."),
+        "boards_over": _("Every board of the set is played. Each board is scored against the other tables."),
         "eggs": _("Eggs: 60:60"),
         "spectating": _("You are watching."),
         "reconnecting": _("Connection lost, reconnecting…"),

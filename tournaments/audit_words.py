@@ -79,6 +79,7 @@ ACTIONS = {
     "announcement.withdraw": gettext_lazy("Announcement withdrawn"),
     "tournament.hall_view": gettext_lazy("Hall screen view changed"),
     "boards.enter": gettext_lazy("Board results entered"),
+    "boards.online": gettext_lazy("Board results taken from a live table"),
 }
 
 KINDS = {

@@ -89,10 +89,10 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
     penalties = _read_penalties(rec.get("penalties", []), len(deals))
+    if "duplicate" in rec and "shuffle" in rec:
+        raise RecordError("a record has a shuffle or a duplicate board set, not both")
     shuffle = read_shuffle(rec["shuffle"]) if "shuffle" in rec else None
     boards = read_board_set(rec["duplicate"]) if "duplicate" in rec else None
-    if boards is not None and shuffle is not None:
-        raise RecordError("a record has a shuffle or a duplicate board set, not both")
 
     first_dealer = 0
     if deals and isinstance(deals[0], dict):
@@ -100,11 +100,11 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
     state = MatchState(rules, rng=rng or secrets.SystemRandom(), first_dealer=first_dealer, auto_deal=False,
                        players=players, shuffle=shuffle, boards=boards)
     for number, deal in enumerate(deals, start=1):
+        _check_board(boards, deal, number)
         if state.phase == Phase.OVER:
             raise RecordError(f"the match was already decided ({PAIRS[state.winner or 0]} won)", number)
         if state.phase != Phase.DEALING:
             raise RecordError("the previous deal was not played to the end", number)
-        _check_board(boards, deal, number)
         _replay_deal(state, deal, number)
         for after, pair, eyes, reason in penalties:
             if after == number:
@@ -131,10 +131,12 @@ def _check_board(boards: BoardSet | None, deal: object, number: int) -> None:
         return
     if boards is None:
         raise RecordError("board is only for the deals of a duplicate record", number)
-    if number > len(boards.numbers):
-        raise RecordError(f"the board set has {len(boards.numbers)} boards, and this is deal {number}", number)
-    if deal.get("board") != boards.numbers[number - 1]:
-        raise RecordError(f"the board must be {boards.numbers[number - 1]}, not {deal.get('board')!r}", number)
+    count = len(boards.numbers)
+    if number > count:
+        raise RecordError(f"the board set has {count} boards, and this is deal {number}", number)
+    board = boards.numbers[number - 1]
+    if deal.get("board") != board:
+        raise RecordError(f"the board must be {board}, not {deal.get('board')!r}", number)
 
 
 def _read_penalties(value: object, n_deals: int) -> list[tuple[int, int, int, str]]:
@@ -246,7 +248,7 @@ def write_record(state: BaseMatchState) -> dict[str, Any]:
     rec: dict[str, Any] = {"format": FORMAT, "rules": state.rules.to_json()}
     if state.players:
         rec["players"] = dict(state.players)
-    deals = []
+    deals: list[dict[str, Any]] = []
     for log in state.deals:
         d: dict[str, Any] = {
             "dealer": SEATS[log.dealer],

@@ -232,6 +232,7 @@
     if (partial) partial.hidden = true;
     var r = table.result, text;
     if (r.reason === "cancelled") { box.querySelector(".bt-result-text").textContent = T.cancelled; return; }
+    if (r.reason === "boards") { box.querySelector(".bt-result-text").textContent = T.boards_over; return; }
     text = fmt(T.won, { pair: pairWord(r.winner) }) + " ";
     if (r.reason === "eyes") text += T.reason_eyes;
     else text += fmt(T["reason_" + r.reason] || "", { name: r.seat ? seatName(r.seat) : "" });

@@ -35,7 +35,7 @@ from ..models import Match, MatchStatus
 from ..score_words import score_error_text
 from .archiving import sync_match
 from .common import audit, lock_tournament, lucy_counts, require_user, write_deal_lines
-from .online_boards import BOARD_REFUSALS, check_board_record, save_board_results
+from .online_boards import BOARD_REFUSALS, board_rows_text, check_board_record, save_board_results
 from .progress import refresh_round
 
 NS, EW = (0, 2), (1, 3)  # seats N E S W: partners sit opposite
@@ -237,9 +237,7 @@ def take_table_result(
         if between is not None:
             between()
         audit(actor=actor, action="boards.online", obj=match, tournament=tournament, before=before,
-              after={**match.state(), "table": table.pk, "boards": ", ".join(
-                  f"{r.board}: {r.ns_points if r.ns_points is not None else r.ns_adjusted + '/' + r.ew_adjusted}"
-                  for r in rows)})
+              after={**match.state(), "table": table.pk, "boards": board_rows_text(rows)})
         refresh_round(match.round, tournament)
         return
     save_table_result(match, table, home_seats)

@@ -22,8 +22,8 @@ from ..models import Match, MatchStatus, PlayMode, Round, Seat, Tournament
 from . import live
 from .common import audit, lock_tournament
 from .live import NS
-from .online_boards import board_set_for
 from .notices import notify, tell_organisers, users_of_side
+from .online_boards import board_set_for
 from .progress import mark_disputed
 from .results import record_no_show
 

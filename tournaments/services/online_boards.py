@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from gameplay.engine import EngineError, MatchState, Rules, read_record
-from gameplay.engine.boards import BoardSet, board_hands
+from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import SEATS
 
 from ..formats.duplicate import event_seed, set_boards
@@ -113,3 +113,9 @@ def save_board_results(match: Match, state: MatchState, tournament: Tournament) 
     match.save(update_fields=["reported_at", "reported_side", "played_at", "status", "confirmed_by",
                               "confirmed_at", "confirmed_how", "live_table", "reported_by"])
     return written
+
+
+def board_rows_text(rows: list[BoardResult]) -> str:
+    """The boards written, as the audit log keeps them: "5: 74, 6: plus/minus"."""
+    said = (r.ns_points if r.ns_points is not None else f"{r.ns_adjusted}/{r.ew_adjusted}" for r in rows)
+    return ", ".join(f"{r.board}: {text}" for r, text in zip(rows, said, strict=True))
