@@ -54,6 +54,7 @@ urlpatterns = [
     path("t/<slug:slug>/boards/", boards.board_list, name="boards"),
     path("t/<slug:slug>/boards/print/", boards.print_boards, name="print_boards"),
     path("t/<slug:slug>/boards/<int:number>/", boards.board, name="board"),
+    path("t/<slug:slug>/boards/<int:number>/replay/<int:pk>/", boards.board_replay, name="board_replay"),
     path("t/<slug:slug>/matches/<int:pk>/boards/", boards.board_entry, name="board_entry"),
     path("t/<slug:slug>/crosstable/", standings.crosstable, name="crosstable"),
     path("t/<slug:slug>/crosstable/print/", prints.print_crosstable, name="print_crosstable"),

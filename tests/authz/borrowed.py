@@ -47,6 +47,7 @@ ID_KINDS: dict[str, dict[str, str]] = {
     "tournaments:match": {"pk": "match"},
     "tournaments:match_record": {"pk": "match"},
     "tournaments:board_entry": {"pk": "match"},
+    "tournaments:board_replay": {"pk": "match"},
     "tournaments:forfeit": {"pk": "match", "loser": "side"},
     "tournaments:withdrawal_answer": {"pk": "ask"},
     "tournaments:bye_withdraw": {"pk": "bye"},

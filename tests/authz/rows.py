@@ -384,6 +384,10 @@ ROWS: list[Row] = [
     *[Row(f"tournaments:{name}", method, every(200)) for name in ("boards", "board", "board_entry")
       for method in ("GET", "POST")],
     *[Row("tournaments:print_boards", method, managers(200)) for method in ("GET", "POST")],
+    # a board's replay at a live table: the world's duplicate table played over the board, so there is
+    # none for anyone (tests/tournaments/duplicate/test_online.py asks one played online)
+    Row("tournaments:board_replay", "GET", every(404)),
+    Row("tournaments:board_replay", "POST", every(405)),
     Row("tournaments:bracket", "GET", every(404)),  # a Swiss has no bracket
     Row("tournaments:bracket", "POST", every(404)),
     *[Row(f"tournaments:{name}", method, managers(200)) for name in (

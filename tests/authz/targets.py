@@ -178,6 +178,7 @@ TARGETS: dict[str, Target] = {
     "tournaments:boards": lambda w: {"slug": w.dup.slug},
     "tournaments:print_boards": lambda w: {"slug": w.dup.slug},
     "tournaments:board": lambda w: {"slug": w.dup.slug, "number": 1},
+    "tournaments:board_replay": lambda w: {"slug": w.dup.slug, "number": 1, "pk": w.dup_match.pk},
     "tournaments:board_entry": lambda w: {"slug": w.dup.slug, "pk": w.dup_match.pk},
     "tournaments:no_show": lambda w: {"slug": w.solo.slug, "pk": w.solo_match.pk, "entry": w.solo_entry.pk},
 }

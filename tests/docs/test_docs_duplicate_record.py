@@ -24,7 +24,8 @@ def test_the_duplicate_example_is_dealt_from_the_event_seed_and_replays() -> Non
         hands = tuple(sum(1 << card_from_str(c) for c in deal["hands"][s]) for s in SEATS)
         assert hands == board_hands(DOC_SEED, board)
     state = read_record(record)
-    assert state.suit_of_seat == set_seat_suits(board_hands(DOC_SEED, 1)) == (0, 2, 3, 1)  # N C, E H, S S, W D
+    # N clubs, E hearts, S spades, W diamonds
+    assert state.suit_of_seat == set_seat_suits(board_hands(DOC_SEED, 1)) == (0, 2, 3, 1)
     score = score_record(record)
     assert [d["trump"] for d in score["deals"]] == ["C", "H"] and score["winner"] is None
     assert score["deals"][1]["on_duty"] == "EW" and score["deals"][1]["tricks"][0]["leader"] == "E"

@@ -141,7 +141,7 @@ NOT_ASKED = {
     "tournaments:entry_payment": "an organiser's action: the entry fee an entry paid",
     **{
         f"tournaments:{n}": "a duplicate event's boards: card points and hands, no archived match, no rating"
-        for n in ("boards", "board", "print_boards", "board_entry")
+        for n in ("boards", "board", "print_boards", "board_entry", "board_replay")
     },
     **{
         f"tournaments:{n}": "an organiser's action on the hall screen"

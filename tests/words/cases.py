@@ -110,6 +110,30 @@ def slug(attr: str) -> Callable[[Scene], str]:
     return lambda s: getattr(s, attr).slug
 
 
+def board_replay_path(s: Scene) -> str:
+    """The replay of board 1 at the duplicate event's table 1, its set played at a live table: a
+    finished table of boards is put in the table's place (the scene's results were typed in)."""
+    import random
+
+    from gameplay.engine import MatchState, Rules, write_record
+    from gameplay.engine.boards import BoardSet
+    from gameplay.engine.state import Phase
+    from gameplay.models import Table, TableStatus
+    from tournaments.formats.duplicate import event_seed, set_boards
+    from tournaments.models import Match
+
+    event, match = s.duplicate, s.dup_match
+    boards = BoardSet.from_seed(event_seed(event), set_boards(event, match.slot), event=event.slug)
+    state = MatchState(Rules.from_json(event.rules), boards=boards)
+    rng = random.Random(1)  # noqa: S311 - test moves
+    while state.phase != Phase.OVER:
+        state.apply(rng.choice(state.legal_actions()))
+    table = Table.objects.create(rules=event.rules, status=TableStatus.FINISHED, record=write_record(state),
+                                 boards=boards.to_json(), shuffle_seed="", casual=False)
+    Match.objects.filter(pk=match.pk).update(live_table=table.pk, reported_side="table")
+    return reverse("tournaments:board_replay", args=[event.slug, 1, match.pk]) + "?deal=1"
+
+
 def match_url(attr: str) -> Callable[[Scene], str]:
     return lambda s: getattr(s, attr).get_absolute_url()
 
@@ -443,6 +467,7 @@ CASES: list[Case] = [
     Case("tournaments:board_entry", "organiser", url("tournaments:board_entry", slug("duplicate"),
                                                        lambda s: s.dup_match.pk),
          post=lambda s: {"ns_1": "121"}, label="points out of range"),
+    Case("tournaments:board_replay", None, board_replay_path, label="played online"),
     Case("tournaments:create", "organiser", url("tournaments:create", club)),
     Case(
         "tournaments:create",

@@ -11,17 +11,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.urls import reverse
 from django.utils.translation import pgettext
 
 from gameplay.engine.boards import board_dealer, board_hands, set_seat_suits
 from gameplay.engine.cards import JACK_RANK, SEATS, hand_sort_key, mask_cards
 from gameplay.engine.rules import Rules
+from gameplay.models import Table, TableStatus
 
 from ..core import duplicate as core
 from ..formats import format_of
-from ..formats.duplicate import event_results, event_seed, movement_of, table_results
+from ..formats.duplicate import event_results, event_seed, movement_of, set_boards, table_results
 from ..models import BoardResult, Tournament
 
+ONLINE = "online"  # a board result a live table gave (``services.online_boards``)
 SUIT_SIGNS = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
 RANK_SHOWN = {"T": "10"}
 SUIT_ORDER = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order a hand record reads
@@ -49,6 +52,8 @@ class TableLine:
     ew_percent: Fraction | None = None
     ns_mp: Fraction | None = None
     ew_mp: Fraction | None = None
+    replay: str = ""
+    """The replay of the live table that played the board, at the board (a board played online)."""
 
 
 @dataclass
@@ -138,12 +143,47 @@ def traveller(*, tournament: Tournament, number: int) -> Board | None:
             if r.ns_points is None else None,
             ns_percent=ns.percent if ns else None, ew_percent=ew.percent if ew else None,
             ns_mp=ns.matchpoints if ns else None, ew_mp=ew.matchpoints if ew else None,
+            replay=board_replay_url(tournament, m, number) if r.entered_how == ONLINE else "",
         ))  # fmt: skip
     board = Board(number=number, to_play=plays[number], played=len(rows), lines=lines,
                   top=scores[0].top if scores else 0)
     board.dealer = SEATS[board_dealer(number)]
     board.hands = hands_of(tournament, number)
     return board
+
+
+def board_replay_url(tournament: Tournament, match, number: int) -> str:
+    """The address of the replay of ``match``'s live table at board ``number`` (its deal in the set);
+    "" for a match without a live table."""
+    if match.live_table is None:
+        return ""
+    deal = list(set_boards(tournament, match.slot)).index(number) + 1
+    url = reverse("tournaments:board_replay",
+                  kwargs={"slug": tournament.slug, "number": number, "pk": match.pk})
+    return f"{url}?deal={deal}"
+
+
+def set_complete(*, tournament: Tournament, match) -> bool:
+    """Whether every board of ``match``'s set has a result at every table the movement gives it, so
+    the whole set may be shown (a table's replay holds all of its set's boards)."""
+    plays = _plays(tournament)
+    done: dict[int, int] = defaultdict(int)
+    numbers = set(set_boards(tournament, match.slot))
+    for board in BoardResult.objects.filter(match__tournament=tournament, board__in=numbers).values_list(
+        "board", flat=True
+    ):
+        done[board] += 1
+    return all(done[n] >= plays.get(n, 0) for n in numbers)
+
+
+def board_replay_record(*, tournament: Tournament, match) -> dict | None:
+    """The record of the live table whose boards ``match`` took (None: none, or not finished)."""
+    if match.live_table is None or match.reported_side != "table":
+        return None
+    table = Table.objects.filter(pk=match.live_table, status=TableStatus.FINISHED).first()
+    if table is None or not table.record or not table.boards:
+        return None
+    return table.record
 
 
 def hand_records(*, tournament: Tournament) -> list[Board]:

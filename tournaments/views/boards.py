@@ -12,15 +12,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
 
+from archive.replays import render_replay
 from clubs.addresses import client_address
 from clubs.form_keys import once_per_key
 from clubs.forms import BilkaForm
 
 from .. import permissions, services
 from ..formats import format_of
+from ..formats.duplicate import set_boards
 from ..models import Adjusted, Match
 from ..selectors import boards as board_selectors
 from .common import cached_for_visitors, error_text, page, refusals, require_manager, tournament_or_404
@@ -60,6 +64,29 @@ def board(request, slug, number):
     if not visible:  # a table still to play it learns nothing: not the results, not the cards
         shown = board_selectors.Board(number=number, to_play=shown.to_play, played=shown.played)
     return page(request, tournament, "boards", "tournaments/board.html", board=shown, visible=visible)
+
+
+@require_GET
+def board_replay(request, slug, number, pk):
+    """The replay of the live table where ``pk``'s pairs played board ``number`` online, at that board
+    (the traveller's link, ``?deal=``). By the traveller's rule: to everyone once every board of the
+    table's set has a result at every table that plays it (the replay holds the whole set), to the
+    organisers before; anyone else, and a board not played online, gets the one 404."""
+    tournament = duplicate_or_404(slug)
+    match = Match.objects.filter(pk=pk, tournament=tournament, bye=False).first()
+    if match is None or number not in set_boards(tournament, match.slot):
+        raise Http404
+    record = board_selectors.board_replay_record(tournament=tournament, match=match)
+    shown = permissions.can_manage(request.user, tournament) or board_selectors.set_complete(
+        tournament=tournament, match=match)
+    if record is None or not shown:
+        raise Http404
+    return render_replay(
+        request, record=record,
+        title=_("Board %(n)s, table %(t)s: replay") % {"n": number, "t": match.table},
+        back_url=reverse("tournaments:board", kwargs={"slug": tournament.slug, "number": number}),
+        back_label=_("Board %(n)s") % {"n": number}, download_url=None,
+    )  # fmt: skip
 
 
 @login_required

@@ -138,3 +138,27 @@ def test_the_finished_record_replays_and_is_public_to_the_table_only(client, onl
     assert page.status_code == 200
     client.logout()
     assert client.get(f"/tables/{table.pk}/replay/").status_code == 404  # the round is not over
+
+
+def test_the_traveller_links_each_online_table_to_its_replay_at_the_board(client, online_round, organiser):
+    event, rnd = online_round
+    matches = list(Match.objects.filter(round=rnd, bye=False).order_by("table"))
+    first = matches[0]
+    table = play_out(first.live_table, seed=4)
+    online.record_table_result(table_id=table.pk)
+    board = list(set_boards(event, first.slot))[1]  # the set's second board: deal 2 of the record
+    address = f"/t/{event.slug}/boards/{board}/replay/{first.pk}/"
+    # the other table has not played the set: its replay is the organisers' only, as the traveller
+    assert client.get(address).status_code == 404
+    client.force_login(organiser)
+    assert f'href="{address}?deal=2"' in client.get(f"/t/{event.slug}/boards/{board}/").content.decode()
+    page = client.get(address + "?deal=2")
+    assert page.status_code == 200 and page.context["replay_data"]["position"]["deal"] == 1
+    client.logout()
+    for m in matches[1:]:
+        online.record_table_result(table_id=play_out(m.live_table, seed=9).pk)
+    traveller = client.get(f"/t/{event.slug}/boards/{board}/").content.decode()
+    assert f'href="{address}?deal=2"' in traveller
+    assert client.get(address + "?deal=2").status_code == 200  # every table played the set: public
+    assert client.get(f"/t/{event.slug}/boards/{board + 2}/replay/{first.pk}/").status_code == 404  # not its set
+    assert client.post(address).status_code == 405
