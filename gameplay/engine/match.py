@@ -1,27 +1,66 @@
 """`MatchState`, the match as callers hold it: its deals' play, early end, penalties and views.
 
 The play of its deals is `state.py`; this adds what comes from outside the cards (an early end,
-an organiser's penalty) and what each viewer may see. The play of the deals knows nothing of
-observations; this class is where a state meets them, so `state.observation(seat)` reads as it
-always has while `state.py` imports neither.
+an organiser's penalty, a duplicate event's boards) and what each viewer may see. The play of the
+deals knows nothing of observations; this class is where a state meets them, so
+`state.observation(seat)` reads as it always has while `state.py` imports neither.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
+from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import PASS, REDEAL
 from gameplay.engine.errors import IllegalAction
 from gameplay.engine.observation import Observation, observe, observe_spectator
+from gameplay.engine.rules import Rules
+from gameplay.engine.scoring import WIN_SCORE
 from gameplay.engine.state import MATCH_STATE_SLOTS, BaseMatchState, Phase
 
 END_REASONS: Final = ("timeout", "resign", "forfeit")
 
 
 class MatchState(BaseMatchState):
-    """A match from its first deal to its winner, however it ends (see `BaseMatchState`)."""
+    """A match from its first deal to its winner, however it ends (see `BaseMatchState`).
 
-    __slots__ = ()
+    With `boards` (`boards.BoardSet`, a duplicate event's table) deal k is the set's k-th board with
+    that board's dealer, there is no redeal, and the match is over after the last board whatever
+    the eyes: 12 eyes decide nothing and `winner` stays None (an `end_match` still ends it)."""
+
+    __slots__ = ("boards",)
+
+    def __init__(self, rules: Rules | None = None, *, boards: BoardSet | None = None, **kwargs: Any) -> None:
+        self.boards = boards
+        if boards is not None:
+            kwargs["first_dealer"] = boards.dealer(1)
+        super().__init__(rules, **kwargs)
+
+    # ------------------------------------------------------------------ a duplicate event's boards
+    def start_deal(self, hands: tuple[int, int, int, int] | list[int] | None = None) -> None:
+        boards = self.boards
+        if boards is not None:
+            self._redeal_rules = False  # a board is never redealt
+            if hands is None and self.phase == Phase.DEALING:
+                hands = boards.hands(len(self.deals) + 1)
+        super().start_deal(hands)
+
+    def _after_deal(self) -> None:
+        boards = self.boards
+        if boards is not None and self.winner is None:
+            played = len(self.deals)
+            if played >= len(boards.numbers):
+                self._stop()  # the set's last board: the table is over
+                return
+            self.dealer = boards.dealer(played + 1)  # each board has its own dealer
+        super()._after_deal()
+
+    def _add_eyes(self, eyes: list[int]) -> None:
+        if self.boards is None:
+            super()._add_eyes(eyes)
+            return
+        for pair in (0, 1):  # counted for the table's display; eyes decide nothing in a board set
+            self.score[pair] = min(WIN_SCORE, self.score[pair] + eyes[pair])
 
     # ------------------------------------------------------------------ ending and penalties
     def end_match(self, reason: str, seat: int) -> None:
@@ -70,7 +109,8 @@ class MatchState(BaseMatchState):
         `record.read_record` replays a record: hands as dealt, passes, redeals, cards)."""
         deals, rng, auto_deal = self.deals, self.rng, self.auto_deal
         replayed = type(self)(self.rules, rng=rng, first_dealer=deals[0].dealer, auto_deal=False,
-                              players=self.players, shuffle=self.shuffle, boards=self.boards)
+                              players=self.players, shuffle=self.shuffle,
+                              boards=self.boards)
         for number, log in enumerate(deals, start=1):
             replayed.start_deal(log.hands)
             if log.redeal is not None:

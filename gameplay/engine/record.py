@@ -246,6 +246,7 @@ def _replay_deal(state: MatchState, deal: object, number: int) -> None:
 def write_record(state: BaseMatchState) -> dict[str, Any]:
     """The record of a match so far, as a JSON-ready dict."""
     rec: dict[str, Any] = {"format": FORMAT, "rules": state.rules.to_json()}
+    boards: BoardSet | None = getattr(state, "boards", None)  # a MatchState's (`match.py`)
     if state.players:
         rec["players"] = dict(state.players)
     deals: list[dict[str, Any]] = []
@@ -257,8 +258,8 @@ def write_record(state: BaseMatchState) -> dict[str, Any]:
                 for s in range(4)
             },
         }
-        if state.boards is not None:
-            d["board"] = state.boards.numbers[len(deals)]
+        if boards is not None:
+            d["board"] = boards.numbers[len(deals)]
         if log.redeal is not None:
             d["redeal"] = SEATS[log.redeal]
         else:
@@ -270,8 +271,8 @@ def write_record(state: BaseMatchState) -> dict[str, Any]:
     if state.shuffle is not None:
         # the seed is revealed only once the match is over; a cancelled match reveals it at its table
         rec["shuffle"] = state.shuffle.to_json(reveal=state.phase == Phase.OVER)
-    if state.boards is not None:
-        rec["duplicate"] = state.boards.to_json()  # public: the numbers and the commitment, never hands
+    if boards is not None:
+        rec["duplicate"] = boards.to_json()  # public: the numbers and the commitment, never hands
     if state.end is not None:
         rec["end"] = {"reason": state.end[0], "seat": SEATS[state.end[1]]}
     if state.penalties:

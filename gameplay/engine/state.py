@@ -18,7 +18,6 @@ import secrets
 from enum import IntEnum
 from typing import Final
 
-from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import (
     CHUNK_CARDS,
     CLUBS,
@@ -74,7 +73,7 @@ MATCH_STATE_SLOTS: Final = (
     "eggs", "redeal_streak", "dealer", "deals", "_next", "_deck", "_jack_holder_leads", "_deck_mask",
     "_hand_size", "_phase", "_hands", "_trump", "_log", "_plays", "_winners", "_to_move",
     "_pending", "_qualify", "_redeal_rules", "_trump4", "_ace_ban", "_first_played", "_bw", "_row",
-    "_follow", "_lead_keys", "_legal", "_unled_aces", "_points", "shuffle", "boards",
+    "_follow", "_lead_keys", "_legal", "_unled_aces", "_points", "shuffle",
 )
 
 
@@ -85,9 +84,7 @@ class BaseMatchState:
     `MatchState(rules)` (shuffled from `secrets.SystemRandom`). With `auto_deal=True` the next
     deal is dealt as soon as one ends; with `auto_deal=False` the caller deals with
     `start_deal(hands)`, which is how a record is replayed. With a `shuffle`
-    (`shuffle.Shuffle`) every deal is dealt by its documented scheme, not by the rng. With `boards`
-    (`boards.BoardSet`, a duplicate event's table) deal k is the set's k-th board with its own
-    dealer, there is no redeal, and the match is over after the last board, whatever the eyes.
+    (`shuffle.Shuffle`) every deal is dealt by its documented scheme, not by the rng.
     """
 
     __slots__ = MATCH_STATE_SLOTS
@@ -102,11 +99,9 @@ class BaseMatchState:
         auto_deal: bool = True,
         players: dict[str, str] | None = None,
         shuffle: Shuffle | None = None,
-        boards: BoardSet | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.shuffle = shuffle
-        self.boards = boards
         if rng is None:
             # seeded: reproducible deals for tests, bots and simulations; else the OS's randomness
             rng = random.Random(seed) if seed is not None else secrets.SystemRandom()  # noqa: S311
@@ -121,9 +116,7 @@ class BaseMatchState:
         self.suit_of_seat: tuple[int, int, int, int] | None = None
         self.eggs = 0
         self.redeal_streak = 0
-        if boards is not None:
-            first_dealer = boards.dealer(1)
-        elif first_dealer is None:
+        if first_dealer is None:
             # by the shuffle scheme where the seed is known (so it can be checked), else drawn
             known = shuffle is not None and shuffle.seed is not None
             first_dealer = shuffle.first_dealer() if known else self.rng.randrange(4)  # type: ignore[union-attr]
@@ -147,7 +140,7 @@ class BaseMatchState:
         #: seats whose hands qualify (bit s = seat s); the phase exists only if the rules allow one.
         self._pending: list[int] = []
         self._qualify = 0
-        self._redeal_rules = redeal_possible(self.rules) and boards is None  # a board is never redealt
+        self._redeal_rules = redeal_possible(self.rules)
         self._trump4 = 0
         self._ace_ban = self.rules.ace_discard_ban
         self._first_played = True
@@ -244,12 +237,7 @@ class BaseMatchState:
         given four hand masks (N E S W)."""
         if self._phase != _DEALING:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
-        boards = self.boards
-        if boards is not None and len(self.deals) >= len(boards.numbers):
-            raise IllegalAction(f"the board set has {len(boards.numbers)} boards: all are played")
-        if hands is None and boards is not None:
-            hands = boards.hands(len(self.deals) + 1)
-        elif hands is None and self.shuffle is not None:
+        if hands is None and self.shuffle is not None:
             hands = self.shuffle.hands(self.rules.deck, len(self.deals) + 1)
         elif hands is None:
             hands = shuffled_hands(self._deck, self.rng, self._hand_size)
@@ -472,11 +460,7 @@ class BaseMatchState:
             self.score[result.reset] = 0
         self._add_eyes(list(result.eyes))
         log.score_after = self.capped_score
-        boards = self.boards
-        if boards is None:
-            self.dealer = self._next[self.dealer]
-        elif len(self.deals) < len(boards.numbers):
-            self.dealer = boards.dealer(len(self.deals) + 1)  # each board has its own dealer
+        self.dealer = self._next[self.dealer]
         self._phase = _DEALING
         self._legal = 0
         self._to_move = None
@@ -485,12 +469,11 @@ class BaseMatchState:
     def _add_eyes(self, eyes: list[int]) -> None:
         for pair in (0, 1):
             self.score[pair] = min(WIN_SCORE, self.score[pair] + eyes[pair])
-            if self.score[pair] >= WIN_SCORE and self.winner is None and self.boards is None:
+            if self.score[pair] >= WIN_SCORE and self.winner is None:
                 self.winner = pair
 
     def _after_deal(self) -> None:
-        boards = self.boards
-        if self.winner is not None or (boards is not None and len(self.deals) >= len(boards.numbers)):
+        if self.winner is not None:
             self._phase = _OVER
         elif self.auto_deal:
             self.start_deal()

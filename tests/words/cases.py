@@ -120,9 +120,9 @@ def board_replay_path(s: Scene) -> str:
     from gameplay.engine.state import Phase
     from gameplay.models import Table, TableStatus
     from tournaments.formats.duplicate import event_seed, set_boards
-    from tournaments.models import Match
+    from tournaments.models import Match, Tournament
 
-    event, match = s.duplicate, s.dup_match
+    event, match = Tournament.objects.get(pk=s.duplicate.pk), s.dup_match  # its seed drawn since
     boards = BoardSet.from_seed(event_seed(event), set_boards(event, match.slot), event=event.slug)
     state = MatchState(Rules.from_json(event.rules), boards=boards)
     rng = random.Random(1)  # noqa: S311 - test moves

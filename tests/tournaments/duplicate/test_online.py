@@ -160,5 +160,6 @@ def test_the_traveller_links_each_online_table_to_its_replay_at_the_board(client
     traveller = client.get(f"/t/{event.slug}/boards/{board}/").content.decode()
     assert f'href="{address}?deal=2"' in traveller
     assert client.get(address + "?deal=2").status_code == 200  # every table played the set: public
-    assert client.get(f"/t/{event.slug}/boards/{board + 2}/replay/{first.pk}/").status_code == 404  # not its set
+    other_set = f"/t/{event.slug}/boards/{board + 2}/replay/{first.pk}/"
+    assert client.get(other_set).status_code == 404  # a board of another set
     assert client.post(address).status_code == 405
