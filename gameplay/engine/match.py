@@ -8,7 +8,8 @@ deals knows nothing of observations; this class is where a state meets them, so
 
 from __future__ import annotations
 
-from typing import Any, Final
+import random
+from typing import Final
 
 from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import PASS, REDEAL
@@ -16,6 +17,7 @@ from gameplay.engine.errors import IllegalAction
 from gameplay.engine.observation import Observation, observe, observe_spectator
 from gameplay.engine.rules import Rules
 from gameplay.engine.scoring import WIN_SCORE
+from gameplay.engine.shuffle import Shuffle
 from gameplay.engine.state import MATCH_STATE_SLOTS, BaseMatchState, Phase
 
 END_REASONS: Final = ("timeout", "resign", "forfeit")
@@ -30,11 +32,23 @@ class MatchState(BaseMatchState):
 
     __slots__ = ("boards",)
 
-    def __init__(self, rules: Rules | None = None, *, boards: BoardSet | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+        players: dict[str, str] | None = None,
+        shuffle: Shuffle | None = None,
+        boards: BoardSet | None = None,
+    ) -> None:
         self.boards = boards
         if boards is not None:
-            kwargs["first_dealer"] = boards.dealer(1)
-        super().__init__(rules, **kwargs)
+            first_dealer = boards.dealer(1)
+        super().__init__(rules, seed=seed, rng=rng, first_dealer=first_dealer, auto_deal=auto_deal,
+                         players=players, shuffle=shuffle)
 
     # ------------------------------------------------------------------ a duplicate event's boards
     def start_deal(self, hands: tuple[int, int, int, int] | list[int] | None = None) -> None:
