@@ -92,3 +92,21 @@ def test_client_seeds_do_not_change_the_boards(people):
         services.sit(table_id=a.pk, user=user, client_seed=seed)
     state = services.load_state(Table.objects.get(pk=a.pk))
     assert state.deals[0].hands == board_hands(SEED, BOARDS[0]) and state.shuffle is None
+
+
+def test_the_table_page_of_a_boards_table_shows_only_the_viewers_hand(people, boards_table):
+    from django.test import Client
+
+    state = services.load_state(Table.objects.get(pk=boards_table.pk))
+    hands = _hands(state)
+    for user, seat in [(people[0], 0), (people[2], 2), (people[4], None), (None, None)]:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        for url in (f"/tables/{boards_table.pk}/", f"/tables/{boards_table.pk}/state.json"):
+            response = client.get(url)
+            assert response.status_code == 200, url
+            text = response.content.decode()
+            secret = set().union(*(hands[t] for t in range(4) if t != seat))
+            assert not set(CARD_RE.findall(text)) & secret, (url, seat)
+            assert "board_hands" not in text and SEED.hex() not in text
