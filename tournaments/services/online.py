@@ -80,10 +80,12 @@ def open_tables(*, round_id: int) -> int:
             continue
         # Public from the start, as before private tables: spectators follow a round from the
         # tournament's "Now playing" board and the lobby, and its replays are public once it is over.
-        # A duplicate event's table is dealt its match's board set from the event seed, no shuffle.
+        # A duplicate event's table is dealt its match's board set from the event seed, no shuffle,
+        # and is its players' alone: a card played there is still hidden from the other tables,
+        # which play the same boards (its replay follows the board's traveller, ``board_replay``).
         boards = board_set_for(match, tournament) if tournament.is_duplicate else None
         table = tables.create_table(rules=tournament.rules, seating=Seating.IN_ORDER, sit=False,
-                                    shuffle_prominent=boards is None, public=True, casual=False,
+                                    shuffle_prominent=boards is None, public=boards is None, casual=False,
                                     boards=boards)
         for user in (home[0], away[0], home[1], away[1]):  # N E S W: partners opposite
             tables.sit(table_id=table.pk, user=user)

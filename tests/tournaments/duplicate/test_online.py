@@ -57,6 +57,7 @@ def test_each_table_is_dealt_its_boards_from_the_event_seed(online_round):
     for m in matches:
         table = Table.objects.get(pk=m.live_table)
         assert table.status == TableStatus.PLAYING
+        assert not table.public  # the other tables play the same boards: no one else watches
         boards = list(set_boards(event, m.slot))
         assert table.boards == {"event": event.slug, "scheme": SCHEME, "commitment": event.board_commitment,
                                 "boards": boards}
