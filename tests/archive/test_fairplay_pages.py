@@ -143,6 +143,10 @@ def test_the_planted_seat_gets_the_smaller_p_and_the_page_links_its_decisions(
     page = client.get(reverse("tournaments:fairplay", args=[cup.slug])).content.decode()
     first = cheat.heaviest[0]["url"].replace("&", "&amp;")
     assert f'href="{first}"' in page
+    # the card in the reader's words and the suit's sign, not its code (e.g. "Q♥", not "QH")
+    code = cheat.heaviest[0]["card"]
+    assert f"played {code[0].replace('T', '10')}{dict(C='♣', D='♦', H='♥', S='♠')[code[1]]}," in page
+    assert f"played {code}," not in page
     assert "Holm" in page and "never a verdict" in page and "cheater" not in page.lower()
     assert page.index("Сова") < page.index("Ёж")
     # the staff's page of the player shows the same row under the event's review
