@@ -135,6 +135,7 @@ def _shown(rows: list[FairPlayRow], viewer: Any) -> list[FairPlayRow]:
     ranks = rank_words()
     for row in rows:
         row.p_text, row.p_holm_text = f"{row.p:.2g}", f"{row.p_holm:.2g}"  # type: ignore[attr-defined]
+        row.p_partner_text = "—" if row.p_partner is None else f"{row.p_partner:.2g}"  # type: ignore[attr-defined]
         row.shown = [h for h in row.heaviest if h["match"] in visible]  # type: ignore[attr-defined]
         row.hidden = len(row.heaviest) - len(row.shown)  # type: ignore[attr-defined]
         for h in row.shown:  # type: ignore[attr-defined]
