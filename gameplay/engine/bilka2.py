@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Final
 
 from gameplay.engine import house_rules
 from gameplay.engine.cards import (
+    CHUNK_CARDS,
     CLUBS,
     DECK_RANKS,
     NUM_CARDS,
@@ -118,6 +119,7 @@ class Bilka2DealLog:
 
 
 _DEALING, _PLAY, _OVER = 0, 2, 3
+_C0, _C1, _C2 = CHUNK_CARDS
 _DECK_CARDS: Final = {deck: deck_cards(deck) for deck in DECK_RANKS}
 _DECK_MASKS: Final = {deck: deck_mask(deck) for deck in DECK_RANKS}
 
@@ -137,6 +139,10 @@ class Bilka2MatchState:
     """
 
     game: ClassVar[str] = GAME
+    __slots__ = ("rules", "rng", "auto_deal", "score", "winner", "end", "eggs", "dealer", "deals", "_cards",
+                 "_deck_mask", "_quarter", "_after_trick", "_win_eyes", "_rout_eyes", "_phase", "_hands",
+                 "_stock", "_trump", "_log", "_plays", "_winners", "_to_move", "_first_played", "_row",
+                 "_follow", "_lead_keys", "_bw", "_legal", "_unled_aces", "_points")
 
     def __init__(
         self,
@@ -317,7 +323,8 @@ class Bilka2MatchState:
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[int]:
-        return mask_cards(self._legal) if self._legal else []
+        m = self._legal
+        return _C0[m & 0xFFF] + _C1[m >> 12 & 0xFFF] + _C2[m >> 24] if m else []
 
     def legal_mask(self) -> int:
         return self._legal

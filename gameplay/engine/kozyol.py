@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Final, NamedTuple
 from gameplay.engine import house_rules
 from gameplay.engine.cards import (
     ACE_RANK,
+    CHUNK_CARDS,
     CLUBS,
     DECK_RANKS,
     DIAMONDS,
@@ -246,6 +247,7 @@ class KozyolDealLog:
 
 
 _DEALING, _REDEAL, _PLAY, _OVER = 0, 1, 2, 3
+_C0, _C1, _C2 = CHUNK_CARDS
 _DECK_BITS: Final = {deck: [1 << c for c in deck_cards(deck)] for deck in DECK_RANKS}
 _DECK_MASKS: Final = {deck: deck_mask(deck) for deck in DECK_RANKS}
 _AD_BIT: Final = 1 << AD
@@ -262,6 +264,11 @@ class KozyolMatchState:
     """
 
     game: ClassVar[str] = GAME
+    __slots__ = ("rules", "rng", "auto_deal", "score", "winner", "end", "eggs", "redeal_streak", "dealer",
+                 "deals", "_next", "_deck", "_deck_mask", "_hand_size", "_ladder", "_lead_key", "_strength4",
+                 "_follows", "_shamok_bit", "_catch_mask", "_plain_all", "_redeal_rules", "_phase", "_hands",
+                 "_log", "_plays", "_winners", "_to_move", "_pending", "_qualify", "_first_played",
+                 "_restricted", "_row", "_follow", "_bw", "_trick_mask", "_legal", "_unled_aces", "_points")
 
     def __init__(
         self,
@@ -289,6 +296,9 @@ class KozyolMatchState:
         self._deck_mask = _DECK_MASKS[self.rules.deck]
         self._hand_size = len(self._deck) // 4
         ladder = self._ladder = ladder_of(self.rules)
+        self._lead_key = ladder.lead_key
+        self._strength4 = ladder.strength4
+        self._follows = ladder.follow
         self._shamok_bit = 1 << ladder.shamok if ladder.shamok is not None else 0
         self._catch_mask = self._shamok_bit | _QC_BIT
         self._plain_all = ladder.plain[0] | ladder.plain[2] | ladder.plain[3]
@@ -444,8 +454,9 @@ class KozyolMatchState:
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[int]:
         """Card ids the seat to move may play; in the redeal phase, `redeal_options(to_move)`."""
-        if self._legal:
-            return mask_cards(self._legal)
+        m = self._legal
+        if m:
+            return _C0[m & 0xFFF] + _C1[m >> 12 & 0xFFF] + _C2[m >> 24]
         if self._phase == _REDEAL:
             return self.redeal_options(self._to_move)  # type: ignore[arg-type]
         return []
@@ -471,14 +482,13 @@ class KozyolMatchState:
         n = len(plays) & 3
         plays.append(action)
         if n == 0:
-            ladder = self._ladder
-            lead = ladder.lead_key[action]
-            row = self._row = ladder.strength4[lead]
-            self._follow = ladder.follow[lead]
+            lead = self._lead_key[action]
+            row = self._row = self._strength4[lead]
+            self._follow = self._follows[lead]
             self._bw = row[action] + mover
             self._trick_mask = bit
             if self._unled_aces and lead != DIAMONDS:
-                self._unled_aces &= ~ladder.plain[lead]
+                self._unled_aces &= ~self._ladder.plain[lead]
         elif n == 3:
             bw = self._row[action] + mover
             best = self._bw
