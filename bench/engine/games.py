@@ -5,9 +5,9 @@ bench`) for each game in turn: default rules of the game, a seeded random source
 every redeal question answered "play", a random legal card each turn drawn exactly as
 `random.Random.choice` draws it (the call inlined). A deal counts when it is played to its end
 (a Kozyol catch ends one early; every redeal question is passed, so none is redealt). Deals per
-CPU second is printed beside deals per wall second because the machine is shared. Prints which build of Bilka's state
-ran (the mypyc one or pure Python: Kozyol and Bilka for two are always pure Python), then one line
-per game, then the same again if `--rounds` asks for more, so a busy machine shows as spread.
+CPU second is printed beside deals per wall second because the machine is shared. Prints which
+build of Bilka's state ran (the mypyc one or pure Python: Kozyol and Bilka for two are always pure
+Python), then one line per game, again for each of `--rounds`, so a busy machine shows as spread.
 
 Usage: .venv/bin/python -m bench.engine.games [--seconds 5] [--seed 1] [--rounds 1]
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from gameplay.engine import bilka2, kozyol
+from gameplay.engine import bilka2, bilka2_rules, kozyol, kozyol_rules
 from gameplay.engine import rules as bilka_rules
 from gameplay.engine.bilka2 import Bilka2MatchState, Bilka2Rules
 from gameplay.engine.errors import RulesError
@@ -71,9 +71,9 @@ def game_name(rules: AnyRules) -> str:
 def parameters(game: str = BILKA) -> tuple[Parameter, ...]:
     """The rule parameters of `game`, as `rules.parameters()` describes Bilka's."""
     if game == kozyol.GAME:
-        return kozyol.parameters()
+        return kozyol_rules.parameters()
     if game == bilka2.GAME:
-        return bilka2.parameters()
+        return bilka2_rules.parameters()
     if game == BILKA:
         return bilka_rules.parameters()
     raise RulesError("game", f"must be one of {', '.join(GAMES)}; not {show(game)}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from gameplay.engine.cards import DIAMONDS, PASS, REDEAL, VALUE
-from gameplay.engine.kozyol import QC, SHAMOK_STRENGTH
+from gameplay.engine.kozyol_rules import QC, SHAMOK_STRENGTH
 from gameplay.engine.variant_view import View
 
 

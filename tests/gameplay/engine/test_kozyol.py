@@ -13,7 +13,8 @@ from variant_helpers import VALUES, fill_hands, ids, mask, play_all_passing, poi
 
 from gameplay.engine.cards import PASS, REDEAL, SEATS, card_from_str, card_to_str, deck_mask
 from gameplay.engine.errors import IllegalAction, RulesError
-from gameplay.engine.kozyol import KozyolMatchState, KozyolRules, redeal_grounds, trump_order
+from gameplay.engine.kozyol import KozyolMatchState, KozyolRules
+from gameplay.engine.kozyol_rules import redeal_grounds, trump_order
 from gameplay.engine.state import Phase
 from gameplay.engine.variant_scoring import score_catch, score_played_deal
 
@@ -94,7 +95,8 @@ def ref_legal(hand: set[str], trick: list[str], sh: str | None, led: set[str], a
 def test_house_rules_defaults_and_refusals():
     """"House rules of Kozyol khvalyony": deck 36 by default; jack_holder is refused."""
     r = KozyolRules()
-    assert (r.deck, r.six_of_clubs, r.first_lead, r.redeal_below, r.rout_at) == ("36", True, "ace_of_diamonds", 14, 90)
+    assert (r.deck, r.six_of_clubs, r.first_lead) == ("36", True, "ace_of_diamonds")
+    assert (r.redeal_below, r.rout_at, r.dealer_leads_plain, r.first_catch_wins) == (14, 90, False, False)
     assert r.to_json()["game"] == "kozyol"
     assert KozyolRules.from_json(r.to_json()) == r
     with pytest.raises(RulesError, match="first_lead"):
@@ -478,7 +480,8 @@ def test_illegal_actions_leave_the_state_unchanged():
     with pytest.raises(IllegalAction, match="does not hold"):
         state.apply(not_held)
     state.apply(card_from_str("AH"), seat=N)
-    plain_hearts = strings(state.hands[E]) & {c for c in strings(deck_mask("36")) if c[1] == "H" and c[0] not in "QJ"}
+    hearts = {c for c in strings(deck_mask("36")) if c[1] == "H" and c[0] not in "QJ"}
+    plain_hearts = strings(state.hands[E]) & hearts
     other = next(c for c in strings(state.hands[E]) if c not in plain_hearts)
     with pytest.raises(IllegalAction, match="must follow hearts"):
         state.apply(card_from_str(other))
