@@ -24,6 +24,7 @@ from ..models import BoardPar, BoardResult, Tournament
 
 SUIT_SIGNS = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
 RANK_SHOWN = {"T": "10"}
+ADJUSTED_SHORT = {"plus": "60%", "average": "50%", "minus": "40%"}
 SUIT_ORDER = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order a hand record reads
 
 
@@ -49,6 +50,8 @@ class TableLine:
     ew_percent: Fraction | None = None
     ns_mp: Fraction | None = None
     ew_mp: Fraction | None = None
+    adjusted_short: tuple[str, str] | None = None
+    """The adjusted scores as percentages ("60%", "40%"), for a narrow column; ``adjusted`` words them."""
     par_gap: int | None = None
     """NS's card points less the board's par (EW's gap is the opposite): how far from best play."""
 
@@ -146,6 +149,8 @@ def traveller(*, tournament: Tournament, number: int) -> Board | None:
             if r.ns_points is None else None,
             ns_percent=ns.percent if ns else None, ew_percent=ew.percent if ew else None,
             ns_mp=ns.matchpoints if ns else None, ew_mp=ew.matchpoints if ew else None,
+            adjusted_short=(ADJUSTED_SHORT.get(r.ns_adjusted, ""), ADJUSTED_SHORT.get(r.ew_adjusted, ""))
+            if r.ns_points is None else None,
         ))  # fmt: skip
     board = Board(number=number, to_play=plays[number], played=len(rows), lines=lines,
                   top=scores[0].top if scores else 0, par=board_par(tournament, number))

@@ -30,8 +30,11 @@ PAR_TASK = "tournaments.board_par"
 
 
 def queue_board_pars(tournament: Tournament, boards: Iterable[int]) -> None:
-    """Queue the par of each of ``boards`` once the transaction commits (nothing when it rolls back)."""
-    wanted = sorted(set(boards))
+    """Queue the par of each of ``boards`` not kept yet, once the transaction commits (nothing when
+    it rolls back). A Mitchell deals every set again each round: those are asked for once."""
+    kept = set(BoardPar.objects.filter(tournament=tournament, deal_key=deal_key(tournament))
+               .values_list("board", flat=True))
+    wanted = sorted(set(boards) - kept)
     if not wanted:
         return
     tournament_id = tournament.pk
