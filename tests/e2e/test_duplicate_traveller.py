@@ -45,7 +45,8 @@ def _event():
         for m in Match.objects.filter(round=rnd, bye=False).order_by("table"):
             first = (m.slot - 1) * 2 + 1
             if _round == 2 and m.slot == 3:  # board 6 could not be played at one table: adjusted
-                entries = [E(first, ns_points=next(points)), E(first + 1, ns_adjusted="plus", ew_adjusted="minus")]
+                entries = [E(first, ns_points=next(points)),
+                           E(first + 1, ns_adjusted="plus", ew_adjusted="minus")]
             else:
                 entries = [E(first, ns_points=next(points)), E(first + 1, ns_points=next(points))]
             services.enter_board_results(actor=organiser, match=m, entries=entries)
@@ -93,7 +94,8 @@ def test_traveller_with_par_fits_the_screen(live_server, chromium_path, screensh
             if w == WIDE["width"]:
                 page.goto(f"{live_server.url}/t/{t.slug}/hall/")
                 page.wait_for_load_state()
-                page.evaluate("document.querySelectorAll('.hall-view').forEach(v => v.classList.remove('is-shown'));"
+                page.evaluate("document.querySelectorAll('.hall-view')"
+                              ".forEach(v => v.classList.remove('is-shown'));"
                               "document.getElementById('hall-standings').classList.add('is-shown')")
                 expect(page.locator(".hall-percentages li")).to_have_count(6)
                 page.screenshot(path=screenshots_dir / "duplicate-hall-percentages-1280.png")

@@ -36,8 +36,8 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .board_par import queue_board_pars
+from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
 from .duplicate import adjust_withdrawn_boards, draw_board_seed
 from .plans import plan_round_deadline
 from .progress import log_forfeits, refresh_round, set_forfeit

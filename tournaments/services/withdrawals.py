@@ -30,6 +30,7 @@ from ..models import (
 from ..models import TournamentStatus as TS
 from ..selectors.day import UNPLAYED
 from .common import audit, lock_entry, require_manager, require_user
+from .duplicate import adjust_withdrawn_boards
 from .entries import (
     audit_entry,
     check_in_closed,
@@ -43,7 +44,6 @@ from .entries import (
     taken_refusal,
 )
 from .players import require_individual
-from .duplicate import adjust_withdrawn_boards
 from .progress import absent_side, refresh_round, set_forfeit
 
 
@@ -101,7 +101,8 @@ def withdraw_entry(*, actor, entry: Entry) -> Entry:
     is; its unplayed matches are lost by forfeit (12:0) so the round can finish; later rounds do
     not pair it. In a duplicate event the boards of its unfinished tables that have no result get
     adjusted scores instead (average minus for it, average plus for its opponents), and so do the
-    boards of the tables the movement still seats it at in later rounds. A player withdraws his own pair only until round 1 is paired."""
+    boards of the tables the movement still seats it at in later rounds. A player withdraws his
+    own pair only until round 1 is paired."""
     entry, tournament = entry_for_update(entry)
     require_user(actor)
     own = permissions.player_id_of(actor) in (entry.player_a_id, entry.player_b_id)

@@ -17,10 +17,10 @@ from gameplay.engine.boards import (
     set_seat_suits,
 )
 from gameplay.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, card_to_str, deck_cards, mask_cards
+from gameplay.engine.match import MatchState
 from gameplay.engine.rules import Rules
 from gameplay.engine.shuffle import commitment_of, deal_hands
 from gameplay.engine.solver import Solver
-from gameplay.engine.match import MatchState
 
 SEED = bytes(range(32))
 

@@ -4,10 +4,10 @@ opponents); the boards already played keep their results."""
 
 from fractions import Fraction
 
+from clubs.models import AuditEntry
 from tournaments import services
 from tournaments.core import duplicate as core
 from tournaments.formats.duplicate import event_results, table_results
-from clubs.models import AuditEntry
 from tournaments.models import Adjusted, BoardResult, MatchStatus
 
 from .conftest import tables
@@ -47,7 +47,8 @@ def test_withdrawn_pair_leaves_adjusted_scores_on_its_unplayed_boards(four, orga
         m.refresh_from_db()
         assert m.status == MatchStatus.CONFIRMED
     own = core.event_scores(table_results(four, event_results(four)))
-    assert own[gone] == (Fraction(0) + 40 + 40 + 40) / 4  # 0 % on board 1 (the other EW beat it), then three average minus
+    # 0 % on board 1 (the other EW beat it), then three boards of average minus
+    assert own[gone] == (Fraction(0) + 40 + 40 + 40) / 4
 
 
 def test_a_board_already_played_keeps_its_result_and_no_table_is_adjusted_twice(four, organiser):
