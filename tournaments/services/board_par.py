@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from celery import current_app
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,13 +28,17 @@ from ..formats.duplicate import deal_key, event_seed
 from ..models import BoardPar, Tournament
 
 PAR_TASK = "tournaments.board_par"
+QUEUED_SECONDS = 3600
+"""How long a board asked for is not asked for again: a solve may take a minute or more, and a board
+queued twice meanwhile (a Mitchell's next round, the traveller opened) would be solved twice. After
+that a board still without its par (its message lost) may be asked for again."""
 
 
 def queue_board_pars(tournament: Tournament, boards: Iterable[int]) -> None:
     """Queue the par of each of ``boards`` not kept yet, once the transaction commits (nothing when
     it rolls back). A Mitchell deals every set again each round: those are asked for once."""
-    kept = set(BoardPar.objects.filter(tournament=tournament, deal_key=deal_key(tournament))
-               .values_list("board", flat=True))
+    key = deal_key(tournament)
+    kept = set(BoardPar.objects.filter(tournament=tournament, deal_key=key).values_list("board", flat=True))
     wanted = sorted(set(boards) - kept)
     if not wanted:
         return
@@ -41,8 +46,9 @@ def queue_board_pars(tournament: Tournament, boards: Iterable[int]) -> None:
 
     def send() -> None:
         for board in wanted:
-            current_app.signature(PAR_TASK, args=(tournament_id, board)).apply_async(
-                queue=settings.ANALYSIS_QUEUE)
+            if cache.add(f"board-par-queued:{tournament_id}:{board}:{key}", 1, QUEUED_SECONDS):
+                current_app.signature(PAR_TASK, args=(tournament_id, board)).apply_async(
+                    queue=settings.ANALYSIS_QUEUE)
 
     transaction.on_commit(send, robust=True)
 

@@ -59,8 +59,8 @@ def test_pairing_a_round_queues_its_boards_par_on_the_analysis_queue(club, organ
         services.compute_board_par(tournament_id=event.pk, board=m.slot * 2)  # the worker's part
     with django_capture_on_commit_callbacks(execute=True):
         services.pair_next_round(actor=organiser, tournament=event)
-    # the sets move on: the same six boards; the three whose par is kept are not asked for again
-    assert _queued(broker) == [("tournaments.board_par", f"({event.pk}, {b})") for b in (1, 3, 5)]
+    # the sets move on: the same six boards, none asked for again (three kept, three still queued)
+    assert _queued(broker) == []
 
 
 def test_the_task_works_par_out_once_and_keeps_it(howell):
@@ -126,3 +126,21 @@ def test_par_is_shown_only_with_the_traveller(client, django_user_model, howell,
     assert "Par with best play is being worked out" in waiting and "par-gap" not in waiting
     tasks.board_par(howell.pk, 2)
     assert "Par with best play: NS" in _traveller(client, howell, 2)  # the kept page was renewed
+
+
+def test_a_board_is_asked_for_once_while_its_par_is_being_worked_out(client, howell, organiser,
+                                                                    django_capture_on_commit_callbacks):
+    """The traveller of a board without its par asks for it (an event paired before par existed, or
+    a lost message), once: a second look while the solver works does not queue it again."""
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete(settings.ANALYSIS_QUEUE)
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(2):
+            assert "being worked out" in _traveller(client, howell, 1)
+        services.queue_board_pars(howell, [1, 2])
+    assert _queued(broker) == [("tournaments.board_par", f"({howell.pk}, {b})") for b in (1, 2)]
+    tasks.board_par(howell.pk, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert "Par with best play: NS" in _traveller(client, howell, 1)
+    assert _queued(broker) == []
