@@ -21,7 +21,7 @@ from archive.selectors import seat_name, visible_matches
 from gameplay.engine import fairplay
 from gameplay.engine.cards import SEATS
 from gameplay.engine.errors import EngineError
-from gameplay.words import seat_letter
+from gameplay.words import SUIT_SYMBOL, rank_words, seat_letter
 
 ONLINE = (MatchSource.TABLE, MatchSource.TOURNAMENT)
 
@@ -132,13 +132,17 @@ def _shown(rows: list[FairPlayRow], viewer: Any) -> list[FairPlayRow]:
     was read as the person who asked for it; another organiser or staff member may see less)."""
     wanted = {h["match"] for row in rows for h in row.heaviest}
     visible = set(visible_matches(viewer).filter(pk__in=wanted).values_list("pk", flat=True))
+    ranks = rank_words()
     for row in rows:
         row.p_text, row.p_holm_text = f"{row.p:.2g}", f"{row.p_holm:.2g}"  # type: ignore[attr-defined]
+        row.p_partner_text = "—" if row.p_partner is None else f"{row.p_partner:.2g}"  # type: ignore[attr-defined]
         row.shown = [h for h in row.heaviest if h["match"] in visible]  # type: ignore[attr-defined]
         row.hidden = len(row.heaviest) - len(row.shown)  # type: ignore[attr-defined]
         for h in row.shown:  # type: ignore[attr-defined]
             h["card_number"] = h["ply"] + 1
             h["seat_name"] = seat_letter(h["seat"])
+            # as the replay draws it: the rank in the reader's words and the suit's sign
+            h["card_name"] = f"{ranks[h['card'][0]]}{SUIT_SYMBOL[h['card'][1]]}"
     return rows
 
 

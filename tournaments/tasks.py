@@ -43,6 +43,14 @@ def queue_invitation_notice(sender, invitation_id: int, **kwargs) -> None:
     services.on_commit_task(TELL_INVITED_TASK, invitation_id)
 
 
+@shared_task(name=services.PAR_TASK, ignore_result=True, acks_late=True)
+def board_par(tournament_id: int, board: int) -> str:
+    """A duplicate board's double-dummy par (``services.board_par``), on the analysis queue: it may
+    take a minute, and a worker killed mid-solve gets it again (acks late); a second run keeps
+    the par already there."""
+    return services.compute_board_par(tournament_id=tournament_id, board=board)
+
+
 @shared_task(name=AUTO_CONFIRM_TASK)
 def auto_confirm_results() -> list[int]:
     """Confirm reported results nobody answered within the tournament's own time."""

@@ -84,6 +84,11 @@ class FairPlayRow(models.Model):
     p = models.FloatField(default=1)
     #: p adjusted by Holm's method for the number of players reviewed together in this review.
     p_holm = models.FloatField(default=1)
+    #: The same test with the partner's real hand known to the layouts (only the opponents' hands
+    #: vary): a pair that shares its cards fits no better than chance here, while a player who sees
+    #: the opponents' cards still does. Empty for rows stored before this was run.
+    z_partner = models.FloatField(null=True, blank=True)
+    p_partner = models.FloatField(null=True, blank=True)
     #: The decisions that pushed Z down most: match, deal, ply, seat, card, the loss on the real
     #: hands and on average on the layouts, the weight, and the replay position's address.
     heaviest = models.JSONField(default=list)

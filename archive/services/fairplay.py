@@ -128,7 +128,7 @@ def _claim(review_id: int, generation: int) -> FairPlayReview | str:
     return review
 
 
-def _row(rank: int, review: Any, p_holm: float) -> FairPlayRow:
+def _row(rank: int, review: Any, p_holm: float, partner: Any) -> FairPlayRow:
     verdict = review.verdict
     heaviest = [{
         "match": h["match"], "deal": h["decision"].deal, "ply": h["decision"].ply, "seat": h["decision"].seat,
@@ -138,7 +138,8 @@ def _row(rank: int, review: Any, p_holm: float) -> FairPlayRow:
     player = int(review.key.split(":")[1]) if review.key.startswith("player:") else None
     return FairPlayRow(rank=rank, player_id=player, name=review.name[:120], matches=len(review.matches),
                        decisions=verdict.decisions, informative=verdict.informative, z=verdict.z,
-                       effect=verdict.effect, p=verdict.p, p_holm=p_holm, heaviest=heaviest)
+                       effect=verdict.effect, p=verdict.p, p_holm=p_holm, heaviest=heaviest,
+                       z_partner=partner.z if partner else None, p_partner=partner.p if partner else None)
 
 
 def run_review(*, review_id: int, generation: int) -> str:
@@ -151,12 +152,17 @@ def run_review(*, review_id: int, generation: int) -> str:
     try:
         players, skipped = review_players(review.asked_by, samples=review.samples, margin=review.margin,
                                           **{k: v for k, v in scope.items() if v is not None})
+        # The second test, with each player's partner's hand known: shared cards or seen cards.
+        knowing, _skipped = review_players(review.asked_by, samples=review.samples, margin=review.margin,
+                                           partner_known=True,
+                                           **{k: v for k, v in scope.items() if v is not None})
     except Exception as exc:  # noqa: BLE001 - kept on the row for the page, then raised for the log
         _fail(review_id, generation, f"{type(exc).__name__}: {exc}")
         raise
     players = [p for p in players if p.decisions and p.verdict is not None]
+    partner = {p.key: p.verdict for p in knowing if p.decisions}
     adjusted = holm([p.verdict.p for p in players if p.verdict is not None])
-    rows = [_row(rank, p, adjusted[rank]) for rank, p in enumerate(players)]
+    rows = [_row(rank, p, adjusted[rank], partner.get(p.key)) for rank, p in enumerate(players)]
     matches = len(set().union(*(p.matches for p in players))) if players else 0
     with transaction.atomic():
         locked = FairPlayReview.objects.select_for_update().filter(pk=review_id).first()

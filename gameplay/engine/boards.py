@@ -15,6 +15,10 @@ A board set (the boards a table plays in one round) is played with one assignmen
 seats: its first board's jack of clubs decides it, as the first played deal of a match does
 (RULES.md, "Whose suit is trump"). There is no redeal. The board's dealer is bridge's: board 1 N,
 2 E, 3 S, 4 W, and round again (it leads only under `first_lead: after_dealer`).
+
+A board's **par** is the card points NS take when all four play best with all hands known: the
+double-dummy solver's value of the board's first position (its trump and leader as a table of the
+event starts it, `board_start`).
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ from typing import Final
 
 from gameplay.engine.cards import JC
 from gameplay.engine.deal import first_suits
+from gameplay.engine.deal_position import Position
 from gameplay.engine.errors import RecordError
+from gameplay.engine.rules import Rules
 from gameplay.engine.shuffle import commitment_of, is_hex64, shuffled_deck
+from gameplay.engine.solver import Solver
 
 SCHEME: Final = "bilka-board/1"
 _PREFIX: Final = SCHEME.encode("ascii")
@@ -140,3 +147,32 @@ def read_board_set(value: object) -> BoardSet:
             or len(set(numbers)) != len(numbers)):
         raise RecordError("duplicate.boards must list the set's board numbers (1 or more, each once)")
     return BoardSet(tuple(numbers), commitment=str(value["commitment"]), event=event)
+def set_first_board(board: int, boards_per_set: int) -> int:
+    """The first board of the set that ``board`` belongs to (sets are boards 1..B, B+1..2B, ...)."""
+    if boards_per_set < 1:
+        raise ValueError(f"a set has 1 board or more, not {boards_per_set}")
+    return (board - 1) // boards_per_set * boards_per_set + 1
+
+
+def _next_seats(direction: str) -> tuple[int, int, int, int]:
+    return (1, 2, 3, 0) if direction == "clockwise" else (3, 0, 1, 2)
+
+
+def board_start(seed: bytes, board: int, boards_per_set: int, rules: Rules) -> Position:
+    """Board ``board`` before its first card, as every table of the event starts it: the trump is
+    the suit the set gives the jack of clubs' seat, and the jack holder leads (or, under
+    `first_lead: after_dealer`, the player after the board's dealer)."""
+    hands = board_hands(seed, board, rules.deck)
+    next_seat = _next_seats(rules.direction)
+    suits = set_seat_suits(board_hands(seed, set_first_board(board, boards_per_set), rules.deck),
+                           rules.direction)
+    holder = jack_holder(hands)
+    leader = holder if rules.first_lead == "jack_holder" else next_seat[board_dealer(board)]
+    return Position.start(hands, suits[holder], leader, ace_discard_ban=rules.ace_discard_ban,
+                          next_seat=next_seat)
+
+
+def board_par(seed: bytes, board: int, boards_per_set: int, rules: Rules) -> int:
+    """The card points NS take on the board with best play by all four (EW take the rest of 120)."""
+    pos = board_start(seed, board, boards_per_set, rules)
+    return Solver(pos.trump, pos.next_seat).value(pos)

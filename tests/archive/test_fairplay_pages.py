@@ -143,6 +143,10 @@ def test_the_planted_seat_gets_the_smaller_p_and_the_page_links_its_decisions(
     page = client.get(reverse("tournaments:fairplay", args=[cup.slug])).content.decode()
     first = cheat.heaviest[0]["url"].replace("&", "&amp;")
     assert f'href="{first}"' in page
+    # the card in the reader's words and the suit's sign, not its code (e.g. "Q♥", not "QH")
+    code = cheat.heaviest[0]["card"]
+    assert f"played {code[0].replace('T', '10')}{dict(C='♣', D='♦', H='♥', S='♠')[code[1]]}," in page
+    assert f"played {code}," not in page
     assert "Holm" in page and "never a verdict" in page and "cheater" not in page.lower()
     assert page.index("Сова") < page.index("Ёж")
     # the staff's page of the player shows the same row under the event's review
@@ -241,3 +245,25 @@ def test_one_message_on_the_analysis_queue_and_its_task_run_twice_gives_one_revi
     assert fairplay_review_task(review.pk, 1).startswith("reviewed 2 players")
     assert fairplay_review_task(review.pk, 1) == "already done"  # delivered twice
     assert FairPlayReview.objects.count() == 1 and FairPlayRow.objects.count() == 2
+
+
+def test_the_partner_known_test_tells_shared_cards_from_seen_ones(
+        client, cup, organiser, django_capture_on_commit_callbacks):
+    """A seat that plays knowing only its partner's hand (a pair sharing cards) fits the real hands
+    under the plain test and no better than chance once the partner's hand is in every layout; the
+    all-seeing seat fits under both; the honest one under neither. The page shows both p."""
+    fox = Player.objects.create(display_name="Лиса")
+    for number, record in enumerate(play_deals("partner-seeing", 45, seed=3)[:2], start=3):
+        archive_online(record, fox, cup=cup, number=number)
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(reverse("tournaments:fairplay", args=[cup.slug]))
+    review = FairPlayReview.objects.get()
+    assert "reviewed 3 players" in service.run_review(review_id=review.pk, generation=review.generation)
+    rows = {row.name: row for row in FairPlayRow.objects.filter(review__pk=review.pk)}
+    assert rows["Лиса"].p < 0.01 and rows["Лиса"].p_partner > 0.05
+    assert rows["Сова"].p < 0.01 and rows["Сова"].p_partner < 0.01
+    assert rows["Ёж"].p > 0.05 and rows["Ёж"].p_partner > 0.05
+    page = client.get(reverse("tournaments:fairplay", args=[cup.slug])).content.decode()
+    assert "partner&#x27;s hand known" in page or "partner's hand known" in page
+    assert f"<td>{rows['Лиса'].p_partner:.2g}</td>" in page

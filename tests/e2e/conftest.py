@@ -54,6 +54,30 @@ def sideways_overflow(page) -> int:
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
+def club_event(names, *, accounts=None, **fields):
+    """The Uspenka club, its organiser `zhanar`, an event made with ``fields`` and the pairs of
+    ``names`` taken two by two (player i gets the account ``accounts[i]`` where one is given).
+    Returns (event, organiser, pairs)."""
+    from clubs.models import ClubPlayer, Membership, Role
+    from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+    from tournaments import services
+
+    club = ClubFactory(name="Успенка", slug="uspenka")
+    organiser = UserFactory(username="zhanar")
+    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
+    event = services.create_tournament(actor=organiser, club=club, **fields)
+    players = []
+    for i, name in enumerate(names):
+        player = PlayerFactory(display_name=name, user=(accounts or {}).get(i))
+        ClubPlayer.objects.create(club=club, player=player, added_as=name)
+        players.append(player)
+    pairs = [
+        services.register_entry(actor=organiser, tournament=event, player_a=a, player_b=b)
+        for a, b in zip(players[::2], players[1::2], strict=True)
+    ]
+    return event, organiser, pairs
+
+
 @pytest.fixture
 def screenshots_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -4,12 +4,11 @@ beside the button, and the dashboard then counts it among the paid with the tota
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from clubs.models import ClubPlayer, Membership, Role
-from tests.clubs.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
+from tests.clubs.factories import PASSWORD
 from tournaments import services
 from tournaments.models import EntryStatus, Paid
 
-from .conftest import CHROMIUM_ARGS
+from .conftest import CHROMIUM_ARGS, club_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -18,21 +17,8 @@ NAMES = ("Асель Ахметова", "Болат Жумабаев", "Дана
 
 
 def _event():
-    club = ClubFactory(name="Успенка", slug="uspenka")
-    organiser = UserFactory(username="zhanar")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    t = services.create_tournament(
-        actor=organiser, club=club, name="Кубок с взносом", format="swiss", swiss_rounds=3, entry_fee=2000
-    )
-    players = []
-    for name in NAMES:
-        player = PlayerFactory(display_name=name)
-        ClubPlayer.objects.create(club=club, player=player, added_as=name)
-        players.append(player)
-    pairs = [
-        services.register_entry(actor=organiser, tournament=t, player_a=a, player_b=b)
-        for a, b in zip(players[::2], players[1::2], strict=True)
-    ]
+    t, organiser, pairs = club_event(NAMES, name="Кубок с взносом", format="swiss", swiss_rounds=3,
+                                     entry_fee=2000)
     services.check_in_entry(actor=organiser, entry=pairs[1], paid=Paid.TRANSFER, amount=2500)
     services.check_in_entry(actor=organiser, entry=pairs[2], paid=Paid.WAIVED)
     return t, pairs

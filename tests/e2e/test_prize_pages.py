@@ -8,12 +8,10 @@ import datetime
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from clubs.models import ClubPlayer, Membership, Role
-from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tournaments.conftest import play_round
 from tournaments import selectors, services
 
-from .conftest import CHROMIUM_ARGS
+from .conftest import CHROMIUM_ARGS, club_event
 from .test_fee_desk import _sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -23,23 +21,11 @@ NAMES = ("Әсел Құрманғали", "Ұлжан Өтебаева", "Нұр
 
 
 def _finished():
-    club = ClubFactory(name="Успенка", slug="uspenka")
-    organiser = UserFactory(username="zhanar")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    t = services.create_tournament(
-        actor=organiser, club=club, name="Құрманғали кубогы", format="swiss", swiss_rounds=2,
+    t, organiser, pairs = club_event(
+        NAMES, name="Құрманғали кубогы", format="swiss", swiss_rounds=2,
         starts_on=datetime.date(2026, 12, 5), venue="Успенка, мәдениет үйі",
         prizes=["Жылқы", "30 000", "20 000"],
     )  # fmt: skip
-    players = []
-    for name in NAMES:
-        player = PlayerFactory(display_name=name)
-        ClubPlayer.objects.create(club=club, player=player, added_as=name)
-        players.append(player)
-    pairs = [
-        services.register_entry(actor=organiser, tournament=t, player_a=a, player_b=b)
-        for a, b in zip(players[::2], players[1::2], strict=True)
-    ]
     for _n in range(2):
         play_round(services.pair_next_round(actor=organiser, tournament=t), organiser,
                    loser_eyes=lambda m: 3 + m.table)  # fmt: skip

@@ -13,13 +13,11 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect, sync_playwright
 
-from clubs.models import ClubPlayer, Membership, Role
 from gameplay.engine import Rules, write_record
 from gameplay.engine.selfplay import bot_match
-from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
 
-from .conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, sideways_overflow
+from .conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, club_event, sideways_overflow
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,18 +33,8 @@ def _shots() -> Path:
 
 
 def _setup():
-    club = ClubFactory(name="Успенка", slug="uspenka")
-    organiser = UserFactory(username="zhanar")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    players = []
-    for name in NAMES:
-        player = PlayerFactory(display_name=name)
-        ClubPlayer.objects.create(club=club, player=player, added_as=name)
-        players.append(player)
-    event = services.create_tournament(actor=organiser, club=club, name="Кубок Успенки",
-                                       starts_on=datetime.date(2026, 11, 7), format="swiss", swiss_rounds=3)
-    for a, b in zip(players[::2], players[1::2], strict=True):
-        services.register_entry(actor=organiser, tournament=event, player_a=a, player_b=b)
+    event, organiser, _pairs = club_event(NAMES, name="Кубок Успенки", starts_on=datetime.date(2026, 11, 7),
+                                          format="swiss", swiss_rounds=3)
     match = services.pair_next_round(actor=organiser, tournament=event).matches.get(table=1)
     return organiser, event, match
 

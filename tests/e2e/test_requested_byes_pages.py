@@ -5,12 +5,11 @@ round 2 is paired the crosstable and the standings show the asked byes apart fro
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from clubs.models import ClubPlayer, Membership, Role
-from tests.clubs.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
+from tests.clubs.factories import PASSWORD, UserFactory
 from tournaments import services
 from tournaments.models import ByeRequest, Match
 
-from .conftest import CHROMIUM_ARGS
+from .conftest import CHROMIUM_ARGS, club_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -19,24 +18,10 @@ NAMES = ("Асель Ахметова", "Болат Жумабаев", "Дана
 
 
 def _event():
-    club = ClubFactory(name="Успенка", slug="uspenka")
-    organiser = UserFactory(username="zhanar")
-    Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
-    asel = UserFactory(username="asel")
-    t = services.create_tournament(
-        actor=organiser, club=club, name="Швейцарка с пропусками", format="swiss", swiss_rounds=4,
-        seeding="manual", bye_requests="half", bye_requests_not_last=1,
+    return club_event(
+        NAMES, accounts={0: UserFactory(username="asel")}, name="Швейцарка с пропусками", format="swiss",
+        swiss_rounds=4, seeding="manual", bye_requests="half", bye_requests_not_last=1,
     )  # fmt: skip
-    players = []
-    for i, name in enumerate(NAMES):
-        player = PlayerFactory(display_name=name, user=asel if i == 0 else None)
-        ClubPlayer.objects.create(club=club, player=player, added_as=name)
-        players.append(player)
-    pairs = [
-        services.register_entry(actor=organiser, tournament=t, player_a=a, player_b=b)
-        for a, b in zip(players[::2], players[1::2], strict=True)
-    ]
-    return t, organiser, pairs
 
 
 def _sign_in(browser, base, viewport, username):

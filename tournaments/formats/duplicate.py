@@ -9,6 +9,7 @@ boards (``core.duplicate.event_scores``), from the tables' board results.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -42,6 +43,17 @@ def set_boards(tournament: Tournament, board_set: int) -> range:
 
 def event_seed(tournament: Tournament) -> bytes | None:
     return bytes.fromhex(tournament.board_seed) if tournament.board_seed else None
+
+
+def deal_key(tournament: Tournament) -> str:
+    """What decides a board's first position, for its kept par (``BoardPar``): the seed (by its
+    commitment), the set size (a set's first board gives the seats their suits) and the rules
+    that shape the deal and its play."""
+    rules = Rules.from_json(tournament.rules or {})
+    words = "|".join(str(part) for part in (
+        tournament.board_commitment, tournament.boards_per_round, rules.deck, rules.direction,
+        rules.first_lead, rules.ace_discard_ban))  # fmt: skip
+    return hashlib.sha256(words.encode()).hexdigest()
 
 
 def ns_on_duty(tournament: Tournament, board: int) -> bool:

@@ -4,7 +4,7 @@ Every model is importable from here (``tournaments.models.Match``), which is als
 migrations cite for ``new_pin``.
 """
 
-from .boards import Adjusted, BoardResult
+from .boards import Adjusted, BoardPar, BoardResult
 from .byes import ByeRequest
 from .day import ActionKind, DaySettings, Notification, PushSubscription, ScheduledAction
 from .details import Gender, PlayerDetails
@@ -50,6 +50,7 @@ from .rounds import (
 
 __all__ = [
     "Adjusted",
+    "BoardPar",
     "BoardResult",
     "BoardScale",
     "Movement",

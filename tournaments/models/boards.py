@@ -14,6 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .event import Tournament
 from .rounds import Match
 
 
@@ -62,3 +63,34 @@ class BoardResult(models.Model):
     @property
     def ew_points(self) -> int | None:
         return None if self.ns_points is None else 120 - self.ns_points
+
+
+class BoardPar(models.Model):
+    """A board's double-dummy par: the card points NS take with best play by all four
+    (``gameplay.engine.boards.board_par``), worked out once by a task, for the traveller.
+
+    ``deal_key`` names what the solver was given (the event's seed commitment, the set size and the
+    rules that shape the deal); a par whose key no longer matches the event is worked out again."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="board_pars")
+    board = models.PositiveSmallIntegerField(_("board"))
+    ns_points = models.PositiveSmallIntegerField(_("NS card points with best play"))
+    deal_key = models.CharField(max_length=64)
+    seconds = models.FloatField(default=0)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("board par")
+        verbose_name_plural = _("board pars")
+        ordering = ["tournament", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "board"], name="board_par_once"),
+            models.CheckConstraint(condition=models.Q(ns_points__lte=120), name="board_par_points_0_120"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} · {self.board}: {self.ns_points}"
+
+    @property
+    def ew_points(self) -> int:
+        return 120 - self.ns_points

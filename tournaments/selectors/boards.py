@@ -21,12 +21,13 @@ from gameplay.models import Table, TableStatus
 
 from ..core import duplicate as core
 from ..formats import format_of
-from ..formats.duplicate import event_results, event_seed, movement_of, set_boards, table_results
-from ..models import BoardResult, Tournament
+from ..formats.duplicate import deal_key, event_results, event_seed, movement_of, set_boards, table_results
+from ..models import BoardPar, BoardResult, Tournament
 
 ONLINE = "online"  # a board result a live table gave (``services.online_boards``)
 SUIT_SIGNS = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
 RANK_SHOWN = {"T": "10"}
+ADJUSTED_SHORT = {"plus": "60%", "average": "50%", "minus": "40%"}
 SUIT_ORDER = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order a hand record reads
 
 
@@ -54,6 +55,10 @@ class TableLine:
     ew_mp: Fraction | None = None
     replay: str = ""
     """The replay of the live table that played the board, at the board (a board played online)."""
+    adjusted_short: tuple[str, str] | None = None
+    """The adjusted scores as percentages ("60%", "40%"), for a narrow column; ``adjusted`` words them."""
+    par_gap: int | None = None
+    """NS's card points less the board's par (EW's gap is the opposite): how far from best play."""
 
 
 @dataclass
@@ -65,6 +70,12 @@ class Board:
     hands: list[Hand] = field(default_factory=list)
     lines: list[TableLine] = field(default_factory=list)
     top: int = 0
+    par: int | None = None
+    """NS's card points with best play by all four (None: not worked out yet)."""
+
+    @property
+    def par_ew(self) -> int | None:
+        return None if self.par is None else 120 - self.par
 
     @property
     def complete(self) -> bool:
@@ -144,9 +155,14 @@ def traveller(*, tournament: Tournament, number: int) -> Board | None:
             ns_percent=ns.percent if ns else None, ew_percent=ew.percent if ew else None,
             ns_mp=ns.matchpoints if ns else None, ew_mp=ew.matchpoints if ew else None,
             replay=board_replay_url(tournament, m, number) if r.entered_how == ONLINE else "",
+            adjusted_short=(ADJUSTED_SHORT.get(r.ns_adjusted, ""), ADJUSTED_SHORT.get(r.ew_adjusted, ""))
+            if r.ns_points is None else None,
         ))  # fmt: skip
     board = Board(number=number, to_play=plays[number], played=len(rows), lines=lines,
-                  top=scores[0].top if scores else 0)
+                  top=scores[0].top if scores else 0, par=board_par(tournament, number))
+    if board.par is not None:
+        for line in lines:
+            line.par_gap = None if line.ns_points is None else line.ns_points - board.par
     board.dealer = SEATS[board_dealer(number)]
     board.hands = hands_of(tournament, number)
     return board
@@ -186,6 +202,12 @@ def board_replay_record(*, tournament: Tournament, match) -> dict | None:
     return table.record
 
 
+def board_par(tournament: Tournament, number: int) -> int | None:
+    """The board's par as kept for the deal the event gives it now (None: still being worked out)."""
+    return (BoardPar.objects.filter(tournament=tournament, board=number, deal_key=deal_key(tournament))
+            .values_list("ns_points", flat=True).first())
+
+
 def hand_records(*, tournament: Tournament) -> list[Board]:
     """Every board of the event with its dealer and hands, for the tables to deal from."""
     out = []
@@ -213,3 +235,44 @@ def pair_cards(*, tournament: Tournament) -> list[PairCard]:
         return []
     cards = core.table_cards(movement_of(tournament, len(field)), tournament.boards_per_round)
     return [PairCard(number, field[number - 1], lines) for number, lines in cards.items()]
+
+
+@dataclass
+class LiveLine:
+    """One pair's line on the hall screen: its place, its average percentage over the finished boards
+    it played (or was adjusted on), and how many those are."""
+
+    place: int
+    shared: bool
+    entry: object
+    percent: Fraction
+    boards: int
+
+
+def finished_boards(*, tournament: Tournament) -> set[int]:
+    """The boards every table the movement gives them has a result on: no table is still to play
+    them, so their results may be shown (the traveller's rule, ``Board.complete``)."""
+    return {b.number for b in board_list(tournament=tournament) if b.complete}
+
+
+def live_percentages(*, tournament: Tournament) -> list[LiveLine]:
+    """The running standings as the results come in, as a scoring terminal shows them in the hall:
+    each pair's average percentage over the finished boards only, so that no result of a board
+    still in play reaches a table yet to play it. Pairs with the same percentage share a place."""
+    done = finished_boards(tournament=tournament)
+    if not done:
+        return []
+    results = table_results(tournament, [r for r in event_results(tournament) if r.board in done])
+    scores = core.event_scores(results)
+    boards: dict[int, int] = defaultdict(int)
+    for board_scores in core.score_boards(results).values():
+        for s in board_scores:
+            boards[s.pair] += 1
+    entries = {e.pk: e for e in tournament.entries.filter(pk__in=scores.keys())}
+    order = sorted(scores, key=lambda pk: (-scores[pk], getattr(entries.get(pk), "seed", 0), pk))
+    lines: list[LiveLine] = []
+    for i, pk in enumerate(order):
+        place = lines[-1].place if i and scores[order[i - 1]] == scores[pk] else i + 1
+        shared = sum(1 for other in order if scores[other] == scores[pk]) > 1
+        lines.append(LiveLine(place, shared, entries.get(pk), scores[pk], boards[pk]))
+    return lines

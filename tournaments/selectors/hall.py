@@ -29,6 +29,7 @@ from ..models import (
     SeatName,
     Tournament,
 )
+from .boards import live_percentages
 from .day import round_started
 from .events import MATCH_RELATED
 from .prizes import playing_for, prize_list
@@ -136,6 +137,9 @@ class HallScreen:
     announcement: Announcement | None = None
     views: list[str] = field(default_factory=list)
     pinned: str = ""
+    percentages: list | None = None
+    """A duplicate event's running standings (``boards.live_percentages``) in place of the standings;
+    None for other formats."""
 
 
 def _names(rnd: Round, tables: list[Match]) -> tuple[list[NameAtTable], list[str]]:
@@ -197,6 +201,7 @@ def hall_screen(*, tournament: Tournament) -> HallScreen:
         .order_by("-confirmed_at", "-reported_at", "-id")[:RECENT_RESULTS]
     )
     pinned = tournament.hall_view if tournament.hall_view in HallView.values else ""
+    percentages = live_percentages(tournament=tournament) if tournament.is_duplicate else None
     return HallScreen(
         tournament=tournament,
         round=rnd,
@@ -208,10 +213,11 @@ def hall_screen(*, tournament: Tournament) -> HallScreen:
             (line, rated.get(line.entry.pk),
              line.prize if table.final else playing_for(tournament, line.row.place))
             for line in table.lines
-        ],
+        ] if percentages is None else [],  # a duplicate's standings count boards still in play
         prizes=prize_list(tournament=tournament),
         results=results,
         announcement=latest_announcement(tournament=tournament),
         views=[pinned] if pinned else list(HallView.values),
         pinned=pinned,
+        percentages=percentages,
     )

@@ -11,7 +11,7 @@
   unpaired or changed by hand; ``results``: reported,
   confirmed, disputed, corrected, forfeited; ``live``: a live table's result taken as a match's;
   ``records``: the record of a match played elsewhere attached to its pairing; ``duplicate``: a
-  duplicate event's board seed and each table's board results;
+  duplicate event's board seed and each table's board results; ``board_par``: each board's par;
 - ``plans`` and ``runner``: the day's plans written and run; ``day``: what they do; ``notices``
   (``pairing_notices``: each player's place in a round; ``push``: notices on phones).
 - ``common`` (permission checks, lock order, audit row, tasks on commit) and ``progress`` (what
@@ -20,6 +20,7 @@
 The public services are importable from here (``services.pair_next_round``).
 """
 
+from .board_par import PAR_TASK, compute_board_par, queue_board_pars
 from .byes import ask_bye, withdraw_bye
 from .common import on_commit_task, require_manager
 from .duplicate import BoardEntry, enter_board_results
@@ -85,6 +86,9 @@ from .withdrawals import (
 
 __all__ = [
     "BoardEntry",
+    "PAR_TASK",
+    "compute_board_par",
+    "queue_board_pars",
     "enter_board_results",
     "ask_bye",
     "withdraw_bye",

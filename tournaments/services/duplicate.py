@@ -20,7 +20,7 @@ from gameplay.engine.shuffle import commitment_of, new_match_seed
 
 from .. import permissions
 from ..formats.duplicate import set_boards
-from ..models import Adjusted, BoardResult, Match, MatchStatus, Tournament
+from ..models import Adjusted, BoardResult, EntryStatus, Match, MatchStatus, Tournament
 from .common import audit, lock_tournament
 from .pins import PinSender, WrongPin, note_wrong_pin, pin_slowed
 from .progress import refresh_round
@@ -163,6 +163,47 @@ def enter_board_results(
         match.played_at = match.played_at or now
         match.save(update_fields=["status", "confirmed_how", "confirmed_by", "confirmed_at", "played_at"])
         refresh_round(match.round, tournament)
+    return written
+
+
+def withdrawal_adjusted(home_out: bool, away_out: bool) -> tuple[str, str]:
+    """NS's and EW's adjusted scores on a board a withdrawn pair leaves unplayed: average minus for
+    the side at fault, average plus for the side that is not; average each when both are."""
+    if home_out == away_out:
+        return Adjusted.AVERAGE, Adjusted.AVERAGE
+    return (Adjusted.MINUS, Adjusted.PLUS) if home_out else (Adjusted.PLUS, Adjusted.MINUS)
+
+
+def adjust_withdrawn_boards(*, actor, tournament: Tournament, matches) -> list[BoardResult]:
+    """Every board without a result at a table of ``matches`` where a withdrawn pair sits gets the
+    adjusted score of a board the withdrawal left unplayed (``withdrawal_adjusted``); boards the
+    table has played keep their results. Called when a pair withdraws (its tables of the rounds
+    paired) and when a round is paired (the movement still seats it). The caller holds the
+    tournament's lock and confirms the matches."""
+    if not tournament.is_duplicate:
+        return []
+    tables = [m for m in matches if not m.bye and m.away_id is not None]
+    out = set(tournament.entries.filter(
+        pk__in={m.home_id for m in tables} | {m.away_id for m in tables}, status=EntryStatus.WITHDRAWN,
+    ).values_list("pk", flat=True))  # fmt: skip
+    written: list[BoardResult] = []
+    now = timezone.now()
+    for match in tables:
+        home_out, away_out = match.home_id in out, match.away_id in out
+        if not (home_out or away_out):
+            continue
+        done = set(BoardResult.objects.filter(match=match).values_list("board", flat=True))
+        ns_adj, ew_adj = withdrawal_adjusted(home_out, away_out)
+        rows = [BoardResult(match=match, board=b, ns_adjusted=ns_adj, ew_adjusted=ew_adj,
+                            entered_by=actor if actor is not None and actor.is_authenticated else None,
+                            entered_how="withdrawal", entered_at=now)
+                for b in set_boards(tournament, match.slot) if b not in done]
+        if not rows:
+            continue
+        BoardResult.objects.bulk_create(rows)
+        written += rows
+        audit(actor=actor, action="boards.enter", obj=match, tournament=tournament,
+              after={"boards": ", ".join(_state(r) for r in rows), "how": "withdrawal"})
     return written
 
 

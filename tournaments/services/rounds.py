@@ -36,8 +36,9 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from .board_par import queue_board_pars
 from .common import NOTIFY_ROUND_PAIRED, audit, lock_tournament, on_commit_task, require_manager
-from .duplicate import draw_board_seed
+from .duplicate import adjust_withdrawn_boards, draw_board_seed
 from .plans import plan_round_deadline
 from .progress import log_forfeits, refresh_round, set_forfeit
 from .seeding import take_seed_ratings
@@ -197,6 +198,10 @@ def pair_next_round(*, actor, tournament: Tournament, system: bool = False) -> R
     }
     audit(actor=actor, action="round.pair", obj=rnd, tournament=tournament, after=after)
     log_forfeits(forfeited, actor=actor)
+    if tournament.is_duplicate:
+        tables = list(rnd.matches.filter(bye=False))
+        queue_board_pars(tournament, (b for m in tables for b in fmt.boards_of(m)))
+        adjust_withdrawn_boards(actor=actor, tournament=tournament, matches=tables)
     refresh_round(rnd, tournament)
     on_commit_task(NOTIFY_ROUND_PAIRED, rnd.pk)
     return rnd

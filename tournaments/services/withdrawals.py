@@ -30,6 +30,7 @@ from ..models import (
 from ..models import TournamentStatus as TS
 from ..selectors.day import UNPLAYED
 from .common import audit, lock_entry, require_manager, require_user
+from .duplicate import adjust_withdrawn_boards
 from .entries import (
     audit_entry,
     check_in_closed,
@@ -98,7 +99,10 @@ def _refresh(touched: set[int], tournament: Tournament) -> None:
 def withdraw_entry(*, actor, entry: Entry) -> Entry:
     """The pair leaves. Every result already reported (waiting, disputed or confirmed) stays as it
     is; its unplayed matches are lost by forfeit (12:0) so the round can finish; later rounds do
-    not pair it. A player withdraws his own pair only until round 1 is paired."""
+    not pair it. In a duplicate event the boards of its unfinished tables that have no result get
+    adjusted scores instead (average minus for it, average plus for its opponents), and so do the
+    boards of the tables the movement still seats it at in later rounds. A player withdraws his
+    own pair only until round 1 is paired."""
     entry, tournament = entry_for_update(entry)
     require_user(actor)
     own = permissions.player_id_of(actor) in (entry.player_a_id, entry.player_b_id)
@@ -115,7 +119,12 @@ def withdraw_entry(*, actor, entry: Entry) -> Entry:
         )
         return [(match, entry) for match in open_matches]
 
+    left: list[Match] = []
+    if tournament.is_duplicate:  # its tables still to finish: their unplayed boards are adjusted
+        left = list(unplayed(Match.objects.filter(Q(home=entry) | Q(away=entry), tournament=tournament,
+                                                  bye=False)))
     touched = _withdraw(entry, tournament, actor, forfeits)
+    adjust_withdrawn_boards(actor=actor, tournament=tournament, matches=left)
     audit_entry(actor, "entry.withdraw", entry, tournament, before)
     _refresh(touched, tournament)
     return entry

@@ -63,6 +63,8 @@ def board(request, slug, number):
     visible = shown.complete or permissions.can_manage(request.user, tournament)
     if not visible:  # a table still to play it learns nothing: not the results, not the cards
         shown = board_selectors.Board(number=number, to_play=shown.to_play, played=shown.played)
+    elif shown.par is None and shown.hands:  # paired before par was worked out, or its task lost
+        services.queue_board_pars(tournament, [number])
     return page(request, tournament, "boards", "tournaments/board.html", board=shown, visible=visible)
 
 

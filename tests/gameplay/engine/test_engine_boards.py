@@ -6,9 +6,21 @@ import hmac
 
 import pytest
 
-from gameplay.engine.boards import board_dealer, board_hands, board_message, jack_holder, set_seat_suits
+from gameplay.engine.boards import (
+    board_dealer,
+    board_hands,
+    board_message,
+    board_par,
+    board_start,
+    jack_holder,
+    set_first_board,
+    set_seat_suits,
+)
 from gameplay.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, card_to_str, deck_cards, mask_cards
+from gameplay.engine.match import MatchState
+from gameplay.engine.rules import Rules
 from gameplay.engine.shuffle import commitment_of, deal_hands
+from gameplay.engine.solver import Solver
 
 SEED = bytes(range(32))
 
@@ -69,3 +81,43 @@ def test_a_board_is_the_same_at_every_table_and_differs_from_a_match_deal():
     for bad in (0, -1, 2**32):
         with pytest.raises(ValueError):
             board_message(bad)
+
+
+# --- par: the board's first position as a table of the event starts it, and best play from it ---
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(first_lead="after_dealer"),
+                                   Rules(direction="counterclockwise", deck="28")],
+                         ids=["jack-holder-leads", "after-dealer", "counterclockwise-28"])
+@pytest.mark.parametrize("board", [1, 2, 3, 4, 7])
+def test_board_start_is_the_engines_deal(rules, board):
+    """The engine, dealt the board's hands with the set's suits and the board's dealer, starts the
+    same deal: the same trump (the suit of the jack of clubs' seat) and the same first leader."""
+    per = 4
+    first = board_hands(SEED, set_first_board(board, per), rules.deck)
+    state = MatchState(rules, auto_deal=False, first_dealer=board_dealer(board), seed=0)
+    state.suit_of_seat = set_seat_suits(first, rules.direction)
+    state.start_deal(hands=board_hands(SEED, board, rules.deck))
+    log = state.deals[-1]
+    pos = board_start(SEED, board, per, rules)
+    assert (pos.trump, pos.leader, pos.hands) == (log.trump, log.leader, log.hands)
+    assert pos.next_seat == ((1, 2, 3, 0) if rules.direction == "clockwise" else (3, 0, 1, 2))
+
+
+def test_board_par_is_best_play_for_both_sides():
+    """Par is what NS take when each side picks its best card: the best first card's value for the
+    leader's side (checked card by card on the 28-card deck, where that is quick), within 0..120;
+    the first board of a set is the same board whatever the set's size."""
+    short = Rules(deck="28")
+    for board in (1, 2, 3):
+        pos = board_start(SEED, board, 4, short)
+        values = Solver(pos.trump, pos.next_seat).card_values(pos)
+        best = max(values.values()) if pos.to_move % 2 == 0 else min(values.values())
+        assert board_par(SEED, board, 4, short) == best
+    assert [board_par(SEED, b, 4, Rules()) for b in (2, 3)] == [0, 27]  # two quick 32-card boards
+    assert board_par(SEED, 1, 2, short) == board_par(SEED, 1, 4, short)
+
+
+def test_set_first_board():
+    assert [set_first_board(b, 3) for b in (1, 3, 4, 6, 7)] == [1, 1, 4, 4, 7]
+    with pytest.raises(ValueError):
+        set_first_board(1, 0)

@@ -8,13 +8,13 @@ from tournaments import services
 from tournaments.models import Match
 
 
-def duplicate_event(club, organiser, pairs: int, *, movement="howell", boards=2, scale="points"):
-    """A duplicate event of ``pairs`` pairs, not started."""
+def duplicate_event(club, organiser, pairs: int, *, movement="howell", boards=2, scale="points", rules=None):
+    """A duplicate event of ``pairs`` pairs, not started (``rules``: the table's, default the game's)."""
     from tests.tournaments.conftest import register_pairs
 
     event = services.create_tournament(
         actor=organiser, club=club, name=f"Дубль {pairs} {movement}", starts_on=datetime.date(2026, 12, 6),
-        format="duplicate", movement=movement, boards_per_round=boards, board_scale=scale,
+        format="duplicate", movement=movement, boards_per_round=boards, board_scale=scale, rules=rules or {},
     )  # fmt: skip
     register_pairs(event, organiser, pairs)
     return event
