@@ -5,8 +5,8 @@ the match ended); every score is recomputed by replaying it through `MatchState`
 scorer and the live tables can never disagree.
 
 A record's optional `game` (`bilka` when absent, so every record written before it reads the same)
-names the game; `read_record` reads Bilka's, `record_games.py` the other games' records, and
-`score_record` scores a record of any game.
+names the game; this module reads, writes and scores Bilka's, and `record_games.py` dispatches a
+record of any game (`read_game_record`, `write_game_record`, `score_game_record`).
 """
 
 from __future__ import annotations
@@ -294,14 +294,10 @@ def record_to_json(state: BaseMatchState) -> str:
 
 
 def score_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
-    """The bilka-score/1 report of a record of any game (RECORD-FORMAT.md, docs/record-format.md);
-    RecordError if it is illegal."""
-    rec = load_record(data)
-    if rec.get("game", BILKA) != BILKA:
-        from gameplay.engine.record_games import score_game_record  # it imports this module
-
-        return score_game_record(rec)
-    return score_state(read_record(rec))
+    """The bilka-score/1 report of a Bilka record (RECORD-FORMAT.md); RecordError if it is illegal
+    (`record_games.score_game_record` scores a record of any game)."""
+    state = read_record(data)
+    return score_state(state)
 
 
 def _pairs(values: tuple[int, int]) -> dict[str, int]:

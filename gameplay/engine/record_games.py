@@ -5,7 +5,9 @@ A record's `game` names its game (`bilka` when absent: `record.py` reads those e
 `kozyol` records keep Bilka's four-seat shape, with Kozyol's rules and no penalties; `bilka-2`
 records have two seats, N and S, and each deal carries its stock in the order it reaches the hands
 (the draws follow from the `stock` rule, so replaying the cards replays them). Every score is
-recomputed by replaying the record through the game's engine, as for Bilka.
+recomputed by replaying the record through the game's engine, as for Bilka. Over 400 lines
+because the two games' readers, writers and scorers share their checks and wording here, so a
+refusal reads the same in every game.
 """
 
 from __future__ import annotations
@@ -120,7 +122,8 @@ def _header(rec: dict[str, Any], game: str, seats: str) -> tuple[
     rules = record_rules(rec, game)
     players = rec.get("players")
     if players is not None and (not isinstance(players, dict) or not all(
-            isinstance(k, str) and len(k) == 1 and k in seats and isinstance(v, str) for k, v in players.items())):
+            isinstance(k, str) and len(k) == 1 and k in seats and isinstance(v, str)
+            for k, v in players.items())):
         raise RecordError(f"players must map seats {', '.join(seats)} to names")
     deals = rec.get("deals")
     if not isinstance(deals, list):
@@ -135,7 +138,8 @@ def _first_dealer(deals: list[Any], seats: str) -> int:
     return 0
 
 
-def _before_deal(state: KozyolMatchState | Bilka2MatchState, number: int, sides: str | tuple[str, str]) -> None:
+def _before_deal(state: KozyolMatchState | Bilka2MatchState, number: int,
+                 sides: str | tuple[str, str]) -> None:
     if state.phase == Phase.OVER:
         raise RecordError(f"the match was already decided ({sides[state.winner or 0]} won)", number)
     if state.phase != Phase.DEALING:
@@ -197,8 +201,9 @@ def _read_kozyol(rec: dict[str, Any], rng: random.Random | None) -> KozyolMatchS
         raise RecordError(str(exc)) from None
     except TypeError as exc:
         raise RecordError(f"rules: {exc}") from None
-    state = KozyolMatchState(rules, rng=rng or secrets.SystemRandom(), first_dealer=_first_dealer(deals, SEATS),
-                             auto_deal=False, players=players, shuffle=shuffle)
+    state = KozyolMatchState(rules, rng=rng or secrets.SystemRandom(),
+                             first_dealer=_first_dealer(deals, SEATS), auto_deal=False, players=players,
+                             shuffle=shuffle)
     for number, deal in enumerate(deals, start=1):
         _before_deal(state, number, PAIRS)
         _replay_kozyol_deal(state, _deal_object(deal, _KOZYOL_DEAL_KEYS, number), number)
@@ -254,7 +259,8 @@ def _write_head(state: KozyolMatchState | Bilka2MatchState, game: str) -> dict[s
     return rec
 
 
-def _write_tail(rec: dict[str, Any], state: KozyolMatchState | Bilka2MatchState, seats: str) -> dict[str, Any]:
+def _write_tail(rec: dict[str, Any], state: KozyolMatchState | Bilka2MatchState,
+                seats: str) -> dict[str, Any]:
     if state.shuffle is not None:
         rec["shuffle"] = state.shuffle.to_json(reveal=state.phase == Phase.OVER)
     if state.end is not None:
@@ -329,8 +335,9 @@ def _read_bilka2(rec: dict[str, Any], rng: random.Random | None) -> Bilka2MatchS
         raise RecordError(str(exc)) from None
     except TypeError as exc:
         raise RecordError(f"rules: {exc}") from None
-    state = Bilka2MatchState(rules, rng=rng or secrets.SystemRandom(), first_dealer=_first_dealer(deals, TWO_SEATS),
-                             auto_deal=False, players=players, shuffle=shuffle)
+    state = Bilka2MatchState(rules, rng=rng or secrets.SystemRandom(),
+                             first_dealer=_first_dealer(deals, TWO_SEATS), auto_deal=False, players=players,
+                             shuffle=shuffle)
     for number, deal in enumerate(deals, start=1):
         _before_deal(state, number, TWO_SEATS)
         _replay_bilka2_deal(state, _deal_object(deal, _BILKA2_DEAL_KEYS, number), number)
@@ -395,7 +402,8 @@ def _score_bilka2(state: Bilka2MatchState) -> dict[str, Any]:
                     "outcome": log.outcome if finished else "unfinished",
                     "eyes": _sides(log.eyes, TWO_SEATS),
                     "score": _sides(log.score_after if finished else state.capped_score, TWO_SEATS)})
-    return {"format": SCORE_FORMAT, "game": BILKA2, "deals": out, "score": _sides(state.capped_score, TWO_SEATS),
+    return {"format": SCORE_FORMAT, "game": BILKA2, "deals": out,
+            "score": _sides(state.capped_score, TWO_SEATS),
             "winner": None if state.winner is None else TWO_SEATS[state.winner]}
 
 

@@ -14,19 +14,28 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gameplay.engine import score_record
 from gameplay.engine.cards import card_to_str, deck_cards
 from gameplay.engine.record_games import read_game_record, score_game_record, write_game_record
 from gameplay.engine.shuffle import BILKA2_SCHEME, KOZYOL_SCHEME, deal_message, dealt_cards, first_dealer
-from tests.docs.test_docs_examples import RECORD_DOC, ROOT, SHUFFLE_DOC, codes, example_block, example_json, example_table
+from tests.docs.test_docs_examples import (
+    RECORD_DOC,
+    ROOT,
+    SHUFFLE_DOC,
+    codes,
+    example_block,
+    example_json,
+    example_table,
+)
 
 GAMES_SHOWN = ("kozyol", "bilka-2")
 
 
 def recipe_deck(seed: bytes, scheme: str, client_seeds: list[str], k: int, deck: str) -> list[str]:
     """The docs' recipe, step by step: the message, the HMAC byte stream, Fisher-Yates with rejection."""
-    message = scheme.encode() + b"".join(bytes((len(s),)) + s.encode() for s in client_seeds) + k.to_bytes(4, "big")
-    stream = b"".join(hmac.new(seed, message + b.to_bytes(4, "big"), hashlib.sha256).digest() for b in range(40))
+    message = scheme.encode() + b"".join(bytes((len(s),)) + s.encode() for s in client_seeds)
+    message += k.to_bytes(4, "big")
+    stream = b"".join(hmac.new(seed, message + b.to_bytes(4, "big"), hashlib.sha256).digest()
+                      for b in range(40))
     cards = [card_to_str(c) for c in deck_cards(deck)]
     pos = 0
     for i in range(len(cards) - 1, 0, -1):
@@ -79,7 +88,6 @@ def test_the_example_records_score_as_shown() -> None:
     for game in GAMES_SHOWN:
         record = example_json(RECORD_DOC, f"{game}-record")
         assert record["game"] == game
-        assert score_record(record) == example_json(RECORD_DOC, f"{game}-score"), game
         assert score_game_record(record) == example_json(RECORD_DOC, f"{game}-score"), game
 
 
