@@ -363,14 +363,20 @@ def _card_list(value: object, where: str, number: int) -> list[int]:
     return out
 
 
+def read_two_hands(deal: dict[str, Any], number: int) -> list[int]:
+    """The hands of N and S of a recorded Bilka-for-two deal as card masks; RecordError naming the
+    deal when one is missing or holds something that is not a card, or a card twice."""
+    hands_in = deal.get("hands")
+    if not isinstance(hands_in, dict) or set(hands_in) != set(TWO_SEATS):
+        raise RecordError("hands must give the cards of N and S", number)
+    return [sum(BIT[c] for c in _card_list(hands_in[s], f"the hand of {s}", number)) for s in TWO_SEATS]
+
+
 def _replay_bilka2_deal(state: Bilka2MatchState, deal: dict[str, Any], number: int) -> None:
     dealer = _seat(deal.get("dealer"), TWO_SEATS, "dealer", number)
     if dealer != state.dealer:
         raise RecordError(f"the dealer must be {TWO_SEATS[state.dealer]}, not {TWO_SEATS[dealer]}", number)
-    hands_in = deal.get("hands")
-    if not isinstance(hands_in, dict) or set(hands_in) != set(TWO_SEATS):
-        raise RecordError("hands must give the cards of N and S", number)
-    hands = [sum(BIT[c] for c in _card_list(hands_in[s], f"the hand of {s}", number)) for s in TWO_SEATS]
+    hands = read_two_hands(deal, number)
     if "stock" not in deal:
         raise RecordError("a deal of bilka-2 needs its stock", number)
     stock = _card_list(deal["stock"], "the stock", number)
@@ -407,5 +413,5 @@ def _score_bilka2(state: Bilka2MatchState) -> dict[str, Any]:
             "winner": None if state.winner is None else TWO_SEATS[state.winner]}
 
 
-__all__ = ["TWO_SEATS", "game_record_to_json", "read_game_record", "score_game_record", "score_game_state",
-           "write_game_record"]
+__all__ = ["TWO_SEATS", "game_record_to_json", "read_game_record", "read_two_hands", "score_game_record",
+           "score_game_state", "write_game_record"]

@@ -352,3 +352,26 @@ def test_the_seed_is_in_a_record_only_once_the_match_is_over() -> None:
     assert back.shuffle is not None and back.shuffle.seed is None
     state.end_match("resign", 0)
     assert write_game_record(state)["shuffle"]["seed"] == SEED.hex()
+
+
+@pytest.mark.parametrize("game", ["kozyol", "bilka-2"])
+def test_verify_deal_checks_a_finished_record_of_the_new_games(game: str) -> None:
+    from gameplay.engine.verify import verify_record
+
+    shuffle = Shuffle.fresh(scheme=GAME_SCHEMES[game])
+    state = new_match(rules_from_json({"game": game}), seed=5, shuffle=shuffle)
+    play_randomly(state, random.Random(5), 100_000)
+    record = write_game_record(state)
+    verdict = verify_record(json.dumps(record))
+    assert verdict.ok and verdict.scheme == GAME_SCHEMES[game], verdict.lines()
+    assert len(verdict.deals) == len(record["deals"])
+    deal = record["deals"][-1]
+    if game == "bilka-2":
+        deal["stock"][0], deal["stock"][1] = deal["stock"][1], deal["stock"][0]  # same cards, another order
+        differing = ["stock"]
+    else:
+        deal["hands"]["N"][0], deal["hands"]["E"][0] = deal["hands"]["E"][0], deal["hands"]["N"][0]
+        differing = ["N", "E"]
+    verdict = verify_record(json.dumps(record))
+    assert not verdict.ok and verdict.disagreeing == [len(record["deals"])]
+    assert verdict.deals[-1].differing == differing
