@@ -65,14 +65,14 @@ def read_game_record(data: str | bytes | dict[str, Any], rng: random.Random | No
     `MatchState`, `KozyolMatchState` or `Bilka2MatchState`). RecordError as `record.read_record`;
     an unknown `game` is refused in one line naming the known games."""
     rec = load_record(data)
+    game = record_game(rec)
+    if game == BILKA:
+        return read_record(rec, rng)  # exactly as before the other games, refusals included
     if rec.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {rec.get('format')!r}")
-    game = record_game(rec)
     if game == KOZYOL:
         return _read_kozyol(rec, rng)
-    if game == BILKA2:
-        return _read_bilka2(rec, rng)
-    return read_record(rec, rng)
+    return _read_bilka2(rec, rng)
 
 
 def write_game_record(state: AnyMatch) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def game_record_to_json(state: AnyMatch) -> str:
 def score_game_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
     """The bilka-score/1 report of a record of any game; RecordError if it is illegal."""
     rec = load_record(data)
-    if rec.get("format") == FORMAT and record_game(rec) == BILKA:
+    if record_game(rec) == BILKA:
         return score_record(rec)
     return score_game_state(read_game_record(rec))
 
