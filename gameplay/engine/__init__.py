@@ -15,6 +15,7 @@ must be importable anywhere (a worker, a CLI, a test) without settings.
     bots.choose("strong", state.observation(seat), rng, budget=1.0)  # a bot by level
     write_record(state) / read_record(doc)              # bilka-record/1, exact round trip
     score_record(doc)                                   # bilka-score/1
+    read_game_record / write_game_record / score_game_record  # the same for any game (kozyol, bilka-2)
     positions.Replay.from_record(doc).position(d, k)    # a replay's table after k cards of deal d
 """
 
@@ -62,6 +63,7 @@ from gameplay.engine.errors import EngineError, IllegalAction, RecordError, Rule
 from gameplay.engine.match import MatchState  # noqa: E402
 from gameplay.engine.observation import Observation  # noqa: E402
 from gameplay.engine.record import read_record, record_to_json, score_record, write_record  # noqa: E402
+from gameplay.engine.record_games import read_game_record, score_game_record, write_game_record  # noqa: E402
 from gameplay.engine.rules import Rules  # noqa: E402
 from gameplay.engine.state import Phase  # noqa: E402
 
@@ -82,8 +84,11 @@ __all__ = [
     "card_from_str",
     "card_to_str",
     "choose_action",
+    "read_game_record",
     "read_record",
     "record_to_json",
+    "score_game_record",
     "score_record",
+    "write_game_record",
     "write_record",
 ]

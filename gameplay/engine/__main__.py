@@ -40,9 +40,9 @@ def _run(path: str, what: str, action: Callable[[bytes], tuple[str, int]]) -> in
 
 
 def _score(data: bytes) -> tuple[str, int]:
-    from gameplay.engine.record import score_record
+    from gameplay.engine.record_games import score_game_record
 
-    return json.dumps(score_record(data), ensure_ascii=False, indent=2), 0
+    return json.dumps(score_game_record(data), ensure_ascii=False, indent=2), 0
 
 
 def _verify(data: bytes) -> tuple[str, int]:
@@ -98,7 +98,7 @@ def _fairplay(seats: str, samples: int | None, partner_known: bool,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gameplay.engine")
     sub = parser.add_subparsers(dest="command", required=True)
-    score = sub.add_parser("score", help="score a bilka-record/1 file")
+    score = sub.add_parser("score", help="score a bilka-record/1 file of any game (bilka, kozyol, bilka-2)")
     score.add_argument("file")
     verify = sub.add_parser("verify-deal", help="check every deal of a record against its revealed seed")
     verify.add_argument("file")

@@ -33,6 +33,7 @@ from gameplay.engine.cards import (
 from gameplay.engine.errors import IllegalAction
 from gameplay.engine.ladder import FOLLOW, LEAD_KEY, PLAIN_ACES, STRENGTH, STRENGTH4, TRUMPS
 from gameplay.engine.scoring import WIN_SCORE
+from gameplay.engine.shuffle import Shuffle, draw_first_dealer
 from gameplay.engine.state import Phase
 from gameplay.engine.variant_scoring import score_played_deal
 from gameplay.engine.variant_view import View
@@ -55,7 +56,7 @@ class Bilka2MatchState:
     __slots__ = ("rules", "rng", "auto_deal", "score", "winner", "end", "eggs", "dealer", "deals", "_cards",
                  "_deck_mask", "_quarter", "_after_trick", "_win_eyes", "_rout_eyes", "_phase", "_hands",
                  "_stock", "_trump", "_log", "_plays", "_winners", "_to_move", "_first_played", "_row",
-                 "_follow", "_lead_keys", "_bw", "_legal", "_unled_aces", "_points")
+                 "_follow", "_lead_keys", "_bw", "_legal", "_unled_aces", "_points", "players", "shuffle")
 
     def __init__(
         self,
@@ -65,17 +66,20 @@ class Bilka2MatchState:
         rng: random.Random | None = None,
         first_dealer: int | None = None,
         auto_deal: bool = True,
+        players: dict[str, str] | None = None,
+        shuffle: Shuffle | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Bilka2Rules()
         if rng is None:
             rng = random.Random(seed) if seed is not None else secrets.SystemRandom()  # noqa: S311
         self.rng = rng
         self.auto_deal = auto_deal
+        self.players, self.shuffle = (dict(players) if players else None), shuffle
         self.score = [0, 0]
         self.winner: int | None = None
         self.end: tuple[str, int] | None = None
         self.eggs = 0
-        self.dealer = self.rng.randrange(2) if first_dealer is None else first_dealer
+        self.dealer = draw_first_dealer(shuffle, self.rng, 2) if first_dealer is None else first_dealer
         self.deals: list[Bilka2DealLog] = []
         self._cards = _DECK_CARDS[self.rules.deck]
         self._deck_mask = _DECK_MASKS[self.rules.deck]
@@ -171,13 +175,15 @@ class Bilka2MatchState:
     # ------------------------------------------------------------------ dealing
     def start_deal(self, hands: tuple[int, int] | list[int] | None = None,
                    stock: list[int] | tuple[int, ...] | None = None) -> None:
-        """Deal the next deal from the rng, or the given two hand masks (N, S) and the stock's
-        cards in the order they will be dealt or drawn (`stock=halves`: the non-dealer's second
-        hand first, then the dealer's)."""
+        """Deal the next deal (the shuffle's, or from the rng), or the given two hand masks (N, S)
+        and the stock's cards in the order they will be dealt or drawn (`stock=halves`: the
+        non-dealer's second hand first, then the dealer's)."""
         if self._phase != _DEALING:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
         q = self._quarter
-        if hands is None:
+        if hands is None and self.shuffle is not None:  # by its scheme, docs/shuffle.md
+            hands, stock = self.shuffle.hands_and_stock(self.rules.deck, len(self.deals) + 1)
+        elif hands is None:
             cards = self._cards[:]
             self.rng.shuffle(cards)
             dealer = self.dealer

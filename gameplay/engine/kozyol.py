@@ -7,8 +7,8 @@ grounds are `kozyol_rules.py`.
 
 Cards are Bilka's ids and hands bitmasks (`cards.py`); as in `state.py` every action is checked
 by one bit test against a legal-card mask kept up to date as the trick goes round.
-Over 400 lines because it is one class, Bilka's `MatchState` in shape, whose `apply()` reads and
-writes its slots directly on the hot path; split further, every card would pay for a call.
+Over 400 lines: one class, Bilka's `MatchState` in shape, whose `apply()` reads and writes its
+slots on the hot path; split further, every card would pay for a call.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from gameplay.engine.kozyol_rules import (
     redeal_possible,
 )
 from gameplay.engine.scoring import WIN_SCORE
+from gameplay.engine.shuffle import Shuffle, draw_first_dealer
 from gameplay.engine.state import Phase
 from gameplay.engine.variant_scoring import score_catch, score_played_deal
 from gameplay.engine.variant_view import View
@@ -62,20 +63,18 @@ _QC_BIT: Final = 1 << QC
 
 
 class KozyolMatchState:
-    """A Kozyol match from its first deal to its winner, Bilka's `MatchState` in shape.
-
-    `KozyolMatchState(rules, seed=7)`; `legal_actions()`, `apply(action, seat=None)`,
-    `redeal_pending` / `redeal_options(seat)` / `end_redeal_phase()` for the redeal question put
-    to all four seats at once; with `auto_deal=False` the caller deals with `start_deal(hands)`.
-    Pairs are 0 (NS) and 1 (EW), `score` and `points` per pair.
-    """
+    """A Kozyol match, Bilka's `MatchState` in shape: `KozyolMatchState(rules, seed=7)` (or
+    `shuffle=`); `legal_actions()`, `apply(action, seat=None)`, `redeal_pending` /
+    `redeal_options(seat)` / `end_redeal_phase()` for the redeal question put to all four seats;
+    with `auto_deal=False` the caller deals with `start_deal(hands)`. Pairs 0 (NS) and 1 (EW)."""
 
     game: ClassVar[str] = GAME
     __slots__ = ("rules", "rng", "auto_deal", "score", "winner", "end", "eggs", "redeal_streak", "dealer",
                  "deals", "_next", "_deck", "_deck_mask", "_hand_size", "_ladder", "_lead_key", "_strength4",
                  "_follows", "_shamok_bit", "_catch_mask", "_plain_all", "_redeal_rules", "_phase", "_hands",
                  "_log", "_plays", "_winners", "_to_move", "_pending", "_qualify", "_first_played",
-                 "_restricted", "_row", "_follow", "_bw", "_trick_mask", "_legal", "_unled_aces", "_points")
+                 "_restricted", "_row", "_follow", "_bw", "_trick_mask", "_legal", "_unled_aces", "_points",
+                 "players", "shuffle")
 
     def __init__(
         self,
@@ -85,18 +84,21 @@ class KozyolMatchState:
         rng: random.Random | None = None,
         first_dealer: int | None = None,
         auto_deal: bool = True,
+        players: dict[str, str] | None = None,
+        shuffle: Shuffle | None = None,
     ) -> None:
         self.rules = rules if rules is not None else KozyolRules()
         if rng is None:
             rng = random.Random(seed) if seed is not None else secrets.SystemRandom()  # noqa: S311
         self.rng = rng
         self.auto_deal = auto_deal
+        self.players, self.shuffle = (dict(players) if players else None), shuffle
         self.score = [0, 0]
         self.winner: int | None = None
         self.end: tuple[str, int] | None = None
         self.eggs = 0
         self.redeal_streak = 0
-        self.dealer = self.rng.randrange(4) if first_dealer is None else first_dealer
+        self.dealer = draw_first_dealer(shuffle, self.rng, 4) if first_dealer is None else first_dealer
         self.deals: list[KozyolDealLog] = []
         self._next = (1, 2, 3, 0) if self.rules.direction == "clockwise" else (3, 0, 1, 2)
         self._deck = _DECK_BITS[self.rules.deck]
@@ -212,11 +214,12 @@ class KozyolMatchState:
 
     # ------------------------------------------------------------------ dealing
     def start_deal(self, hands: tuple[int, int, int, int] | list[int] | None = None) -> None:
-        """Deal the next deal from the rng, or the given four hand masks (N E S W)."""
+        """Deal the next deal (the shuffle's, or from the rng), or the given four hand masks (N E S W)."""
         if self._phase != _DEALING:
             raise IllegalAction("a deal is in progress" if self._phase != _OVER else "the match is over")
-        if hands is None:
-            hands = shuffled_hands(self._deck, self.rng, self._hand_size)
+        if hands is None:  # by the shuffle's scheme (docs/shuffle.md), else from the rng
+            hands = (self.shuffle.hands(self.rules.deck, len(self.deals) + 1) if self.shuffle is not None
+                     else shuffled_hands(self._deck, self.rng, self._hand_size))
         else:
             check_hands(hands, self.rules.deck, self._deck_mask, self._hand_size)
         hands = self._hands = list(hands)

@@ -3,6 +3,10 @@
 A record holds only what happened (hands as dealt, cards in order, redeals, penalties, how
 the match ended); every score is recomputed by replaying it through `MatchState`, so the
 scorer and the live tables can never disagree.
+
+A record's optional `game` (`bilka` when absent, so every record written before it reads the same)
+names the game; this module reads, writes and scores Bilka's, and `record_games.py` dispatches a
+record of any game (`read_game_record`, `write_game_record`, `score_game_record`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from gameplay.engine.cards import (
 )
 from gameplay.engine.deal import hand_qualifies
 from gameplay.engine.errors import IllegalAction, RecordError, RulesError
+from gameplay.engine.games import BILKA, GAMES
+from gameplay.engine.house_rules import show
 from gameplay.engine.match import END_REASONS, MatchState
 from gameplay.engine.rules import Rules
 from gameplay.engine.shuffle import read_shuffle
@@ -36,7 +42,7 @@ from gameplay.engine.state import BaseMatchState, Phase
 
 FORMAT = "bilka-record/1"
 SCORE_FORMAT = "bilka-score/1"
-_TOP_KEYS = {"format", "rules", "players", "deals", "end", "penalties", "shuffle", "duplicate"}
+_TOP_KEYS = {"format", "game", "rules", "players", "deals", "end", "penalties", "shuffle", "duplicate"}
 _DEAL_KEYS = {"dealer", "hands", "plays", "redeal", "passed", "board"}
 
 
@@ -50,6 +56,30 @@ def load_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     return data
+
+
+def record_game(rec: dict[str, Any]) -> str:
+    """The record's `game` (`bilka` when it has none); RecordError in one line for a game this
+    engine does not know, naming the ones it knows."""
+    if "game" not in rec:
+        return BILKA
+    game = rec["game"]
+    if not isinstance(game, str) or game not in GAMES:
+        raise RecordError(f"unknown game {show(game)}: the known games are {', '.join(GAMES)}")
+    return game
+
+
+def record_rules(rec: dict[str, Any], game: str) -> dict[str, Any]:
+    """The record's rules object, without a `game` key that agrees with the record's game (Bilka's
+    rules object has no `game` parameter); RecordError when it is not an object or names another."""
+    rules = rec.get("rules", {})
+    if not isinstance(rules, dict):
+        raise RecordError("rules: must be a JSON object")
+    if "game" in rules:
+        if rules["game"] != game:
+            raise RecordError(f"rules.game is {show(rules['game'])} but the record is a {game} record")
+        rules = {k: v for k, v in rules.items() if k != "game"}
+    return rules
 
 
 def _seat(value: object, what: str, deal: int | None = None) -> int:
@@ -71,10 +101,11 @@ def read_record(data: str | bytes | dict[str, Any], rng: random.Random | None = 
         raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the record")
     if rec.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {rec.get('format')!r}")
-    if "rules" in rec and not isinstance(rec["rules"], dict):
-        raise RecordError("rules: must be a JSON object")
+    game = record_game(rec)
+    if game != BILKA:
+        raise RecordError(f"this is a {game} record; only {BILKA} records are read here")
     try:
-        rules = Rules.from_json(rec.get("rules", {}))
+        rules = Rules.from_json(record_rules(rec, game))
     except RulesError as exc:
         raise RecordError(str(exc)) from None
     except TypeError as exc:
@@ -287,7 +318,8 @@ def record_to_json(state: BaseMatchState) -> str:
 
 
 def score_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
-    """The bilka-score/1 report of a record (RECORD-FORMAT.md); RecordError if it is illegal."""
+    """The bilka-score/1 report of a Bilka record (RECORD-FORMAT.md); RecordError if it is illegal
+    (`record_games.score_game_record` scores a record of any game)."""
     state = read_record(data)
     return score_state(state)
 

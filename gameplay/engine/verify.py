@@ -1,4 +1,5 @@
-"""Check a finished record's deals against its revealed shuffle seed (bilka-shuffle/1).
+"""Check a finished record's deals against its revealed shuffle seed (bilka-shuffle/1; a Kozyol
+record by kozyol-shuffle/1, a Bilka-for-two one by bilka-2-shuffle/1, its stock's order included).
 
 Anyone holding the record can run this (`python -m gameplay.engine verify-deal RECORD.json`, or the
 site's verify pages): the seed must hash to the commitment shown before the match, and every deal's
@@ -15,9 +16,10 @@ from typing import Any
 
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
 from gameplay.engine.errors import RecordError, RulesError
-from gameplay.engine.record import FORMAT, read_hands
-from gameplay.engine.rules import Rules
-from gameplay.engine.shuffle import Shuffle, commitment_of, read_shuffle
+from gameplay.engine.games import rules_from_json
+from gameplay.engine.record import FORMAT, read_hands, record_game, record_rules
+from gameplay.engine.record_games import read_two_hands
+from gameplay.engine.shuffle import BILKA2_SCHEME, GAME_SCHEMES, Shuffle, commitment_of, read_shuffle
 
 
 class Uncheckable(RecordError):
@@ -123,15 +125,14 @@ def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
     if "shuffle" not in rec:
         raise Uncheckable("the record has no shuffle: its deals were not dealt by a verifiable scheme",
                           "no_shuffle")
-    shuffle: Shuffle = read_shuffle(rec["shuffle"])
+    game = record_game(rec)
+    shuffle: Shuffle = read_shuffle(rec["shuffle"], GAME_SCHEMES[game])
     if shuffle.seed is None:
         raise Uncheckable("the record has no revealed seed: it is published when the match is over",
                           "no_seed")
-    rules_in = rec.get("rules", {})
-    if not isinstance(rules_in, dict):
-        raise RecordError("rules: must be a JSON object")
+    rules_in = record_rules(rec, game)
     try:
-        deck = Rules.from_json(rules_in).deck
+        deck = rules_from_json(rules_in | {"game": game}).deck
     except (RulesError, TypeError) as exc:
         raise RecordError(str(exc)) from None
     deals = rec.get("deals")
@@ -139,14 +140,17 @@ def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
         raise RecordError("deals must be a list")
     verdict = Verdict(scheme=shuffle.scheme, commitment=shuffle.commitment,
                       seed_hash=commitment_of(shuffle.seed), seed=shuffle.seed.hex(),
-                      client_seeds=dict(zip(SEATS, shuffle.client_seeds, strict=True)),
-                      first_dealer=SEATS[shuffle.first_dealer()])
+                      client_seeds=dict(zip(shuffle.seats, shuffle.client_seeds, strict=True)),
+                      first_dealer=shuffle.seats[shuffle.first_dealer()])
     if deals and isinstance(deals[0], dict):
         dealer = deals[0].get("dealer")
         verdict.recorded_dealer = dealer if isinstance(dealer, str) else repr(dealer)
     for number, deal in enumerate(deals, start=1):
         if not isinstance(deal, dict):
             raise RecordError("a deal is a JSON object", number)
+        if shuffle.scheme == BILKA2_SCHEME:
+            verdict.deals.append(_check_two(shuffle, deck, deal, number))
+            continue
         recorded = read_hands(deal, number)
         expected = shuffle.hands(deck, number)
         differing = [SEATS[s] for s in range(4) if recorded[s] != expected[s]]
@@ -156,3 +160,21 @@ def verify_record(data: str | bytes | dict[str, Any]) -> Verdict:
             recorded={SEATS[s]: _sorted(recorded[s]) for s in range(4)},
         ))
     return verdict
+
+
+def _check_two(shuffle: Shuffle, deck: str, deal: dict[str, Any], number: int) -> DealCheck:
+    """A Bilka-for-two deal: the hands of N and S and the stock, in its order, by the scheme."""
+    recorded = read_two_hands(deal, number)
+    (north, south), stock = shuffle.hands_and_stock(deck, number)
+    expected = (north, south)
+    differing = [seat for s, seat in enumerate("NS") if recorded[s] != expected[s]]
+    stock_shown = [card_to_str(c) for c in stock]
+    recorded_stock = deal.get("stock")
+    if recorded_stock != stock_shown:
+        differing.append("stock")
+    return DealCheck(
+        number=number, agrees=not differing, differing=differing,
+        expected={"N": _sorted(north), "S": _sorted(south), "stock": stock_shown},
+        recorded={"N": _sorted(recorded[0]), "S": _sorted(recorded[1]),
+                  "stock": [str(c) for c in recorded_stock] if isinstance(recorded_stock, list) else []},
+    )
