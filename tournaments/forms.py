@@ -127,7 +127,7 @@ PLAIN_SETTINGS = (
     "self_registration", "rated", "entry_cap",
     "entry_fee", "fee_currency", "auto_confirm_hours", "round_length",
     "grand_final_reset", "group_count", "group_qualifiers", "final_best_of",
-    "boards_per_round", "movement", "board_scale",
+    "boards_per_round", "movement", "board_scale", "duplicate_rounds",
 )  # fmt: skip
 """Settings the form shows as they are stored (prizes, tiebreaks and rules have their own fields:
 the prizes' are ``prize_form``)."""
@@ -220,6 +220,7 @@ class TournamentForm(BilkaForm):
     boards_per_round = forms.IntegerField(label=_("Boards per round (duplicate)"), min_value=2, max_value=8,
                                           initial=4, required=False)
     movement = forms.ChoiceField(label=_("Movement (duplicate)"), choices=Movement.choices, required=False)
+    duplicate_rounds = model_field(Tournament, "duplicate_rounds", label=_("Rounds played (duplicate)"))
     board_scale = forms.ChoiceField(label=_("Boards scored by (duplicate)"), choices=BoardScale.choices,
                                     required=False)
     points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)
@@ -314,10 +315,8 @@ class TournamentForm(BilkaForm):
             "best_of",
             "final_best_of",
             "play_mode",
-            "boards_per_round",
-            "movement",
-            "board_scale",
-        )
+            "boards_per_round", "movement", "duplicate_rounds", "board_scale",
+        )  # fmt: skip
         return [self[n] for n in names]
 
     def scoring_fields(self):

@@ -29,10 +29,13 @@ MIN_PAIRS = 4
 
 
 def movement_of(tournament: Tournament, pairs: int) -> list[core.Seat]:
-    """Every seat of the event's whole movement for ``pairs`` pairs."""
-    if tournament.movement == Movement.HOWELL:
-        return core.howell(pairs)
-    return core.mitchell(pairs)
+    """Every seat of the event's movement for ``pairs`` pairs: the whole movement, or its first
+    ``duplicate_rounds`` rounds where the organiser chose fewer (every count and page that follows
+    the movement, such as how many tables play a board, then follows the shorter one)."""
+    seats = core.howell(pairs) if tournament.movement == Movement.HOWELL else core.mitchell(pairs)
+    if tournament.duplicate_rounds:
+        seats = [s for s in seats if s.round <= tournament.duplicate_rounds]
+    return seats
 
 
 def set_boards(tournament: Tournament, board_set: int) -> range:

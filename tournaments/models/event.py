@@ -197,6 +197,12 @@ class Tournament(models.Model):
     movement = models.CharField(
         _("movement"), max_length=8, choices=Movement.choices, default=Movement.MITCHELL
     )
+    duplicate_rounds = models.PositiveSmallIntegerField(
+        _("rounds played (duplicate)"),
+        null=True,
+        blank=True,
+        help_text=_("Duplicate: stop after this many rounds of the movement; empty for the whole movement."),
+    )
     board_scale = models.CharField(
         _("boards scored by"), max_length=6, choices=BoardScale.choices, default=BoardScale.POINTS
     )

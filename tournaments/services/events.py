@@ -39,6 +39,7 @@ from .progress import maybe_finish
 
 MAX_BOARDS = 8
 """A duplicate round's most boards: eight is an hour's play at a table."""
+MAX_DUPLICATE_ROUNDS = 30
 
 EDITABLE_FIELDS = (
     "name",
@@ -78,6 +79,7 @@ EDITABLE_FIELDS = (
     "boards_per_round",
     "movement",
     "board_scale",
+    "duplicate_rounds",
 )
 FORMAT_FIELDS = frozenset(
     {
@@ -271,6 +273,9 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
         raise ValidationError(_("The last day cannot come before the first day."))
     if clean.get("boards_per_round") is not None and not 2 <= clean["boards_per_round"] <= MAX_BOARDS:
         raise ValidationError({"boards_per_round": _("A round has from 2 to 8 boards.")})
+    rounds = clean.get("duplicate_rounds")
+    if rounds is not None and not 1 <= rounds <= MAX_DUPLICATE_ROUNDS:
+        raise ValidationError({"duplicate_rounds": _("A duplicate event plays from 1 to 30 rounds.")})
     if clean.get("movement", Movement.MITCHELL) not in Movement.values:
         raise ValidationError({"movement": _("Unknown movement.")})
     if clean.get("board_scale", BoardScale.POINTS) not in BoardScale.values:
@@ -338,6 +343,10 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
         raise ValidationError(
             _("%(n)d rounds have already been paired; the Swiss cannot be shorter.") % {"n": paired}
         )
+    if (tournament.format == Format.DUPLICATE and clean.get("duplicate_rounds") is not None
+            and clean["duplicate_rounds"] < paired):
+        raise ValidationError({"duplicate_rounds": _(
+            "%(n)d rounds have already been paired; the event cannot be shorter.") % {"n": paired}})
     before = _state(tournament)
     for key, value in clean.items():
         setattr(tournament, key, value)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from tournaments import services
 from tournaments.formats import format_of
 from tournaments.models import Match, TournamentStatus
+from tournaments.selectors.boards import finished_boards
 
 from .conftest import duplicate_event
 
@@ -96,7 +97,48 @@ def test_fewer_than_four_pairs_cannot_start(club, organiser):
 
 
 @pytest.mark.parametrize("bad", [{"boards_per_round": 1}, {"boards_per_round": 9}, {"movement": "x"},
-                                 {"board_scale": "x"}])
+                                 {"board_scale": "x"}, {"duplicate_rounds": 0}, {"duplicate_rounds": 31}])
 def test_bad_settings_refused(club, organiser, bad):
     with pytest.raises(ValidationError):
         services.create_tournament(actor=organiser, club=club, name="Дубль", format="duplicate", **bad)
+
+
+@pytest.mark.parametrize("movement", ["mitchell", "howell"])
+def test_an_evening_of_fewer_rounds_than_the_movement(club, organiser, movement):
+    """Eight pairs would play 7 rounds (Howell-like) or 4 (Mitchell); the organiser stops after 3.
+    The event ends after round 3, no pair plays a board twice, and every board played is complete
+    (its traveller shown) with as many tables as the shorter movement gives it."""
+    event = duplicate_event(club, organiser, 8, movement=movement, boards=2)
+    services.update_tournament(actor=organiser, tournament=event, duplicate_rounds=3)
+    event.refresh_from_db()
+    fmt = format_of(event)
+    assert fmt.round_count(8) == 3
+    matches = _play_all(event, organiser)
+    event.refresh_from_db()
+    assert event.status == TournamentStatus.FINISHED and event.rounds.count() == 3
+    boards_of_pair: dict[int, list[int]] = defaultdict(list)
+    played = set()
+    for m in matches:
+        for b in fmt.boards_of(m):
+            boards_of_pair[m.home_id].append(b)
+            boards_of_pair[m.away_id].append(b)
+            played.add(b)
+    assert all(len(b) == len(set(b)) == 6 for b in boards_of_pair.values())
+    assert finished_boards(tournament=event) == played
+
+
+def test_an_event_cannot_be_cut_below_the_rounds_already_paired(club, organiser):
+    event = duplicate_event(club, organiser, 8, movement="howell", boards=2)
+    fmt = format_of(event)
+    for number in (1, 2):
+        rnd = services.pair_next_round(actor=organiser, tournament=event)
+        if number == 1:
+            for m in Match.objects.filter(round=rnd, bye=False):
+                services.enter_board_results(actor=organiser, match=m, entries=[
+                    services.BoardEntry(b, ns_points=60) for b in fmt.boards_of(m)])  # fmt: skip
+    event.refresh_from_db()
+    with pytest.raises(ValidationError, match="cannot be shorter"):
+        services.update_tournament(actor=organiser, tournament=event, duplicate_rounds=1)
+    services.update_tournament(actor=organiser, tournament=event, duplicate_rounds=2)
+    event.refresh_from_db()
+    assert event.duplicate_rounds == 2 and format_of(event).round_count(8) == 2
