@@ -20,6 +20,8 @@ def table_texts() -> dict[str, str]:
         "trump": _("Trump"),
         "on_duty": _("On duty: %(pair)s"),
         "deal": _("Deal %(n)s"),
+        # a duplicate event's table: the board being played and its place in the table's set
+        "board": _("Board %(n)s (%(k)s of %(m)s)"),
         # a hand's size, each number with its own plural ("1 card", "2 карты", "5 карт")
         **{f"cards_{n}": ngettext("%(n)s card", "%(n)s cards", n) % {"n": n} for n in range(13)},
         "you": _("you"),

@@ -100,6 +100,8 @@ def table_meta(table: Any, seats: list[Any]) -> dict[str, Any]:
         "move_seconds": move_seconds(table),
         "result": table.result,
         "shuffle": shuffle_meta(table, seats),
+        # a duplicate event's table: the board numbers of its set (public; the hands never are)
+        **({"boards": list(table.boards.get("boards") or [])} if getattr(table, "boards", None) else {}),
     }
 
 

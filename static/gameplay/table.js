@@ -149,7 +149,9 @@
     duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: pairWord(view.on_duty) }) : "";
     var ld = view && view.last_deal;
     var lastLine = ld && ld.points ? " \u00b7 " + fmt(T.last_deal, { ns: ld.points.NS, ew: ld.points.EW }) : "";
-    deal.textContent = view ? fmt(T.deal, { n: view.deal }) + lastLine + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
+    var boards = table && table.boards, number = view && boards && boards[view.deal - 1];
+    var dealLine = !view ? "" : number ? fmt(T.board, { n: number, k: view.deal, m: boards.length }) : fmt(T.deal, { n: view.deal });
+    deal.textContent = view ? dealLine + lastLine + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
   }
 
   function drawLegend() {

@@ -52,6 +52,8 @@ def test_a_boards_table_deals_its_boards_and_ends_after_the_last(people, boards_
     table_id = boards_table.pk
     table = Table.objects.get(pk=table_id)
     assert table.shuffle_seed == "" and selectors.snapshot(table, None)["table"]["shuffle"] is None
+    # the page names the board being played from the set's numbers ("Board 6 (2 of 3)")
+    assert selectors.snapshot(table, 0)["table"]["boards"] == list(BOARDS)
     for _step in range(8 * 4 * len(BOARDS) + 5):
         table = Table.objects.get(pk=table_id)
         if table.status != "playing":
@@ -110,3 +112,8 @@ def test_the_table_page_of_a_boards_table_shows_only_the_viewers_hand(people, bo
             secret = set().union(*(hands[t] for t in range(4) if t != seat))
             assert not set(CARD_RE.findall(text)) & secret, (url, seat)
             assert "board_hands" not in text and SEED.hex() not in text
+
+
+def test_an_ordinary_table_names_no_boards(people):
+    table = services.create_table(rules={}, seating=Seating.IN_ORDER, user=people[0])
+    assert "boards" not in selectors.snapshot(table, 0)["table"]
