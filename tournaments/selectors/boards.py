@@ -16,13 +16,16 @@ from django.utils.translation import pgettext
 
 from gameplay.engine.boards import board_dealer, board_hands, set_seat_suits
 from gameplay.engine.cards import JACK_RANK, SEATS, hand_sort_key, mask_cards
+from gameplay.engine.errors import RecordError
+from gameplay.engine.record import read_hands
 from gameplay.engine.rules import Rules
+from gameplay.engine.shuffle import commitment_of
 from gameplay.models import Table, TableStatus
 
 from ..core import duplicate as core
 from ..formats import format_of
 from ..formats.duplicate import deal_key, event_results, event_seed, movement_of, set_boards, table_results
-from ..models import BoardPar, BoardResult, Tournament
+from ..models import BoardPar, BoardResult, Match, Tournament, TournamentStatus
 
 ONLINE = "online"  # a board result a live table gave (``services.online_boards``)
 SUIT_SIGNS = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
@@ -276,3 +279,44 @@ def live_percentages(*, tournament: Tournament) -> list[LiveLine]:
         shared = sum(1 for other in order if scores[other] == scores[pk]) > 1
         lines.append(LiveLine(place, shared, entries.get(pk), scores[pk], boards[pk]))
     return lines
+
+
+@dataclass
+class TableCheck:
+    """One online table of a finished duplicate event: each board its record holds, and whether its
+    hands are the ones the revealed seed deals (``bilka-board/1``)."""
+
+    match: object
+    boards: list[tuple[int, bool]]
+
+    @property
+    def ok(self) -> bool:
+        return all(ok for _n, ok in self.boards)
+
+
+def seed_check(*, tournament: Tournament) -> list[TableCheck] | None:
+    """Once the event is finished and its seed revealed: every online table's boards, dealt again
+    from the seed and compared with the hands its record holds (the record's commitment must be the
+    seed's too). None before that: the seed is secret while any board may still be played."""
+    if tournament.status != TournamentStatus.FINISHED or not tournament.board_seed:
+        return None
+    seed = bytes.fromhex(tournament.board_seed)
+    deck = Rules.from_json(tournament.rules or {}).deck
+    rows = []
+    matches = (Match.objects.filter(tournament=tournament, bye=False, live_table__isnull=False)
+               .select_related("round", "home", "away").order_by("round__number", "table"))
+    for match in matches:
+        record = board_replay_record(tournament=tournament, match=match)
+        if record is None:
+            continue
+        committed = (record.get("duplicate") or {}).get("commitment") == commitment_of(seed)
+        boards = []
+        for number, deal in enumerate(record.get("deals") or [], start=1):
+            board = deal.get("board")
+            try:
+                same = committed and read_hands(deal, number) == list(board_hands(seed, int(board), deck))
+            except (RecordError, TypeError, ValueError):
+                same = False
+            boards.append((board, same))
+        rows.append(TableCheck(match, boards))
+    return rows

@@ -50,7 +50,8 @@ def duplicate_or_404(slug: str):
 def board_list(request, slug):
     tournament = duplicate_or_404(slug)
     return page(request, tournament, "boards", "tournaments/boards.html",
-                boards=board_selectors.board_list(tournament=tournament))  # fmt: skip
+                boards=board_selectors.board_list(tournament=tournament),
+                seed_checks=board_selectors.seed_check(tournament=tournament))  # fmt: skip
 
 
 @cached_for_visitors

@@ -164,3 +164,31 @@ def test_the_traveller_links_each_online_table_to_its_replay_at_the_board(client
     other_set = f"/t/{event.slug}/boards/{board + 2}/replay/{first.pk}/"
     assert client.get(other_set).status_code == 404  # a board of another set
     assert client.post(address).status_code == 405
+
+
+def test_once_finished_the_boards_page_deals_every_table_again_from_the_revealed_seed(client, club, organiser):
+    event = _event(club, organiser)
+    assert format_of(event).round_count(4) == 3
+    for number in (1, 2, 3):
+        rnd = services.pair_next_round(actor=organiser, tournament=event)
+        if number == 1:
+            assert client.get(f"/t/{event.slug}/boards/").context["seed_checks"] is None  # the seed is secret
+        online.open_tables(round_id=rnd.pk)
+        for m in Match.objects.filter(round=rnd, bye=False):
+            assert online.record_table_result(table_id=play_out(m.live_table, seed=m.pk).pk) == "recorded"
+        event.refresh_from_db()
+    assert event.status == "finished"
+    page = client.get(f"/t/{event.slug}/boards/")
+    checks = page.context["seed_checks"]
+    assert len(checks) == 6 and all(row.ok and len(row.boards) == 2 for row in checks)
+    html = page.content.decode()
+    assert 'id="seed-check"' in html and html.count("✓") == 12 and "✗" not in html
+    # a record whose hands were changed after the play is caught
+    table = Table.objects.get(pk=checks[0].match.live_table)
+    record = table.record
+    hands = record["deals"][1]["hands"]
+    hands["N"][0], hands["E"][0] = hands["E"][0], hands["N"][0]
+    Table.objects.filter(pk=table.pk).update(record=record)
+    client.force_login(organiser)  # past the visitors' cache
+    html = client.get(f"/t/{event.slug}/boards/").content.decode()
+    assert html.count("✗") == 1 and html.count("✓") == 11
