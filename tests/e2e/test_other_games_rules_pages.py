@@ -14,8 +14,9 @@ SIZES = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height":
 
 
 @pytest.mark.parametrize("locale", ["ru-RU", "kk-KZ"])
-def test_the_other_games_pages_are_linked_and_never_scroll_sideways(live_server, chromium_path, screenshots_dir,
-                                                                     locale):
+def test_the_other_games_pages_are_linked_and_never_scroll_sideways(
+    live_server, chromium_path, screenshots_dir, locale
+):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         try:
@@ -30,7 +31,8 @@ def test_the_other_games_pages_are_linked_and_never_scroll_sideways(live_server,
                     page.wait_for_url(f"**{path}")
                     expect(page.locator("#house-rules table")).to_be_visible()
                     assert sideways_overflow(page) == 0, f"{path} scrolls sideways at {size} px ({locale})"
-                    page.screenshot(path=screenshots_dir / f"rules-{slug}-{locale}-{size}.png", full_page=True)
+                    shot = screenshots_dir / f"rules-{slug}-{locale}-{size}.png"
+                    page.screenshot(path=shot, full_page=True)
                 context.close()
         finally:
             browser.close()

@@ -11,12 +11,12 @@ import pytest
 from django.test import Client
 
 from gameplay.engine import games
-
 from tests.gameplay.test_guide import text_of
 
 #: Words a reader must meet on each page in his language.
 KOZYOL_TERMS = {
-    "en": ("Kozyol khvalyony", "shamok", "shamka", "diamonds are always the trump suit", "4 eyes", "ace of diamonds"),
+    "en": ("Kozyol khvalyony", "shamok", "shamka", "diamonds are always the trump suit", "4 eyes",
+           "ace of diamonds"),
     "ru": ("Козла хвалёного", "шамок", "шамка", "всегда бубны", "4 глаза", "туз бубен"),
     "uk": ("Козла хваленого", "шамок", "шамка", "завжди бубни", "4 ока", "туз бубнів"),
     "kk": ("Хвалёный козёл", "шамок", "шамка", "әрқашан қиық", "4 көз", "қиық тұзы"),
@@ -76,8 +76,8 @@ def test_bilka_for_two_draws_the_jacks_then_the_first_deals_clubs():
 
 def _house_rules(html: str) -> dict[str, str]:
     table = html.split('id="house-rules"')[1].split("</table>")[0]
-    rows = re.findall(r"<tr><td><code>([a-z_0-9]+)</code></td><td>.*?</td><td><code>([^<]+)</code></td></tr>", table)
-    return dict(rows)
+    row = r"<tr><td><code>([a-z_0-9]+)</code></td><td>.*?</td><td><code>([^<]+)</code></td></tr>"
+    return dict(re.findall(row, table))
 
 
 @pytest.mark.django_db
