@@ -147,6 +147,18 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def kozyol_rules_page(request: HttpRequest) -> HttpResponse:
+    """``/rules/kozyol/``: Kozyol khvalyony for four, after docs/other-games.md."""
+    return render(request, "gameplay/rules_kozyol.html")
+
+
+@require_GET
+def bilka2_rules_page(request: HttpRequest) -> HttpResponse:
+    """``/rules/bilka-2/``: Bilka for two, with its stock, after docs/other-games.md."""
+    return render(request, "gameplay/rules_bilka2.html")
+
+
+@require_GET
 def help_page(request: HttpRequest) -> HttpResponse:
     """``/help/``: how to use the site's tables, bots, clocks, tournaments, archive and ratings."""
     return render(

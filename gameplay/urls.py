@@ -7,6 +7,8 @@ from gameplay import guide, views
 app_name = "gameplay"
 urlpatterns = [
     path("rules/", guide.rules_page, name="rules"),
+    path("rules/kozyol/", guide.kozyol_rules_page, name="rules_kozyol"),
+    path("rules/bilka-2/", guide.bilka2_rules_page, name="rules_bilka2"),
     path("help/", guide.help_page, name="help"),
     path("tables/", views.lobby, name="lobby"),
     path("tables/new/", views.create, name="create"),

@@ -217,6 +217,10 @@ ROWS: list[Row] = [
     # --- the rules of the game and the site's help: public pages to read, nothing to send
     Row("gameplay:rules", "GET", every(200)),
     Row("gameplay:rules", "POST", every(405)),
+    Row("gameplay:rules_kozyol", "GET", every(200)),
+    Row("gameplay:rules_kozyol", "POST", every(405)),
+    Row("gameplay:rules_bilka2", "GET", every(200)),
+    Row("gameplay:rules_bilka2", "POST", every(405)),
     Row("gameplay:help", "GET", every(200)),
     Row("gameplay:help", "POST", every(405)),
     # --- live tables

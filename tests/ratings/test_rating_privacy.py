@@ -69,6 +69,8 @@ NOT_ASKED = {
     "clubs:manifest": "the web app manifest: the site's name and icons",
     "clubs:offline": "the page shown offline for a page the phone has no copy of: no match",
     "gameplay:rules": "the rules of the game, the same for everyone: no match",
+    "gameplay:rules_kozyol": "the rules of Kozyol khvalyony, the same for everyone: no match",
+    "gameplay:rules_bilka2": "the rules of Bilka for two, the same for everyone: no match",
     "gameplay:help": "the site's help, the same for everyone: no match",
     "account_reset_password_from_key": "signing in",
     **{

@@ -320,6 +320,8 @@ CASES: list[Case] = [
     Case("tournaments:match", None, match_url("mix_match"), label="individual"),
     Case("tournaments:now_playing", None, url("tournaments:now_playing", slug("swiss"))),
     Case("gameplay:rules", None, url("gameplay:rules")),
+    Case("gameplay:rules_kozyol", None, url("gameplay:rules_kozyol")),
+    Case("gameplay:rules_bilka2", None, url("gameplay:rules_bilka2")),
     Case("gameplay:help", None, url("gameplay:help")),
     Case("gameplay:lobby", None, url("gameplay:lobby")),
     Case("gameplay:create", None, url("gameplay:create")),
