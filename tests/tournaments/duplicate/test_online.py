@@ -166,7 +166,7 @@ def test_the_traveller_links_each_online_table_to_its_replay_at_the_board(client
     assert client.post(address).status_code == 405
 
 
-def test_once_finished_the_boards_page_deals_every_table_again_from_the_revealed_seed(client, club, organiser):
+def test_once_finished_the_boards_page_deals_every_table_again_from_the_seed(client, club, organiser):
     event = _event(club, organiser)
     assert format_of(event).round_count(4) == 3
     for number in (1, 2, 3):
