@@ -35,8 +35,8 @@ from tests.authz.world import World
 WRITE_METHODS = ("POST", "PUT", "PATCH")
 CSRF_TOKEN = "fuzzfuzzfuzzfuzzfuzzfuzzfuzzfuzz"  # a valid secret: 32 letters
 #: What the people who see the most are shown: their pages name the most fields (a visitor's, the
-#: sign-in and sign-up pages'). They also probe which doors read bodies: a view reads the body of
-#: whoever may write through it, and one of them may write through any door that takes writes.
+#: sign-in and sign-up pages'). Which people's bodies a door reads is probed as each of the seven
+#: (`test_fuzz_writes.body_readers`).
 FIELD_FINDERS = ("anonymous", "owner", "organiser", "seated")
 
 
