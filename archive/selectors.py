@@ -20,7 +20,7 @@ from clubs import text
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
-from gameplay.engine import EngineError, MatchState, RecordError, read_record
+from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.words import BotLevel, bot_name
 
@@ -131,6 +131,17 @@ def tournaments_in_archive(user: Any) -> list[tuple[int, str]]:
     return [(r["tournament"], r["event_name"]) for r in rows[:100]]
 
 
+def _check_board_set(match: ArchivedMatch, state: Any) -> str:
+    """A duplicate table's board set played to its last board: no winner, the eyes as counted."""
+    if state.boards is None or state.winner is not None or state.phase != Phase.OVER:
+        return "stored a board set played out, the record is not one"
+    if match.winner or (match.ns_eyes, match.ew_eyes) != state.capped_score:
+        ns, ew = state.capped_score
+        stored = f"{match.winner or 'no winner'} NS {match.ns_eyes}:{match.ew_eyes} EW"
+        return f"stored {stored}, the record counts NS {ns}:{ew} EW"
+    return ""
+
+
 def check_record(match: ArchivedMatch) -> str:
     """What is wrong between an archived record and the result stored from its source, or "".
 
@@ -142,6 +153,8 @@ def check_record(match: ArchivedMatch) -> str:
         state = read_record(match.record or {})
     except EngineError as error:
         return f"the record does not replay: {error}"
+    if match.reason == "boards":
+        return _check_board_set(match, state)
     if state.winner is None:
         return "the record does not finish the match"
     winner = PAIRS[state.winner]

@@ -39,7 +39,10 @@ from gameplay.engine.record import score_state
 #: played, and for a merge ``cause`` "merged" with the player's name.
 match_changed = Signal()
 MATCH_CHANGED_TASK = "gameplay.match_changed"
-REASONS = frozenset({"eyes", "resign", "timeout", "forfeit"})
+REASONS = frozenset({"eyes", "resign", "timeout", "forfeit", "boards"})
+#: A duplicate event's online table played to its last board: each board is scored apart (by
+#: matchpoints, in its event), so the table has no winner; archived with ``winner`` "" and never rated.
+BOARDS = "boards"
 
 
 class ArchiveError(ValueError):
@@ -109,8 +112,10 @@ def rules_key(rules: dict[str, Any]) -> str:
 
 def record_hash(record: dict[str, Any]) -> str:
     """The SHA-256 of a record's game: its rules, deals, shuffle, end and penalties, not the
-    players' names (a name typed differently is still the same match)."""
-    game = {k: v for k, v in record.items() if k != "players"}
+    players' names (a name typed differently is still the same match). A duplicate table's record
+    keeps its players: every table of the event is dealt the same boards, and two tables may play
+    them card for card alike (or both end before a card) and still be two matches."""
+    game = record if "duplicate" in record else {k: v for k, v in record.items() if k != "players"}
     text = json.dumps(game, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -123,7 +128,10 @@ def archived_with_record(record: dict[str, Any]) -> ArchivedMatch | None:
 def _check(played: PlayedMatch) -> None:
     if sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
         raise ArchiveError("a match has four seats, N, E, S and W")
-    if played.winner not in PAIRS:
+    if played.reason == BOARDS:
+        if played.winner or played.rated:
+            raise ArchiveError("a board set played out has no winner and is not rated")
+    elif played.winner not in PAIRS:
         raise ArchiveError(f"the winner must be NS or EW, not {played.winner!r}")
     if played.reason not in REASONS:
         raise ArchiveError(f"unknown end reason {played.reason!r}")

@@ -10,6 +10,8 @@ individual event's seats, a live table's chairs.
 
 from __future__ import annotations
 
+import logging
+
 from django.utils import timezone
 
 from archive import services as archive
@@ -19,12 +21,13 @@ from gameplay.engine.cards import SEATS
 from gameplay.models import Table
 
 from .. import permissions
-from ..models import Match, MatchStatus, Round, RoundStatus
+from ..models import Match, MatchStatus, Round, RoundStatus, Tournament, TournamentStatus
 from ..models import Seat as TournamentSeat
 
 #: Where the home pair's two players sit when the match was played over the board and nobody wrote
 #: the chairs down: home is NS (its first player North), away is EW.
 HOME_SEATS, AWAY_SEATS = (0, 2), (1, 3)
+logger = logging.getLogger(__name__)
 
 
 def _players(match: Match, side: str) -> list[Player]:
@@ -122,8 +125,8 @@ def _played_at(match: Match, table: Table | None):
 def sync_match(match: Match) -> None:
     """Make the archive say what the match says: archive (or update) a final result, remove a
     result that is not final. Byes are not matches. Call inside the transaction that changed it."""
-    if match.bye or match.away_id is None:
-        return
+    if match.bye or match.away_id is None or match.tournament.is_duplicate:
+        return  # a duplicate table has no match result: its board set is archived by ``sync_board_table``
     if match.status != MatchStatus.CONFIRMED or match.home_eyes is None:
         archive.remove_match(tournament_match=match.pk)
         return
@@ -168,9 +171,48 @@ def sync_match(match: Match) -> None:
 
 
 def round_status_changed(rnd: Round) -> None:
-    """A round that is over opens its matches to everyone; one reopened closes them again."""
+    """A round that is over opens its matches to everyone; one reopened closes them again. Not in a
+    duplicate event, whose boards move to other tables in later rounds (``event_status_changed``)."""
+    if rnd.tournament.is_duplicate:
+        return
     ids = list(rnd.matches.values_list("pk", flat=True))
     archive.set_public(tournament_matches=ids, public=rnd.status == RoundStatus.COMPLETE)
+
+
+def event_status_changed(tournament: Tournament) -> None:
+    """A duplicate event's tables open to everyone when the event is finished (every board has been
+    played everywhere), and close again if it is reopened."""
+    if tournament.is_duplicate:
+        ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
+        archive.set_public(tournament_matches=ids, public=tournament.status == TournamentStatus.FINISHED)
+
+
+def sync_board_table(match: Match, table: Table, tournament: Tournament) -> None:
+    """A duplicate event's online table in the archive, card by card: its boards are analysed and
+    its players can be reviewed for fair play like any online match. A board set has no winner
+    (each board is scored apart, by matchpoints), so it is archived as ``boards`` with none and is
+    never rated; a table ended by a resignation or the clock keeps that end. Private until the
+    event is finished. A record the archive refuses is logged and left out rather than stop the
+    boards' results."""
+    seats, _home = _seats(match, table)
+    result = table.result or {}
+    if len(seats) != 4 or not table.record or result.get("reason") not in ("boards", "resign", "timeout"):
+        return
+    ns, ew = (result.get("score") or {}).get("NS", 0), (result.get("score") or {}).get("EW", 0)
+    ended = result["reason"] != "boards"
+    seat = result.get("seat")
+    try:
+        archive.archive_match(played=archive.PlayedMatch(
+            source=MatchSource.TOURNAMENT, seats=seats, rules=tournament.rules,
+            played_at=_played_at(match, table), ns_eyes=min(ns, 12), ew_eyes=min(ew, 12),
+            winner=(result.get("winner") or "") if ended else "", reason=result["reason"],
+            reason_seat=SEATS.index(seat) if ended and seat in SEATS else None,
+            record=table.record, table_id=table.pk, tournament_match=match.pk, tournament=tournament.pk,
+            event_name=tournament.name, event_url=match.get_absolute_url(), round_number=match.round.number,
+            club_id=tournament.club_id, public=tournament.status == TournamentStatus.FINISHED, rated=False,
+        ))
+    except archive.ArchiveError as error:
+        logger.warning("duplicate table %s not archived: %s", table.pk, error)
 
 
 def match_deleted(sender, instance: Match, **kwargs) -> None:

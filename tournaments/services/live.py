@@ -33,7 +33,7 @@ from gameplay.models import Table, TableStatus
 from .. import permissions
 from ..models import Match, MatchStatus
 from ..score_words import score_error_text
-from .archiving import sync_match
+from .archiving import sync_board_table, sync_match
 from .common import audit, lock_tournament, lucy_counts, require_user, write_deal_lines
 from .online_boards import BOARD_REFUSALS, board_rows_text, check_board_record, save_board_results
 from .progress import refresh_round
@@ -234,6 +234,7 @@ def take_table_result(
     before = match.state()
     if tournament.is_duplicate:
         rows = save_board_results(match, read_record(table.record), tournament)
+        sync_board_table(match, table, tournament)
         if between is not None:
             between()
         audit(actor=actor, action="boards.online", obj=match, tournament=tournament, before=before,

@@ -30,7 +30,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from .archiving import round_status_changed, sync_match
+from .archiving import event_status_changed, round_status_changed, sync_match
 from .common import NOTIFY_TOURNAMENT_FINISHED, audit, on_commit_task
 
 FORFEIT_ACTION = "match.withdrawal_forfeit"
@@ -164,5 +164,6 @@ def maybe_finish(tournament: Tournament) -> None:
     if tournament.status != status:
         tournament.status = status
         tournament.save(update_fields=["status"])
+        event_status_changed(tournament)
         if finished:
             on_commit_task(NOTIFY_TOURNAMENT_FINISHED, tournament.pk)
