@@ -78,9 +78,9 @@ def quietly() -> Iterator[None]:
 
 
 def play_on(table_id: int, rng: random.Random, *, stop_after_deals: int | None = None,
-            max_moves: int = 20000) -> Table:
-    """Move every seat through `services.play`, the engine's bot choosing from the seat's own
-    observation, until the match ends (or `stop_after_deals` deals are over); the table.
+            max_moves: int = 20000, choose: Any = choose_action) -> Table:
+    """Move every seat through `services.play`, the engine's bot (or `choose`) choosing from the
+    seat's own observation, until the match ends (or `stop_after_deals` deals are over); the table.
 
     Each move is its own transaction, as at a real table. The engine state is read from the
     table at each new deal and followed move by move in between (the table's own state is the
@@ -99,7 +99,7 @@ def play_on(table_id: int, rng: random.Random, *, stop_after_deals: int | None =
             seat, expected = state.redeal_pending[0], table.decision_event
         else:
             seat, expected = state.to_move, table.event_seq
-        action = choose_action(state.observation(seat), rng)
+        action = choose(state.observation(seat), rng)
         outcome = services.play(table_id=table_id, seat=seat, action=services.public_action(action),
                                 expected_event=expected)
         if not outcome.ok:
