@@ -36,7 +36,7 @@ from gameplay.engine.scoring import WIN_SCORE
 from gameplay.engine.shuffle import Shuffle, draw_first_dealer
 from gameplay.engine.state import Phase
 from gameplay.engine.variant_scoring import score_played_deal
-from gameplay.engine.variant_view import View
+from gameplay.engine.variant_view import View, play_history
 
 _DEALING, _PLAY, _OVER = 0, 2, 3
 _C0, _C1, _C2 = CHUNK_CARDS
@@ -374,10 +374,12 @@ class Bilka2MatchState:
         legal = tuple(mask_cards(self._legal)) if self._phase == _PLAY and player == self._to_move else ()
         trick = self.trick
         trump = self._trump
+        history = play_history(self._log.leader, self._plays, self._winners, (1, 0)) \
+            if self._phase == _PLAY else ()
         return View(GAME, player, None, tuple(mask_cards(self._hands[player])), legal, False, trick,
                     (self.trick_leader,) if trick else (), trump, TRUMPS[trump],
                     STRENGTH[trump * 4:trump * 4 + 4], LEAD_KEY[trump], self.points,
-                    self.capped_score, len(self._stock))
+                    self.capped_score, len(self._stock), history=history, rules=self.rules)
 
 
 __all__ = ["GAME", "Bilka2DealLog", "Bilka2MatchState", "Bilka2Rules"]

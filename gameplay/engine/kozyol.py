@@ -52,7 +52,7 @@ from gameplay.engine.scoring import WIN_SCORE
 from gameplay.engine.shuffle import Shuffle, draw_first_dealer
 from gameplay.engine.state import Phase
 from gameplay.engine.variant_scoring import score_catch, score_played_deal
-from gameplay.engine.variant_view import View
+from gameplay.engine.variant_view import View, play_history
 
 _DEALING, _REDEAL, _PLAY, _OVER = 0, 1, 2, 3
 _C0, _C1, _C2 = CHUNK_CARDS
@@ -484,15 +484,14 @@ class KozyolMatchState:
         else:
             legal = ()
         trick = self.trick
-        seat_of = self.trick_leader
-        seats = []
-        for _ in trick:
-            seats.append(seat_of)
-            seat_of = self._next[seat_of]
         ladder = self._ladder
+        history = play_history(self._log.leader, self._plays, self._winners, self._next) \
+            if self._phase == _PLAY else ()
+        seats = tuple(s for s, _ in history[len(history) - len(trick):]) if trick else ()
         return View(GAME, seat, seat ^ 2, tuple(mask_cards(self._hands[seat])), legal, redeal, trick,
-                    tuple(seats), DIAMONDS, ladder.trumps, ladder.strength, ladder.lead_key,
-                    self.points, self.capped_score)
+                    seats, DIAMONDS, ladder.trumps, ladder.strength, ladder.lead_key,
+                    self.points, self.capped_score, history=history, rules=self.rules,
+                    lead_restricted=self._restricted)
 
 
 __all__ = ["GAME", "KozyolDealLog", "KozyolMatchState", "KozyolRules"]
