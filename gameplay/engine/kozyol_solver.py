@@ -4,8 +4,8 @@ analysis").
 
 **The objective.** Card points, as Bilka's solver (`solver.py`), with the catch folded in: a deal
 the шамок stops counts as if the catching pair had taken every card still out (the catch trick's
-and all those never played), so N/S's value is `120 - EW's points` after a catch by N/S and `N/S's
-points` after one by E/W. Why: a catch opens 4 eyes, a rout's worth, and taking every remaining
+and all those never played), so N/S's value is `120 - E/W's points` after a catch by N/S and N/S's
+points after one by E/W. Why: a catch opens 4 eyes, a rout's worth, and taking every remaining
 trick is the best the catchers could have done by playing on, so a sure catch is never worth less
 to them than any way of playing on, and avoiding one is worth as much to the other pair as taking
 tricks; and the value stays additive over the cards still out, so the search keeps its table keyed
@@ -95,10 +95,11 @@ class KozyolPosition:
 
     @property
     def objective(self) -> int:
-        """N/S's value of a finished position: its points, or a catch as every card to the catchers."""
-        if self.caught is None:
+        """N/S's value of a finished position: its points, or after a catch by N/S their points and
+        every point still in the hands (in a whole deal, 120 less E/W's points)."""
+        if self.caught is None or self.caught & 1:
             return self.points[0]
-        return TOTAL - self.points[1] if self.caught & 1 == 0 else self.points[0]
+        return self.points[0] + _points(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3])
 
     def legal_mask(self) -> int:
         """The cards the seat to move may play: the engine's rule (`kozyol.py`)."""
