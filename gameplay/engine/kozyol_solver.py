@@ -19,6 +19,8 @@ at each trick's start; the cards of one hand next to each other in their class's
 card between them) and of equal points are tried once (never the шамок or the queen of clubs, whose
 catch sets them apart); points still sure to the pair holding the top live trumps bound the value.
 Pure Python: no C version (`_dds.c` is Bilka's alone).
+Over 400 lines because the position and the search share the ladder's tables and one rule of the
+catch: kept together, a change to either is seen beside the other (the tests step both).
 """
 
 from __future__ import annotations

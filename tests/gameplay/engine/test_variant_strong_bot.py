@@ -67,7 +67,8 @@ def test_kozyol_layouts_agree_with_what_the_seat_saw(rules: KozyolRules, seed: i
             if any(not follow >> c & 1 and hands[s] & follow for s, c in trick[1:]):
                 return False  # a seat that did not follow holds no card that follows
         first = state.deals[-1].leader
-        return not (rules.first_lead == "ace_of_diamonds" and not played >> AD & 1 and not hands[first] >> AD & 1)
+        ace_first = rules.first_lead == "ace_of_diamonds" and not played >> AD & 1
+        return not (ace_first and not hands[first] >> AD & 1)
 
     assert consistent(state.hands)  # the truth passes the check
     sampler = kozyol_sampler(view)
