@@ -70,7 +70,10 @@ def decide(view: View, rng: random.Random, *, budget: float = DEFAULT_BUDGET,
     solved = 0
     solver: KozyolSolver | Bilka2Solver | None = None
     while solved < max_samples and clock() < hard_stop:
-        pos = layouts(rng)
+        try:
+            pos = layouts(rng)
+        except Inconsistent:  # no guess meets every void shown (rare): the beginner's card
+            break
         try:
             if isinstance(pos, KozyolPosition):
                 if not isinstance(solver, KozyolSolver):
