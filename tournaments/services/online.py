@@ -221,7 +221,7 @@ def no_shows(*, round_id: int) -> str:
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None or not is_online(rnd):
         return "gone"
-    individual = rnd.tournament.is_individual
+    individual = rnd.tournament.is_individual and not rnd.tournament.is_duplicate  # boards: as pairs
     forfeits = 0
     for match in rnd.matches.filter(bye=False, status=MatchStatus.SCHEDULED, live_table__isnull=False):
         table = Table.objects.filter(pk=match.live_table).first()

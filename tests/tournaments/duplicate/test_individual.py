@@ -1,0 +1,158 @@
+"""An individual duplicate event on the real database: players alone, a new partner every round, every
+table of a round playing the same boards, each player scored by his sides' percentages."""
+
+import datetime
+from collections import defaultdict
+from fractions import Fraction
+
+import pytest
+
+from tournaments import services
+from tournaments.formats import format_of
+from tournaments.models import BoardResult, Match, Seat, SeatName, TournamentStatus
+from tournaments.selectors import standings
+from tournaments.selectors.boards import board_list, live_percentages, traveller
+
+from ..conftest import make_players
+
+pytestmark = pytest.mark.django_db
+E = services.BoardEntry
+
+
+def individual_duplicate(club, organiser, players: int, *, rounds: int, boards: int = 2):
+    event = services.create_tournament(
+        actor=organiser, club=club, name=f"Индивидуальный дубль {players}", starts_on=datetime.date(2026, 12, 6),
+        format="ind_duplicate", swiss_rounds=rounds, boards_per_round=boards,
+    )  # fmt: skip
+    for p in make_players(club, players):
+        services.register_player(actor=organiser, tournament=event, player=p)
+    return event
+
+
+def points(match: Match, board: int) -> int:
+    """A result that differs from table to table and board to board (so matchpoints are not all ties)."""
+    return (match.table * 37 + board * 11 + match.round.number * 5) % 121
+
+
+def play_event(event, organiser) -> list[Match]:
+    fmt = format_of(event)
+    played = []
+    for _ in range(event.swiss_rounds):
+        rnd = services.pair_next_round(actor=organiser, tournament=event)
+        for m in Match.objects.filter(round=rnd, bye=False).select_related("round"):
+            services.enter_board_results(actor=organiser, match=m,
+                                         entries=[E(b, ns_points=points(m, b)) for b in fmt.boards_of(m)])
+            played.append(m)
+        event.refresh_from_db()
+    return played
+
+
+def by_hand(event) -> tuple[dict[int, Fraction], dict[int, int]]:
+    """Each player's average percentage worked out here, without the core: on each board every
+    table's NS result is compared with every other table's (2 for a result beaten, 1 for a tie, of
+    a top of 2 (n-1)); EW get the rest; a player gets his side's."""
+    seats = defaultdict(dict)
+    for s in Seat.objects.filter(round__tournament=event, match__isnull=False):
+        seats[s.match_id][s.seat] = s.entry_id
+    rows = defaultdict(list)
+    for r in BoardResult.objects.filter(match__tournament=event):
+        rows[r.board].append(r)
+    pcts = defaultdict(list)
+    for board_rows in rows.values():
+        n = len(board_rows)
+        for r in board_rows:
+            mp = sum(2 if o.ns_points < r.ns_points else 1 if o.ns_points == r.ns_points else 0
+                     for o in board_rows if o is not r)
+            ns = Fraction(100 * mp, 2 * (n - 1))
+            at = seats[r.match_id]
+            for seat in (SeatName.NORTH, SeatName.SOUTH):
+                pcts[at[seat]].append(ns)
+            for seat in (SeatName.EAST, SeatName.WEST):
+                pcts[at[seat]].append(100 - ns)
+    return {p: sum(v) / len(v) for p, v in pcts.items()}, {p: len(v) for p, v in pcts.items()}
+
+
+def test_eight_players_play_every_round_on_the_same_boards_to_final_standings(club, organiser):
+    event = individual_duplicate(club, organiser, 8, rounds=7)
+    matches = play_event(event, organiser)
+    assert event.status == TournamentStatus.FINISHED and len(matches) == 14
+    boards_of_player = defaultdict(list)
+    for m in matches:
+        assert m.slot == m.round.number  # round r plays set r at every table
+        assert list(format_of(event).boards_of(m)) == [2 * m.round.number - 1, 2 * m.round.number]
+        for s in Seat.objects.filter(match=m):
+            boards_of_player[s.entry_id] += list(format_of(event).boards_of(m))
+    assert len(boards_of_player) == 8
+    assert all(sorted(b) == list(range(1, 15)) for b in boards_of_player.values())  # each board once
+    assert all(b.complete and b.to_play == 2 for b in board_list(tournament=event))
+    table = standings(tournament=event)
+    assert table.final and len(table.lines) == 8
+    expected, boards = by_hand(event)
+    for line in table.lines:
+        assert line.row.match_points == round(float(expected[line.entry.pk]), 2)
+        assert line.row.played == boards[line.entry.pk] == 14
+    shown = [line.row.match_points for line in table.lines]
+    assert shown == sorted(shown, reverse=True)
+    assert sum(expected.values()) == 8 * 50  # every board shares its top between the sides
+    first = traveller(tournament=event, number=1)
+    assert first.complete and len(first.lines) == 2 and first.top == 2
+    assert {line.ns_percent + line.ew_percent for line in first.lines} == {100}
+
+
+def test_nine_players_one_sits_out_each_round_and_is_averaged_over_his_boards(client, club, organiser):
+    event = individual_duplicate(club, organiser, 9, rounds=3, boards=3)
+    play_event(event, organiser)
+    byes = Seat.objects.filter(round__tournament=event, seat=SeatName.BYE)
+    assert byes.count() == 3 and len({s.entry_id for s in byes}) == 3
+    table = standings(tournament=event)
+    expected, boards = by_hand(event)
+    sat_out = {s.entry_id for s in byes}
+    for line in table.lines:
+        assert line.row.played == (6 if line.entry.pk in sat_out else 9) == boards[line.entry.pk]
+        assert line.row.match_points == round(float(expected[line.entry.pk]), 2)
+    page = client.get(f"/t/{event.slug}/standings/").content.decode()
+    assert "Final standings" in page and table.lines[0].entry.name in page
+
+
+def test_the_standings_page_counts_a_board_only_once_every_table_has_played_it(client, club, organiser):
+    event = individual_duplicate(club, organiser, 8, rounds=7)
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    event.refresh_from_db()
+    t1, t2 = Match.objects.filter(round=rnd).order_by("table")
+    services.enter_board_results(actor=organiser, match=t1, entries=[E(1, ns_points=90), E(2, ns_points=10)])
+    lines = standings(tournament=event).lines
+    assert all(line.row.played == 0 for line in lines)  # table 2 is still to play both boards
+    assert live_percentages(tournament=event) == []
+    page = client.get(f"/t/{event.slug}/standings/").content.decode()
+    assert "100.00" not in page and "0.00" not in page
+    services.enter_board_results(actor=organiser, match=t2, entries=[E(1, ns_points=30)])
+    north = Seat.objects.get(match=t1, seat=SeatName.NORTH).entry
+    east = Seat.objects.get(match=t1, seat=SeatName.EAST).entry
+    rows = {line.entry.pk: line.row for line in standings(tournament=event).lines}
+    assert rows[north.pk].played == 1 and rows[north.pk].match_points == 100  # board 1 only
+    assert rows[east.pk].match_points == 0
+    organisers = client
+    organisers.force_login(organiser)
+    page = organisers.get(f"/t/{event.slug}/standings/").content.decode()
+    assert "100.00" in page and "50.00" not in page  # board 2 (table 1's 10) is not counted yet
+    hall = {line.entry.pk: line.percent for line in live_percentages(tournament=event)}
+    assert hall[north.pk] == 100 and len(hall) == 8
+    services.enter_board_results(actor=organiser, match=t2, entries=[E(2, ns_points=10)])
+    rows = {line.entry.pk: line.row for line in standings(tournament=event).lines}
+    assert rows[north.pk].played == 2 and rows[north.pk].match_points == 75
+
+
+def test_a_withdrawn_players_table_is_adjusted_his_partner_not_at_fault(club, organiser):
+    event = individual_duplicate(club, organiser, 8, rounds=7)
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    event.refresh_from_db()
+    t1, t2 = Match.objects.filter(round=rnd).order_by("table")
+    services.enter_board_results(actor=organiser, match=t2, entries=[E(1, ns_points=60), E(2, ns_points=60)])
+    at = {s.seat: s.entry for s in Seat.objects.filter(match=t1).select_related("entry")}
+    services.withdraw_player(actor=organiser, entry=at[SeatName.NORTH])
+    assert sorted(BoardResult.objects.filter(match=t1).values_list("ns_adjusted", "ew_adjusted")) == [
+        ("minus", "plus"), ("minus", "plus")]
+    rows = {line.entry.pk: line.row for line in standings(tournament=event).lines}
+    assert rows[at[SeatName.NORTH].pk].match_points == 40
+    assert rows[at[SeatName.SOUTH].pk].match_points == 60  # his partner is not at fault
+    assert rows[at[SeatName.EAST].pk].match_points == 60
