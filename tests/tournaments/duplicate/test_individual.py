@@ -7,13 +7,18 @@ from fractions import Fraction
 
 import pytest
 
+from gameplay.engine import read_record
+from gameplay.models import Table
+from tests.tournaments.day.helpers import play_out
 from tournaments import services
 from tournaments.formats import format_of
+from tournaments.formats.duplicate import event_seed
 from tournaments.models import BoardResult, Match, Seat, SeatName, TournamentStatus
 from tournaments.selectors import standings
 from tournaments.selectors.boards import board_list, live_percentages, traveller
+from tournaments.services import online
 
-from ..conftest import make_players
+from ..conftest import make_players, player_with_account
 
 pytestmark = pytest.mark.django_db
 E = services.BoardEntry
@@ -21,7 +26,7 @@ E = services.BoardEntry
 
 def individual_duplicate(club, organiser, players: int, *, rounds: int, boards: int = 2):
     event = services.create_tournament(
-        actor=organiser, club=club, name=f"Индивидуальный дубль {players}", starts_on=datetime.date(2026, 12, 6),
+        actor=organiser, club=club, name=f"Личный дубль {players}", starts_on=datetime.date(2026, 12, 6),
         format="ind_duplicate", swiss_rounds=rounds, boards_per_round=boards,
     )  # fmt: skip
     for p in make_players(club, players):
@@ -156,3 +161,39 @@ def test_a_withdrawn_players_table_is_adjusted_his_partner_not_at_fault(club, or
     assert rows[at[SeatName.NORTH].pk].match_points == 40
     assert rows[at[SeatName.SOUTH].pk].match_points == 60  # his partner is not at fault
     assert rows[at[SeatName.EAST].pk].match_points == 60
+
+
+def test_a_whole_small_event_played_online(club, organiser):
+    """Eight players with accounts, online, two rounds: each live table is dealt its round's set from
+    the event seed, private to its four players, played to its last board; its boards' card points
+    become the table's results and the event finishes with every player's percentage."""
+    event = services.create_tournament(
+        actor=organiser, club=club, name="Личный дубль онлайн", starts_on=datetime.date(2026, 12, 6),
+        format="ind_duplicate", swiss_rounds=2, boards_per_round=2, play_mode="online",
+    )  # fmt: skip
+    for i in range(8):
+        player = player_with_account(club, f"ind-{i}")
+        services.register_player(actor=organiser, tournament=event, player=player)
+    for number in (1, 2):
+        rnd = services.pair_next_round(actor=organiser, tournament=event)
+        assert online.open_tables(round_id=rnd.pk) == 2
+        event.refresh_from_db()
+        for m in Match.objects.filter(round=rnd).order_by("table"):
+            table = Table.objects.get(pk=m.live_table)
+            assert not table.public and table.boards["boards"] == [2 * number - 1, 2 * number]
+            seated = {s.user.player.pk for s in table.seats.select_related("user__player")}
+            assert seated == {s.entry.player_id for s in Seat.objects.filter(match=m).select_related("entry")}
+            assert event.board_seed not in str(table.record)
+            table = play_out(m.live_table, seed=m.table + number)
+            assert online.record_table_result(table_id=table.pk) == "recorded"
+            m.refresh_from_db()
+            rows = list(BoardResult.objects.filter(match=m).order_by("board"))
+            assert [r.board for r in rows] == [2 * number - 1, 2 * number]
+            assert [r.ns_points for r in rows] == [d.points[0] for d in read_record(table.record).deals]
+    event.refresh_from_db()
+    assert event.status == TournamentStatus.FINISHED and event_seed(event) is not None
+    table = standings(tournament=event)
+    expected, boards = by_hand(event)
+    assert all(line.row.played == 4 == boards[line.entry.pk] for line in table.lines)
+    assert {line.entry.pk: line.row.match_points for line in table.lines} == {
+        p: round(float(v), 2) for p, v in expected.items()}
