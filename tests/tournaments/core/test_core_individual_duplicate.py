@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import pytest
 
+from tests.docs.test_docs_examples import ROOT, example_table
+
 from tournaments.core.duplicate import TableResult, event_scores, finished, percentages
 from tournaments.core.movement import movement
 
@@ -81,3 +83,14 @@ def test_a_board_is_finished_once_every_table_that_plays_it_has_a_result():
     assert finished(RESULTS, {1: 3, 2: 3, 3: 3}) == {1, 2}
     assert finished(RESULTS[:4], {1: 3, 2: 3}) == {1}
     assert finished([], {1: 0}) == set()
+
+
+def test_the_docs_table_of_averages_is_the_cores():
+    rows = example_table(ROOT / "docs" / "duplicate.md", "individual-averages")
+    scores = event_scores(RESULTS, SIDES, ABSENT)
+    shown = percentages(RESULTS, SIDES, ABSENT)
+    assert sum(len(r[0].split(",")) for r in rows) == 12
+    for who, first, second, average in rows:
+        for player in (int(p) for p in who.split(",")):
+            assert shown[player] == [Fraction(first), Fraction(second)]
+            assert scores[player] == Fraction(average)
