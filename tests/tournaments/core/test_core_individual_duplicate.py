@@ -8,7 +8,6 @@ from fractions import Fraction
 import pytest
 
 from tests.docs.test_docs_examples import ROOT, example_table
-
 from tournaments.core.duplicate import TableResult, event_scores, finished, percentages
 from tournaments.core.movement import movement
 

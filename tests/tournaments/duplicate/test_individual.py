@@ -117,6 +117,9 @@ def test_nine_players_one_sits_out_each_round_and_is_averaged_over_his_boards(cl
         assert line.row.match_points == round(float(expected[line.entry.pk]), 2)
     page = client.get(f"/t/{event.slug}/standings/").content.decode()
     assert "Final standings" in page and table.lines[0].entry.name in page
+    exported = client.get(f"/t/{event.slug}/export/standings.json").json()["standings"]
+    assert [(row["player"], row["match_points"], row["played"]) for row in exported] == [
+        (line.entry.name, line.row.match_points, line.row.played) for line in table.lines]
 
 
 def test_the_standings_page_counts_a_board_only_once_every_table_has_played_it(client, club, organiser):
@@ -142,6 +145,8 @@ def test_the_standings_page_counts_a_board_only_once_every_table_has_played_it(c
     assert "100.00" in page and "50.00" not in page  # board 2 (table 1's 10) is not counted yet
     hall = {line.entry.pk: line.percent for line in live_percentages(tournament=event)}
     assert hall[north.pk] == 100 and len(hall) == 8
+    screen = client.get(f"/t/{event.slug}/hall/").content.decode().split('id="hall-standings"')[1]
+    assert north.name in screen.split("</section>")[0] and "100.00%" in screen and "1 board" in screen
     services.enter_board_results(actor=organiser, match=t2, entries=[E(2, ns_points=10)])
     rows = {line.entry.pk: line.row for line in standings(tournament=event).lines}
     assert rows[north.pk].played == 2 and rows[north.pk].match_points == 75
