@@ -202,3 +202,23 @@ def test_a_whole_small_event_played_online(club, organiser):
     assert all(line.row.played == 4 == boards[line.entry.pk] for line in table.lines)
     assert {line.entry.pk: line.row.match_points for line in table.lines} == {
         p: round(float(v), 2) for p, v in expected.items()}
+
+
+def test_the_boards_pages_of_an_individual_duplicate(client, club, organiser):
+    """The boards' list, the hand records (one set a round, no pair cards) and a table's board entry
+    with both sides' PINs, as the organiser and a table see them."""
+    event = individual_duplicate(club, organiser, 8, rounds=3)
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    t1 = Match.objects.filter(round=rnd).order_by("table").first()
+    page = client.post(f"/t/{event.slug}/matches/{t1.pk}/boards/",
+                       {"ns_1": "77", "home_pin": t1.home_pin, "away_pin": t1.away_pin})
+    assert page.status_code == 302 and BoardResult.objects.get(match=t1).ns_points == 77
+    client.force_login(organiser)
+    boards = client.get(f"/t/{event.slug}/boards/").content.decode()
+    assert all(f"/t/{event.slug}/boards/{b}/" in boards for b in range(1, 7))
+    listed = [(b.number, b.to_play, b.played) for b in board_list(tournament=event)]
+    assert listed[:2] == [(1, 2, 1), (2, 2, 0)] and len(listed) == 6
+    records = client.get(f"/t/{event.slug}/boards/print/").content.decode()
+    assert records.count('class="hand-record"') == 6 and 'id="record-7"' not in records
+    entry = client.get(f"/t/{event.slug}/matches/{t1.pk}/boards/").content.decode()
+    assert 'name="ns_2"' in entry and 'name="ns_3"' not in entry
