@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from gameplay.engine import read_record
+from gameplay.models import Seat as TableSeat
 from gameplay.models import Table
 from tests.tournaments.day.helpers import play_out
 from tournaments import services
@@ -222,3 +223,26 @@ def test_the_boards_pages_of_an_individual_duplicate(client, club, organiser):
     assert records.count('class="hand-record"') == 6 and 'id="record-7"' not in records
     entry = client.get(f"/t/{event.slug}/matches/{t1.pk}/boards/").content.decode()
     assert 'name="ns_2"' in entry and 'name="ns_3"' not in entry
+
+
+def test_an_online_no_show_adjusts_the_tables_boards_his_partner_not_at_fault(club, organiser):
+    event = services.create_tournament(
+        actor=organiser, club=club, name="Личный дубль онлайн", starts_on=datetime.date(2026, 12, 6),
+        format="ind_duplicate", swiss_rounds=3, boards_per_round=2, play_mode="online",
+    )  # fmt: skip
+    for i in range(8):
+        player = player_with_account(club, f"ns-{i}")
+        services.register_player(actor=organiser, tournament=event, player=player)
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    online.open_tables(round_id=rnd.pk)
+    t1 = Match.objects.get(round=rnd, table=1)
+    at = {s.seat: s.entry for s in Seat.objects.filter(match=t1).select_related("entry__player")}
+    TableSeat.objects.exclude(user_id=at[SeatName.EAST].player.user_id).update(connections=1)
+    assert online.no_shows(round_id=rnd.pk) == "forfeits 1"
+    t1.refresh_from_db()
+    assert t1.status == "confirmed"
+    assert list(BoardResult.objects.filter(match=t1).values_list("ns_adjusted", "ew_adjusted")) == [
+        ("plus", "minus")] * 2
+    assert {s.seat for s in Seat.objects.filter(match=t1, absent=True)} == {SeatName.EAST}
+    scores, _boards = format_of(event).running_scores(finished_only=False)
+    assert [scores[at[s].pk] for s in "NSEW"] == [60, 60, 40, 60]  # West, his partner, is not at fault
