@@ -60,7 +60,9 @@ def _deal(row: tuple[str, int | None, int | None, int | None, int, int]) -> Deal
 
 
 def _rated(qs: Any) -> Any:
-    return qs.filter(rated=True).order_by("played_at", "pk")
+    """The rated matches of Bilka, in the order they were played. The rules of another game name it
+    (`game`); those never count for Bilka's rating (a rating per game is not built yet)."""
+    return qs.filter(rated=True).exclude(rules__has_key="game").order_by("played_at", "pk")
 
 
 DEAL_FIELDS = ("outcome", "pair_on_duty", "ns_points", "ew_points", "ns_eyes", "ew_eyes")
