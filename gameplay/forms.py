@@ -7,9 +7,9 @@ form showed it takes the chosen preset's value; an option he changed keeps his v
 fills the options on a change of preset).
 
 The game is chosen first (`game`: Bilka or Kozyol khvalyony): the house rules shown are that game's
-(`games.parameters`), and a Kozyol table has no presets, no rating and only the beginner bot. A
-change of game re-renders the form for it (the button `choose_game`, which the page's script
-presses on a change, so that it works without JavaScript too).
+(`games.parameters`), and a Kozyol table has no presets, no rating and only the beginner bot. The
+game is chosen by a link (`?game=kozyol`) that draws the form again for it, so it works without
+JavaScript; the form carries it in a hidden field.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def preset_choices() -> list[tuple[str, str]]:
 
 class TableForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial=BILKA, required=False,
-                             widget=forms.RadioSelect)
+                             widget=forms.HiddenInput)
     preset = forms.ChoiceField(label=_("Rules to start from"), choices=preset_choices, initial=DEFAULT_PRESET,
                                required=False, widget=forms.RadioSelect)
     options_from = forms.ChoiceField(choices=preset_choices, initial=DEFAULT_PRESET, required=False,
@@ -118,6 +118,10 @@ class TableForm(forms.Form):
             del self.fields["rated"]  # a rating of Kozyol's own is not built yet
             self.fields["bot_level"].choices = [c for c in BotLevel.choices if c[0] in BOT_LEVELS[self.game]]
             self.fields["bot_level"].help_text = _("Kozyol is played by the beginner bot.")
+
+    @property
+    def game_value(self) -> str:
+        return self.game
 
     @property
     def is_bilka(self) -> bool:

@@ -23,7 +23,7 @@ from gameplay.engine.cards import SEATS
 from gameplay.engine.games import game_of, rules_from_json
 from gameplay.engine.kozyol import KozyolRules
 from gameplay.engine.table_games import BOT_LEVELS, permanent_trumps
-from gameplay.forms import TableForm
+from gameplay.forms import TableForm, chosen_game
 from gameplay.models import BotLevel, Table, TableStatus
 from gameplay.texts import lobby_texts, table_texts
 from gameplay.words import SUIT_SYMBOL, rank_words, suit_name
@@ -84,19 +84,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "gameplay/lobby.html", {"tables": selectors.lobby_tables(), "i18n": lobby_texts()})
 
 
-#: The fields of the table (not of the rules) that a change of game keeps as the person set them.
-TABLE_FIELDS = ("seating", "spectators_see_hands_delayed", "redeal_seconds", "bots", "bot_level", "rated",
-                "private")
-
-
 def create(request: HttpRequest) -> HttpResponse:
-    """Open a table. Pressing "choose_game" (the page's script does on a change of game) shows the
-    form again with the chosen game's house rules at their defaults, the table's fields kept."""
-    if request.method == "POST" and "choose_game" in request.POST:
-        kept = {name: request.POST[name] for name in TABLE_FIELDS if name in request.POST}
-        form = TableForm(initial={**kept, "game": request.POST.get("game")})
-        return render(request, "gameplay/create.html", {"form": form})
-    form = TableForm(request.POST or None, initial={"game": request.GET.get("game")})
+    """Open a table; `?game=kozyol` shows the form with Kozyol's house rules (Bilka's without)."""
+    form = TableForm(request.POST or None, initial={"game": chosen_game(request.GET.get("game"))})
     if request.method == "POST" and form.is_valid():
         try:
             table = services.create_table(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 
-from gameplay.engine import Phase
+from gameplay.engine import MatchState, Phase, bots
 from gameplay.engine.games import AnyMatch
 from gameplay.engine.table_games import bot_action
 from gameplay.models import Seat, Table
@@ -96,7 +96,10 @@ def decide(*, table_id: int, expected_event: int, seat: int | None = None,
     rng = rng or random.Random()  # noqa: S311 - a bot, not a secret
     budget = float(settings.BOT_BUDGET if budget is None else budget)
     thinking = max(0.0, budget * THINK_SHARE - (time.monotonic() - started))
-    action = bot_action(row.bot_level, state, row.seat, rng, budget=thinking)
+    if isinstance(state, MatchState):
+        action = bots.choose(row.bot_level, state.observation(row.seat), rng, budget=thinking)
+    else:  # another game's bot (Kozyol's beginner), from its own view
+        action = bot_action(row.bot_level, state, row.seat, rng, budget=thinking)
     return Decision(table_id=table_id, expected_event=expected_event, seat=row.seat, action=action)
 
 

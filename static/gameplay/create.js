@@ -5,14 +5,6 @@
   "use strict";
   var form = document.getElementById("table-form");
   if (!form) return;
-  // a change of game shows that game's house rules: the server draws the form again for it
-  var chooser = document.getElementById("choose-game");
-  if (chooser) chooser.hidden = true;
-  form.addEventListener("change", function (e) {
-    if (e.target.name === "game" && chooser) {
-      if (form.requestSubmit) form.requestSubmit(chooser); else chooser.click();
-    }
-  });
   var data = document.getElementById("tc-presets");
   if (!data) return;
   var presets = JSON.parse(data.textContent);

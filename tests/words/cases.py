@@ -325,6 +325,8 @@ CASES: list[Case] = [
     Case("gameplay:help", None, url("gameplay:help")),
     Case("gameplay:lobby", None, url("gameplay:lobby")),
     Case("gameplay:create", None, url("gameplay:create")),
+    Case("gameplay:create", None, lambda s: reverse("gameplay:create") + "?game=kozyol",
+         label="Kozyol's house rules"),
     Case("gameplay:table", None, lambda s: s.table.get_absolute_url(), label="bots playing, watched"),
     Case("gameplay:table", "asel", lambda s: s.table.get_absolute_url(), label="bots playing, seated"),
     Case("gameplay:table", None, lambda s: s.finished_table.get_absolute_url(), label="finished"),
