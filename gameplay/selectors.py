@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from gameplay.engine.boards import BoardSet, read_board_set
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import SEATS as GAME_SEATS
 from gameplay.engine.games import AnyMatch, game_of
 from gameplay.engine.record_games import read_game_record
 from gameplay.engine.table_games import deals_finished
@@ -90,7 +91,7 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
                 for n in range(4)
             ],
             "game": game_of(t.rules),
-            "free": 4 - len(seats),
+            "free": GAME_SEATS[game_of(t.rules)] - len(seats),
             "deck": (t.rules or {}).get("deck", "32"),
             "move_seconds": (t.rules or {}).get("move_seconds", 60),
         })

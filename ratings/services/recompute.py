@@ -300,7 +300,7 @@ def learn_latest(match_id: int) -> bool:
     match played and none is learnt yet from it; False when a full recompute is needed instead."""
     with transaction.atomic():
         _lock()
-        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).first()
+        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).exclude(rules__has_key="game").first()
         if m is None:
             return True  # not rated: nothing to learn
         if RatingChange.objects.filter(match=m).exists():

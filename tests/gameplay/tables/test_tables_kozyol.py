@@ -209,7 +209,7 @@ def test_a_kozyol_table_cannot_be_rated_nor_seat_a_strong_bot(people):
     with pytest.raises(services.TableError) as strong:
         services.create_table(rules=KOZYOL, user=people[0], bots=True, bot_level=BotLevel.STRONG)
     assert "бот-новичок" in strong.value.message
-    table = services.create_table(rules=KOZYOL, user=people[0])
+    table = services.create_table(rules=KOZYOL, seating=Seating.IN_ORDER, user=people[0])  # at N
     with pytest.raises(services.TableError):
         services.fill_with_bots(table_id=table.pk, user=people[0], levels={1: BotLevel.STRONG})
     assert Table.objects.count() == 1 and Seat.objects.filter(is_bot=True).count() == 0
