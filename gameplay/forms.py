@@ -74,7 +74,7 @@ def rule_fields(game: str = BILKA) -> dict[str, forms.Field]:
 def _display_default(value: Any) -> Any:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return CHOICE_TEXT.get(value, value) if isinstance(value, str) else value
+    return {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}.get(value, value) if isinstance(value, str) else value
 
 
 def preset_choices() -> list[tuple[str, str]]:

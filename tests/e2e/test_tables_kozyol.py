@@ -1,6 +1,7 @@
 """Kozyol khvalyony in Chromium, on a phone (360 px) and a desktop (1280 px): the lobby's form opens
-a Kozyol table against three bots, the page shows the trump and the permanent trumps, and a person
-plays cards by tapping while the beginner bots answer through the worker."""
+a Kozyol table against three bots, the page shows the trump and the permanent trumps, a person
+plays cards by tapping while the beginner bots answer through the worker, and after he resigns the
+replay steps through the Kozyol record."""
 
 from __future__ import annotations
 
@@ -64,6 +65,16 @@ def test_a_kozyol_table_against_three_bots_from_the_lobby(asgi_server, celery_wo
             expect(page.locator(f"#lobby-tables a[href='/tables/{table_id}/'] .lobby-game")).to_have_text(
                 "Козёл хвалёный")
             page.screenshot(path=LOOK / f"kozlive-lobby-{name}.png", full_page=True)
+            # resigning ends the match; its replay reads the Kozyol record card by card
+            page.goto(f"{asgi_server}/tables/{table_id}/")
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.locator(".bt-resign").click()
+            expect(page.locator(".bt-result")).to_be_visible()
+            assert Table.objects.get(pk=table_id).record["game"] == "kozyol"
+            page.goto(f"{asgi_server}/tables/{table_id}/replay/?deal=1&card=4")
+            expect(page.locator(".rp-trump")).to_contain_text("бубны")
+            _no_horizontal_scroll(page)
+            page.screenshot(path=LOOK / f"kozlive-replay-{name}.png", full_page=True)
         finally:
             Table.objects.filter(pk__gt=0, status="playing").update(status="finished")
             context.close()
