@@ -12,6 +12,9 @@ theirs. The match's result waits for the end of the last deal. `?results=1` (the
 choice in localStorage) shows every result at once. The script asks the same address for the rest
 as the replay moves: `?part=deal` (a deal's cards, when it steps into it) and `?part=results`
 (what the position shows of the results, and the graphs, drawn here).
+
+A little over 400 lines: the words of each deal's facts (Bilka's and Kozyol's) are written here, beside
+the words the script is given (`replay_texts`), so that the page and the script say the same.
 """
 
 from __future__ import annotations
