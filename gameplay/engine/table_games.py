@@ -59,13 +59,13 @@ def bot_action(level: str, state: AnyMatch, seat: int, rng: random.Random, *,
 def kozyol_sort_key(state: KozyolMatchState) -> Any:
     """A hand's display order at a Kozyol table: the trumps from the highest down, then clubs,
     spades and hearts from the ace down."""
-    strength = ladder_of(state.rules).strength[DIAMONDS]
+    ladder = ladder_of(state.rules)
     plain_order = {0: 0, 3: 1, 2: 2}
 
     def key(card: int) -> tuple[int, int, int]:
-        if strength[card] >= 0:
-            return (0, 0, -strength[card])
-        return (1, plain_order.get(card // 9, 3), -(card % 9))
+        if ladder.trumps >> card & 1:
+            return (0, 0, -ladder.strength[DIAMONDS][card])
+        return (1, plain_order.get(card // 9, 3), -ladder.strength[card // 9][card])  # the ten above the king
     return key
 
 
