@@ -331,6 +331,7 @@ CASES: list[Case] = [
     Case("gameplay:table", "asel", lambda s: s.table.get_absolute_url(), label="bots playing, seated"),
     Case("gameplay:table", None, lambda s: s.finished_table.get_absolute_url(), label="finished"),
     Case("gameplay:table", "asel", lambda s: s.open_table.get_absolute_url(), label="open, bot levels"),
+    Case("gameplay:table", "oleh", lambda s: s.kozyol_table.get_absolute_url(), label="Kozyol khvalyony"),
     Case("gameplay:replay", None, url("gameplay:replay", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.finished_table.pk)),
     Case("gameplay:verify_table", None, url("gameplay:verify_table", lambda s: s.table.pk), label="playing"),
