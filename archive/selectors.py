@@ -22,6 +22,7 @@ from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
 from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.record_games import read_game_record
 from gameplay.words import BotLevel, bot_name
 
 
@@ -150,7 +151,7 @@ def check_record(match: ArchivedMatch) -> str:
     resignation, the clock or a forfeit is scored 12:0 by a tournament, so there the winner,
     the reason and its seat are compared, not the eyes."""
     try:
-        state = read_record(match.record or {})
+        state = read_game_record(match.record or {})
     except EngineError as error:
         return f"the record does not replay: {error}"
     if match.reason == "boards":

@@ -60,6 +60,8 @@ class Scene:
     mix_match_entry: int = 0
     #: A table waiting for players, asel seated: the form that picks each empty seat's bot level.
     open_table: Table | None = None
+    #: A Kozyol khvalyony table under way, oleh against three beginner bots.
+    kozyol_table: Table | None = None
     #: The Swiss and the mix grant half-point requested byes; a Swiss pair asked for the next round.
     bye: ByeRequest | None = None
     names: frozenset[str] = field(default=frozenset())
@@ -113,6 +115,7 @@ def build_scene() -> Scene:
         invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
     )  # fmt: skip
     scene.open_table = table_services.create_table(rules={}, user=users["asel"])
+    scene.kozyol_table = table_services.create_table(rules={"game": "kozyol"}, user=users["oleh"], bots=True)
     services.update_tournament(
         actor=organiser, tournament=swiss, bye_requests="half", bye_requests_not_last=1
     )
