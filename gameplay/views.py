@@ -21,6 +21,7 @@ from archive.replays import render_replay
 from gameplay import selectors, services
 from gameplay.engine.cards import SEATS
 from gameplay.engine.games import game_of, rules_from_json
+from gameplay.engine.kozyol import GAME as KOZYOL
 from gameplay.engine.kozyol import KozyolRules
 from gameplay.engine.table_games import BOT_LEVELS, permanent_trumps
 from gameplay.forms import TableForm, chosen_game
@@ -110,10 +111,12 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """"Play now vs bots", at the level the lobby's form chose (the beginner without one)."""
+    """"Play now vs bots", in the game and at the level the lobby's form chose (Bilka and the
+    beginner without them; a game that is not one of the lobby's is Bilka)."""
+    rules = {"game": KOZYOL} if request.POST.get("game") == KOZYOL else None
     try:
         table = services.play_now(user=_user(request), session_key=_session_key(request, create=True),
-                                  bot_level=request.POST.get("bot_level") or BotLevel.BEGINNER)
+                                  rules=rules, bot_level=request.POST.get("bot_level") or BotLevel.BEGINNER)
     except services.TableError as exc:
         messages.error(request, exc.message)
         return redirect("gameplay:lobby")
