@@ -52,8 +52,10 @@ class PlayerReview:
 
 def reviewable_matches(user: Any, *, tournament: int | None = None, club: int | None = None,
                        player: int | None = None) -> QuerySet[ArchivedMatch]:
-    """The finished online matches with records that `user` may see, oldest first."""
-    matches = visible_matches(user).filter(source__in=ONLINE, has_record=True).exclude(record=None)
+    """The finished online matches of Bilka with records that `user` may see, oldest first (the
+    review replays each through Bilka's solver: another game's match, whose rules name it, is left out)."""
+    matches = (visible_matches(user).filter(source__in=ONLINE, has_record=True).exclude(record=None)
+               .exclude(rules__has_key="game"))
     if tournament is not None:
         matches = matches.filter(tournament=tournament)
     if club is not None:

@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from archive.selectors import ArchiveFilter, rule_sets, tournaments_in_archive
 from clubs.models import Club
+from gameplay.engine.games import BILKA
+from gameplay.engine.kozyol import GAME as KOZYOL
 from gameplay.words import BotLevel, rules_label
 
 
@@ -25,6 +27,8 @@ class ArchiveFilterForm(forms.Form):
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     rules = forms.ChoiceField(label=_("Rules"), required=False)
     bots = forms.ChoiceField(label=_("Bots"), required=False)
+    game = forms.ChoiceField(label=_("Game"), required=False, choices=[
+        ("", _("all")), (BILKA, _("Bilka")), (KOZYOL, _("Kozyol khvalyony"))])
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -46,7 +50,7 @@ class ArchiveFilterForm(forms.Form):
         return ArchiveFilter(
             player=data.get("player"), name=(data.get("q") or "").strip(), club=data.get("club"),
             tournament=data.get("tournament"), date_from=data.get("date_from"), date_to=data.get("date_to"),
-            rules_key=data.get("rules") or "", bots=data.get("bots") or "",
+            rules_key=data.get("rules") or "", bots=data.get("bots") or "", game=data.get("game") or "",
         )
 
 

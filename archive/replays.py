@@ -12,6 +12,9 @@ theirs. The match's result waits for the end of the last deal. `?results=1` (the
 choice in localStorage) shows every result at once. The script asks the same address for the rest
 as the replay moves: `?part=deal` (a deal's cards, when it steps into it) and `?part=results`
 (what the position shows of the results, and the graphs, drawn here).
+
+A little over 400 lines: the words of each deal's facts (Bilka's and Kozyol's) are written here, beside
+the words the script is given (`replay_texts`), so that the page and the script say the same.
 """
 
 from __future__ import annotations
@@ -246,9 +249,14 @@ def seat_view(seat: str, deal: DealSummary, pos: Position, names: dict[str, str]
 
 
 def deal_facts(deal: DealSummary, names: dict[str, str]) -> dict[str, str]:
-    """The deal's standing facts in words: dealer, trump, pair on duty, whose suit is whose."""
-    facts = {"dealer": _("Dealer: %(name)s") % {"name": names[deal.dealer]},
-             "jack": _("Jack of clubs: %(name)s") % {"name": names[deal.jack_holder]}}
+    """The deal's standing facts in words: dealer, trump, pair on duty, whose suit is whose; in
+    Kozyol (no jack of clubs' holder, nobody on duty) whose шамок caught the queen of clubs."""
+    facts = {"dealer": _("Dealer: %(name)s") % {"name": names[deal.dealer]}}
+    if deal.jack_holder:
+        facts["jack"] = _("Jack of clubs: %(name)s") % {"name": names[deal.jack_holder]}
+    if deal.catch:
+        facts["catch"] = _("Caught: the shamok of %(name)s took the other pair's queen of clubs.") % {
+            "name": names[deal.catch]}
     if deal.trump:
         facts["trump"] = f"{_('Trump')}: {SUIT_SYMBOL[deal.trump]} {suit_name(deal.trump)}"
     if deal.pair_on_duty:
@@ -267,6 +275,8 @@ def redeal_reason(asked: RedealAsked, names: dict[str, str]) -> str:
             why.append(_("all four nines"))
         elif rule == "five_of_suit":
             why.append(_("five or more %(suit)s") % {"suit": suit_name(str(detail))})
+        elif rule == "queens":
+            why.append(_("the queens of Kozyol's redeal rule"))
     asked_by = _("Redeal asked by %(name)s.") % {"name": names[asked.seat]}
     return f"{asked_by} {_('The hand qualified: %(why)s.') % {'why': '; '.join(why)}}" if why else asked_by
 
@@ -374,6 +384,7 @@ def replay_texts(names: dict[str, str]) -> dict[str, Any]:
         "to_play": _("%(name)s to play"),
         "stops": _("The deal stops here: it was not played to the end."),
         "redealt": _("This deal was redealt: no card was played."),
+        "catch": _("Caught: the shamok of %(name)s took the other pair's queen of clubs."),
         "points": _("Points: NS %(ns)s · EW %(ew)s"),
         "eyes_before": _("Eyes before the deal: NS %(ns)s : EW %(ew)s"),
         "eyes_after": _("after it: NS %(ns)s : EW %(ew)s"),

@@ -22,6 +22,8 @@ from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
 from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.games import BILKA
+from gameplay.engine.record_games import read_game_record
 from gameplay.words import BotLevel, bot_name
 
 
@@ -70,6 +72,9 @@ class ArchiveFilter:
     bots: str = ""
     """"" every match; "none" those without a bot; "any" those with one; a level those with a bot
     of that level."""
+    game: str = ""
+    """"" every game; else the matches of that game (`gameplay.engine.games`: a record's rules name
+    their game, Bilka's name none)."""
 
 
 def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
@@ -97,6 +102,10 @@ def find_matches(user: Any, f: ArchiveFilter) -> QuerySet[ArchivedMatch]:
         qs = qs.filter(played_at__date__lte=f.date_to)
     if f.rules_key:
         qs = qs.filter(rules_key=f.rules_key)
+    if f.game == BILKA:
+        qs = qs.filter(Q(rules__game__isnull=True) | Q(rules__game=BILKA))
+    elif f.game:
+        qs = qs.filter(rules__game=f.game)
     return (qs.select_related("club").prefetch_related("seats__player").defer("record")
             .order_by("-played_at", "-id"))
 
@@ -150,7 +159,7 @@ def check_record(match: ArchivedMatch) -> str:
     resignation, the clock or a forfeit is scored 12:0 by a tournament, so there the winner,
     the reason and its seat are compared, not the eyes."""
     try:
-        state = read_record(match.record or {})
+        state = read_game_record(match.record or {})
     except EngineError as error:
         return f"the record does not replay: {error}"
     if match.reason == "boards":

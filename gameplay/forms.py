@@ -5,6 +5,11 @@ A preset is applied by the server, so it works without JavaScript: an option the
 form showed it takes the chosen preset's value; an option he changed keeps his value. The hidden
 `options_from` names the preset the shown options came from (the page's script sets it when it
 fills the options on a change of preset).
+
+The game is chosen first (`game`: Bilka or Kozyol khvalyony): the house rules shown are that game's
+(`games.parameters`), and a Kozyol table has no presets, no rating and only the beginner bot. The
+game is chosen by a link (`?game=kozyol`) that draws the form again for it, so it works without
+JavaScript; the form carries it in a hidden field.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from gameplay.engine import rules as engine_rules
+from gameplay.engine import games
+from gameplay.engine.games import BILKA
+from gameplay.engine.kozyol_rules import GAME as KOZYOL
 from gameplay.engine.rules import PRESETS, Rules
+from gameplay.engine.table_games import BOT_LEVELS
 from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, Seating
-from gameplay.words import CHOICE_TEXT, PRESET_TEXT, RULE_TEXT, BotLevel
+from gameplay.words import CHOICE_TEXT, KOZYOL_CHOICE_TEXT, KOZYOL_RULE_TEXT, PRESET_TEXT, RULE_TEXT, BotLevel
 
 BOT_LEVEL_HELP = _("The beginner answers at once; the strong bot thinks about a second a card, "
                    "guessing the hidden hands from what it has seen.")
@@ -27,18 +35,30 @@ BOT_LEVEL_HELP = _("The beginner answers at once; the strong bot thinks about a 
 DEFAULT_PRESET = "online"
 
 
-def rule_fields() -> dict[str, forms.Field]:
-    """One form field per rule parameter, its initial value the engine's default."""
+#: The games a live table may play, as the form offers them.
+GAME_CHOICES = [(BILKA, _("Bilka")), (KOZYOL, _("Kozyol khvalyony"))]
+
+
+
+def chosen_game(value: object) -> str:
+    """The game a form asks for (Bilka when it names none it knows)."""
+    return KOZYOL if value == KOZYOL else BILKA
+
+
+def rule_fields(game: str = BILKA) -> dict[str, forms.Field]:
+    """One form field per rule parameter of `game`, its initial value the engine's default."""
     out: dict[str, forms.Field] = {}
-    for p in engine_rules.parameters():
-        label, help_text = RULE_TEXT.get(p.name, (p.name, ""))
+    texts = {**RULE_TEXT, **KOZYOL_RULE_TEXT} if game == KOZYOL else RULE_TEXT
+    choice_text = {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}
+    for p in games.parameters(game):
+        label, help_text = texts.get(p.name, (p.name, ""))
         field: forms.Field
         # Radio buttons, not a select: every option's words wrap and stay readable on a phone.
         if p.kind == "choice" and all(isinstance(v, int) for v in p.choices):
             field = forms.TypedChoiceField(choices=[(v, str(v)) for v in p.choices], coerce=int,
                                            initial=p.default, widget=forms.RadioSelect)
         elif p.kind == "choice":
-            field = forms.ChoiceField(choices=[(v, CHOICE_TEXT.get(str(v), v)) for v in p.choices],
+            field = forms.ChoiceField(choices=[(v, choice_text.get(str(v), v)) for v in p.choices],
                                       initial=p.default, widget=forms.RadioSelect)
         elif p.kind == "range":
             field = forms.IntegerField(min_value=p.low, max_value=p.high, initial=p.default)
@@ -54,7 +74,7 @@ def rule_fields() -> dict[str, forms.Field]:
 def _display_default(value: Any) -> Any:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return CHOICE_TEXT.get(value, value) if isinstance(value, str) else value
+    return {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}.get(value, value) if isinstance(value, str) else value
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -62,6 +82,8 @@ def preset_choices() -> list[tuple[str, str]]:
 
 
 class TableForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial=BILKA, required=False,
+                             widget=forms.HiddenInput)
     preset = forms.ChoiceField(label=_("Rules to start from"), choices=preset_choices, initial=DEFAULT_PRESET,
                                required=False, widget=forms.RadioSelect)
     options_from = forms.ChoiceField(choices=preset_choices, initial=DEFAULT_PRESET, required=False,
@@ -86,13 +108,34 @@ class TableForm(forms.Form):
         help_text=_("Only the players see this table, its replay and its record; it is not listed "
                     "among the tables. Others join by the invitation link."))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields.update(rule_fields())
+        if game is None:
+            game = self.data.get("game") if self.is_bound else self.initial.get("game")
+        self.game = chosen_game(game)
+        self.fields.update(rule_fields(self.game))
+        if self.game != BILKA:
+            del self.fields["rated"]  # a rating of Kozyol's own is not built yet
+            self.fields["bot_level"].choices = [c for c in BotLevel.choices if c[0] in BOT_LEVELS[self.game]]
+            self.fields["bot_level"].help_text = _("Kozyol is played by the beginner bot.")
+
+    @property
+    def game_value(self) -> str:
+        return self.game
+
+    @property
+    def is_bilka(self) -> bool:
+        return self.game == BILKA
+
+    @property
+    def rules_url_name(self) -> str:
+        return "gameplay:rules" if self.is_bilka else "gameplay:rules_kozyol"
 
     @property
     def rule_names(self) -> list[str]:
-        return [f.name for f in fields(Rules)]
+        if self.is_bilka:
+            return [f.name for f in fields(Rules)]
+        return [p.name for p in games.parameters(self.game)]
 
     def rule_bound_fields(self) -> list[Any]:
         return [self[name] for name in self.rule_names]
@@ -107,7 +150,10 @@ class TableForm(forms.Form):
         return {name: rules.to_json() for name, rules in PRESETS.items()}
 
     def rules(self) -> dict[str, Any]:
-        """The table's rules: the chosen preset, with every option the player changed on top."""
+        """The table's rules: the chosen preset, with every option the player changed on top; a
+        Kozyol table's are its options as shown, naming the game."""
+        if not self.is_bilka:
+            return {"game": self.game, **{name: self.cleaned_data[name] for name in self.rule_names}}
         chosen = PRESETS[self.cleaned_data.get("preset") or DEFAULT_PRESET].to_json()
         shown = PRESETS[self.cleaned_data.get("options_from") or DEFAULT_PRESET].to_json()
         return {name: chosen[name] if self.cleaned_data[name] == shown[name] else self.cleaned_data[name]

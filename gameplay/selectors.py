@@ -10,9 +10,12 @@ from django.db.models import Max
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from gameplay.engine import MatchState, read_record
 from gameplay.engine.boards import BoardSet, read_board_set
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import SEATS as GAME_SEATS
+from gameplay.engine.games import AnyMatch, game_of
+from gameplay.engine.record_games import read_game_record
+from gameplay.engine.table_games import deals_finished
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for, table_meta, view_of
 from gameplay.words import bot_name
@@ -22,16 +25,17 @@ CATCH_UP_LIMIT = 50
 _sysrand = secrets.SystemRandom()
 
 
-def load_state(table: Table) -> MatchState | None:
+def load_state(table: Table) -> AnyMatch | None:
     """The engine state of a table, rebuilt by replaying its record (None before the start).
 
     The stored record holds only the public part of the shuffle while the match is played; the
     state gets the secret seed from the table, so it goes on dealing by the scheme."""
     if not table.record:
         return None
-    state = read_record(record_with_seed(table), rng=_sysrand)
-    if state.boards is not None:
-        state.boards.dealt = board_set_of(table).dealt  # type: ignore[union-attr]
+    state = read_game_record(record_with_seed(table) or {}, rng=_sysrand)
+    boards = getattr(state, "boards", None)
+    if boards is not None:
+        boards.dealt = board_set_of(table).dealt  # type: ignore[union-attr]
     return state
 
 
@@ -86,7 +90,8 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
                  "bot": seats[n].is_bot if n in seats else False}
                 for n in range(4)
             ],
-            "free": 4 - len(seats),
+            "game": game_of(t.rules),
+            "free": GAME_SEATS[game_of(t.rules)] - len(seats),
             "deck": (t.rules or {}).get("deck", "32"),
             "move_seconds": (t.rules or {}).get("move_seconds", 60),
         })
@@ -170,7 +175,7 @@ def replay_record(table: Table, seat: int | None) -> tuple[dict[str, Any], int |
 def finished_deals_record(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """The record of a match in progress cut to its finished deals: the deal being played (whose
     hands the stored record holds) is left out whole, and so is the shuffle seed, in case it is there."""
-    finished = read_record(record).deals_finished
+    finished = deals_finished(read_game_record(record))
     cut: dict[str, Any] = {k: v for k, v in record.items()
                            if k not in ("deals", "penalties", "shuffle", "end")}
     cut["deals"] = list(record.get("deals", [])[:finished])

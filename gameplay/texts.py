@@ -68,6 +68,10 @@ def table_texts() -> dict[str, str]:
         # the cards' ranks as the legend's mark writes the jack (В♣ beside a В in Russian)
         **{f"rank_{code}": word for code, word in rank_words().items()},
         "bot_named": pgettext("bot at a seat", "Bot %(seat)s"),
+        # Kozyol khvalyony's table: its permanent trumps above the diamonds, and the catch
+        "outcome_catch": _("A catch: the shamok took the other pair's queen of clubs; the deal stops."),
+        "caught_by": _("Caught by %(name)s."),
+        "no_duty": _("Nobody is on duty: a win opens 2 eyes, a rout 4, to either pair."),
     }
 
 
@@ -76,7 +80,13 @@ def lobby_texts() -> dict[str, str]:
         "free": _("seats free: %(n)s"),
         "playing": _("playing"),
         "none": _("No open tables yet. Open one!"),
+        "game_bilka": _("Bilka"),
+        "game_kozyol": _("Kozyol khvalyony"),
         # the live list names seats and bots in the reader's language (its frames are one for all)
         **{f"seat_{s}": seat_letter(s) for s in "NESW"},
         "bot_named": pgettext("bot at a seat", "Bot %(seat)s"),
+        # Kozyol khvalyony's table: its permanent trumps above the diamonds, and the catch
+        "outcome_catch": _("A catch: the shamok took the other pair's queen of clubs; the deal stops."),
+        "caught_by": _("Caught by %(name)s."),
+        "no_duty": _("Nobody is on duty: a win opens 2 eyes, a rout 4, to either pair."),
     }

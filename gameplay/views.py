@@ -20,9 +20,14 @@ from archive.records import MAX_RECORD_BYTES, parsed, submitted_bytes
 from archive.replays import render_replay
 from gameplay import selectors, services
 from gameplay.engine.cards import SEATS
-from gameplay.forms import TableForm
+from gameplay.engine.games import game_of, rules_from_json
+from gameplay.engine.kozyol import GAME as KOZYOL
+from gameplay.engine.kozyol import KozyolRules
+from gameplay.engine.table_games import BOT_LEVELS, permanent_trumps
+from gameplay.forms import TableForm, chosen_game
 from gameplay.models import BotLevel, Table, TableStatus
 from gameplay.texts import lobby_texts, table_texts
+from gameplay.words import SUIT_SYMBOL, rank_words, suit_name
 
 
 def _session_key(request: HttpRequest, create: bool = False) -> str:
@@ -81,7 +86,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def create(request: HttpRequest) -> HttpResponse:
-    form = TableForm(request.POST or None)
+    """Open a table; `?game=kozyol` shows the form with Kozyol's house rules (Bilka's without)."""
+    form = TableForm(request.POST or None, initial={"game": chosen_game(request.GET.get("game"))})
     if request.method == "POST" and form.is_valid():
         try:
             table = services.create_table(
@@ -94,7 +100,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 bots=form.cleaned_data["bots"],
                 bot_level=form.cleaned_data["bot_level"] or BotLevel.BEGINNER,
                 public=not form.cleaned_data["private"],
-                rated=form.cleaned_data["rated"],
+                rated=form.cleaned_data.get("rated", False),
             )
         except (services.TableError, services.RulesError) as exc:
             form.add_error(None, str(getattr(exc, "message", exc)))
@@ -105,10 +111,12 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """"Play now vs bots", at the level the lobby's form chose (the beginner without one)."""
+    """"Play now vs bots", in the game and at the level the lobby's form chose (Bilka and the
+    beginner without them; a game that is not one of the lobby's is Bilka)."""
+    rules = {"game": KOZYOL} if request.POST.get("game") == KOZYOL else None
     try:
         table = services.play_now(user=_user(request), session_key=_session_key(request, create=True),
-                                  bot_level=request.POST.get("bot_level") or BotLevel.BEGINNER)
+                                  rules=rules, bot_level=request.POST.get("bot_level") or BotLevel.BEGINNER)
     except services.TableError as exc:
         messages.error(request, exc.message)
         return redirect("gameplay:lobby")
@@ -141,7 +149,20 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         "replay_open": table.status == TableStatus.PLAYING
         and (seat is not None or table.spectators_see_hands_delayed),
         "i18n": table_texts(),
+        "game": game_of(table.rules),
+        "game_bot_levels": BOT_LEVELS.get(game_of(table.rules), ()),
+        "permanent_trumps": _permanent_trumps(table),
     })
+
+
+def _permanent_trumps(table: Table) -> list[dict[str, Any]]:
+    """A Kozyol table's permanent trumps as the page draws them (none for Bilka's)."""
+    rules = rules_from_json(table.rules)
+    if not isinstance(rules, KozyolRules):
+        return []
+    ranks = rank_words()
+    return [{"rank": ranks[code[0]], "suit": SUIT_SYMBOL[code[1]], "red": code[1] in "HD",
+             "label": f"{ranks[code[0]]} {suit_name(code[1])}"} for code in permanent_trumps(rules)]
 
 
 def _seed_rows(snapshot: dict[str, Any]) -> list[dict[str, str]]:

@@ -18,6 +18,8 @@ from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import BILKA, game_of, rules_from_json
+from gameplay.engine.kozyol_rules import KozyolRules
 from gameplay.engine.rules import PRESETS, Rules
 
 
@@ -66,6 +68,7 @@ def deal_outcome(code: str) -> str:
         "lucy": gettext("Lucy"),
         "eggs": gettext("eggs"),
         "redeal": gettext("redeal"),
+        "catch": gettext("catch"),
         "unfinished": gettext("unfinished"),
     }
     return words.get(code, code)
@@ -131,8 +134,27 @@ PRESET_TEXT: dict[str, tuple[Any, Any]] = {
 }
 
 
+#: Kozyol's own house rules (the others read as Bilka's, `RULE_TEXT`).
+KOZYOL_RULE_TEXT = {
+    "six_of_clubs": (_("6 of clubs (the shamok)"),
+                     _("The six of clubs is the highest trump and catches the other pair's queen of clubs.")),
+    "first_lead": (_("Who leads the first trick"),
+                   _("The holder of the ace of diamonds, or the player after the dealer.")),
+    "dealer_leads_plain": (_("The dealers lead a plain card"),
+                           _("The dealing pair may lead a trump only when it holds no plain card.")),
+    "first_catch_wins": (_("A catch in the first deal wins the match"), ""),
+    "redeal_queens": (_("Redeal with the top queens"),
+                      _("A hand with all four queens, or the shamok with the queens of clubs, spades and "
+                        "hearts, may ask for a redeal.")),
+}
+KOZYOL_CHOICE_TEXT = {"ace_of_diamonds": _("the holder of the ace of diamonds")}
+
+
 def rules_label(rules: dict[str, Any]) -> str:
-    """A rule set as a player names it: its preset, and what differs from it."""
+    """A rule set as a player names it: its preset, and what differs from it (another game: its
+    name, and what differs from its defaults)."""
+    if game_of(rules) != BILKA:
+        return _other_game_label(rules)
     full = Rules.from_json(rules).to_json()
     best_name, best_diff = "", None
     for name, preset in PRESETS.items():
@@ -149,6 +171,24 @@ def rules_label(rules: dict[str, Any]) -> str:
             shown = str(CHOICE_TEXT.get(value, value)) if isinstance(value, str) else str(value)
         parts.append(f"{title}: {shown}")
     return label + (" · " + "; ".join(parts) if parts else "")
+
+
+def _other_game_label(rules: dict[str, Any]) -> str:
+    full = rules_from_json(rules).to_json()
+    defaults = KozyolRules().to_json()
+    texts = {**RULE_TEXT, **KOZYOL_RULE_TEXT}
+    choices = {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}
+    parts = []
+    for key, value in sorted(full.items()):
+        if key == "game" or defaults.get(key) == value:
+            continue
+        title = str(texts.get(key, (key, ""))[0])
+        if isinstance(value, bool):
+            shown = gettext("yes") if value else gettext("no")
+        else:
+            shown = str(choices.get(value, value)) if isinstance(value, str) else str(value)
+        parts.append(f"{title}: {shown}")
+    return gettext("Kozyol khvalyony") + (" · " + "; ".join(parts) if parts else "")
 
 
 def rank_words() -> dict[str, str]:

@@ -219,8 +219,9 @@ class TournamentForm(BilkaForm):
     play_mode = forms.ChoiceField(label=_("Play"), choices=PlayMode.choices, initial=PlayMode.PHYSICAL)
     boards_per_round = forms.IntegerField(label=_("Boards per round (duplicate)"), min_value=2, max_value=8,
                                           initial=4, required=False)
-    movement = forms.ChoiceField(label=_("Movement (duplicate)"), choices=Movement.choices, required=False)
-    duplicate_rounds = model_field(Tournament, "duplicate_rounds", label=_("Rounds played (duplicate)"))
+    movement = forms.ChoiceField(label=_("Movement (duplicate pairs)"), choices=Movement.choices,
+                                 required=False)
+    duplicate_rounds = model_field(Tournament, "duplicate_rounds", label=_("Rounds played (duplicate pairs)"))
     board_scale = forms.ChoiceField(label=_("Boards scored by (duplicate)"), choices=BoardScale.choices,
                                     required=False)
     points_win = forms.IntegerField(label=_("Points for a win"), min_value=0, max_value=10, initial=1)

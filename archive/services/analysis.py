@@ -42,7 +42,8 @@ def follow_archive(sender: object, match_id: int, change: str, players: list[int
     """Receiver of the archive's notice: a created or updated match with a record is analysed."""
     if change == "removed":
         return  # its analysis went with it
-    if ArchivedMatch.objects.filter(pk=match_id, has_record=True).exists():
+    # the double-dummy solver plays Bilka only: another game's match (its rules name it) is not analysed
+    if ArchivedMatch.objects.filter(pk=match_id, has_record=True).exclude(rules__has_key="game").exists():
         queue_analysis(match_id)
 
 
@@ -77,9 +78,11 @@ def analyse_match(*, match_id: int) -> str:
     """Work out (or keep) the analysis of one archived match; says what it did.
 
     A match is known by the hash the archive keeps of its record's game (`record_hash`)."""
-    match = ArchivedMatch.objects.filter(pk=match_id).only("pk", "has_record", "record_hash").first()
+    match = ArchivedMatch.objects.filter(pk=match_id).only("pk", "has_record", "record_hash", "rules").first()
     if match is None or not match.has_record or not match.record_hash:
         return "no record"
+    if "game" in (match.rules or {}):
+        return "not analysed: the solver plays Bilka only"
     digest = match.record_hash
     kept = MatchAnalysis.objects.filter(match=match, record_hash=digest).first()
     if kept is not None:

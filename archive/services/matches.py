@@ -28,9 +28,10 @@ from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat, MatchSourc
 from archive.selectors import against_bots, sat_in
 from clubs.models import Player
 from clubs.translit import search_key
-from gameplay.engine import EngineError, Rules, read_record
+from gameplay.engine import EngineError
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.engine.record import score_state
+from gameplay.engine.games import BILKA, game_of, rules_from_json
+from gameplay.engine.record_games import read_game_record, score_game_state
 
 #: Sent (by the task `gameplay.match_changed`) after an archived match was created, updated or
 #: removed: ``match_id``, ``change`` ("created", "updated", "removed") and ``players``, the ids of
@@ -105,8 +106,9 @@ class PlayedMatch:
 
 
 def rules_key(rules: dict[str, Any]) -> str:
-    """A short key of the full rules (defaults filled in): equal rules, equal keys."""
-    text = json.dumps(Rules.from_json(rules).to_json(), sort_keys=True, separators=(",", ":"))
+    """A short key of the full rules (defaults filled in): equal rules, equal keys (Bilka's keep
+    their keys; another game's rules name their game, so they never share a key with Bilka's)."""
+    text = json.dumps(rules_from_json(rules).to_json(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -142,9 +144,10 @@ def _check(played: PlayedMatch) -> None:
 
 
 def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
-    """Each deal's figures, by replaying the record (a broken one is refused)."""
+    """Each deal's figures, by replaying the record through its game's engine (a broken one is
+    refused). Kozyol has no pair on duty and no jack of clubs' holder: those stay empty."""
     try:
-        report = score_state(read_record(record))
+        report = score_game_state(read_game_record(record))
     except EngineError as error:
         raise ArchiveError(str(error)) from error
     rows = []
@@ -154,7 +157,7 @@ def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
             number=number,
             outcome=deal["outcome"],
             pair_on_duty=PAIRS.index(deal["on_duty"]) if "on_duty" in deal else None,
-            jack_holder=SEATS.index(deal["jack_holder"]),
+            jack_holder=SEATS.index(deal["jack_holder"]) if "jack_holder" in deal else None,
             redeal_seat=SEATS.index(redeal) if redeal else None,
             ns_points=deal["points"]["NS"] if "points" in deal else None,
             ew_points=deal["points"]["EW"] if "points" in deal else None,
@@ -235,7 +238,7 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.round_number = played.round_number
     match.club_id = played.club_id
     match.played_at = played.played_at
-    match.rules = Rules.from_json(played.rules).to_json()
+    match.rules = rules_from_json(played.rules).to_json()
     match.rules_key = rules_key(played.rules)
     match.ns_eyes, match.ew_eyes = played.ns_eyes, played.ew_eyes
     match.winner, match.reason, match.reason_seat = played.winner, played.reason, played.reason_seat
@@ -244,8 +247,9 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.record_hash = digest
     match.deal_count = len(deals)
     match.public = played.public
-    match.rated = played.rated and all(s.player_id is not None and s.kind == SeatKind.PLAYER
-                                       for s in played.seats)
+    # only Bilka is rated: another game's rating of its own is not built yet (docs/other-games.md)
+    match.rated = played.rated and game_of(played.rules) == BILKA and all(
+        s.player_id is not None and s.kind == SeatKind.PLAYER for s in played.seats)
     match.uploaded_by_id = played.uploaded_by_id
     match.save()
     match.seats.all().delete()

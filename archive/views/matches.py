@@ -70,8 +70,9 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
             back_url=reverse("archive:list"), back_label=_("Match archive"),
             download_url=reverse("archive:record", args=[match.pk]), verify_url=verify,
             players={SEATS[s["seat"]]: s["name"] for s in head["seat_rows"]},
-            extra={**head, "archive_head": True, "og": open_graph(request, match, head)},
-            **analysis_of(match),
+            extra={**head, "archive_head": True, "og": open_graph(request, match, head),
+                   **other_game_note(match)},
+            **({} if "game" in (match.rules or {}) else analysis_of(match)),
         )
     return render(request, "archive/archived_match.html", {**head, "deals": list(match.deals.all())})
 
@@ -109,6 +110,15 @@ def open_graph(request: HttpRequest, match: ArchivedMatch, head: dict[str, Any])
         "url": base + reverse("archive:match", args=[match.pk]) + query,
         "image": base + reverse("archive:position_png", args=[match.pk]) + query,
     }
+
+
+def other_game_note(match: ArchivedMatch) -> dict[str, str]:
+    """A match of another game than Bilka (its rules name it) is replayed without the double-dummy
+    analysis, whose solver plays Bilka only; the page says so."""
+    if "game" not in (match.rules or {}):
+        return {}
+    return {"note": _("A match of Kozyol khvalyony: it is replayed card by card, without the "
+                      "double-dummy analysis (that is for Bilka only).")}
 
 
 def analysis_of(match: ArchivedMatch) -> dict[str, Any]:

@@ -5,6 +5,10 @@ dealt and what happened (from `record.read_record` and `record.score_state`, so 
 scorer can never disagree), and for a deal and a card, the position: the hands left, the trick on
 the table, the tricks taken, the running points and whose turn it is. Pure, like the rest of the
 engine: a page, a CLI or a test reads it without Django.
+
+A Kozyol record (`record_games.py`) replays the same way: it has no jack of clubs' holder, no
+suits of seats and no pair on duty (those are None), and a deal its шамок stopped names the seat
+that caught the queen of clubs (`catch`).
 """
 
 from __future__ import annotations
@@ -21,12 +25,18 @@ from gameplay.engine.cards import (
     mask_cards,
     mask_points,
 )
-from gameplay.engine.deal import redeal_grounds
+from gameplay.engine.deal import DealLog, redeal_grounds
+from gameplay.engine.errors import RecordError
+from gameplay.engine.kozyol import KozyolMatchState, KozyolRules
+from gameplay.engine.kozyol_rules import KozyolDealLog
+from gameplay.engine.kozyol_rules import redeal_grounds as kozyol_redeal_grounds
 from gameplay.engine.match import MatchState
-from gameplay.engine.record import read_record, score_state
+from gameplay.engine.record_games import read_game_record, score_game_state
 from gameplay.engine.state import Phase
 
 Score = dict[str, int]
+#: The games a replay shows: four seats in two pairs.
+FourSeatMatch = MatchState | KozyolMatchState
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,7 @@ class DealSummary:
     number: int
     dealer: str
     hands: dict[str, tuple[str, ...]]
-    jack_holder: str
+    jack_holder: str | None
     trump: str | None
     suits: dict[str, str] | None
     pair_on_duty: str | None
@@ -78,6 +88,7 @@ class DealSummary:
     score_before: Score
     score_after: Score
     redeal: RedealAsked | None
+    catch: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -126,11 +137,12 @@ class Replay:
     Build with `Replay.from_record(record)`; a RecordError (from `read_record`) says what is wrong
     with a record that breaks the rules."""
 
-    def __init__(self, state: MatchState, record: dict[str, Any]) -> None:
+    def __init__(self, state: FourSeatMatch, record: dict[str, Any]) -> None:
         self.players: dict[str, str] = dict(state.players or {})
         self.rules = state.rules
         self._next = tuple(state.next_seat(s) for s in range(4))
-        score = score_state(state)
+        self.game: str = str(record.get("game") or "bilka")
+        score = score_game_state(state)
         self.score: Score = score["score"]
         self.winner: str | None = score["winner"]
         end = record.get("end")
@@ -139,23 +151,28 @@ class Replay:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Replay:
-        return cls(read_record(record), record)
+        state = read_game_record(record)
+        if not isinstance(state, MatchState | KozyolMatchState):
+            raise RecordError("the replay shows the games of four seats only")
+        return cls(state, record)
 
     # ------------------------------------------------------------------ deals
-    def _deals(self, state: MatchState, scored: list[dict[str, Any]]) -> list[DealSummary]:
+    def _deals(self, state: FourSeatMatch, scored: list[dict[str, Any]]) -> list[DealSummary]:
         out: list[DealSummary] = []
         before: Score = {"NS": 0, "EW": 0}
         suits_known = False
         last = len(state.deals) - 1
-        for index, (log, sc) in enumerate(zip(state.deals, scored, strict=True)):
+        logs: list[DealLog | KozyolDealLog] = list(state.deals)
+        for index, (log, sc) in enumerate(zip(logs, scored, strict=True)):
             redealt = log.redeal is not None
             # the suits are given out when the first deal's play begins (RULES.md, "Whose suit")
             began = not redealt and (bool(log.plays) or log.outcome is not None
                                      or (index == last and state.phase == Phase.PLAY))
             suits_known = suits_known or began
             suits = None
-            if suits_known and state.suit_of_seat is not None:
-                suits = {SEATS[s]: SUITS[state.suit_of_seat[s]] for s in range(4)}
+            suit_of_seat = getattr(state, "suit_of_seat", None)
+            if suits_known and suit_of_seat is not None:
+                suits = {SEATS[s]: SUITS[suit_of_seat[s]] for s in range(4)}
             cards = self._seated_cards(state, log.leader, [card_to_str(c) for c in log.plays],
                                        [SEATS[w] for w in log.trick_winners])
             tricks = tuple(
@@ -167,7 +184,7 @@ class Replay:
                 number=index + 1,
                 dealer=SEATS[log.dealer],
                 hands={SEATS[s]: _sorted(mask_cards(log.hands[s])) for s in range(4)},
-                jack_holder=SEATS[log.jack_holder],
+                jack_holder=SEATS[log.jack_holder] if isinstance(log, DealLog) else None,
                 trump=sc.get("trump"),
                 suits=suits,
                 pair_on_duty=sc.get("on_duty"),
@@ -180,12 +197,13 @@ class Replay:
                 score_before=before,
                 score_after=sc["score"],
                 redeal=None if log.redeal is None else self._redeal_asked(log.redeal, log.hands[log.redeal]),
+                catch=sc.get("catch"),
             ))
             before = sc["score"]
         return out
 
     @staticmethod
-    def _seated_cards(state: MatchState, leader: int, plays: list[str],
+    def _seated_cards(state: FourSeatMatch, leader: int, plays: list[str],
                       winners: list[str]) -> list[tuple[str, str]]:
         """Each card with the seat that played it: the leader, then in play order; each trick's
         winner (as the engine decided it) leads the next."""
@@ -202,7 +220,8 @@ class Replay:
     def _redeal_asked(self, seat: int, hand: int) -> RedealAsked:
         grounds = tuple(
             (rule, SUITS[detail] if rule == "five_of_suit" else detail)
-            for rule, detail in redeal_grounds(self.rules, hand)
+            for rule, detail in (kozyol_redeal_grounds(self.rules, hand)
+                                 if isinstance(self.rules, KozyolRules) else redeal_grounds(self.rules, hand))
         )
         return RedealAsked(seat=SEATS[seat], grounds=grounds, hand_points=mask_points(hand),
                            redeal_below=self.rules.redeal_below)
@@ -277,6 +296,7 @@ class Replay:
                     "points": d.points, "eyes": d.eyes, "score_before": d.score_before,
                     "score_after": d.score_after, "redeal": d.redeal is not None,
                     "finished": d.finished, "to_move_at_end": self.position(i, d.plays).to_move,
+                    **({"catch": d.catch} if d.catch is not None else {}),
                 }
                 for i, d in enumerate(deals)
             ],

@@ -17,17 +17,17 @@ from django.conf import settings
 from django.utils import timezone
 
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
-from gameplay.engine.match import MatchState
-from gameplay.engine.shuffle import SCHEME, commitment_of
+from gameplay.engine.games import AnyMatch, game_of
+from gameplay.engine.shuffle import GAME_SCHEMES, commitment_of
+from gameplay.engine.table_games import view_json
 from gameplay.words import bot_name
 
 SPECTATOR = None
 
 
-def view_of(state: MatchState, seat: int | None, *, delayed_hands: bool = False) -> dict[str, Any]:
-    """The game as `seat` (0..3) sees it, or a spectator (`seat` None)."""
-    obs = state.observation(seat) if seat is not None else state.spectator_observation()
-    view = obs.to_json()  # in the redeal phase nobody is "to move": all four answer at once
+def view_of(state: AnyMatch, seat: int | None, *, delayed_hands: bool = False) -> dict[str, Any]:
+    """The game as `seat` (0..3) sees it, or a spectator (`seat` None), whatever the table's game."""
+    view = view_json(state, seat)  # in the redeal phase nobody is "to move": all four answer at once
     view["can_redeal"] = "redeal" in view["legal"]
     view["review_tricks"] = state.rules.review_tricks
     view["order"] = "NESW" if state.rules.direction == "clockwise" else "NWSE"
@@ -36,7 +36,7 @@ def view_of(state: MatchState, seat: int | None, *, delayed_hands: bool = False)
     return view
 
 
-def previous_hands(state: MatchState) -> dict[str, list[str]] | None:
+def previous_hands(state: AnyMatch) -> dict[str, list[str]] | None:
     """The hands as dealt of the last finished deal (the one-deal delay of the spectator setting)."""
     finished = [d for d in state.deals if d.outcome is not None]
     if not finished:
@@ -44,17 +44,17 @@ def previous_hands(state: MatchState) -> dict[str, list[str]] | None:
     log = finished[-1]
     return {
         SEATS[s]: [card_to_str(c) for c in sorted(mask_cards(log.hands[s]), key=hand_sort_key)]
-        for s in range(4)
+        for s in range(len(log.hands))
     }
 
 
 def event_parts(
-    state: MatchState | None, *, delayed_hands: bool
+    state: AnyMatch | None, *, delayed_hands: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(private, spectator) parts of an event: each seat's view and the spectators' view."""
     if state is None:
         return {}, {}
-    private = {SEATS[s]: view_of(state, s) for s in range(4)}
+    private = {SEATS[s]: view_of(state, s) for s in range(len(state.hands))}
     return private, view_of(state, None, delayed_hands=delayed_hands)
 
 
@@ -112,7 +112,7 @@ def shuffle_meta(table: Any, seats: list[Any]) -> dict[str, Any] | None:
     if not seed or (table.status != "open" and not (table.record or {}).get("shuffle")):
         return None
     return {
-        "scheme": SCHEME,
+        "scheme": GAME_SCHEMES[game_of(table.rules)],
         "commitment": commitment_of(bytes.fromhex(seed)),
         "client_seeds": {SEATS[s.seat]: s.client_seed for s in seats},
         "seed": seed if table.status == "finished" else None,

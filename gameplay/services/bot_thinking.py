@@ -26,6 +26,8 @@ from django.conf import settings
 from django.db import transaction
 
 from gameplay.engine import MatchState, Phase, bots
+from gameplay.engine.games import AnyMatch
+from gameplay.engine.table_games import bot_action
 from gameplay.models import Seat, Table
 from gameplay.selectors import load_state
 from gameplay.services import scheduling
@@ -50,7 +52,7 @@ class Decision:
     action: int
 
 
-def bot_to_answer(table: Table, state: MatchState, seat: int | None) -> tuple[Seat | None, str]:
+def bot_to_answer(table: Table, state: AnyMatch, seat: int | None) -> tuple[Seat | None, str]:
     """The bot seat that is to act now, or None and why not ("stale" or "not_a_bot").
 
     In the redeal phase the bot at `seat` answers (without `seat`: the first bot yet to answer);
@@ -94,7 +96,10 @@ def decide(*, table_id: int, expected_event: int, seat: int | None = None,
     rng = rng or random.Random()  # noqa: S311 - a bot, not a secret
     budget = float(settings.BOT_BUDGET if budget is None else budget)
     thinking = max(0.0, budget * THINK_SHARE - (time.monotonic() - started))
-    action = bots.choose(row.bot_level, state.observation(row.seat), rng, budget=thinking)
+    if isinstance(state, MatchState):
+        action = bots.choose(row.bot_level, state.observation(row.seat), rng, budget=thinking)
+    else:  # another game's bot (Kozyol's beginner), from its own view
+        action = bot_action(row.bot_level, state, row.seat, rng, budget=thinking)
     return Decision(table_id=table_id, expected_event=expected_event, seat=row.seat, action=action)
 
 

@@ -15,7 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay.engine import MatchState, Phase
+from gameplay.engine import Phase
+from gameplay.engine.games import AnyMatch
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import event_parts, move_seconds, redeal_seconds, table_meta
 from gameplay.services import rows, scheduling
@@ -63,7 +64,7 @@ def seat_rows(table: Table) -> list[Seat]:
     return rows.seats_of(table)
 
 
-def append_event(table: Table, kind: str, state: MatchState | None, public: dict[str, Any],
+def append_event(table: Table, kind: str, state: AnyMatch | None, public: dict[str, Any],
                  seats: list[Seat] | None = None, *, move_id: str = "",
                  move_seat: int | None = None) -> TableEvent:
     """Number and store one event, advancing `event_seq` by compare-and-set; broadcast on commit.
@@ -85,7 +86,7 @@ def append_event(table: Table, kind: str, state: MatchState | None, public: dict
     return event
 
 
-def set_move_clock(table: Table, state: MatchState | None, seats: list[Seat], *,
+def set_move_clock(table: Table, state: AnyMatch | None, seats: list[Seat], *,
                    opened: bool = False) -> None:
     """Set the deadline of the seat to move (none for a bot, or when nobody is to move).
 
@@ -108,7 +109,7 @@ def set_move_clock(table: Table, state: MatchState | None, seats: list[Seat], *,
     table.move_deadline = timezone.now() + timedelta(seconds=move_seconds(table))
 
 
-def queue_next_task(table: Table, state: MatchState | None, seats: list[Seat]) -> None:
+def queue_next_task(table: Table, state: AnyMatch | None, seats: list[Seat]) -> None:
     """On commit, queue the task of the seat to move: a bot's move, or the move clock.
 
     For a redeal question just put (its event is the table's last), the question's clock and

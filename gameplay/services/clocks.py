@@ -16,9 +16,11 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from gameplay.engine import MatchState, Phase, write_record
-from gameplay.engine.bots import choose
+from gameplay.engine import Phase
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import AnyMatch
+from gameplay.engine.record_games import write_game_record
+from gameplay.engine.table_games import bot_action
 from gameplay.models import BotLevel, Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import grace_seconds
 from gameplay.selectors import load_state
@@ -62,7 +64,7 @@ def bot_move(*, table_id: int, expected_event: int, seat: int | None = None,
         keep_on_commit(table, state)  # unchanged: back into the cache
         return "other_level"
     rng = rng or random.Random()  # noqa: S311 - a bot, not a secret
-    action = choose(row.bot_level, state.observation(row.seat), rng)
+    action = bot_action(row.bot_level, state, row.seat, rng)
     try:
         apply_locked(table, state, row.seat, action)
     except Conflict:
@@ -105,11 +107,11 @@ def clock_expired(*, table_id: int, expected_event: int) -> str:
     return "timeout"
 
 
-def _close_redeal_question(table: Table, state: MatchState, seats: list[Seat]) -> str:
+def _close_redeal_question(table: Table, state: AnyMatch, seats: list[Seat]) -> str:
     """The redeal question's time ran out: whoever has not answered plays (no forfeit, no grace
     spent), and the play begins in one event that names nobody."""
     state.end_redeal_phase()
-    table.record = write_record(state)
+    table.record = write_game_record(state)
     set_move_clock(table, state, seats)
     try:
         append_event(table, "move", state, {"seat": None, "action": "play"}, seats)

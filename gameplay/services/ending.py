@@ -9,8 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.notify import notify_user
-from gameplay.engine import MatchState, write_record
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import AnyMatch
+from gameplay.engine.record_games import write_game_record
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.selectors import load_state, record_with_seed
 from gameplay.services.archiving import archive_table
@@ -18,16 +19,16 @@ from gameplay.services.changes import Outcome, append_event, lock_table, seat_ro
 from gameplay.tables import broadcast
 
 
-def finish_locked(table: Table, state: MatchState, seats: list[Seat], reason: str,
+def finish_locked(table: Table, state: AnyMatch, seats: list[Seat], reason: str,
                   public: dict[str, Any], *, move_id: str = "", move_seat: int | None = None) -> TableEvent:
     """Store the result of the locked table's decided match and append its last event."""
     table.status = TableStatus.FINISHED
     table.finished_at = timezone.now()
     table.move_deadline = None
     table.decision_event = None
-    table.record = write_record(state)  # a decided match: the record reveals the shuffle seed
+    table.record = write_game_record(state)  # a decided match: the record reveals the shuffle seed
     table.record = record_with_seed(table)
-    if state.boards is not None and state.end is None:
+    if getattr(state, "boards", None) is not None and state.end is None:
         # a board set played to its last board: no pair wins the table, each board is scored apart
         winner, reason = None, "boards"
     else:

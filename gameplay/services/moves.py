@@ -7,8 +7,22 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from gameplay.engine import IllegalAction, MatchState, Phase, write_record
-from gameplay.engine.cards import JACK_RANK, PASS, REDEAL, SEATS, SUIT_NAMES, card_from_str, card_to_str
+from gameplay.engine import IllegalAction, MatchState, Phase
+from gameplay.engine.cards import (
+    DIAMONDS,
+    JACK_RANK,
+    PASS,
+    REDEAL,
+    SEATS,
+    SUIT_NAMES,
+    card_from_str,
+    card_to_str,
+)
+from gameplay.engine.games import AnyMatch
+from gameplay.engine.kozyol import KozyolMatchState
+from gameplay.engine.kozyol_rules import ladder_of
+from gameplay.engine.record_games import write_game_record
+from gameplay.engine.table_games import deals_finished
 from gameplay.models import Table, TableEvent, TableStatus
 from gameplay.services.changes import (
     Conflict,
@@ -35,7 +49,7 @@ def parse_action(text: Any) -> int:
         raise TableError(_("That is not a card."), "invalid") from None
 
 
-def _why_refused(state: MatchState, seat: int, action: int) -> str:
+def _why_refused(state: AnyMatch, seat: int, action: int) -> str:
     """A refusal in the player's language; it names only his own card and the led suit."""
     if state.phase == Phase.REDEAL:
         if action == REDEAL and seat in state.redeal_pending:
@@ -47,12 +61,29 @@ def _why_refused(state: MatchState, seat: int, action: int) -> str:
         return _("A redeal may only be asked for before the first card is played.")
     if not state.hands[seat] >> action & 1:
         return _("You do not hold %(card)s.") % {"card": card_to_str(action)}
+    if isinstance(state, KozyolMatchState):
+        return _why_refused_kozyol(state, seat, action)
+    assert isinstance(state, MatchState)  # noqa: S101 - the tables play Bilka and Kozyol
     trick = state.trick
     if trick:
         lead = trick[0]
         if lead % 9 == JACK_RANK or lead // 9 == state.trump:
             return _("You must play a trump.")
         return _("You must follow suit (%(suit)s).") % {"suit": _suit_name(lead // 9)}
+    return _("You may not discard that ace: its suit has not been led yet.")
+
+
+def _why_refused_kozyol(state: KozyolMatchState, seat: int, action: int) -> str:
+    """Kozyol's refusals of a card he holds: the шамок, queens, jacks and diamonds are all trumps."""
+    trick = state.trick
+    if not trick:
+        return _("Your pair deals: lead a plain card while you hold one.")
+    ladder = ladder_of(state.rules)
+    lead = ladder.lead_key[trick[0]]
+    if state.hands[seat] & ladder.follow[lead]:
+        if lead == DIAMONDS:
+            return _("You must play a trump.")
+        return _("You must follow suit (%(suit)s).") % {"suit": _suit_name(lead)}
     return _("You may not discard that ace: its suit has not been led yet.")
 
 
@@ -135,11 +166,11 @@ def _receipt(table: Table, seat: int, client_move_id: str | None) -> Outcome | N
     return Outcome(ok=True, event_number=receipt[1], duplicate=True)
 
 
-def apply_locked(table: Table, state: MatchState, seat: int, action: int, *, move_id: str = "") -> TableEvent:
+def apply_locked(table: Table, state: AnyMatch, seat: int, action: int, *, move_id: str = "") -> TableEvent:
     """Apply `action` of `seat` to the locked table's state and append its event (the last one
     ends the match); TableError in the player's words if the rules do not allow it."""
     deals_before = len(state.deals)
-    finished_before = state.deals_finished
+    finished_before = deals_finished(state)
     trick_before = len(state.trick)
     leader_before = state.trick_leader
     try:
@@ -149,11 +180,11 @@ def apply_locked(table: Table, state: MatchState, seat: int, action: int, *, mov
     # Every seat answers the redeal question, so who answered "play" tells nothing of his hand.
     public: dict[str, Any] = {"seat": SEATS[seat], "action": public_action(action)}
     if action not in (REDEAL, PASS) and trick_before == 3:
-        log = state.deals[finished_before] if state.deals_finished > finished_before else state.deals[-1]
+        log = state.deals[finished_before] if deals_finished(state) > finished_before else state.deals[-1]
         at = len(log.plays) - 4
         public["trick"] = {"leader": SEATS[leader_before], "cards": [card_to_str(c) for c in log.plays[at:]],
                            "winner": SEATS[log.trick_winners[-1]]}
-    if state.deals_finished > finished_before:
+    if deals_finished(state) > finished_before:
         log = state.deals[finished_before]
         public["deal_end"] = {
             "outcome": log.outcome,
@@ -161,7 +192,10 @@ def apply_locked(table: Table, state: MatchState, seat: int, action: int, *, mov
             "eyes": {"NS": log.eyes[0], "EW": log.eyes[1]},
             "new_deal": len(state.deals) > deals_before,
         }
-    table.record = write_record(state)
+        catch = getattr(log, "catch", None)  # Kozyol's: the шамок caught the queen of clubs
+        if catch is not None:
+            public["deal_end"]["catch"] = SEATS[catch]
+    table.record = write_game_record(state)
     seats = seat_rows(table)
     if state.phase == Phase.OVER:
         return finish_locked(table, state, seats, "eyes", public, move_id=move_id, move_seat=seat)

@@ -9,11 +9,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay.engine import MatchState, Rules, RulesError, write_record
+from gameplay.engine import MatchState, Rules, RulesError
 from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import SEATS, deck_cards, deck_mask
 from gameplay.engine.deal import check_hands
-from gameplay.engine.shuffle import CLIENT_SEED_MAX, Shuffle, client_seed_problem
+from gameplay.engine.games import BILKA, AnyMatch, game_of, new_match, rules_from_json
+from gameplay.engine.games import SEATS as GAME_SEATS
+from gameplay.engine.record_games import write_game_record
+from gameplay.engine.shuffle import CLIENT_SEED_MAX, GAME_SCHEMES, Shuffle, client_seed_problem
+from gameplay.engine.table_games import BOT_LEVELS
 from gameplay.models import (
     REDEAL_SECONDS_MAX,
     REDEAL_SECONDS_MIN,
@@ -39,11 +43,33 @@ _sysrand = secrets.SystemRandom()
 
 
 def validate_rules(data: Any) -> dict[str, Any]:
-    """The complete rules object (every parameter explicit); RulesError names the key at fault."""
+    """The complete rules object (every parameter explicit); RulesError names the key at fault.
+
+    Its `game` key chooses the game (`games.py`): Bilka's rules are written as before, with no
+    `game` key; Kozyol's name their game."""
     try:
-        return Rules.from_json(data).to_json()
+        return rules_from_json(data).to_json()
     except TypeError as exc:  # pragma: no cover - from_json checks keys first
         raise RulesError("rules", str(exc)) from None
+
+
+def seat_count(table: Table) -> int:
+    """How many seats the table's game has (four for Bilka and Kozyol)."""
+    return GAME_SEATS[game_of(table.rules)]
+
+
+def check_game(game: str, *, rated: bool, boards: BoardSet | None) -> None:
+    """What only Bilka's tables may be: rated (another game's rating is not built yet), or dealt
+    from a duplicate event's boards; TableError in the player's words otherwise."""
+    if game == BILKA:
+        return
+    if GAME_SEATS[game] != 4:
+        raise TableError(_("Live tables of this game are not open yet."), "invalid")
+    if rated:
+        raise TableError(_("Kozyol tables are casual for now: a rating of its own is not built yet."),
+                         "invalid")
+    if boards is not None:
+        raise TableError(_("Duplicate boards are dealt for Bilka only."), "invalid")
 
 
 def _player_name(user: Any) -> str:
@@ -83,8 +109,10 @@ def create_table(
     `boards` (a duplicate event's set, its hands dealt) makes the table deal exactly those boards,
     in order, with no client seed, no shuffle seed and no redeal, and end after the last one."""
     full_rules = validate_rules(rules or {})
+    game = game_of(full_rules)
+    check_game(game, rated=rated, boards=boards)
     if bots:
-        clean_bot_level(bot_level)
+        clean_bot_level(bot_level, game)
     if seating not in Seating.values:
         raise TableError(_("Unknown seating."), "invalid")
     if redeal_seconds is not None and not (
@@ -163,7 +191,7 @@ def _sit_locked(table: Table, *, user: Any, session_key: str, client_seed: str =
         return mine
     if table.status != TableStatus.OPEN:
         raise TableError(_("This table has already started."), "started")
-    free = sorted(set(range(4)) - {s.seat for s in seats})
+    free = sorted(set(range(seat_count(table))) - {s.seat for s in seats})
     if not free:
         raise TableError(_("This table is full."), "full")
     number = free[0] if table.seating == Seating.IN_ORDER else _sysrand.choice(free)
@@ -194,10 +222,12 @@ def fill_with_bots(*, table_id: int, user: Any = None, session_key: str = "",
     broadcast.lobby_changed()
 
 
-def clean_bot_level(value: Any) -> str:
-    """A bot level (`BotLevel`); TableError in the player's words if it is not one."""
+def clean_bot_level(value: Any, game: str = BILKA) -> str:
+    """A bot level (`BotLevel`) that plays `game`; TableError in the player's words if it is not one."""
     if value not in BotLevel.values:
         raise TableError(_("Unknown bot level."), "invalid")
+    if value not in BOT_LEVELS.get(game, ()):
+        raise TableError(_("Only the beginner bot plays Kozyol for now."), "invalid")
     return str(value)
 
 
@@ -206,10 +236,11 @@ def _fill_bots_locked(table: Table, levels: str | dict[int, str] = BotLevel.BEGI
     if not any(not s.is_bot for s in seats):
         raise TableError(_("A table needs at least one person."), "invalid")
     taken = {s.seat for s in seats}
-    for number in range(4):
+    game = game_of(table.rules)
+    for number in range(seat_count(table)):
         if number not in taken:
             level = levels if isinstance(levels, str) else levels.get(number, BotLevel.BEGINNER)
-            Seat.objects.create(table=table, seat=number, is_bot=True, bot_level=clean_bot_level(level),
+            Seat.objects.create(table=table, seat=number, is_bot=True, bot_level=clean_bot_level(level, game),
                                 name=_("Bot %(seat)s") % {"seat": SEATS[number]})
     _start_locked(table)
 
@@ -224,19 +255,25 @@ def _start_locked(table: Table) -> None:
     if not table.shuffle_seed:  # a table opened before provable shuffles: committed from the start
         table.shuffle_seed = new_shuffle_seed()
         Table.objects.filter(pk=table.pk).update(shuffle_seed=table.shuffle_seed)
-    client_seeds = (seats[0].client_seed, seats[1].client_seed, seats[2].client_seed, seats[3].client_seed)
-    shuffle = Shuffle(client_seeds, seed=bytes.fromhex(table.shuffle_seed))
-    state = MatchState(Rules.from_json(table.rules), rng=_sysrand,
-                       players={SEATS[s.seat]: s.name for s in seats}, shuffle=shuffle)
+    client_seeds = tuple(s.client_seed for s in seats)
+    game = game_of(table.rules)
+    if game == BILKA:
+        shuffle = Shuffle(client_seeds, seed=bytes.fromhex(table.shuffle_seed))
+        state: AnyMatch = MatchState(Rules.from_json(table.rules), rng=_sysrand,
+                                     players={SEATS[s.seat]: s.name for s in seats}, shuffle=shuffle)
+    else:  # dealt by the game's own scheme, so one seed never deals the same cards to two games
+        shuffle = Shuffle(client_seeds, seed=bytes.fromhex(table.shuffle_seed), scheme=GAME_SCHEMES[game])
+        state = new_match(rules_from_json(table.rules), rng=_sysrand,
+                          players={SEATS[s.seat]: s.name for s in seats}, shuffle=shuffle)
     _start_playing(table, seats, state)
 
 
-def _start_playing(table: Table, seats: list[Seat], state: MatchState) -> None:
+def _start_playing(table: Table, seats: list[Seat], state: AnyMatch) -> None:
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     # grace counts from the start of the match, not from a wait at the open table
     Seat.objects.filter(table=table, disconnected_at__isnull=False).update(disconnected_at=table.started_at)
-    table.record = write_record(state)
+    table.record = write_game_record(state)
     set_move_clock(table, state, seats)
     append_event(table, "start", state, {}, seats)
     queue_next_task(table, state, seats)
@@ -277,7 +314,7 @@ def set_client_seed(*, table_id: int, client_seed: Any, user: Any = None, sessio
 def play_now(*, user: Any = None, session_key: str = "", rules: dict[str, Any] | None = None,
              bot_level: str = BotLevel.BEGINNER) -> Table:
     """"Play now vs bots": a table with the person at S and three bots of `bot_level`, started at once."""
-    clean_bot_level(bot_level)
+    clean_bot_level(bot_level, game_of(rules))
     if user is not None and not user.is_authenticated:
         user = None
     if user is None and not session_key:

@@ -14,17 +14,18 @@ import threading
 
 from django.db import transaction
 
-from gameplay.engine import MatchState, Phase
+from gameplay.engine import Phase
+from gameplay.engine.games import AnyMatch
 from gameplay.models import Table
 from gameplay.selectors import load_state
 
 #: By table id: ((event_seq, invite token), state).
-_STATES: dict[int, tuple[tuple[int, str], MatchState]] = {}
+_STATES: dict[int, tuple[tuple[int, str], AnyMatch]] = {}
 _STATES_LOCK = threading.Lock()
 STATE_CACHE_SIZE = 2000
 
 
-def take_state(table: Table) -> MatchState | None:
+def take_state(table: Table) -> AnyMatch | None:
     """The state of a locked table: from this process's cache when it is current, else replayed."""
     with _STATES_LOCK:
         hit = _STATES.pop(table.pk, None)
@@ -33,14 +34,14 @@ def take_state(table: Table) -> MatchState | None:
     return load_state(table)
 
 
-def keep_on_commit(table: Table, state: MatchState) -> None:
+def keep_on_commit(table: Table, state: AnyMatch) -> None:
     """Cache the state a move left once that move commits (a finished match is not kept)."""
     if state.phase != Phase.OVER:
         table_id, key = table.pk, (table.event_seq, table.invite_token)
         transaction.on_commit(lambda: _keep_state(table_id, key, state))
 
 
-def _keep_state(table_id: int, key: tuple[int, str], state: MatchState) -> None:
+def _keep_state(table_id: int, key: tuple[int, str], state: AnyMatch) -> None:
     """After commit: remember `state` as the table's at `key` (oldest entries go first)."""
     with _STATES_LOCK:
         _STATES.pop(table_id, None)

@@ -29,9 +29,10 @@ SELECT m.id, m.played_at, m.rules::text, m.winner, m.reason, m.tournament, m.ns_
                      || d.ns_eyes || ',' || d.ew_eyes, ';' ORDER BY d.number)
      FROM {ArchivedDeal._meta.db_table} d WHERE d.match_id = m.id)
 FROM {ArchivedMatch._meta.db_table} m
-WHERE m.rated
+WHERE m.rated AND NOT (m.rules ? 'game')
 ORDER BY m.played_at, m.id
 """  # noqa: S608 - the table names are the models', nothing comes from outside
+# (`rules ? 'game'`: another game's match, which Bilka's rating never counts, as `recompute._rated`)
 CHANGE_COLUMNS = ("match_id", "player_id", "game", "played_at", "seq", "before", "after", "deviation_before",
                   "deviation_after", "weight")
 

@@ -60,7 +60,9 @@ def _deal(row: tuple[str, int | None, int | None, int | None, int, int]) -> Deal
 
 
 def _rated(qs: Any) -> Any:
-    return qs.filter(rated=True).order_by("played_at", "pk")
+    """The rated matches of Bilka, in the order they were played. The rules of another game name it
+    (`game`); those never count for Bilka's rating (a rating per game is not built yet)."""
+    return qs.filter(rated=True).exclude(rules__has_key="game").order_by("played_at", "pk")
 
 
 DEAL_FIELDS = ("outcome", "pair_on_duty", "ns_points", "ew_points", "ns_eyes", "ew_eyes")
@@ -298,7 +300,7 @@ def learn_latest(match_id: int) -> bool:
     match played and none is learnt yet from it; False when a full recompute is needed instead."""
     with transaction.atomic():
         _lock()
-        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).first()
+        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).exclude(rules__has_key="game").first()
         if m is None:
             return True  # not rated: nothing to learn
         if RatingChange.objects.filter(match=m).exists():

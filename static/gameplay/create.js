@@ -4,8 +4,9 @@
 (function () {
   "use strict";
   var form = document.getElementById("table-form");
+  if (!form) return;
   var data = document.getElementById("tc-presets");
-  if (!form || !data) return;
+  if (!data) return;
   var presets = JSON.parse(data.textContent);
 
   function fill(name) {

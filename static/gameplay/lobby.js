@@ -12,7 +12,9 @@
     tables.forEach(function (t) {
       var li = document.createElement("li"), a = document.createElement("a");
       a.className = "list-item"; a.href = t.url;
-      var title = document.createElement("span"); title.className = "list-title"; title.textContent = "#" + t.id;
+      var title = document.createElement("span"); title.className = "list-title"; title.textContent = "#" + t.id + " ";
+      var game = document.createElement("span"); game.className = "lobby-game"; game.dataset.game = t.game || "bilka";
+      game.textContent = T["game_" + (t.game || "bilka")] || t.game; title.appendChild(game);
       var meta = document.createElement("span"); meta.className = "list-meta";
       // the frame is the same for every reader: seats and bots are named here, in his language
       meta.textContent = t.seats.map(function (s) {

@@ -146,7 +146,11 @@
       trump.appendChild(el("span", "bt-trump-suit" + ((view.trump === "H" || view.trump === "D") ? " bt-red" : ""), SUIT[view.trump]));
       trump.title = T["suit_" + view.trump];
     } else trump.textContent = "";
-    duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: pairWord(view.on_duty) }) : "";
+    duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: pairWord(view.on_duty) })
+      : view && view.game === "kozyol" ? T.no_duty : "";
+    // Kozyol: the shamok, the queens and the jacks, trumps above the diamonds (drawn by the page)
+    var perm = $(".bt-permanent");
+    if (perm) perm.hidden = !(view && view.trump);
     var ld = view && view.last_deal;
     var lastLine = ld && ld.points ? " \u00b7 " + fmt(T.last_deal, { ns: ld.points.NS, ew: ld.points.EW }) : "";
     var boards = table && table.boards, number = view && boards && boards[view.deal - 1];
@@ -176,7 +180,8 @@
       if (T["outcome_" + lp.outcome]) box.appendChild(el("p", "bt-between-outcome", T["outcome_" + lp.outcome]));
       var list = el("ul", "bt-between-lines");
       list.appendChild(el("li", "bt-sum-points", fmt(T.summary_points, { ns: lp.points.NS, ew: lp.points.EW })));
-      list.appendChild(el("li", "bt-sum-duty", fmt(T.on_duty, { pair: pairWord(lp.on_duty) })));
+      if (lp.on_duty) list.appendChild(el("li", "bt-sum-duty", fmt(T.on_duty, { pair: pairWord(lp.on_duty) })));
+      if (lp.catch) list.appendChild(el("li", "bt-sum-catch", fmt(T.caught_by, { name: seatName(lp.catch) })));
       list.appendChild(el("li", "bt-sum-eyes", fmt(T.summary_eyes, { ns: lp.eyes.NS, ew: lp.eyes.EW })));
       list.appendChild(el("li", "bt-sum-score", fmt(T.summary_score, { ns: lp.score.NS, ew: lp.score.EW })));
       box.appendChild(list);

@@ -216,7 +216,8 @@
     $(".rp-outcome").textContent = row.outcome;
     $(".rp-dealer").textContent = fmt(T.dealer, { name: name(d.dealer) });
     $(".rp-trump").textContent = d.trump ? T.trump + ": " + SUIT[d.trump] + " " + T.suit_word[d.trump] : "";
-    $(".rp-jack").textContent = fmt(T.jack, { name: name(d.jack_holder) });
+    $(".rp-jack").textContent = d.jack_holder ? fmt(T.jack, { name: name(d.jack_holder) })
+      : d.catch ? fmt(T.catch, { name: name(d.catch) }) : "";  // Kozyol: no jack's holder; a catch
     $(".rp-duty").textContent = d.pair_on_duty ? fmt(T.duty, { pair: T.pair[d.pair_on_duty] }) : "";
     var redeal = $(".rp-redeal");
     redeal.hidden = !row.redeal;

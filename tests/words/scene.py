@@ -60,6 +60,8 @@ class Scene:
     mix_match_entry: int = 0
     #: A table waiting for players, asel seated: the form that picks each empty seat's bot level.
     open_table: Table | None = None
+    #: A Kozyol khvalyony table under way, oleh against three beginner bots.
+    kozyol_table: Table | None = None
     #: The Swiss and the mix grant half-point requested byes; a Swiss pair asked for the next round.
     bye: ByeRequest | None = None
     names: frozenset[str] = field(default=frozenset())
@@ -68,6 +70,8 @@ class Scene:
     #: A duplicate event of four pairs, round 1 paired, both tables' boards entered (one adjusted).
     duplicate: Tournament | None = None
     dup_match: Match | None = None
+    #: An individual duplicate of eight players, round 1 played at both tables.
+    ind_duplicate: Tournament | None = None
 
     def user(self, username: str | None):
         return None if username is None else self.users[username]
@@ -111,6 +115,7 @@ def build_scene() -> Scene:
         invitation=PlayerInvitation.objects.filter(club=club).latest("pk"),
     )  # fmt: skip
     scene.open_table = table_services.create_table(rules={}, user=users["asel"])
+    scene.kozyol_table = table_services.create_table(rules={"game": "kozyol"}, user=users["oleh"], bots=True)
     services.update_tournament(
         actor=organiser, tournament=swiss, bye_requests="half", bye_requests_not_last=1
     )
@@ -140,6 +145,7 @@ def build_scene() -> Scene:
                                               player=users["oleh"].player.pk, samples=4)
     fairplay.run_review(review_id=review.pk, generation=review.generation)
     scene.duplicate, scene.dup_match = _duplicate(organiser, club)
+    scene.ind_duplicate = _ind_duplicate(organiser, club)
     scene.names = frozenset(
         {u.username for u in users.values()}
         | {t.slug for t in Tournament.objects.all()}
@@ -165,6 +171,22 @@ def _duplicate(organiser, club: Club) -> tuple[Tournament, Match]:
     services.enter_board_results(actor=organiser, match=second, entries=[
         entry(1, ns_points=46), entry(2, ns_points=60)])
     return event, first
+
+
+def _ind_duplicate(organiser, club: Club) -> Tournament:
+    """An individual duplicate of eight players, two boards a round; round 1 played at both tables."""
+    event = services.create_tournament(
+        actor=organiser, club=club, name="Личный дубль Успенки", format="ind_duplicate", swiss_rounds=7,
+        boards_per_round=2, seeding="manual",
+    )  # fmt: skip
+    services.register_players_bulk(actor=organiser, tournament=event, text="\n".join((
+        "Арман Сейткали", "Болат Нуржанов", "Вера Ким", "Галия Ахметова", "Данияр Омаров",
+        "Елена Павленко", "Жанна Исаева", "Зарина Толеу")))
+    rnd = services.pair_next_round(actor=organiser, tournament=event)
+    for points, match in zip((74, 46), rnd.matches.filter(bye=False).order_by("table"), strict=True):
+        services.enter_board_results(actor=organiser, match=match, entries=[
+            services.BoardEntry(1, ns_points=points), services.BoardEntry(2, ns_points=120 - points)])
+    return event
 
 
 def _player_of(match: Match, club: Club, owner):

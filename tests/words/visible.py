@@ -24,8 +24,10 @@ ALLOWED = frozenset({
     "QR",  # a QR code ("QR-код") is called so in every language of the site
     "p", "Z",  # a statistic's letters (the p-value, the Z score), written so in every language
 })  # fmt: skip
-#: Phrases that are English on purpose: the examples of typing a name in Latin letters.
-ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "bilka-record/1")
+#: Phrases that are English on purpose: the examples of typing a name in Latin letters, and the
+#: names of the dealing schemes and the record format (identifiers a verifier types as they are).
+ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "kozyol-shuffle/1",
+                   "bilka-record/1")
 
 #: Not read for words: scripts and styles, and <kbd>, the name of a key as its cap prints it
 #: (Shift, Page Up, Home: Latin on the keyboards of every language of the site).

@@ -14,7 +14,8 @@ docs/duplicate.md writes the form down with a worked example. In short:
 - A table that could not play a board gets an **adjusted score**: average plus 60 % to a pair not at
   fault, average minus 40 % to one at fault (the ACBL's and EBU's customary values).
 - A pair's **event score** is the mean of its percentages over the boards it played or was
-  adjusted on.
+  adjusted on. In an individual event each player gets his side's percentage on every board he
+  played (``sides``), and his score is their mean.
 
 Movements (`mitchell`, `howell`) return one `Seat` per table and round; `table_cards` turns them into
 each pair's card ("round 3: table 5, EW, boards 9-12, against pair 4").
@@ -23,7 +24,7 @@ each pair's card ("round 3: table 5, EW, boards 9-12, against pair 4").
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -143,13 +144,41 @@ def score_boards(results: Iterable[TableResult]) -> dict[int, list[BoardScore]]:
     return out
 
 
-def event_scores(results: Iterable[TableResult]) -> dict[int, Fraction]:
-    """Each pair's event score: the mean of its percentages over its boards."""
-    per_pair: dict[int, list[Fraction]] = defaultdict(list)
+Sides = Mapping[int, Sequence[int]]
+"""An individual event's sides: each side's (a partnership of one table) two players. A pair
+event passes none: there the side is the pair."""
+
+
+def percentages(results: Iterable[TableResult], sides: Sides | None = None,
+                absent: Mapping[int, Collection[int]] | None = None) -> dict[int, list[Fraction]]:
+    """Each pair's percentages, one for each board it played or was adjusted on; with ``sides``
+    each player's instead: on every board he gets his side's percentage. ``absent``: a side's
+    players who left its table unplayed (a withdrawal); on its adjusted boards the side's other
+    player, not at fault, gets average plus, as his opponents do."""
+    out: dict[int, list[Fraction]] = defaultdict(list)
     for scores in score_boards(results).values():
         for s in scores:
-            per_pair[s.pair].append(s.percent)
-    return {pair: sum(pcts, Fraction(0)) / len(pcts) for pair, pcts in per_pair.items()}
+            gone = (absent or {}).get(s.pair, ())
+            for who in (sides.get(s.pair, ()) if sides is not None else (s.pair,)):
+                out[who].append(AVERAGE_PLUS if s.adjusted and gone and who not in gone else s.percent)
+    return dict(out)
+
+
+def event_scores(results: Iterable[TableResult], sides: Sides | None = None,
+                 absent: Mapping[int, Collection[int]] | None = None) -> dict[int, Fraction]:
+    """Each pair's event score (each player's, with ``sides``): the mean of its percentages over
+    its boards. A player who sat a round out has no boards in it, so it neither helps nor harms."""
+    return {who: sum(pcts, Fraction(0)) / len(pcts)
+            for who, pcts in percentages(results, sides, absent).items()}
+
+
+def finished(results: Iterable[TableResult], plays: Mapping[int, int]) -> set[int]:
+    """The boards with a result at every table that plays them (``plays``: board -> tables): no
+    table is still to play them, so their results may be shown and counted while the event runs."""
+    done: dict[int, int] = defaultdict(int)
+    for r in results:
+        done[r.board] += 1
+    return {b for b, n in plays.items() if n > 0 and done[b] >= n}
 
 
 # --- movements -------------------------------------------------------------------------------------------

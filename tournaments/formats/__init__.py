@@ -12,6 +12,7 @@ from .base import Game, RoundPlan, StandingLine, Standings, TournamentFormat, ma
 from .double_elim import DoubleElimination
 from .duplicate import Duplicate
 from .groups_playoff import GroupsThenPlayoff
+from .individual_duplicate import IndividualDuplicate
 from .individual_movement import IndividualMovement
 from .individual_swiss import IndividualSwiss
 from .round_robin import RoundRobin
@@ -29,6 +30,7 @@ FORMATS: dict[str, type[TournamentFormat]] = {
         IndividualMovement,
         IndividualSwiss,
         Duplicate,
+        IndividualDuplicate,
     )
 }
 

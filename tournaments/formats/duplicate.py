@@ -1,5 +1,7 @@
 """Duplicate pairs: every table plays the same boards, each pair's result compared by matchpoints.
 
+``DuplicateScoring`` is what the individual duplicate (``individual_duplicate``) shares with it.
+
 The movement (``core.duplicate``: Mitchell or Howell-like) seats the pairs: pair numbers are the
 seeds, the NS pair is the match's ``home``, the EW pair its ``away``, the table the movement's,
 and the board set the match's ``slot`` (its boards are ``set_boards``). A pair the movement sits
@@ -10,6 +12,7 @@ boards (``core.duplicate.event_scores``), from the tables' board results.
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -22,7 +25,16 @@ from gameplay.engine.rules import Rules
 
 from ..core import duplicate as core
 from ..core.standings import StandingRow
-from ..models import BoardResult, BoardScale, EntryStatus, Format, Match, Movement, Tournament
+from ..models import (
+    BoardResult,
+    BoardScale,
+    EntryStatus,
+    Format,
+    Match,
+    Movement,
+    Tournament,
+    TournamentStatus,
+)
 from .base import Game, RoundPlan, Standings, TournamentFormat, check_round_number
 
 MIN_PAIRS = 4
@@ -93,7 +105,67 @@ def event_results(tournament: Tournament) -> list[BoardResult]:
     )
 
 
-class Duplicate(TournamentFormat):
+class DuplicateScoring:
+    """What both duplicate formats share: the boards each table plays, how many tables play each
+    board, and standings by average percentage. A board counts in the standings while the event
+    runs only once every table that plays it has a result on it (the hall's and the traveller's
+    rule): a side still to play it learns nothing of it from the standings. Once the event is
+    finished every result counts."""
+
+    tournament: Tournament
+
+    def boards_of(self, match: Match) -> range:
+        """The boards the table of ``match`` plays (none for a bye)."""
+        return range(0) if match.bye else set_boards(self.tournament, match.slot)
+
+    def board_plays(self) -> dict[int, int]:
+        """How many tables play each board of the event (0 boards before the field is fixed)."""
+        raise NotImplementedError
+
+    def sides(self) -> dict[int, tuple[int, ...]] | None:
+        """Each side's players (an individual event), or None: a pair event's side is its pair."""
+        return None
+
+    def absent(self) -> dict[int, frozenset[int]]:
+        """Each side's players who left its table unplayed (none in a pair event)."""
+        return {}
+
+    def counted_results(self, *, finished_only: bool) -> list[core.TableResult]:
+        """The board results the standings count: the finished boards' only (``finished_only``), or
+        every one."""
+        results = table_results(self.tournament, event_results(self.tournament))
+        if not finished_only:
+            return results
+        done = core.finished(results, self.board_plays())
+        return [r for r in results if r.board in done]
+
+    def running_scores(self, *, finished_only: bool) -> tuple[dict[int, Fraction], dict[int, int]]:
+        """Each entry's average percentage and its number of boards (``counted_results``)."""
+        results = self.counted_results(finished_only=finished_only)
+        sides, absent = self.sides(), self.absent()
+        boards = {who: len(p) for who, p in core.percentages(results, sides, absent).items()}
+        return core.event_scores(results, sides, absent), boards
+
+    def standings(self) -> Standings:
+        """Each entry's average percentage (``match_points``, two decimals) and its boards
+        (``played``); entries with the same percentage share a place."""
+        entries = self.ranked_entries()  # type: ignore[attr-defined]
+        by_id = {e.pk: e for e in entries}
+        running = self.tournament.status != TournamentStatus.FINISHED
+        scores, boards = self.running_scores(finished_only=running)
+        order = sorted(entries, key=lambda e: (-scores.get(e.pk, Fraction(-1)), e.seed, e.pk))
+        rows: list[tuple[StandingRow, int]] = []
+        for i, e in enumerate(order):
+            score = scores.get(e.pk)
+            place = i + 1
+            if i and score is not None and scores.get(order[i - 1].pk) == score:
+                place = rows[-1][0].place
+            tied = score is not None and sum(scores.get(o.pk) == score for o in order) > 1
+            rows.append((_row(e, place, tied, score, boards.get(e.pk, 0)), 0))
+        return self._standings(rows, by_id, [])  # type: ignore[attr-defined]
+
+
+class Duplicate(DuplicateScoring, TournamentFormat):
     code = Format.DUPLICATE
     standings_page = "duplicate"
     pages = frozenset({"boards"})
@@ -124,31 +196,17 @@ class Duplicate(TournamentFormat):
             games.append(Game(pair[seat.ns], pair[seat.ew], table=seat.table, slot=seat.set))
         return RoundPlan(games=games)
 
-    def boards_of(self, match: Match) -> range:
-        """The boards the table of ``match`` plays (none for a bye)."""
-        return range(0) if match.bye else set_boards(self.tournament, match.slot)
-
-    def standings(self) -> Standings:
-        """Each pair's average percentage (``match_points``, two decimals) and its boards (``played``);
-        pairs with the same percentage share a place."""
-        entries = self.ranked_entries()
-        by_id = {e.pk: e for e in entries}
-        results = table_results(self.tournament, event_results(self.tournament))
-        scores = core.event_scores(results)
-        boards: dict[int, int] = {}
-        for board_scores in core.score_boards(results).values():
-            for s in board_scores:
-                boards[s.pair] = boards.get(s.pair, 0) + 1
-        order = sorted(entries, key=lambda e: (-scores.get(e.pk, Fraction(-1)), e.seed, e.pk))
-        rows: list[tuple[StandingRow, int]] = []
-        for i, e in enumerate(order):
-            score = scores.get(e.pk)
-            place = i + 1
-            if i and score is not None and scores.get(order[i - 1].pk) == score:
-                place = rows[-1][0].place
-            tied = score is not None and sum(scores.get(o.pk) == score for o in order) > 1
-            rows.append((_row(e, place, tied, score, boards.get(e.pk, 0)), 0))
-        return self._standings(rows, by_id, [])
+    def board_plays(self) -> dict[int, int]:
+        """How many tables the whole movement gives each board."""
+        n = self.field_size()
+        if n < MIN_PAIRS:
+            return {}
+        out: dict[int, int] = defaultdict(int)
+        for seat in movement_of(self.tournament, n):
+            if seat.ns is not None and seat.ew is not None:
+                for b in seat.boards(self.tournament.boards_per_round):
+                    out[b] += 1
+        return dict(out)
 
 
 def _row(entry, place: int, shared: bool, score: Fraction | None, boards: int) -> StandingRow:

@@ -67,7 +67,7 @@ def individual_state(tournament: Tournament) -> IndividualState:
             absent = frozenset(s.entry_id for s in at.values() if s.absent) if match.forfeit else frozenset()
             if absent:
                 state.results.append(TableResult(table=table, absent=absent, round=number))
-            else:
+            elif match.home_eyes is not None:  # a duplicate table's result is its boards', not eyes
                 state.results.append(
                     TableResult(
                         table=table,

@@ -22,6 +22,7 @@ from .entries import (
 from .event import (
     BRACKET_FORMATS,
     CURRENCY_SIGNS,
+    DUPLICATE_FORMATS,
     INDIVIDUAL_FORMATS,
     MAX_ROUND_LENGTH,
     BoardScale,
@@ -63,6 +64,7 @@ __all__ = [
     "ACTIVE_STATUSES",
     "WAITING_STATUSES",
     "BRACKET_FORMATS",
+    "DUPLICATE_FORMATS",
     "INDIVIDUAL_FORMATS",
     "ActionKind",
     "ByeKind",

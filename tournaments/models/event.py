@@ -21,10 +21,15 @@ class Format(models.TextChoices):
     DOUBLE_ELIM = "double_elim", _("Double elimination")
     GROUPS_PLAYOFF = "groups_playoff", _("Groups, then a knockout playoff")
     DUPLICATE = "duplicate", _("Duplicate: the same boards at every table, scored by matchpoints")
+    IND_DUPLICATE = "ind_duplicate", _(
+        "Individual duplicate: new partner every round, the same boards at every table"
+    )
 
 
-INDIVIDUAL_FORMATS = frozenset({Format.INDIVIDUAL_MOVEMENT, Format.INDIVIDUAL_SWISS})
-"""Players enter alone and change partners every round (``tournaments.formats.individual``)."""
+INDIVIDUAL_FORMATS = frozenset({Format.INDIVIDUAL_MOVEMENT, Format.INDIVIDUAL_SWISS, Format.IND_DUPLICATE})
+"""Players enter alone and change partners every round (``tournaments.formats.players``)."""
+DUPLICATE_FORMATS = frozenset({Format.DUPLICATE, Format.IND_DUPLICATE})
+"""Every table plays the same boards, scored by matchpoints (``tournaments.formats.duplicate``)."""
 BRACKET_FORMATS = frozenset({Format.DOUBLE_ELIM, Format.GROUPS_PLAYOFF})
 """Rounds are drawn from a bracket state rebuilt from the results (``tournaments.formats``)."""
 
@@ -244,7 +249,7 @@ class Tournament(models.Model):
 
     @property
     def is_duplicate(self) -> bool:
-        return self.format == Format.DUPLICATE
+        return self.format in DUPLICATE_FORMATS
 
     @property
     def is_individual(self) -> bool:

@@ -86,16 +86,9 @@ class Board:
 
 
 def _plays(tournament: Tournament) -> dict[int, int]:
-    """How many tables the whole movement gives each board."""
-    n = format_of(tournament).field_size()
-    if n < 4:
-        return {}
-    out: dict[int, int] = defaultdict(int)
-    for seat in movement_of(tournament, n):
-        if seat.ns is not None and seat.ew is not None:
-            for b in seat.boards(tournament.boards_per_round):
-                out[b] += 1
-    return dict(out)
+    """How many tables play each board (the format's: the whole movement, or an individual event's
+    tables round by round)."""
+    return format_of(tournament).board_plays()  # type: ignore[attr-defined]
 
 
 def board_list(*, tournament: Tournament) -> list[Board]:
@@ -234,7 +227,7 @@ def pair_cards(*, tournament: Tournament) -> list[PairCard]:
     """Each pair's table card ("round 3: table 5, EW, boards 9-12, against pair 4"), from the
     event's movement over its seeded pairs (none before round 1 fixes the seeds)."""
     field = format_of(tournament).field()
-    if len(field) < 4:
+    if len(field) < 4 or tournament.is_individual:  # a player's seats are on the round's pages
         return []
     cards = core.table_cards(movement_of(tournament, len(field)), tournament.boards_per_round)
     return [PairCard(number, field[number - 1], lines) for number, lines in cards.items()]
@@ -260,18 +253,14 @@ def finished_boards(*, tournament: Tournament) -> set[int]:
 
 def live_percentages(*, tournament: Tournament) -> list[LiveLine]:
     """The running standings as the results come in, as a scoring terminal shows them in the hall:
-    each pair's average percentage over the finished boards only, so that no result of a board
-    still in play reaches a table yet to play it. Pairs with the same percentage share a place."""
-    done = finished_boards(tournament=tournament)
-    if not done:
+    each pair's (each player's, in an individual event) average percentage over the finished boards
+    only, so that no result of a board still in play reaches a table yet to play it (the format's
+    ``running_scores``). Those with the same percentage share a place."""
+    fmt = format_of(tournament)
+    scores, boards = fmt.running_scores(finished_only=True)  # type: ignore[attr-defined]
+    if not scores:
         return []
-    results = table_results(tournament, [r for r in event_results(tournament) if r.board in done])
-    scores = core.event_scores(results)
-    boards: dict[int, int] = defaultdict(int)
-    for board_scores in core.score_boards(results).values():
-        for s in board_scores:
-            boards[s.pair] += 1
-    entries = {e.pk: e for e in tournament.entries.filter(pk__in=scores.keys())}
+    entries = {e.pk: e for e in fmt.entry_rows().filter(pk__in=scores.keys())}
     order = sorted(scores, key=lambda pk: (-scores[pk], getattr(entries.get(pk), "seed", 0), pk))
     lines: list[LiveLine] = []
     for i, pk in enumerate(order):

@@ -83,7 +83,7 @@ def standings_rows(*, tournament: Tournament) -> list[dict]:
     page = format_of(tournament).standings_page
     if page == "bracket":
         return list(_bracket_rows(tournament))
-    return list(_line_rows(tournament, PLAYER_COLUMNS if page == "players" else PAIR_COLUMNS))
+    return list(_line_rows(tournament, PLAYER_COLUMNS if tournament.is_individual else PAIR_COLUMNS))
 
 
 def result_rows(*, tournament: Tournament) -> list[dict]:

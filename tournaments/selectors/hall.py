@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from ratings import selectors as rating_selectors
 
-from ..formats import format_of
 from ..models import (
     Announcement,
     DaySettings,
@@ -192,7 +191,7 @@ def hall_screen(*, tournament: Tournament) -> HallScreen:
         tables = [m for m in rows if not m.bye]
         clock = round_clock(rnd, tournament=tournament)
     table = shown_standings(tournament=tournament)
-    individual = format_of(tournament).standings_page == "players"
+    individual = tournament.is_individual
     rated = rating_selectors.entry_ratings([line.entry for line in table.lines], individual=individual)
     results = list(
         Match.objects.filter(tournament=tournament, bye=False, home_eyes__isnull=False)

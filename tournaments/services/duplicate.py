@@ -174,16 +174,20 @@ def withdrawal_adjusted(home_out: bool, away_out: bool) -> tuple[str, str]:
     return (Adjusted.MINUS, Adjusted.PLUS) if home_out else (Adjusted.PLUS, Adjusted.MINUS)
 
 
-def adjust_withdrawn_boards(*, actor, tournament: Tournament, matches) -> list[BoardResult]:
+def adjust_withdrawn_boards(
+    *, actor, tournament: Tournament, matches, at_fault: set[int] | None = None
+) -> list[BoardResult]:
     """Every board without a result at a table of ``matches`` where a withdrawn pair sits gets the
     adjusted score of a board the withdrawal left unplayed (``withdrawal_adjusted``); boards the
     table has played keep their results. Called when a pair withdraws (its tables of the rounds
-    paired) and when a round is paired (the movement still seats it). The caller holds the
-    tournament's lock and confirms the matches."""
+    paired) and when a round is paired (the movement still seats it); in an individual event when
+    a player withdraws, with his partnership ``at_fault`` (the standings then give his partner an
+    average plus, ``core.duplicate.percentages``). The caller holds the tournament's lock and
+    confirms the matches."""
     if not tournament.is_duplicate:
         return []
     tables = [m for m in matches if not m.bye and m.away_id is not None]
-    out = set(tournament.entries.filter(
+    out = at_fault if at_fault is not None else set(tournament.entries.filter(
         pk__in={m.home_id for m in tables} | {m.away_id for m in tables}, status=EntryStatus.WITHDRAWN,
     ).values_list("pk", flat=True))  # fmt: skip
     written: list[BoardResult] = []

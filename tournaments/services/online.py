@@ -216,12 +216,14 @@ def no_shows(*, round_id: int) -> str:
     Pairs: his pair forfeits (the table is resigned for him, so the result flows back like any
     other); both pairs missing goes to the organiser. Individual events: partnerships change every
     round, so the absentee alone forfeits, through the organiser's own no-show
-    (``_individual_no_shows``); a table nobody came to goes to the organiser.
+    (``_individual_no_shows``); a table nobody came to goes to the organiser. An individual
+    duplicate's table is resigned as a pair's (its boards are adjusted), with its absentees marked
+    so that their partners are not at fault.
     """
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None or not is_online(rnd):
         return "gone"
-    individual = rnd.tournament.is_individual
+    individual = rnd.tournament.is_individual and not rnd.tournament.is_duplicate  # boards: as pairs
     forfeits = 0
     for match in rnd.matches.filter(bye=False, status=MatchStatus.SCHEDULED, live_table__isnull=False):
         table = Table.objects.filter(pk=match.live_table).first()
@@ -238,6 +240,8 @@ def no_shows(*, round_id: int) -> str:
         if individual and len(absent) < 4:
             forfeits += _individual_no_shows(match_id=match.pk, table_id=table.pk, seats=absent)
         elif not individual and len(sides) == 1:
+            if rnd.tournament.is_individual:  # a duplicate's table: his partner is not at fault
+                _mark_absent(match, table, absent)
             tables.resign(table_id=table.pk, seat=absent[0])
             record_table_result(table_id=table.pk)
             forfeits += 1
@@ -252,6 +256,14 @@ def no_shows(*, round_id: int) -> str:
                 key=f"both-absent:{match.pk}",
             )
     return f"forfeits {forfeits}"
+
+
+def _mark_absent(match: Match, table: Table, seats: list[int]) -> None:
+    """An individual duplicate's players who never came to the live table (``seats``) are marked
+    absent at their table: the boards the resignation leaves unplayed give them average minus and
+    their partner, not at fault, average plus (``formats.individual_duplicate``)."""
+    users = TableSeat.objects.filter(table=table, seat__in=seats).values_list("user_id", flat=True)
+    Seat.objects.filter(match=match, entry__player__user__in=list(users)).update(absent=True)
 
 
 def _individual_no_shows(*, match_id: int, table_id: int, seats: list[int]) -> int:

@@ -41,6 +41,7 @@ from .common import (
     require_user,
     write_deal_lines,
 )
+from .duplicate import adjust_withdrawn_boards
 from .pins import PinSender, check_pin, reporting_side
 from .progress import absent_side, mark_disputed, refresh_round
 
@@ -403,10 +404,13 @@ def record_no_show(
         raise ValidationError(_("That player does not sit at this table."))
     seat.absent = True
     seat.save(update_fields=["absent"])
+    side = absent_side(match, seat)
+    # A duplicate table's boards not played: average minus to him, average plus to the other three.
+    adjust_withdrawn_boards(actor=actor, tournament=tournament, matches=[match], at_fault={side.pk})
     return record_forfeit(
         actor=actor,
         match=match,
-        loser=absent_side(match, seat),
+        loser=side,
         reason=reason or _("no-show: %(name)s") % {"name": entry.player.display_name},
         system=system,
     )

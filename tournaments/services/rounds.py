@@ -153,7 +153,11 @@ def _write_tables(tournament: Tournament, rnd: Round, plan: RoundPlan) -> None:
             )
             for a, b in table.partnerships
         )
-        match = Match.objects.create(tournament=tournament, round=rnd, table=table_no, home=ns, away=ew)
+        # A duplicate event's tables all play the round's set (``formats.individual_duplicate``).
+        slot = rnd.number if tournament.is_duplicate else 0
+        match = Match.objects.create(
+            tournament=tournament, round=rnd, table=table_no, home=ns, away=ew, slot=slot
+        )
         seats += [
             Seat(round=rnd, entry_id=pid, seat=name, table=table_no, match=match)
             for pid, name in zip(table.players, TABLE_SEATS, strict=True)

@@ -141,6 +141,8 @@ def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
 
+    left: list[tuple[Match, int]] = []
+
     def forfeits():
         open_seats = Seat.objects.select_related("match").filter(
             entry=entry, match__in=unplayed(Match.objects.filter(tournament=tournament, bye=False))
@@ -149,9 +151,13 @@ def withdraw_player(*, actor, entry: IndividualEntry) -> IndividualEntry:
             match = Match.objects.select_for_update(of=("self",)).get(pk=seat.match_id)
             seat.absent = True
             seat.save(update_fields=["absent"])
-            yield match, absent_side(match, seat)
+            side = absent_side(match, seat)
+            left.append((match, side.pk))
+            yield match, side
 
     touched = _withdraw(entry, tournament, actor, forfeits)
+    for match, side in left:  # a duplicate table's unplayed boards: average minus to his side
+        adjust_withdrawn_boards(actor=actor, tournament=tournament, matches=[match], at_fault={side})
     audit(
         actor=actor,
         action="individual.withdraw",

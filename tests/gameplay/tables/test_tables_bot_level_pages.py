@@ -67,3 +67,23 @@ def test_the_open_table_chooses_a_level_for_each_empty_seat_and_shows_them(peopl
     # the table's script words each level in the reader's language
     words = _script_data(watcher, "bt-i18n")
     assert (words["bot_strong"], words["bot_beginner"]) == ("сильний бот", "бот-новачок")
+
+
+@pytest.mark.django_db
+def test_play_now_in_kozyol_seats_three_beginners_at_a_kozyol_table_and_refuses_strong_bots():
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    lobby = client.get("/tables/").content.decode()
+    assert '<option value="kozyol">Козёл хвалёный</option>' in lobby
+    response = client.post("/tables/play-now/", {"game": "kozyol"})
+    table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+    assert table.rules["game"] == "kozyol" and table.status == "playing"
+    levels = Seat.objects.filter(table=table, is_bot=True).values_list("bot_level", flat=True)
+    assert set(levels) == {"beginner"}
+    assert services.load_state(table).__class__.__name__ == "KozyolMatchState"
+    before = Table.objects.count()
+    page = client.post("/tables/play-now/", {"game": "kozyol", "bot_level": "strong"}, follow=True)
+    assert Table.objects.count() == before and page.redirect_chain[-1][0].endswith("/tables/")
+    assert "В Козла пока играет только бот-новичок." in page.content.decode()
+    # a game the lobby does not offer is Bilka's table
+    response = client.post("/tables/play-now/", {"game": "durak"})
+    assert "game" not in Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1])).rules

@@ -7,6 +7,7 @@ import pytest
 
 from tournaments import services
 from tournaments.core import duplicate as core
+from tournaments.formats import format_of
 from tournaments.formats.duplicate import event_results, table_results
 from tournaments.selectors.boards import live_percentages
 from tournaments.selectors.hall import hall_screen
@@ -63,3 +64,21 @@ def test_a_mitchell_shows_nothing_while_every_set_is_still_in_play(client, club,
     shown = _standings(client, event)
     assert "97" not in shown and "13" not in shown and "100" not in shown
     assert "Percentages appear here" in shown
+
+
+def test_the_standings_page_waits_for_a_boards_last_table_as_the_hall_does(client, four, organiser):
+    """While the event runs the standings count only the boards every table has played: table 1's
+    result on board 2 is not on the page (nor in its percentages) until table 2 has played it too."""
+    t1, t2 = tables(four.rounds.get())
+    services.enter_board_results(actor=organiser, match=t1, entries=[E(1, ns_points=70), E(2, ns_points=60)])
+    services.enter_board_results(actor=organiser, match=t2, entries=[E(1, ns_points=50)])
+    client.force_login(organiser)  # the organiser's page counts the same boards as everyone's
+    page = client.get(f"/t/{four.slug}/standings/").content.decode()
+    rows = page.split('id="duplicate-standings"')[1].split("</tbody>")[0]
+    assert "100.00" in rows and "75.00" not in rows and "50.00" not in rows
+    assert "a board counts once every table has played it" in page
+    lines = {line.entry.pk: line.row for line in format_of(four).standings().lines}
+    assert lines[t1.home_id].match_points == 100 and lines[t1.home_id].played == 1
+    services.enter_board_results(actor=organiser, match=t2, entries=[E(2, ns_points=60)])
+    lines = {line.entry.pk: line.row for line in format_of(four).standings().lines}
+    assert lines[t1.home_id].match_points == 75 and lines[t1.home_id].played == 2
