@@ -154,8 +154,10 @@ def test_the_strong_bots_are_legal_over_a_hundred_deals() -> None:
 
 
 @pytest.mark.slow
-def test_the_strong_bots_are_legal_over_a_thousand_deals() -> None:
-    legal_over(1000)
+def test_the_strong_bots_are_legal_over_hundreds_more_deals() -> None:
+    # 300 more deals of each game (about a minute); `bench/engine/variant_solver.py` plays as many
+    # as asked (1,000 of each passed when this was written, in 215 s).
+    legal_over(300)
 
 
 def deal_value(log: object) -> int:
@@ -170,13 +172,15 @@ def deal_value(log: object) -> int:
 @pytest.mark.slow
 def test_the_strong_pair_beats_the_beginners_in_kozyol() -> None:
     # Duplicate: each deal is played twice, the strong pair N/S and then E/W, so the cards cancel out.
+    # 60 deals at a small budget keep this a check that the bot is stronger; the figure with its
+    # interval over 200 deals at the tables' budget is the benchmark's (`--arena 200`).
     rng = random.Random(7)
     margins = []
-    for i in range(200):
+    for i in range(60):
         values = []
         for strong in ({0, 2}, {1, 3}):
             state = KozyolMatchState(KozyolRules(redeal_below=0), seed=1000 + i)
-            play_deal(state, strong, rng, budget=0.2, max_samples=32)
+            play_deal(state, strong, rng, budget=0.05, max_samples=8)
             v = deal_value(state.deals[0])
             values.append(v if 0 in strong else 120 - v)  # the strong pair's points
         # the strong pair's points over both tables less the beginners' on the same cards
