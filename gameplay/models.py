@@ -86,6 +86,10 @@ class Table(models.Model):
     #: Private (invitation only): its seated players alone; anyone else gets the same 404 as for a
     #: table that does not exist (`selectors.visible_to`).
     public = models.BooleanField(_("public"), default=True)
+    #: A private table that signed-in people may watch all the same, except these users (ids): a
+    #: duplicate event's table, barred to the event's own players, who play the same boards at other
+    #: tables (`services.bar_spectators`). None: a private table is its seated players' alone.
+    spectators_barred = models.JSONField(null=True, blank=True, editable=False)
     #: Counts for ratings, when four signed-in people (no bot, no guest) play it to a result.
     rated = models.BooleanField(_("rated"), default=False)
     #: Show the fair-shuffle panel open during the match, not folded (tournament tables).

@@ -125,12 +125,18 @@ def live_tables(limit: int = 5) -> list[dict[str, Any]]:
     ]
 
 
-def visible_to(table: Table, seat: int | None) -> bool:
-    """Whether a viewer holding `seat` (None: not seated) may see the table, its replay and record.
+def visible_to(table: Table, seat: int | None, user_id: int | None = None) -> bool:
+    """Whether a viewer holding `seat` (None: not seated), signed in as `user_id` (None: not signed
+    in), may see the table and its live play.
 
-    A private table is its seated players' alone; every refusal is answered as if the table
-    did not exist, so nobody learns that it does."""
-    return table.public or seat is not None
+    A private table is its seated players' alone, unless it bars only some users from watching
+    (`Table.spectators_barred`, a duplicate event's table): then anyone signed in and not barred
+    may watch too. Every refusal is answered as if the table did not exist, so nobody learns that
+    it does."""
+    if table.public or seat is not None:
+        return True
+    barred = table.spectators_barred
+    return barred is not None and user_id is not None and user_id not in barred
 
 
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:

@@ -58,7 +58,8 @@ def _visible_table(request: HttpRequest, pk: int, token: str | None = None) -> t
         raise Http404()
     seat = _viewer_seat(request, table)
     invited = token is not None and token == table.invite_token and table.status == TableStatus.OPEN
-    if not (selectors.visible_to(table, seat) or invited):
+    user_id = request.user.pk if request.user.is_authenticated else None
+    if not (selectors.visible_to(table, seat, user_id) or invited):
         raise Http404()
     return table, seat
 

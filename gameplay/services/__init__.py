@@ -32,12 +32,14 @@ from gameplay.services.seating import (
     sit,
     validate_rules,
 )
+from gameplay.services.watching import bar_spectators
 
 __all__ = [
     "Conflict",
     "Outcome",
     "RulesError",
     "TableError",
+    "bar_spectators",
     "bot_move",
     "cancel",
     "clean_client_seed",

@@ -103,13 +103,14 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
     @database_sync_to_async
     def _identify(self) -> tuple[bool, int | None]:
         # whether it is public is all a connect needs of the table (not its record or rules)
-        table = Table.objects.filter(pk=self.table_id).only("pk", "public").first()
+        table = Table.objects.filter(pk=self.table_id).only("pk", "public", "spectators_barred").first()
         if table is None:
             return False, None
         user = self.scope.get("user")
         seat = services.seat_for(table, user=user, session_key=_session_key(self.scope))
         # a private table refuses a spectator as if it did not exist
-        return visible_to(table, seat), seat
+        user_id = user.pk if user is not None and user.is_authenticated else None
+        return visible_to(table, seat, user_id), seat
 
     async def disconnect(self, code: int) -> None:
         await self._let_go()

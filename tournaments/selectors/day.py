@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from gameplay.models import Table, TableStatus
+from gameplay.selectors import visible_to
 
 from ..models import (
     DaySettings,
@@ -66,24 +68,23 @@ def round_states(*, tournament: Tournament) -> list[RoundState]:
     ]
 
 
-def live_tables(*, tournament: Tournament) -> list[LiveTable]:
-    """The tournament's live tables still playing or waiting for players, for spectators (two queries)."""
+def live_tables(*, tournament: Tournament, user: Any = None) -> list[LiveTable]:
+    """The tournament's live tables still playing or waiting for players that `user` (None or
+    anonymous: anyone) may watch (two queries). A private table is its players' alone, except a
+    duplicate event's, which anyone signed in but the event's own players may watch
+    (`gameplay.selectors.visible_to`)."""
     matches = list(
         Match.objects.filter(tournament=tournament, live_table__isnull=False, status=MatchStatus.SCHEDULED)
         .select_related(*MATCH_RELATED)
         .order_by("round__number", "table")
     )
-    tables = {
-        t.pk: t
-        # the board lists what anyone may watch: a private table is its players' alone
-        for t in Table.objects.filter(pk__in=[m.live_table for m in matches], public=True).exclude(
-            status=TableStatus.FINISHED
-        )
-    }
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    live = Table.objects.filter(pk__in=[m.live_table for m in matches]).exclude(status=TableStatus.FINISHED)
+    tables = {t.pk: t for t in live}
     board = []
     for m in matches:
         t = tables.get(m.live_table)
-        if t is None:
+        if t is None or not visible_to(t, None, user_id):
             continue
         board.append(LiveTable(m, t.pk, t.status, t.get_absolute_url(), t.shuffle_commitment))
     return board

@@ -26,6 +26,7 @@ from .notices import notify, tell_organisers, users_of_side
 from .online_boards import board_set_for
 from .progress import mark_disputed
 from .results import record_no_show
+from .watching import bar_event_players
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +105,10 @@ def open_tables(*, round_id: int) -> int:
                 url=table.get_absolute_url(),
                 key=f"table-ready:{match.pk}:{table.pk}",
             )
+    if opened and tournament.is_duplicate:
+        bar_event_players(tournament)
     return opened
+
 
 
 def close_tables(*, matches: list[Match]) -> int:

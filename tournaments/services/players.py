@@ -20,6 +20,7 @@ from .common import audit, lock_entry, lock_tournament, require_manager, require
 from .entries import check_in, full_refusal, merged_refusal, next_seed, refuse_late, refuse_self_registration
 from .fees import write_payment
 from .paste import RosterNames, line_error, parse_name_lines
+from .watching import bar_event_players
 
 
 def require_individual(tournament: Tournament) -> None:
@@ -281,6 +282,8 @@ def substitute_player(
             Entry.objects.filter(
                 pk__in=(seat.match.home_id, seat.match.away_id), player_b=entry.player
             ).update(player_b=player)
+    if tournament.is_duplicate:  # he now plays the boards too: he may no longer watch them
+        bar_event_players(tournament)
     audit(
         actor=actor,
         action="individual.substitute",

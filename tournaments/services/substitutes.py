@@ -11,6 +11,7 @@ from clubs.models import Player
 from ..models import Entry, MatchStatus, Round, Substitution
 from .common import audit, require_manager
 from .entries import entry_for_update, taken_players
+from .watching import bar_event_players
 
 
 @transaction.atomic
@@ -41,4 +42,6 @@ def substitute(*, actor, entry: Entry, round: Round, player_out: Player, player_
         tournament=tournament,
         after={"round": round.number, "out": player_out.pk, "in": player_in.pk},
     )
+    if tournament.is_duplicate:  # he now plays the boards too: he may no longer watch them
+        bar_event_players(tournament)
     return sub

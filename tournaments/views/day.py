@@ -60,7 +60,7 @@ def now_playing(request, slug):
         tournament,
         "live",
         "tournaments/now_playing.html",
-        board=day_selectors.live_tables(tournament=tournament),
+        board=day_selectors.live_tables(tournament=tournament, user=request.user),
     )
 
 
@@ -92,7 +92,7 @@ def dashboard(request, slug):
         disputes=day_selectors.disputes(tournament=tournament),
         asks=day_selectors.withdrawal_requests(tournament=tournament),
         waiting=[m for m in open_matches(tournament=tournament) if m.status == "unconfirmed"],
-        board=day_selectors.live_tables(tournament=tournament),
+        board=day_selectors.live_tables(tournament=tournament, user=request.user),
         plans=day_selectors.plans(tournament=tournament),
         fees=fee_totals(tournament=tournament),
         has_crosstable="crosstable" in format_of(tournament).pages,
