@@ -292,10 +292,15 @@ def seed_check(*, tournament: Tournament) -> list[TableCheck] | None:
     seed = bytes.fromhex(tournament.board_seed)
     deck = Rules.from_json(tournament.rules or {}).deck
     rows = []
-    matches = (Match.objects.filter(tournament=tournament, bye=False, live_table__isnull=False)
-               .select_related("round", "home", "away").order_by("round__number", "table"))
+    matches = list(Match.objects.filter(tournament=tournament, bye=False, live_table__isnull=False)
+                   .select_related("round", "home", "away").order_by("round__number", "table"))
+    # the finished tables in one query, and each board dealt from the seed once, not once per table
+    finished = {t.pk: t.record for t in Table.objects.filter(
+        pk__in=[m.live_table for m in matches if m.reported_side == "table"], status=TableStatus.FINISHED,
+        boards__isnull=False).only("pk", "record") if t.record}
+    dealt: dict[int, list[int]] = {}
     for match in matches:
-        record = board_replay_record(tournament=tournament, match=match)
+        record = finished.get(match.live_table) if match.reported_side == "table" else None
         if record is None:
             continue
         committed = (record.get("duplicate") or {}).get("commitment") == commitment_of(seed)
@@ -303,7 +308,9 @@ def seed_check(*, tournament: Tournament) -> list[TableCheck] | None:
         for number, deal in enumerate(record.get("deals") or [], start=1):
             board = deal.get("board")
             try:
-                same = committed and read_hands(deal, number) == list(board_hands(seed, int(board), deck))
+                if committed and int(board) not in dealt:
+                    dealt[int(board)] = list(board_hands(seed, int(board), deck))
+                same = committed and read_hands(deal, number) == dealt[int(board)]
             except (RecordError, TypeError, ValueError):
                 same = False
             boards.append((board, same))

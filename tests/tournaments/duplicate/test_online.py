@@ -4,6 +4,8 @@ last board through the table services, and its boards' card points written as th
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import AuditEntry
 from gameplay import services as tables
@@ -18,6 +20,7 @@ from tournaments import services
 from tournaments.formats import format_of
 from tournaments.formats.duplicate import event_seed, set_boards
 from tournaments.models import BoardResult, Match, MatchStatus
+from tournaments.selectors.boards import seed_check
 from tournaments.services import online
 
 pytestmark = pytest.mark.django_db
@@ -183,6 +186,9 @@ def test_once_finished_the_boards_page_deals_every_table_again_from_the_seed(cli
     assert len(checks) == 6 and all(row.ok and len(row.boards) == 2 for row in checks)
     html = page.content.decode()
     assert 'id="seed-check"' in html and html.count("✓") == 12 and "✗" not in html
+    with CaptureQueriesContext(connection) as queries:  # the tables in one query, not one per table
+        assert len(seed_check(tournament=event)) == 6
+    assert len(queries) == 2
     # a record whose hands were changed after the play is caught
     table = Table.objects.get(pk=checks[0].match.live_table)
     record = table.record
