@@ -21,7 +21,8 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
 from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
-from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.bilka2 import Bilka2MatchState
+from gameplay.engine.cards import SEATS
 from gameplay.engine.games import BILKA
 from gameplay.engine.record_games import read_game_record
 from gameplay.words import BotLevel, bot_name
@@ -166,14 +167,21 @@ def check_record(match: ArchivedMatch) -> str:
         return _check_board_set(match, state)
     if state.winner is None:
         return "the record does not finish the match"
-    winner = PAIRS[state.winner]
+    # Bilka for two: the sides are the players N and S (table seats 0 and 2), not pairs
+    two = isinstance(state, Bilka2MatchState)
+    first, second = ("N", "S") if two else ("NS", "EW")
+    winner = first if state.winner == 0 else second
+    end_seat = None if not state.end else state.end[1] * 2 if two else state.end[1]
     reason = state.end[0] if state.end else "eyes"
-    stored = f"{match.winner} won NS {match.ns_eyes}:{match.ew_eyes} EW ({match.reason})"
-    replayed = (f"{winner} won NS {state.capped_score[0]}:{state.capped_score[1]} EW ({reason}"
-                f"{' ' + SEATS[state.end[1]] if state.end else ''})")
+    stored = f"{match.winner} won {first} {match.ns_eyes}:{match.ew_eyes} {second} ({match.reason})"
+    replayed = (f"{winner} won {first} {state.capped_score[0]}:{state.capped_score[1]} {second} ({reason}"
+                f"{' ' + SEATS[end_seat] if end_seat is not None else ''})")
     if winner != match.winner or reason != match.reason:
         return f"stored {stored}, the record gives {replayed}"
-    if match.reason_seat is not None and state.end and state.end[1] % 2 != match.reason_seat % 2:
+    # a pair loses by either player's resignation; a player of Bilka for two by his own
+    side_of = (lambda seat: seat) if two else (lambda seat: seat % 2)
+    seat = match.reason_seat
+    if seat is not None and end_seat is not None and side_of(end_seat) != side_of(seat):
         return f"stored {stored} against seat {SEATS[match.reason_seat]}, the record gives {replayed}"
     if reason == "eyes" and (match.ns_eyes, match.ew_eyes) != state.capped_score:
         return f"stored {stored}, the record gives {replayed}"

@@ -117,6 +117,9 @@ def other_game_note(match: ArchivedMatch) -> dict[str, str]:
     analysis, whose solver plays Bilka only; the page says so."""
     if "game" not in (match.rules or {}):
         return {}
+    if match.rules["game"] == "bilka-2":
+        return {"note": _("A match of Bilka for two: it is replayed card by card, without the "
+                          "double-dummy analysis (that is for Bilka only).")}
     return {"note": _("A match of Kozyol khvalyony: it is replayed card by card, without the "
                       "double-dummy analysis (that is for Bilka only).")}
 
