@@ -37,8 +37,11 @@ def seat_letter(seat: int | str) -> str:
 
 
 def pair_name(pair: str) -> str:
-    """A partnership ("NS" or "EW", also written "N/S", "E/W") in the reader's language."""
+    """A partnership ("NS" or "EW", also written "N/S", "E/W") in the reader's language; in Bilka
+    for two a side is a player ("N" or "S"), written as his seat."""
     code = str(pair).replace("/", "").upper()
+    if code in ("N", "S"):  # Bilka for two: a side is one player, named by his seat
+        return seat_letter(code)
     names = {"NS": pgettext("pair of seats", "NS"), "EW": pgettext("pair of seats", "EW")}
     return names.get(code, str(pair))
 

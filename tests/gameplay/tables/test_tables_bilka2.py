@@ -16,6 +16,7 @@ from tables_helpers import CARD_RE, legal_strings
 
 from archive.models import ArchivedMatch
 from archive.selectors import check_record
+from clubs.models import Player
 from gameplay import selectors, services
 from gameplay.engine.bilka2 import Bilka2MatchState
 from gameplay.engine.cards import card_to_str, mask_cards
@@ -111,6 +112,7 @@ def test_play_now_seats_the_player_at_s_against_one_bot_of_either_level(people):
 
 @pytest.mark.parametrize(("level", "seed"), [(BotLevel.BEGINNER, 3), (BotLevel.STRONG, 4)])
 def test_a_whole_match_against_a_bot_is_archived_by_the_two_seat_contract_and_replays(people, level, seed):
+    Player.objects.create(user=people[0], display_name="Asel")
     table = services.play_now(user=people[0], rules=TWO, bot_level=level)
     outcomes = _play_out(table.pk, random.Random(seed))  # noqa: S311 - test players
     table.refresh_from_db()
@@ -145,8 +147,13 @@ def test_a_whole_match_against_a_bot_is_archived_by_the_two_seat_contract_and_re
     verify = client.get(f"/tables/{table.pk}/verify/")
     assert verify.status_code == 200 and verify.context["verdict"].ok
     assert verify.context["verdict"].scheme == BILKA2_SCHEME
-    listing = client.get("/archive/").content.decode()
-    assert f"/archive/{match.pk}/" in listing
+    listing = client.get("/archive/?game=bilka-2").content.decode()
+    assert f"/archive/{match.pk}/" in listing and "двоих" in listing
+    assert f"/archive/{match.pk}/" not in client.get("/archive/?game=kozyol").content.decode()
+    mine = client.get(f"/archive/players/{people[0].player.pk}/")
+    row = next(r for r in mine.context["rows"] if r["match"].pk == match.pk)
+    assert row["won"] == (match.winner == "S") and row["two"]  # he sat at S
+    assert row["ew"] == "Asel" and "Asel" in mine.content.decode()
 
 
 def test_resignation_and_the_clock_end_a_bilka2_match_for_the_player(people):
