@@ -141,7 +141,8 @@ def test_a_whole_match_against_a_bot_is_archived_by_the_two_seat_contract_and_re
     archived = client.get(f"/archive/{match.pk}/")
     assert archived.status_code == 200 and not archived.context.get("error")
     # the reader's language is Russian: the players are С and Ю, no pair (СЮ, ВЗ) is named
-    assert archived.context["row"]["score"].startswith("Счёт: С ") and "СЮ" not in archived.context["row"]["score"]
+    score_line = archived.context["row"]["score"]
+    assert score_line.startswith("Счёт: С ") and "СЮ" not in score_line
     assert [s["seat"] for s in archived.context["seats"]] == ["N", "S"]
     assert "Белки на двоих" in archived.context["note"]
     verify = client.get(f"/tables/{table.pk}/verify/")
