@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from archive.selectors import ArchiveFilter, rule_sets, tournaments_in_archive
 from clubs.models import Club
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.games import BILKA
 from gameplay.engine.kozyol import GAME as KOZYOL
 from gameplay.words import BotLevel, rules_label
@@ -28,7 +29,7 @@ class ArchiveFilterForm(forms.Form):
     rules = forms.ChoiceField(label=_("Rules"), required=False)
     bots = forms.ChoiceField(label=_("Bots"), required=False)
     game = forms.ChoiceField(label=_("Game"), required=False, choices=[
-        ("", _("all")), (BILKA, _("Bilka")), (KOZYOL, _("Kozyol khvalyony"))])
+        ("", _("all")), (BILKA, _("Bilka")), (KOZYOL, _("Kozyol khvalyony")), (BILKA2, _("Bilka for two"))])
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from gameplay.engine.positions import DealSummary
-from gameplay.words import SUIT_SYMBOL, pair_name
+from gameplay.words import SUIT_SYMBOL, pair_name, seat_letter
 
 TOTAL = 120  # every deck totals 120 points
 GOAL = 12  # a match ends when a pair has 12 eyes; scores are shown capped there
@@ -130,12 +130,16 @@ def eye_graph(deals: list[DealSummary], shown: int, deal_index: int, opened: lis
     every = 1 if shown <= 12 else (2 if shown <= 24 else 5)
     for i, deal in enumerate(deals[:shown]):
         x = x_of(i + 1)
-        score = {pair: min(int(deal.score_after[pair]), GOAL) for pair in ("NS", "EW")}
+        # Bilka for two's score is keyed by the players: N on the first line, S on the second
+        keys = ("N", "S") if "N" in deal.score_after else ("NS", "EW")
+        score = {pair: min(int(deal.score_after[key]), GOAL)
+                 for pair, key in zip(("NS", "EW"), keys, strict=True)}
         open_ = opened[i]
         if open_:
             line["NS"].append(f"{x},{y_of(score['NS'])}")
             line["EW"].append(f"{x},{y_of(score['EW'])}")
-            title = _("Deal %(n)s: eyes after it NS %(ns)s : EW %(ew)s") % {
+            title = (_("Deal %(n)s: eyes after it N %(ns)s : S %(ew)s") if keys[0] == "N"
+                     else _("Deal %(n)s: eyes after it NS %(ns)s : EW %(ew)s")) % {
                 "n": deal.number, "ns": score["NS"], "ew": score["EW"]}
         else:
             title = _("Deal %(n)s") % {"n": deal.number}
@@ -150,7 +154,8 @@ def eye_graph(deals: list[DealSummary], shown: int, deal_index: int, opened: lis
         "width": EYE_SIZE[0], "height": EYE_SIZE[1], "plot": EYE_PLOT, "start": start,
         "left": left, "top": top, "right": right, "bottom": bottom, "tick_x": left - 5,
         "deal_y": bottom + 15, "plot_h": bottom - top,
-        "pairs": {"NS": pair_name("NS"), "EW": pair_name("EW")},
+        "pairs": {"NS": seat_letter("N"), "EW": seat_letter("S")} if deals and "N" in deals[0].score_after
+        else {"NS": pair_name("NS"), "EW": pair_name("EW")},
         "columns": columns, "ns_line": " ".join(line["NS"]), "ew_line": " ".join(line["EW"]),
         "y_ticks": [{"value": v, "y": y_of(v), "goal": v == GOAL} for v in (0, 3, 6, 9, 12)],
         "any_open": any(c["open"] for c in columns),

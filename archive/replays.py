@@ -144,8 +144,8 @@ def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
         "deal": deal,
         "deal_facts": deal_facts(deal, names),
         "pos": pos,
-        "status": position_status(deal, pos, names),
-        "seats": [seat_view(s, deal, pos, names, marks) for s in ("N", "W", "E", "S")],
+        "status": position_status(deal, pos, names, replay.per_trick),
+        "seats": [seat_view(s, deal, pos, names, marks) for s in ("N", "W", "E", "S") if s in replay.seats],
         "marks_best": dd_deals[deal_index] is not None if dd_deals else False,
         "trick": [{"place": PLACE[s], **card_view(c)} for s, c in pos.trick],
         "trick_winner": names[pos.trick_winner] if pos.trick_winner else "",
@@ -162,7 +162,7 @@ def replay_context(replay: Replay, deal_index: int, card: int, shown: int, *,
         "result_hidden": not match_open,
         "match_line": match_line(replay, names) if shown == len(replay.deals) else "",
         "replay_data": data,
-        "replay_i18n": replay_texts(names),
+        "replay_i18n": replay_texts(names, two=replay.per_trick == 2),
     }
 
 
@@ -291,22 +291,32 @@ def deal_row(deal: DealSummary, names: dict[str, str]) -> dict[str, Any]:
     if deal.points is not None:
         row["points"] = points_words(deal.points)
     if deal.finished:
-        row["eyes"] = _("Eyes opened: NS +%(ns)s · EW +%(ew)s") % {"ns": deal.eyes["NS"],
-                                                                    "ew": deal.eyes["EW"]}
+        two = "N" in deal.eyes
+        eyes = _("Eyes opened: N +%(ns)s · S +%(ew)s") if two else _("Eyes opened: NS +%(ns)s · EW +%(ew)s")
+        row["eyes"] = eyes % _sides(deal.eyes)
     return row
 
 
+def _sides(values: dict[str, int]) -> dict[str, int]:
+    """A score's two sides as the lines name them (`ns`, `ew`): the pairs, or in Bilka for two
+    the players N and S (a score keyed `N` and `S`)."""
+    if "N" in values:
+        return {"ns": values["N"], "ew": values["S"]}
+    return {"ns": values["NS"], "ew": values["EW"]}
+
+
 def _score_words(score: dict[str, int]) -> str:
-    return _("Score: NS %(ns)s : EW %(ew)s") % {"ns": score["NS"], "ew": score["EW"]}
+    line = _("Score: N %(ns)s : S %(ew)s") if "N" in score else _("Score: NS %(ns)s : EW %(ew)s")
+    return line % _sides(score)
 
 
-def position_status(deal: DealSummary, pos: Position, names: dict[str, str]) -> str:
+def position_status(deal: DealSummary, pos: Position, names: dict[str, str], per_trick: int = 4) -> str:
     """`Card 5 of 32 · trick 2 · W to play`: where the position is, in words."""
     if deal.redeal is not None:
         return _("This deal was redealt: no card was played.")
     parts = [_("Card %(k)s of %(n)s") % {"k": pos.card, "n": pos.plays}]
     if pos.card:
-        parts.append(_("trick %(t)s") % {"t": (pos.card - 1) // 4 + 1})
+        parts.append(_("trick %(t)s") % {"t": (pos.card - 1) // per_trick + 1})
     if pos.trick_winner:
         parts.append(_("taken by %(name)s") % {"name": names[pos.trick_winner]})
     if pos.to_move:
@@ -317,24 +327,32 @@ def position_status(deal: DealSummary, pos: Position, names: dict[str, str]) -> 
 
 
 def points_words(points: dict[str, int]) -> str:
-    return _("Points: NS %(ns)s · EW %(ew)s") % {"ns": points["NS"], "ew": points["EW"]}
+    line = _("Points: N %(ns)s · S %(ew)s") if "N" in points else _("Points: NS %(ns)s · EW %(ew)s")
+    return line % _sides(points)
 
 
 def eyes_before_line(pos: Position) -> str:
-    return _("Eyes before the deal: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_before["NS"],
-                                                                "ew": pos.eyes_before["EW"]}
+    two = "N" in pos.eyes_before
+    line = (_("Eyes before the deal: N %(ns)s : S %(ew)s") if two
+            else _("Eyes before the deal: NS %(ns)s : EW %(ew)s"))
+    return line % _sides(pos.eyes_before)
 
 
 def eyes_after_line(pos: Position) -> str:
     """The eyes after a finished deal (shown once the replay reaches its end)."""
-    return _("after it: NS %(ns)s : EW %(ew)s") % {"ns": pos.eyes_after["NS"], "ew": pos.eyes_after["EW"]}
+    two = "N" in pos.eyes_after
+    line = _("after it: N %(ns)s : S %(ew)s") if two else _("after it: NS %(ns)s : EW %(ew)s")
+    return line % _sides(pos.eyes_after)
 
 
 def match_line(replay: Replay, names: dict[str, str]) -> str:
     """How the match ended, when it has: the winner and, if not by eyes, why."""
     if replay.winner is None:
         return ""
-    line = _("%(pair)s won the match.") % {"pair": pair_name(replay.winner)}
+    if replay.per_trick == 2:  # Bilka for two: a player won, no pair
+        line = _("%(name)s won the match.") % {"name": names[replay.winner]}
+    else:
+        line = _("%(pair)s won the match.") % {"pair": pair_name(replay.winner)}
     if replay.end is not None:
         reason, seat = replay.end
         words = {"timeout": _("%(name)s ran out of time."), "resign": _("%(name)s resigned."),
@@ -354,6 +372,7 @@ def navigation(replay: Replay, deal_index: int, card: int, shown: int, *,
     A card step runs on into the next or previous deal; a trick step stays in the deal; a deal step
     opens the deal before its first card. None: no step that way."""
     plays = replay.deals[deal_index].plays
+    per = replay.per_trick
     prev_card: tuple[int, int] | None = (deal_index, card - 1) if card else None
     if prev_card is None and deal_index:
         prev_card = (deal_index - 1, replay.deals[deal_index - 1].plays)
@@ -362,17 +381,18 @@ def navigation(replay: Replay, deal_index: int, card: int, shown: int, *,
         next_card = (deal_index + 1, 0)
     steps = {
         "prev_deal": (deal_index - 1, 0) if deal_index else None,
-        "prev_trick": (deal_index, (card - 1) // 4 * 4) if card else None,
+        "prev_trick": (deal_index, (card - 1) // per * per) if card else None,
         "prev_card": prev_card,
         "next_card": next_card,
-        "next_trick": (deal_index, min(plays, card // 4 * 4 + 4)) if card < plays else None,
+        "next_trick": (deal_index, min(plays, card // per * per + per)) if card < plays else None,
         "next_deal": (deal_index + 1, 0) if deal_index + 1 < shown else None,
     }
     return {k: (_href(*v, results=results) if v is not None else None) for k, v in steps.items()}
 
 
-def replay_texts(names: dict[str, str]) -> dict[str, Any]:
-    """The words the script writes as it steps (the same as the server's), in the reader's language."""
+def replay_texts(names: dict[str, str], *, two: bool = False) -> dict[str, Any]:
+    """The words the script writes as it steps (the same as the server's), in the reader's language
+    (`two`: Bilka for two's, its sides the players N and S)."""
     return {
         "names": names,
         "suit_word": {s: suit_name(s) for s in SUITS},
@@ -385,9 +405,10 @@ def replay_texts(names: dict[str, str]) -> dict[str, Any]:
         "stops": _("The deal stops here: it was not played to the end."),
         "redealt": _("This deal was redealt: no card was played."),
         "catch": _("Caught: the shamok of %(name)s took the other pair's queen of clubs."),
-        "points": _("Points: NS %(ns)s · EW %(ew)s"),
-        "eyes_before": _("Eyes before the deal: NS %(ns)s : EW %(ew)s"),
-        "eyes_after": _("after it: NS %(ns)s : EW %(ew)s"),
+        "points": _("Points: N %(ns)s · S %(ew)s") if two else _("Points: NS %(ns)s · EW %(ew)s"),
+        "eyes_before": _("Eyes before the deal: N %(ns)s : S %(ew)s") if two
+        else _("Eyes before the deal: NS %(ns)s : EW %(ew)s"),
+        "eyes_after": _("after it: N %(ns)s : S %(ew)s") if two else _("after it: NS %(ns)s : EW %(ew)s"),
         "dealer": _("Dealer: %(name)s"),
         "jack": _("Jack of clubs: %(name)s"),
         "trump": _("Trump"),

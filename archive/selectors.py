@@ -21,7 +21,9 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
 from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
-from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.bilka2 import GAME as BILKA2
+from gameplay.engine.bilka2 import Bilka2MatchState
+from gameplay.engine.cards import SEATS
 from gameplay.engine.games import BILKA
 from gameplay.engine.record_games import read_game_record
 from gameplay.words import BotLevel, bot_name
@@ -166,14 +168,21 @@ def check_record(match: ArchivedMatch) -> str:
         return _check_board_set(match, state)
     if state.winner is None:
         return "the record does not finish the match"
-    winner = PAIRS[state.winner]
+    # Bilka for two: the sides are the players N and S (table seats 0 and 2), not pairs
+    two = isinstance(state, Bilka2MatchState)
+    first, second = ("N", "S") if two else ("NS", "EW")
+    winner = first if state.winner == 0 else second
+    end_seat = None if not state.end else state.end[1] * 2 if two else state.end[1]
     reason = state.end[0] if state.end else "eyes"
-    stored = f"{match.winner} won NS {match.ns_eyes}:{match.ew_eyes} EW ({match.reason})"
-    replayed = (f"{winner} won NS {state.capped_score[0]}:{state.capped_score[1]} EW ({reason}"
-                f"{' ' + SEATS[state.end[1]] if state.end else ''})")
+    stored = f"{match.winner} won {first} {match.ns_eyes}:{match.ew_eyes} {second} ({match.reason})"
+    replayed = (f"{winner} won {first} {state.capped_score[0]}:{state.capped_score[1]} {second} ({reason}"
+                f"{' ' + SEATS[end_seat] if end_seat is not None else ''})")
     if winner != match.winner or reason != match.reason:
         return f"stored {stored}, the record gives {replayed}"
-    if match.reason_seat is not None and state.end and state.end[1] % 2 != match.reason_seat % 2:
+    # a pair loses by either player's resignation; a player of Bilka for two by his own
+    side_of = (lambda seat: seat) if two else (lambda seat: seat % 2)
+    seat = match.reason_seat
+    if seat is not None and end_seat is not None and side_of(end_seat) != side_of(seat):
         return f"stored {stored} against seat {SEATS[match.reason_seat]}, the record gives {replayed}"
     if reason == "eyes" and (match.ns_eyes, match.ew_eyes) != state.capped_score:
         return f"stored {stored}, the record gives {replayed}"
@@ -201,13 +210,16 @@ def player_figures(player: Player, user: Any) -> dict[str, Any]:
         total=Count("id"),
         records=Count("id", filter=Q(match__has_record=True)),
         won=Count("id", filter=Q(match__winner="NS", seat__in=(0, 2))
-                  | Q(match__winner="EW", seat__in=(1, 3))),
+                  | Q(match__winner="EW", seat__in=(1, 3))
+                  | Q(match__winner="N", seat=0) | Q(match__winner="S", seat=2)),
     )
     sheets = matches["total"] - matches["records"]
     per_pair = []
+    # Bilka for two's S (seat 2) is the second side: his figures are the deals' ew_ columns
+    two_s = Q(seat=2, match__rules__contains={"game": BILKA2})
     for pair in (0, 1):
-        chairs = (0, 2) if pair == 0 else (1, 3)
-        deals = ArchivedDeal.objects.filter(match__in=seats.filter(seat__in=chairs).values("match_id"))
+        chairs = Q(seat__in=(0, 2)) & ~two_s if pair == 0 else Q(seat__in=(1, 3)) | two_s
+        deals = ArchivedDeal.objects.filter(match__in=seats.filter(chairs).values("match_id"))
         per_pair.append((pair, deals))
     counted = {"deals": 0, "deals_records": 0, "on_duty": 0, "won_on_duty": 0, "against": 0,
                "won_against": 0, "points": 0, "pointed": 0, "lucy": 0, "eggs": 0, "jack": 0}
@@ -273,7 +285,9 @@ def _jack_deals(seats: QuerySet[ArchivedSeat]) -> int:
 def partners(player: Player, seats: QuerySet[ArchivedSeat]) -> list[dict[str, Any]]:
     """His usual partners: who sat opposite him, most matches first (bots are not partners)."""
     rows: dict[tuple[int | None, str], int] = {}
-    mine = {m: s for m, s in seats.values_list("match_id", "seat")}
+    # Bilka for two has no partners: the player across the table is the opponent
+    mine = {m: s for m, s in (seats.exclude(match__rules__contains={"game": BILKA2})
+                              .values_list("match_id", "seat"))}
     across = (ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player)
               .exclude(kind=SeatKind.BOT).values_list("match_id", "seat", "player_id", "name"))
     for match_id, seat, pid, name in across:
@@ -339,12 +353,14 @@ def match_row(match: ArchivedMatch) -> dict[str, Any]:
     """What a list shows of a match (its seats prefetched)."""
     seats = sorted(match.seats.all(), key=lambda s: s.seat)
     names: dict[int, list[str]] = {0: [], 1: []}
+    two = (match.rules or {}).get("game") == BILKA2  # sides N (seat 0) and S (seat 2), no pairs
     for s in seats:
-        names[s.seat % 2].append(seat_name(s))
+        names[s.seat // 2 if two else s.seat % 2].append(seat_name(s))
     return {
         "match": match,
         "ns": " & ".join(names[0]),
         "ew": " & ".join(names[1]),
+        "two": two,
         "players": {s.seat: s for s in seats},
         "seat_rows": [{"seat": s.seat, "name": seat_name(s), "kind": s.kind, "player": s.player}
                       for s in seats],

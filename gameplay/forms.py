@@ -21,12 +21,22 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.engine import games
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.games import BILKA
 from gameplay.engine.kozyol_rules import GAME as KOZYOL
 from gameplay.engine.rules import PRESETS, Rules
 from gameplay.engine.table_games import BOT_LEVELS
 from gameplay.models import REDEAL_SECONDS_MAX, REDEAL_SECONDS_MIN, Seating
-from gameplay.words import CHOICE_TEXT, KOZYOL_CHOICE_TEXT, KOZYOL_RULE_TEXT, PRESET_TEXT, RULE_TEXT, BotLevel
+from gameplay.words import (
+    BILKA2_CHOICE_TEXT,
+    BILKA2_RULE_TEXT,
+    CHOICE_TEXT,
+    KOZYOL_CHOICE_TEXT,
+    KOZYOL_RULE_TEXT,
+    PRESET_TEXT,
+    RULE_TEXT,
+    BotLevel,
+)
 
 BOT_LEVEL_HELP = _("The beginner answers at once; the strong bot thinks about a second a card, "
                    "guessing the hidden hands from what it has seen.")
@@ -36,20 +46,22 @@ DEFAULT_PRESET = "online"
 
 
 #: The games a live table may play, as the form offers them.
-GAME_CHOICES = [(BILKA, _("Bilka")), (KOZYOL, _("Kozyol khvalyony"))]
-
+GAME_CHOICES = [(BILKA, _("Bilka")), (KOZYOL, _("Kozyol khvalyony")), (BILKA2, _("Bilka for two"))]
+#: Other spellings of a game in an address (`?game=bilka2`).
+GAME_ALIASES = {"bilka2": BILKA2}
 
 
 def chosen_game(value: object) -> str:
     """The game a form asks for (Bilka when it names none it knows)."""
-    return KOZYOL if value == KOZYOL else BILKA
+    value = GAME_ALIASES.get(str(value), value)
+    return str(value) if value in (KOZYOL, BILKA2) else BILKA
 
 
 def rule_fields(game: str = BILKA) -> dict[str, forms.Field]:
     """One form field per rule parameter of `game`, its initial value the engine's default."""
     out: dict[str, forms.Field] = {}
-    texts = {**RULE_TEXT, **KOZYOL_RULE_TEXT} if game == KOZYOL else RULE_TEXT
-    choice_text = {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}
+    texts = {**RULE_TEXT, **{KOZYOL: KOZYOL_RULE_TEXT, BILKA2: BILKA2_RULE_TEXT}.get(game, {})}
+    choice_text = {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT, **BILKA2_CHOICE_TEXT}
     for p in games.parameters(game):
         label, help_text = texts.get(p.name, (p.name, ""))
         field: forms.Field
@@ -74,7 +86,8 @@ def rule_fields(game: str = BILKA) -> dict[str, forms.Field]:
 def _display_default(value: Any) -> Any:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}.get(value, value) if isinstance(value, str) else value
+    return ({**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT, **BILKA2_CHOICE_TEXT}.get(value, value)
+            if isinstance(value, str) else value)
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -115,9 +128,13 @@ class TableForm(forms.Form):
         self.game = chosen_game(game)
         self.fields.update(rule_fields(self.game))
         if self.game != BILKA:
-            del self.fields["rated"]  # a rating of Kozyol's own is not built yet
+            del self.fields["rated"]  # a rating of Kozyol's or Bilka for two's own is not built yet
             self.fields["bot_level"].choices = [c for c in BotLevel.choices if c[0] in BOT_LEVELS[self.game]]
+        if self.game == KOZYOL:
             self.fields["bot_level"].help_text = _("Kozyol is played by the beginner bot.")
+        if self.game == BILKA2:
+            del self.fields["redeal_seconds"]  # Bilka for two has no redeal
+            self.fields["seating"].help_text = _("Two players: North and South, face to face.")
 
     @property
     def game_value(self) -> str:
@@ -128,8 +145,13 @@ class TableForm(forms.Form):
         return self.game == BILKA
 
     @property
+    def is_bilka2(self) -> bool:
+        return self.game == BILKA2
+
+    @property
     def rules_url_name(self) -> str:
-        return "gameplay:rules" if self.is_bilka else "gameplay:rules_kozyol"
+        names = {KOZYOL: "gameplay:rules_kozyol", BILKA2: "gameplay:rules_bilka2"}
+        return names.get(self.game, "gameplay:rules")
 
     @property
     def rule_names(self) -> list[str]:

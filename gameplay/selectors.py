@@ -15,7 +15,7 @@ from gameplay.engine.cards import SEATS
 from gameplay.engine.games import SEATS as GAME_SEATS
 from gameplay.engine.games import AnyMatch, game_of
 from gameplay.engine.record_games import read_game_record
-from gameplay.engine.table_games import deals_finished
+from gameplay.engine.table_games import deals_finished, table_seats
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for, table_meta, view_of
 from gameplay.words import bot_name
@@ -88,7 +88,7 @@ def lobby_tables(limit: int = 50) -> list[dict[str, Any]]:
             "seats": [
                 {"seat": SEATS[n], "name": seat_name(seats.get(n)),
                  "bot": seats[n].is_bot if n in seats else False}
-                for n in range(4)
+                for n in table_seats(game_of(t.rules))
             ],
             "game": game_of(t.rules),
             "free": GAME_SEATS[game_of(t.rules)] - len(seats),

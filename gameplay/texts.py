@@ -72,6 +72,17 @@ def table_texts() -> dict[str, str]:
         "outcome_catch": _("A catch: the shamok took the other pair's queen of clubs; the deal stops."),
         "caught_by": _("Caught by %(name)s."),
         "no_duty": _("Nobody is on duty: a win opens 2 eyes, a rout 4, to either pair."),
+        # Bilka for two's table: two players, each for himself, and the stock
+        "stock_left": _("Cards in the stock: %(n)s"),
+        "stock_empty": _("The stock is used up"),
+        "two_no_duty": _("Each plays for himself: no pairs, nobody on duty."),
+        "two_points": _("Points: %(line)s"),
+        "two_eyes": _("Eyes opened: %(line)s"),
+        "two_score": _("Score: %(line)s"),
+        "two_last_deal": _("last deal %(line)s"),
+        "player_won": _("%(name)s won the match."),
+        "two_resign_confirm": _("Resign? You lose the match."),
+        "opponent": _("opponent"),
     }
 
 
@@ -82,6 +93,7 @@ def lobby_texts() -> dict[str, str]:
         "none": _("No open tables yet. Open one!"),
         "game_bilka": _("Bilka"),
         "game_kozyol": _("Kozyol khvalyony"),
+        "game_bilka-2": _("Bilka for two"),
         # the live list names seats and bots in the reader's language (its frames are one for all)
         **{f"seat_{s}": seat_letter(s) for s in "NESW"},
         "bot_named": pgettext("bot at a seat", "Bot %(seat)s"),

@@ -20,10 +20,9 @@ from archive.records import MAX_RECORD_BYTES, parsed, submitted_bytes
 from archive.replays import render_replay
 from gameplay import selectors, services
 from gameplay.engine.cards import SEATS
-from gameplay.engine.games import game_of, rules_from_json
-from gameplay.engine.kozyol import GAME as KOZYOL
+from gameplay.engine.games import BILKA, game_of, rules_from_json
 from gameplay.engine.kozyol import KozyolRules
-from gameplay.engine.table_games import BOT_LEVELS, permanent_trumps
+from gameplay.engine.table_games import BOT_LEVELS, permanent_trumps, table_seats
 from gameplay.forms import TableForm, chosen_game
 from gameplay.models import BotLevel, Table, TableStatus
 from gameplay.texts import lobby_texts, table_texts
@@ -87,7 +86,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def create(request: HttpRequest) -> HttpResponse:
-    """Open a table; `?game=kozyol` shows the form with Kozyol's house rules (Bilka's without)."""
+    """Open a table; `?game=kozyol` (`?game=bilka2`) shows the form with Kozyol's (Bilka for two's)
+    house rules, Bilka's without."""
     form = TableForm(request.POST or None, initial={"game": chosen_game(request.GET.get("game"))})
     if request.method == "POST" and form.is_valid():
         try:
@@ -95,7 +95,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 rules=form.rules(),
                 seating=form.cleaned_data["seating"],
                 spectators_see_hands_delayed=form.cleaned_data["spectators_see_hands_delayed"],
-                redeal_seconds=form.cleaned_data["redeal_seconds"],
+                redeal_seconds=form.cleaned_data.get("redeal_seconds"),
                 user=_user(request),
                 session_key=_session_key(request, create=True),
                 bots=form.cleaned_data["bots"],
@@ -114,7 +114,8 @@ def create(request: HttpRequest) -> HttpResponse:
 def play_now(request: HttpRequest) -> HttpResponse:
     """"Play now vs bots", in the game and at the level the lobby's form chose (Bilka and the
     beginner without them; a game that is not one of the lobby's is Bilka)."""
-    rules = {"game": KOZYOL} if request.POST.get("game") == KOZYOL else None
+    game = chosen_game(request.POST.get("game"))
+    rules = {"game": game} if game != BILKA else None
     try:
         table = services.play_now(user=_user(request), session_key=_session_key(request, create=True),
                                   rules=rules, bot_level=request.POST.get("bot_level") or BotLevel.BEGINNER)
@@ -146,7 +147,8 @@ def table(request: HttpRequest, pk: int, token: str | None = None) -> HttpRespon
         "invited": token is not None and token == table.invite_token,
         "invite_token": token if token is not None and token == table.invite_token else "",
         "can_sit": table.status == TableStatus.OPEN and seat is None,
-        "empty_seats": [x for x in SEATS if x not in {s["seat"] for s in snapshot["table"]["seats"]}],
+        "empty_seats": [SEATS[n] for n in table_seats(game_of(table.rules))
+                        if SEATS[n] not in {s["seat"] for s in snapshot["table"]["seats"]}],
         "replay_open": table.status == TableStatus.PLAYING
         and (seat is not None or table.spectators_see_hands_delayed),
         "i18n": table_texts(),

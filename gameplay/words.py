@@ -17,6 +17,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.engine.bilka2_rules import Bilka2Rules
 from gameplay.engine.cards import SEATS
 from gameplay.engine.games import BILKA, game_of, rules_from_json
 from gameplay.engine.kozyol_rules import KozyolRules
@@ -36,8 +37,11 @@ def seat_letter(seat: int | str) -> str:
 
 
 def pair_name(pair: str) -> str:
-    """A partnership ("NS" or "EW", also written "N/S", "E/W") in the reader's language."""
+    """A partnership ("NS" or "EW", also written "N/S", "E/W") in the reader's language; in Bilka
+    for two a side is a player ("N" or "S"), written as his seat."""
     code = str(pair).replace("/", "").upper()
+    if code in ("N", "S"):  # Bilka for two: a side is one player, named by his seat
+        return seat_letter(code)
     names = {"NS": pgettext("pair of seats", "NS"), "EW": pgettext("pair of seats", "EW")}
     return names.get(code, str(pair))
 
@@ -149,6 +153,18 @@ KOZYOL_RULE_TEXT = {
 }
 KOZYOL_CHOICE_TEXT = {"ace_of_diamonds": _("the holder of the ace of diamonds")}
 
+#: Bilka for two's own house rules (the others read as Bilka's, `RULE_TEXT`).
+BILKA2_RULE_TEXT = {
+    "stock": (_("The stock"), _("Dealt out when both hands are empty, or one card each after every trick, "
+                                "the trick's winner first.")),
+    "eyes": (_("Eyes for a win and a rout"), _("1 and 2 eyes, or 2 and 3.")),
+    "move_seconds": (_("Seconds per move"), _("A player who does not move in time loses the match.")),
+    "lucy": (_("A Lucy deal"), _("Wins the match at once, or resets the opponent's eyes to 0.")),
+}
+BILKA2_CHOICE_TEXT = {"halves": _("dealt when the hands are empty"),
+                      "after_trick": _("drawn after every trick"),
+                      "1-2": _("1 and 2 eyes"), "2-3": _("2 and 3 eyes")}
+
 
 def rules_label(rules: dict[str, Any]) -> str:
     """A rule set as a player names it: its preset, and what differs from it (another game: its
@@ -174,10 +190,12 @@ def rules_label(rules: dict[str, Any]) -> str:
 
 
 def _other_game_label(rules: dict[str, Any]) -> str:
-    full = rules_from_json(rules).to_json()
-    defaults = KozyolRules().to_json()
-    texts = {**RULE_TEXT, **KOZYOL_RULE_TEXT}
-    choices = {**CHOICE_TEXT, **KOZYOL_CHOICE_TEXT}
+    parsed = rules_from_json(rules)
+    full = parsed.to_json()
+    two = isinstance(parsed, Bilka2Rules)
+    defaults = Bilka2Rules().to_json() if two else KozyolRules().to_json()
+    texts = {**RULE_TEXT, **(BILKA2_RULE_TEXT if two else KOZYOL_RULE_TEXT)}
+    choices = {**CHOICE_TEXT, **(BILKA2_CHOICE_TEXT if two else KOZYOL_CHOICE_TEXT)}
     parts = []
     for key, value in sorted(full.items()):
         if key == "game" or defaults.get(key) == value:
@@ -188,7 +206,8 @@ def _other_game_label(rules: dict[str, Any]) -> str:
         else:
             shown = str(choices.get(value, value)) if isinstance(value, str) else str(value)
         parts.append(f"{title}: {shown}")
-    return gettext("Kozyol khvalyony") + (" · " + "; ".join(parts) if parts else "")
+    name = gettext("Bilka for two") if two else gettext("Kozyol khvalyony")
+    return name + (" · " + "; ".join(parts) if parts else "")
 
 
 def rank_words() -> dict[str, str]:

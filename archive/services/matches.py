@@ -29,6 +29,7 @@ from archive.selectors import against_bots, sat_in
 from clubs.models import Player
 from clubs.translit import search_key
 from gameplay.engine import EngineError
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.engine.games import BILKA, game_of, rules_from_json
 from gameplay.engine.record_games import read_game_record, score_game_state
@@ -128,12 +129,17 @@ def archived_with_record(record: dict[str, Any]) -> ArchivedMatch | None:
 
 
 def _check(played: PlayedMatch) -> None:
-    if sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
+    two = game_of(played.rules) == BILKA2
+    if two and sorted(s.seat for s in played.seats) != [0, 2]:
+        raise ArchiveError("a match of Bilka for two has two seats, N and S")
+    if not two and sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
         raise ArchiveError("a match has four seats, N, E, S and W")
     if played.reason == BOARDS:
         if played.winner or played.rated:
             raise ArchiveError("a board set played out has no winner and is not rated")
-    elif played.winner not in PAIRS:
+    elif two and played.winner not in ("N", "S"):
+        raise ArchiveError(f"the winner of Bilka for two must be N or S, not {played.winner!r}")
+    elif not two and played.winner not in PAIRS:
         raise ArchiveError(f"the winner must be NS or EW, not {played.winner!r}")
     if played.reason not in REASONS:
         raise ArchiveError(f"unknown end reason {played.reason!r}")
@@ -145,7 +151,9 @@ def _check(played: PlayedMatch) -> None:
 
 def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
     """Each deal's figures, by replaying the record through its game's engine (a broken one is
-    refused). Kozyol has no pair on duty and no jack of clubs' holder: those stay empty."""
+    refused). Kozyol has no pair on duty and no jack of clubs' holder: those stay empty. In Bilka
+    for two the `ns_` figures are N's and the `ew_` figures S's."""
+    first, second = ("N", "S") if record.get("game") == BILKA2 else ("NS", "EW")
     try:
         report = score_game_state(read_game_record(record))
     except EngineError as error:
@@ -159,10 +167,10 @@ def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
             pair_on_duty=PAIRS.index(deal["on_duty"]) if "on_duty" in deal else None,
             jack_holder=SEATS.index(deal["jack_holder"]) if "jack_holder" in deal else None,
             redeal_seat=SEATS.index(redeal) if redeal else None,
-            ns_points=deal["points"]["NS"] if "points" in deal else None,
-            ew_points=deal["points"]["EW"] if "points" in deal else None,
-            ns_eyes=deal["eyes"]["NS"], ew_eyes=deal["eyes"]["EW"],
-            ns_score=deal["score"]["NS"], ew_score=deal["score"]["EW"],
+            ns_points=deal["points"][first] if "points" in deal else None,
+            ew_points=deal["points"][second] if "points" in deal else None,
+            ns_eyes=deal["eyes"][first], ew_eyes=deal["eyes"][second],
+            ns_score=deal["score"][first], ew_score=deal["score"][second],
         ))
     return rows
 

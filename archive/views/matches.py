@@ -117,6 +117,9 @@ def other_game_note(match: ArchivedMatch) -> dict[str, str]:
     analysis, whose solver plays Bilka only; the page says so."""
     if "game" not in (match.rules or {}):
         return {}
+    if match.rules["game"] == "bilka-2":
+        return {"note": _("A match of Bilka for two: it is replayed card by card, without the "
+                          "double-dummy analysis (that is for Bilka only).")}
     return {"note": _("A match of Kozyol khvalyony: it is replayed card by card, without the "
                       "double-dummy analysis (that is for Bilka only).")}
 
@@ -148,7 +151,8 @@ def player_archive(request: HttpRequest, pk: int) -> HttpResponse:
     page, rows, query = _page(request, qs)
     for row in rows:
         mine = next((s for s in row["players"].values() if s.player_id == player.pk), None)
-        won = mine is not None and row["match"].winner == mine.pair
+        # Bilka for two: the winner is the player's own seat letter (N or S), not a pair
+        won = mine is not None and row["match"].winner in (mine.pair, SEATS[mine.seat])
         row["won"] = won if row["match"].winner else None  # a duplicate board set has no winner
     return render(request, "archive/player_archive.html", {
         "player": player, "figures": figures, "page": page, "rows": rows, "query": query,

@@ -9,6 +9,10 @@ engine: a page, a CLI or a test reads it without Django.
 A Kozyol record (`record_games.py`) replays the same way: it has no jack of clubs' holder, no
 suits of seats and no pair on duty (those are None), and a deal its шамок stopped names the seat
 that caught the queen of clubs (`catch`).
+
+A Bilka-for-two record replays with two seats, N and S, two cards a trick and a score by player
+(keyed `N` and `S`); its deals carry `draws`, the stock's cards as they reached the hands, each
+with the number of cards played before it (`position` adds them to the hands from there on).
 """
 
 from __future__ import annotations
@@ -16,27 +20,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gameplay.engine.bilka2 import Bilka2MatchState, Bilka2Rules
 from gameplay.engine.cards import (
     PAIRS,
     SEATS,
     SUITS,
+    card_from_str,
     card_to_str,
     hand_sort_key,
     mask_cards,
     mask_points,
 )
 from gameplay.engine.deal import DealLog, redeal_grounds
-from gameplay.engine.errors import RecordError
 from gameplay.engine.kozyol import KozyolMatchState, KozyolRules
-from gameplay.engine.kozyol_rules import KozyolDealLog
 from gameplay.engine.kozyol_rules import redeal_grounds as kozyol_redeal_grounds
 from gameplay.engine.match import MatchState
 from gameplay.engine.record_games import read_game_record, score_game_state
 from gameplay.engine.state import Phase
 
 Score = dict[str, int]
-#: The games a replay shows: four seats in two pairs.
-FourSeatMatch = MatchState | KozyolMatchState
+#: The games a replay shows: four seats in two pairs, or Bilka for two's two players.
+FourSeatMatch = MatchState | KozyolMatchState | Bilka2MatchState
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,8 @@ class DealSummary:
     score_after: Score
     redeal: RedealAsked | None
     catch: str | None = None
+    #: Bilka for two: (cards played before it, seat, card) for each card of the stock drawn.
+    draws: tuple[tuple[int, str, str], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -131,6 +137,22 @@ def _sorted(cards: list[int]) -> tuple[str, ...]:
     return tuple(card_to_str(c) for c in sorted(cards, key=hand_sort_key))
 
 
+def _sorted_codes(codes: list[str], gone: set[str]) -> tuple[str, ...]:
+    return _sorted([card_from_str(c) for c in codes if c not in gone])
+
+
+def _draws(state: Bilka2MatchState, log: Any) -> tuple[tuple[int, str, str], ...]:
+    """The stock's cards of a Bilka-for-two deal as they reached the hands, each with the number of
+    cards played before it: two after each trick (`stock=after_trick`), or all of them once the
+    first hands are played out (`stock=halves`)."""
+    out = []
+    quarter = log.hands[0].bit_count()
+    for i, (player, card) in enumerate(log.draws):
+        at = 2 * (i // 2 + 1) if state.rules.stock == "after_trick" else 2 * quarter
+        out.append((at, "NS"[player], card_to_str(card)))
+    return tuple(out)
+
+
 class Replay:
     """Every deal of one record, and `position(deal_index, card)` for any point of it.
 
@@ -140,7 +162,12 @@ class Replay:
     def __init__(self, state: FourSeatMatch, record: dict[str, Any]) -> None:
         self.players: dict[str, str] = dict(state.players or {})
         self.rules = state.rules
-        self._next = tuple(state.next_seat(s) for s in range(4))
+        two = isinstance(state, Bilka2MatchState)
+        #: the seats' letters (N E S W, or N S), how many cards a trick has, the score's sides
+        self.seats: str = "NS" if two else SEATS
+        self.per_trick = len(self.seats)
+        self.sides: tuple[str, str] = ("N", "S") if two else (PAIRS[0], PAIRS[1])
+        self._next = {self.seats[s]: self.seats[state.next_seat(s)] for s in range(self.per_trick)}
         self.game: str = str(record.get("game") or "bilka")
         score = score_game_state(state)
         self.score: Score = score["score"]
@@ -151,20 +178,25 @@ class Replay:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Replay:
-        state = read_game_record(record)
-        if not isinstance(state, MatchState | KozyolMatchState):
-            raise RecordError("the replay shows the games of four seats only")
-        return cls(state, record)
+        return cls(read_game_record(record), record)
+
+    def side_of(self, seat: str | None) -> str | None:
+        """The side a seat scores for: its pair, or in Bilka for two the player himself."""
+        if seat is None:
+            return None
+        return seat if self.per_trick == 2 else _pair(seat)
 
     # ------------------------------------------------------------------ deals
     def _deals(self, state: FourSeatMatch, scored: list[dict[str, Any]]) -> list[DealSummary]:
         out: list[DealSummary] = []
-        before: Score = {"NS": 0, "EW": 0}
+        before: Score = dict.fromkeys(self.sides, 0)
         suits_known = False
         last = len(state.deals) - 1
-        logs: list[DealLog | KozyolDealLog] = list(state.deals)
+        logs: list[Any] = list(state.deals)
+        seats, per = self.seats, self.per_trick
         for index, (log, sc) in enumerate(zip(logs, scored, strict=True)):
-            redealt = log.redeal is not None
+            redeal = getattr(log, "redeal", None)
+            redealt = redeal is not None
             # the suits are given out when the first deal's play begins (RULES.md, "Whose suit")
             began = not redealt and (bool(log.plays) or log.outcome is not None
                                      or (index == last and state.phase == Phase.PLAY))
@@ -174,21 +206,21 @@ class Replay:
             if suits_known and suit_of_seat is not None:
                 suits = {SEATS[s]: SUITS[suit_of_seat[s]] for s in range(4)}
             cards = self._seated_cards(state, log.leader, [card_to_str(c) for c in log.plays],
-                                       [SEATS[w] for w in log.trick_winners])
+                                       [seats[w] for w in log.trick_winners])
             tricks = tuple(
-                Trick(leader=t["leader"], cards=tuple(cards[4 * i:4 * i + 4]), winner=t["winner"],
+                Trick(leader=t["leader"], cards=tuple(cards[per * i:per * i + per]), winner=t["winner"],
                       points=t["points"])
                 for i, t in enumerate(sc.get("tricks", []))
             )
             out.append(DealSummary(
                 number=index + 1,
-                dealer=SEATS[log.dealer],
-                hands={SEATS[s]: _sorted(mask_cards(log.hands[s])) for s in range(4)},
+                dealer=seats[log.dealer],
+                hands={seats[s]: _sorted(mask_cards(log.hands[s])) for s in range(per)},
                 jack_holder=SEATS[log.jack_holder] if isinstance(log, DealLog) else None,
                 trump=sc.get("trump"),
                 suits=suits,
                 pair_on_duty=sc.get("on_duty"),
-                leader=SEATS[log.leader],
+                leader=seats[log.leader],
                 cards=tuple(cards),
                 tricks=tricks,
                 outcome=sc["outcome"],
@@ -196,28 +228,29 @@ class Replay:
                 eyes=sc["eyes"],
                 score_before=before,
                 score_after=sc["score"],
-                redeal=None if log.redeal is None else self._redeal_asked(log.redeal, log.hands[log.redeal]),
+                redeal=None if redeal is None else self._redeal_asked(redeal, log.hands[redeal]),
                 catch=sc.get("catch"),
+                draws=_draws(state, log) if isinstance(state, Bilka2MatchState) else (),
             ))
             before = sc["score"]
         return out
 
-    @staticmethod
-    def _seated_cards(state: FourSeatMatch, leader: int, plays: list[str],
+    def _seated_cards(self, state: FourSeatMatch, leader: int, plays: list[str],
                       winners: list[str]) -> list[tuple[str, str]]:
         """Each card with the seat that played it: the leader, then in play order; each trick's
         winner (as the engine decided it) leads the next."""
         out: list[tuple[str, str]] = []
-        seat = leader
+        seat, per = leader, self.per_trick
         for i, card in enumerate(plays):
-            if i and i % 4 == 0:
-                seat = SEATS.index(winners[i // 4 - 1])
+            if i and i % per == 0:
+                seat = self.seats.index(winners[i // per - 1])
             elif i:
                 seat = state.next_seat(seat)
-            out.append((SEATS[seat], card))
+            out.append((self.seats[seat], card))
         return out
 
     def _redeal_asked(self, seat: int, hand: int) -> RedealAsked:
+        assert not isinstance(self.rules, Bilka2Rules)  # noqa: S101 - Bilka for two has no redeal
         grounds = tuple(
             (rule, SUITS[detail] if rule == "five_of_suit" else detail)
             for rule, detail in (kozyol_redeal_grounds(self.rules, hand)
@@ -243,16 +276,18 @@ class Replay:
         deal = self.deals[deal_index]
         played = deal.cards[:card]
         gone = {c for _seat, c in played}
-        hands = {s: tuple(c for c in deal.hands[s] if c not in gone) for s in SEATS}
-        complete = card // 4
+        drawn = {s: [c for at, who, c in deal.draws if at <= card and who == s] for s in self.seats}
+        hands = {s: _sorted_codes([*deal.hands[s], *drawn[s]], gone) for s in self.seats}
+        per = self.per_trick
+        complete = card // per
         taken = deal.tricks[:complete]
-        points = {p: sum(t.points for t in taken if _pair(t.winner) == p) for p in PAIRS}
-        tricks_taken = {p: sum(1 for t in taken if _pair(t.winner) == p) for p in PAIRS}
-        if card % 4:
-            trick = played[card - card % 4:]
+        points = {p: sum(t.points for t in taken if self.side_of(t.winner) == p) for p in self.sides}
+        tricks_taken = {p: sum(1 for t in taken if self.side_of(t.winner) == p) for p in self.sides}
+        if card % per:
+            trick = played[card - card % per:]
             winner = None
         elif card:
-            trick = played[card - 4:]
+            trick = played[card - per:]
             winner = taken[-1].winner
         else:
             trick, winner = (), None
@@ -270,13 +305,14 @@ class Replay:
     def _next_to_play(self, deal: DealSummary, card: int) -> str | None:
         """Who was to play after the last card of a deal that stops short (a match in progress or
         ended by a timeout): the trick's winner, the first leader, or the next seat in play order."""
-        if not any(deal.hands[s] for s in SEATS):
+        if not any(deal.hands[s] for s in self.seats):
             return None
         if card == 0:
             return deal.leader
-        if card % 4 == 0:
-            return deal.tricks[card // 4 - 1].winner if len(deal.tricks) >= card // 4 else None
-        return SEATS[self._next[SEATS.index(deal.cards[card - 1][0])]]
+        per = self.per_trick
+        if card % per == 0:
+            return deal.tricks[card // per - 1].winner if len(deal.tricks) >= card // per else None
+        return self._next[deal.cards[card - 1][0]]
 
     # ------------------------------------------------------------------ for the page's script
     def to_json(self, visible_deals: int | None = None) -> dict[str, Any]:
@@ -285,6 +321,8 @@ class Replay:
         deals = self.deals if visible_deals is None else self.deals[:max(visible_deals, 0)]
         return {
             "players": self.players,
+            "seats": self.seats,
+            "sides": list(self.sides),
             "deals": [
                 {
                     "number": d.number, "dealer": d.dealer, "hands": {s: list(h) for s, h in d.hands.items()},
@@ -297,6 +335,7 @@ class Replay:
                     "score_after": d.score_after, "redeal": d.redeal is not None,
                     "finished": d.finished, "to_move_at_end": self.position(i, d.plays).to_move,
                     **({"catch": d.catch} if d.catch is not None else {}),
+                    **({"draws": [list(x) for x in d.draws]} if d.draws else {}),
                 }
                 for i, d in enumerate(deals)
             ],

@@ -19,7 +19,7 @@ from django.utils import timezone
 from gameplay.engine.cards import SEATS, card_to_str, hand_sort_key, mask_cards
 from gameplay.engine.games import AnyMatch, game_of
 from gameplay.engine.shuffle import GAME_SCHEMES, commitment_of
-from gameplay.engine.table_games import view_json
+from gameplay.engine.table_games import table_seats, view_json
 from gameplay.words import bot_name
 
 SPECTATOR = None
@@ -30,7 +30,9 @@ def view_of(state: AnyMatch, seat: int | None, *, delayed_hands: bool = False) -
     view = view_json(state, seat)  # in the redeal phase nobody is "to move": all four answer at once
     view["can_redeal"] = "redeal" in view["legal"]
     view["review_tricks"] = state.rules.review_tricks
-    view["order"] = "NESW" if state.rules.direction == "clockwise" else "NWSE"
+    direction = getattr(state.rules, "direction", "clockwise")  # Bilka for two: N and S in turn
+    view["order"] = "".join(SEATS[s] for s in table_seats(state)) if len(table_seats(state)) == 2 else (
+        "NESW" if direction == "clockwise" else "NWSE")
     if seat is None and delayed_hands:
         view["previous_hands"] = previous_hands(state)
     return view
@@ -43,8 +45,8 @@ def previous_hands(state: AnyMatch) -> dict[str, list[str]] | None:
         return None
     log = finished[-1]
     return {
-        SEATS[s]: [card_to_str(c) for c in sorted(mask_cards(log.hands[s]), key=hand_sort_key)]
-        for s in range(len(log.hands))
+        SEATS[seat]: [card_to_str(c) for c in sorted(mask_cards(log.hands[p]), key=hand_sort_key)]
+        for p, seat in enumerate(table_seats(state))
     }
 
 
@@ -54,7 +56,7 @@ def event_parts(
     """(private, spectator) parts of an event: each seat's view and the spectators' view."""
     if state is None:
         return {}, {}
-    private = {SEATS[s]: view_of(state, s) for s in range(len(state.hands))}
+    private = {SEATS[s]: view_of(state, s) for s in table_seats(state)}
     return private, view_of(state, None, delayed_hands=delayed_hands)
 
 

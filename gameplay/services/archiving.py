@@ -9,12 +9,14 @@ from __future__ import annotations
 from archive import services as archive
 from archive.models import ArchivedMatch, MatchSource, SeatKind
 from clubs.models import Player
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import game_of
 from gameplay.models import Table, TableStatus
 
 
 def seats_of_table(table: Table) -> list[archive.SeatIn]:
-    """The four seats of a live table as the archive keeps them."""
+    """The seats of a live table as the archive keeps them (four, or N and S in Bilka for two)."""
     rows = list(table.seats.all())
     players = dict(Player.objects.filter(user_id__in=[s.user_id for s in rows if s.user_id])
                    .values_list("user_id", "pk"))
@@ -31,10 +33,12 @@ def seats_of_table(table: Table) -> list[archive.SeatIn]:
 
 
 def table_result(table: Table) -> tuple[int, int, str, str, int | None]:
-    """(NS eyes, EW eyes, winner, reason, reason seat) as the table stored its result."""
+    """(NS eyes, EW eyes, winner, reason, reason seat) as the table stored its result; in Bilka
+    for two N's eyes, S's eyes and the winner's seat letter (N or S)."""
     result = table.result or {}
     seat = result.get("seat")
-    return (int(result["score"]["NS"]), int(result["score"]["EW"]), str(result["winner"]),
+    first, second = ("N", "S") if game_of(table.rules) == BILKA2 else ("NS", "EW")
+    return (int(result["score"][first]), int(result["score"][second]), str(result["winner"]),
             str(result.get("reason") or "eyes"), SEATS.index(seat) if seat else None)
 
 

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from gameplay.engine import MatchState, Phase, bots
 from gameplay.engine.games import AnyMatch
-from gameplay.engine.table_games import bot_action
+from gameplay.engine.table_games import bot_action, mover
 from gameplay.models import Seat, Table
 from gameplay.selectors import load_state
 from gameplay.services import scheduling
@@ -68,9 +68,9 @@ def bot_to_answer(table: Table, state: AnyMatch, seat: int | None) -> tuple[Seat
         if seat is None or seat not in waiting:
             return None, "stale" if seat is None or seat in bot_seats else "not_a_bot"
         return rows[seat], ""
-    if seat is not None and seat != state.to_move:
+    if seat is not None and seat != mover(state):
         return None, "stale"
-    row = rows.get(state.to_move)
+    row = rows.get(mover(state))  # type: ignore[arg-type]
     if row is None or not row.is_bot:
         return None, "not_a_bot"
     return row, ""

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from gameplay.engine import Phase
 from gameplay.engine.games import AnyMatch
+from gameplay.engine.table_games import mover
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import event_parts, move_seconds, redeal_seconds, table_meta
 from gameplay.services import rows, scheduling
@@ -64,6 +65,11 @@ def seat_rows(table: Table) -> list[Seat]:
     return rows.seats_of(table)
 
 
+def row_at(seats: list[Seat], seat: int) -> Seat:
+    """The row of the table's `seat` (0..3) among `seats` (a two-seat table has rows at N and S only)."""
+    return next(s for s in seats if s.seat == seat)
+
+
 def append_event(table: Table, kind: str, state: AnyMatch | None, public: dict[str, Any],
                  seats: list[Seat] | None = None, *, move_id: str = "",
                  move_seat: int | None = None) -> TableEvent:
@@ -103,8 +109,7 @@ def set_move_clock(table: Table, state: AnyMatch | None, seats: list[Seat], *,
     table.move_deadline = None
     if table.status != TableStatus.PLAYING or state is None or state.to_move is None:
         return
-    mover = seats[state.to_move]
-    if mover.is_bot:
+    if row_at(seats, mover(state)).is_bot:  # type: ignore[arg-type]
         return
     table.move_deadline = timezone.now() + timedelta(seconds=move_seconds(table))
 
@@ -128,8 +133,9 @@ def queue_next_task(table: Table, state: AnyMatch | None, seats: list[Seat]) -> 
                 transaction.on_commit(
                     lambda s=seat, v=level: scheduling.queue_bot_move(table_id, expected, s, v), robust=True)
         return
-    if seats[state.to_move].is_bot:
-        level = seats[state.to_move].bot_level
+    row = row_at(seats, mover(state))  # type: ignore[arg-type]
+    if row.is_bot:
+        level = row.bot_level
         transaction.on_commit(lambda: scheduling.queue_bot_move(table_id, expected, level=level), robust=True)
     else:
         seconds = move_seconds(table)

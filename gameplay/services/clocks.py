@@ -21,6 +21,7 @@ from gameplay.engine.cards import SEATS
 from gameplay.engine.games import AnyMatch
 from gameplay.engine.record_games import write_game_record
 from gameplay.engine.table_games import bot_action
+from gameplay.engine.table_games import mover as table_mover
 from gameplay.models import BotLevel, Seat, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import grace_seconds
 from gameplay.selectors import load_state
@@ -31,6 +32,7 @@ from gameplay.services.changes import (
     append_event,
     current_table,
     queue_next_task,
+    row_at,
     seat_rows,
     set_move_clock,
 )
@@ -92,7 +94,7 @@ def clock_expired(*, table_id: int, expected_event: int) -> str:
     seats = seat_rows(table)
     if state.phase == Phase.REDEAL:
         return _close_redeal_question(table, state, seats)
-    mover = seats[state.to_move]
+    mover = row_at(seats, table_mover(state))  # type: ignore[arg-type]
     if not mover.connected and mover.disconnected_at is not None:
         used = mover.grace_used + (now - mover.disconnected_at).total_seconds()
         grace_left = grace_seconds() - used
@@ -153,7 +155,7 @@ def requeue_lost_tasks(now: datetime | None = None) -> list[int]:
         state = load_state(table)
         if state is None or state.to_move is None or state.phase == Phase.REDEAL:
             continue  # the redeal question always runs a clock: the first loop's
-        mover = seat_rows(table)[state.to_move]
+        mover = row_at(seat_rows(table), table_mover(state))  # type: ignore[arg-type]
         if mover.is_bot:
             scheduling.queue_bot_move(table.pk, table.event_seq, level=mover.bot_level)
             requeued.append(table.pk)

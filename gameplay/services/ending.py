@@ -12,11 +12,18 @@ from config.notify import notify_user
 from gameplay.engine.cards import SEATS
 from gameplay.engine.games import AnyMatch
 from gameplay.engine.record_games import write_game_record
+from gameplay.engine.table_games import engine_player, sides, table_seat
 from gameplay.models import Seat, Table, TableEvent, TableStatus
 from gameplay.selectors import load_state, record_with_seed
 from gameplay.services.archiving import archive_table
 from gameplay.services.changes import Outcome, append_event, lock_table, seat_rows
 from gameplay.tables import broadcast
+
+
+def score_of(state: AnyMatch) -> dict[str, int]:
+    """The match's score by side: {"NS", "EW"} for the pairs, {"N", "S"} in Bilka for two."""
+    first, second = sides(state)
+    return {first: state.capped_score[0], second: state.capped_score[1]}
 
 
 def finish_locked(table: Table, state: AnyMatch, seats: list[Seat], reason: str,
@@ -32,12 +39,12 @@ def finish_locked(table: Table, state: AnyMatch, seats: list[Seat], reason: str,
         # a board set played to its last board: no pair wins the table, each board is scored apart
         winner, reason = None, "boards"
     else:
-        winner = "NS" if state.winner == 0 else "EW"
+        winner = sides(state)[state.winner or 0]  # a pair (NS, EW), or Bilka for two's player (N, S)
     table.result = {
         "winner": winner,
         "reason": reason,
-        "seat": SEATS[state.end[1]] if state.end else None,
-        "score": {"NS": state.capped_score[0], "EW": state.capped_score[1]},
+        "seat": SEATS[table_seat(state, state.end[1])] if state.end else None,
+        "score": score_of(state),
     }
     event = append_event(table, "end", state, {**public, "result": table.result}, seats,
                          move_id=move_id, move_seat=move_seat)
@@ -58,7 +65,7 @@ def resign(*, table_id: int, seat: int) -> Outcome:
         return Outcome(ok=False, message=_("The match at this table is over."), code="finished")
     state = load_state(table)
     assert state is not None  # noqa: S101
-    state.end_match("resign", seat)
+    state.end_match("resign", engine_player(state, seat))
     event = finish_locked(table, state, seat_rows(table), "resign", {"seat": SEATS[seat]})
     return Outcome(ok=True, event_number=event.number)
 
@@ -72,8 +79,7 @@ def cancel(*, table_id: int) -> Outcome:
     if table.status == TableStatus.FINISHED:
         return Outcome(ok=False, message=_("The match at this table is over."), code="finished")
     state = load_state(table) if table.status == TableStatus.PLAYING else None
-    ns, ew = state.capped_score if state is not None else (0, 0)
-    score = {"NS": ns, "EW": ew}
+    score = score_of(state) if state is not None else {"NS": 0, "EW": 0}
     table.status = TableStatus.FINISHED
     table.finished_at = timezone.now()
     table.move_deadline = None

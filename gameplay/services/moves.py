@@ -7,7 +7,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from gameplay.engine import IllegalAction, MatchState, Phase
+from gameplay.engine import IllegalAction, Phase
 from gameplay.engine.cards import (
     DIAMONDS,
     JACK_RANK,
@@ -22,7 +22,7 @@ from gameplay.engine.games import AnyMatch
 from gameplay.engine.kozyol import KozyolMatchState
 from gameplay.engine.kozyol_rules import ladder_of
 from gameplay.engine.record_games import write_game_record
-from gameplay.engine.table_games import deals_finished
+from gameplay.engine.table_games import deals_finished, engine_player, mover, sides, table_seat, table_seats
 from gameplay.models import Table, TableEvent, TableStatus
 from gameplay.services.changes import (
     Conflict,
@@ -59,11 +59,10 @@ def _why_refused(state: AnyMatch, seat: int, action: int) -> str:
         return _("First answer: play this hand or ask for a redeal.")
     if action in (REDEAL, PASS):
         return _("A redeal may only be asked for before the first card is played.")
-    if not state.hands[seat] >> action & 1:
+    if not state.hands[engine_player(state, seat)] >> action & 1:
         return _("You do not hold %(card)s.") % {"card": card_to_str(action)}
     if isinstance(state, KozyolMatchState):
         return _why_refused_kozyol(state, seat, action)
-    assert isinstance(state, MatchState)  # noqa: S101 - the tables play Bilka and Kozyol
     trick = state.trick
     if trick:
         lead = trick[0]
@@ -115,7 +114,7 @@ def play(
                 _check_move(table, seat, expected_event)
                 state = take_state(table)
                 assert state is not None  # noqa: S101 - a playing table has a record
-                if state.phase != Phase.REDEAL and state.to_move != seat:
+                if state.phase != Phase.REDEAL and mover(state) != seat:
                     raise TableError(_("It is not your turn."), "not_your_turn")
                 if state.phase == Phase.REDEAL and seat not in state.redeal_pending:
                     raise TableError(_("You have already answered; waiting for the others."), "answered")
@@ -173,23 +172,27 @@ def apply_locked(table: Table, state: AnyMatch, seat: int, action: int, *, move_
     finished_before = deals_finished(state)
     trick_before = len(state.trick)
     leader_before = state.trick_leader
+    per_trick = len(table_seats(state))
     try:
-        state.apply(action, seat=seat)
+        state.apply(action, seat=engine_player(state, seat))
     except IllegalAction:
         raise TableError(_why_refused(state, seat, action), "illegal") from None
     # Every seat answers the redeal question, so who answered "play" tells nothing of his hand.
     public: dict[str, Any] = {"seat": SEATS[seat], "action": public_action(action)}
-    if action not in (REDEAL, PASS) and trick_before == 3:
+    if action not in (REDEAL, PASS) and trick_before == per_trick - 1:
         log = state.deals[finished_before] if deals_finished(state) > finished_before else state.deals[-1]
-        at = len(log.plays) - 4
-        public["trick"] = {"leader": SEATS[leader_before], "cards": [card_to_str(c) for c in log.plays[at:]],
-                           "winner": SEATS[log.trick_winners[-1]]}
+        at = len(log.plays) - per_trick
+        public["trick"] = {"leader": SEATS[table_seat(state, leader_before)],
+                           "cards": [card_to_str(c) for c in log.plays[at:]],
+                           "winner": SEATS[table_seat(state, log.trick_winners[-1])]}
     if deals_finished(state) > finished_before:
         log = state.deals[finished_before]
+        first, second = sides(state)
         public["deal_end"] = {
             "outcome": log.outcome,
-            "points": None if log.redeal is not None else {"NS": log.points[0], "EW": log.points[1]},
-            "eyes": {"NS": log.eyes[0], "EW": log.eyes[1]},
+            "points": None if getattr(log, "redeal", None) is not None else {first: log.points[0],
+                                                                             second: log.points[1]},
+            "eyes": {first: log.eyes[0], second: log.eyes[1]},
             "new_deal": len(state.deals) > deals_before,
         }
         catch = getattr(log, "catch", None)  # Kozyol's: the шамок caught the queen of clubs

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay.engine import MatchState, Rules, RulesError
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import SEATS, deck_cards, deck_mask
 from gameplay.engine.deal import check_hands
@@ -17,7 +18,7 @@ from gameplay.engine.games import BILKA, AnyMatch, game_of, new_match, rules_fro
 from gameplay.engine.games import SEATS as GAME_SEATS
 from gameplay.engine.record_games import write_game_record
 from gameplay.engine.shuffle import CLIENT_SEED_MAX, GAME_SCHEMES, Shuffle, client_seed_problem
-from gameplay.engine.table_games import BOT_LEVELS
+from gameplay.engine.table_games import BOT_LEVELS, table_seats
 from gameplay.models import (
     REDEAL_SECONDS_MAX,
     REDEAL_SECONDS_MIN,
@@ -54,8 +55,13 @@ def validate_rules(data: Any) -> dict[str, Any]:
 
 
 def seat_count(table: Table) -> int:
-    """How many seats the table's game has (four for Bilka and Kozyol)."""
+    """How many seats the table's game has (four for Bilka and Kozyol, two for Bilka for two)."""
     return GAME_SEATS[game_of(table.rules)]
+
+
+def game_seats(table: Table) -> tuple[int, ...]:
+    """The table's seats (0..3) its game's players sit at: N and S for Bilka for two."""
+    return table_seats(game_of(table.rules))
 
 
 def check_game(game: str, *, rated: bool, boards: BoardSet | None) -> None:
@@ -63,8 +69,9 @@ def check_game(game: str, *, rated: bool, boards: BoardSet | None) -> None:
     from a duplicate event's boards; TableError in the player's words otherwise."""
     if game == BILKA:
         return
-    if GAME_SEATS[game] != 4:
-        raise TableError(_("Live tables of this game are not open yet."), "invalid")
+    if rated and game == BILKA2:
+        raise TableError(_("Bilka for two tables are casual for now: a rating of its own is not built yet."),
+                         "invalid")
     if rated:
         raise TableError(_("Kozyol tables are casual for now: a rating of its own is not built yet."),
                          "invalid")
@@ -191,7 +198,7 @@ def _sit_locked(table: Table, *, user: Any, session_key: str, client_seed: str =
         return mine
     if table.status != TableStatus.OPEN:
         raise TableError(_("This table has already started."), "started")
-    free = sorted(set(range(seat_count(table))) - {s.seat for s in seats})
+    free = sorted(set(game_seats(table)) - {s.seat for s in seats})
     if not free:
         raise TableError(_("This table is full."), "full")
     number = free[0] if table.seating == Seating.IN_ORDER else _sysrand.choice(free)
@@ -237,7 +244,7 @@ def _fill_bots_locked(table: Table, levels: str | dict[int, str] = BotLevel.BEGI
         raise TableError(_("A table needs at least one person."), "invalid")
     taken = {s.seat for s in seats}
     game = game_of(table.rules)
-    for number in range(seat_count(table)):
+    for number in game_seats(table):
         if number not in taken:
             level = levels if isinstance(levels, str) else levels.get(number, BotLevel.BEGINNER)
             Seat.objects.create(table=table, seat=number, is_bot=True, bot_level=clean_bot_level(level, game),
@@ -313,7 +320,8 @@ def set_client_seed(*, table_id: int, client_seed: Any, user: Any = None, sessio
 @transaction.atomic
 def play_now(*, user: Any = None, session_key: str = "", rules: dict[str, Any] | None = None,
              bot_level: str = BotLevel.BEGINNER) -> Table:
-    """"Play now vs bots": a table with the person at S and three bots of `bot_level`, started at once."""
+    """"Play now vs bots": a table with the person at S and bots of `bot_level` on the other seats
+    (three at Bilka and Kozyol, one at N in Bilka for two), started at once."""
     clean_bot_level(bot_level, game_of(rules))
     if user is not None and not user.is_authenticated:
         user = None

@@ -13,6 +13,9 @@
   var RANK = { "6": "6", "7": "7", "8": "8", "9": "9", T: "10", J: T.rank_J || "J", Q: T.rank_Q || "Q",
                K: T.rank_K || "K", A: T.rank_A || "A" };
 
+  // Bilka for two: two players, N and S, each a side of his own (the score is keyed N and S)
+  var TWO = root.dataset.game === "bilka-2";
+  var SIDES = TWO ? ["N", "S"] : ["NS", "EW"];
   var n = snap.n;
   var me = snap.you.seat;               // "N".."W" or null for a spectator
   var table = snap.table;
@@ -31,7 +34,11 @@
   }
   // Seats and pairs keep their codes (N, NS) in frames; the page writes them in the reader's language.
   function seatWord(s) { return T["seat_" + s] || s; }
-  function pairWord(p) { return T["pair_" + p] || p; }
+  function pairWord(p) { return T["pair_" + p] || seatWord(p); }
+  // "N 61 · S 59": a value of each side, named in the reader's letters
+  function sidesLine(values, plus) {
+    return SIDES.map(function (s) { return seatWord(s) + " " + (plus ? "+" : "") + values[s]; }).join(" \u00b7 ");
+  }
   // A bot is named in the reader's language whatever language the frame was built in.
   function nameOf(row) { return row.bot && T.bot_named ? fmt(T.bot_named, { seat: seatWord(row.seat) }) : row.name; }
   function cardEl(code, tag) {
@@ -65,11 +72,12 @@
     return svg + "</svg>";
   }
   function drawScore() {
-    var score = view ? view.score : { NS: 0, EW: 0 };
-    ["NS", "EW"].forEach(function (pair) {
+    var score = view ? view.score : {};
+    SIDES.forEach(function (pair) {
       var box = root.querySelector('.bt-pair[data-pair="' + pair + '"]');
       var s = Math.min(12, score[pair] || 0);
-      box.querySelector(".bt-sixes").innerHTML = six(Math.min(6, s), pair === "EW") + six(Math.max(0, s - 6), pair === "EW");
+      var red = pair === SIDES[1];
+      box.querySelector(".bt-sixes").innerHTML = six(Math.min(6, s), red) + six(Math.max(0, s - 6), red);
       box.querySelector(".bt-eyes").textContent = s;
       box.setAttribute("aria-label", pairWord(pair) + ": " + fmt(T.eyes, { n: s }));
       box.classList.toggle("bt-mine", !!me && pair.indexOf(me) >= 0);
@@ -83,11 +91,14 @@
       var row = (table.seats || []).filter(function (x) { return x.seat === seat; })[0];
       box.innerHTML = "";
       box.dataset.seat = seat;
+      box.hidden = TWO && SIDES.indexOf(seat) < 0;  // Bilka for two: nobody at E and W
+      if (box.hidden) return;
       var name = el("div", "bt-name", (row ? nameOf(row) : "—"));
       name.dataset.jack = T.jack_short || "J\u2663";
       box.appendChild(name);
       var meta = [seatWord(seat)];
       if (me && seat === me) meta.push(T.you);
+      else if (me && TWO) meta.push(T.opponent);
       else if (me && SEATS.indexOf(seat) % 2 === SEATS.indexOf(me) % 2) meta.push(T.partner);
       if (row && row.bot) meta.push((row.level && T["bot_" + row.level]) || T.bot);
       // the seat's own suit, in words too (the legend under the table says what it means)
@@ -114,7 +125,7 @@
     var order = (view && view.order) || "NESW";
     var s = order.indexOf(leader);
     cards.forEach(function (c, i) {
-      var seat = order[(s + i) % 4];
+      var seat = order[(s + i) % order.length];
       var e = cardEl(c);
       e.classList.add("bt-at-" + posOf(seat));
       box.appendChild(e);
@@ -147,12 +158,15 @@
       trump.title = T["suit_" + view.trump];
     } else trump.textContent = "";
     duty.textContent = view && view.on_duty ? fmt(T.on_duty, { pair: pairWord(view.on_duty) })
-      : view && view.game === "kozyol" ? T.no_duty : "";
+      : view && view.game === "kozyol" ? T.no_duty : view && TWO ? T.two_no_duty : "";
+    var stock = $(".bt-stock");
+    if (stock) stock.textContent = !(view && view.trump) ? "" : view.stock_left ? fmt(T.stock_left, { n: view.stock_left }) : T.stock_empty;
     // Kozyol: the shamok, the queens and the jacks, trumps above the diamonds (drawn by the page)
     var perm = $(".bt-permanent");
     if (perm) perm.hidden = !(view && view.trump);
     var ld = view && view.last_deal;
-    var lastLine = ld && ld.points ? " \u00b7 " + fmt(T.last_deal, { ns: ld.points.NS, ew: ld.points.EW }) : "";
+    var lastLine = !(ld && ld.points) ? "" : " \u00b7 " + (TWO ? fmt(T.two_last_deal, { line: sidesLine(ld.points) })
+      : fmt(T.last_deal, { ns: ld.points.NS, ew: ld.points.EW }));
     var boards = table && table.boards, number = view && boards && boards[view.deal - 1];
     var dealLine = !view ? "" : number ? fmt(T.board, { n: number, k: view.deal, m: boards.length }) : fmt(T.deal, { n: view.deal });
     deal.textContent = view ? dealLine + lastLine + (view.eggs ? " \u00b7 " + T.eggs + " \u00d7" + view.eggs : "") : "";
@@ -170,7 +184,7 @@
     var box = $(".bt-between");
     var lp = view && view.last_played, ld = view && view.last_deal;
     var fresh = !!view && table.status === "playing" && !view.trick.cards.length &&
-      (view.tricks_taken.NS + view.tricks_taken.EW) === 0;
+      SIDES.reduce(function (sum, s) { return sum + view.tricks_taken[s]; }, 0) === 0;
     var redealt = !!ld && ld.outcome === "redeal" && ld.redeal;
     box.hidden = !(fresh && (lp || redealt));
     if (box.hidden) { box.innerHTML = ""; return; }
@@ -179,11 +193,14 @@
       box.appendChild(el("h3", "bt-between-title", fmt(T.deal_summary, { n: lp.deal })));
       if (T["outcome_" + lp.outcome]) box.appendChild(el("p", "bt-between-outcome", T["outcome_" + lp.outcome]));
       var list = el("ul", "bt-between-lines");
-      list.appendChild(el("li", "bt-sum-points", fmt(T.summary_points, { ns: lp.points.NS, ew: lp.points.EW })));
+      list.appendChild(el("li", "bt-sum-points", TWO ? fmt(T.two_points, { line: sidesLine(lp.points) })
+        : fmt(T.summary_points, { ns: lp.points.NS, ew: lp.points.EW })));
       if (lp.on_duty) list.appendChild(el("li", "bt-sum-duty", fmt(T.on_duty, { pair: pairWord(lp.on_duty) })));
       if (lp.catch) list.appendChild(el("li", "bt-sum-catch", fmt(T.caught_by, { name: seatName(lp.catch) })));
-      list.appendChild(el("li", "bt-sum-eyes", fmt(T.summary_eyes, { ns: lp.eyes.NS, ew: lp.eyes.EW })));
-      list.appendChild(el("li", "bt-sum-score", fmt(T.summary_score, { ns: lp.score.NS, ew: lp.score.EW })));
+      list.appendChild(el("li", "bt-sum-eyes", TWO ? fmt(T.two_eyes, { line: sidesLine(lp.eyes, true) })
+        : fmt(T.summary_eyes, { ns: lp.eyes.NS, ew: lp.eyes.EW })));
+      list.appendChild(el("li", "bt-sum-score", TWO ? fmt(T.two_score, { line: sidesLine(lp.score) })
+        : fmt(T.summary_score, { ns: lp.score.NS, ew: lp.score.EW })));
       box.appendChild(list);
     }
     if (redealt) box.appendChild(el("p", "bt-redealt", fmt(T.redealt, { name: seatName(ld.redeal) })));
@@ -240,10 +257,11 @@
     var r = table.result, text;
     if (r.reason === "cancelled") { box.querySelector(".bt-result-text").textContent = T.cancelled; return; }
     if (r.reason === "boards") { box.querySelector(".bt-result-text").textContent = T.boards_over; return; }
-    text = fmt(T.won, { pair: pairWord(r.winner) }) + " ";
+    text = (TWO ? fmt(T.player_won, { name: seatName(r.winner) }) : fmt(T.won, { pair: pairWord(r.winner) })) + " ";
     if (r.reason === "eyes") text += T.reason_eyes;
     else text += fmt(T["reason_" + r.reason] || "", { name: r.seat ? seatName(r.seat) : "" });
-    text += " (NS " + r.score.NS + " : EW " + r.score.EW + ")";
+    text += TWO ? " (" + seatWord("N") + " " + r.score.N + " : " + seatWord("S") + " " + r.score.S + ")"
+      : " (NS " + r.score.NS + " : EW " + r.score.EW + ")";
     box.querySelector(".bt-result-text").textContent = text;
   }
 
@@ -359,7 +377,7 @@
     var a = e.target.closest("[data-action]"); if (a) send(a.dataset.action);
   });
   $(".bt-resign").addEventListener("click", function () {
-    if (window.confirm(T.resign_confirm) && ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "resign" }));
+    if (window.confirm(TWO ? T.two_resign_confirm : T.resign_confirm) && ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "resign" }));
   });
   $(".bt-last-btn").addEventListener("click", function () {
     var box = $(".bt-last");

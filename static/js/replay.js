@@ -43,7 +43,17 @@
     e.appendChild(el("span", "bt-suit", SUIT[code[1]]));
     return e;
   }
-  function pairOf(seat) { return seat === "N" || seat === "S" ? "NS" : "EW"; }
+  // Bilka for two: two seats, two cards a trick, each player his own side (D.seats "NS", D.sides N S)
+  var SEATS = D.seats || "NESW", PER = SEATS.length, SIDES = D.sides || ["NS", "EW"];
+  var S0 = SIDES[0], S1 = SIDES[1];
+  function pairOf(seat) { return PER === 2 ? seat : seat === "N" || seat === "S" ? "NS" : "EW"; }
+  /* Bilka's display order of a hand (jacks, then clubs, spades, hearts, diamonds, high to low), as
+   * gameplay.engine.cards.hand_sort_key: drawn cards join a hand in that order. */
+  function handOrder(code) {
+    var suit = "CSHD".indexOf(code[1]), rank = "6789TJQKA".indexOf(code[0]);
+    if (code[0] === "J") return suit;
+    return 20 * (1 + suit) - [0, 1, 2, 3, 6, -1, 4, 5, 7][rank];
+  }
   function name(seat) { return T.names[seat] || seat; }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
@@ -53,15 +63,18 @@
     var played = d.cards.slice(0, k), gone = {};
     played.forEach(function (c) { gone[c[1]] = true; });
     var hands = {};
-    "NESW".split("").forEach(function (s) {
-      hands[s] = d.hands[s].filter(function (c) { return !gone[c]; });
+    SEATS.split("").forEach(function (s) {
+      // the stock's cards a Bilka-for-two hand has drawn by now
+      var drawn = (d.draws || []).filter(function (x) { return x[0] <= k && x[1] === s; }).map(function (x) { return x[2]; });
+      hands[s] = d.hands[s].concat(drawn).filter(function (c) { return !gone[c]; });
+      if (drawn.length) hands[s].sort(function (a, b) { return handOrder(a) - handOrder(b); });
     });
-    var taken = d.tricks.slice(0, Math.floor(k / 4));
-    var points = { NS: 0, EW: 0 };
+    var taken = d.tricks.slice(0, Math.floor(k / PER));
+    var points = {}; points[S0] = 0; points[S1] = 0;
     taken.forEach(function (t) { points[pairOf(t.winner)] += t.points; });
     var trick = [], winner = null;
-    if (k % 4) trick = played.slice(k - k % 4);
-    else if (k) { trick = played.slice(k - 4); winner = taken[taken.length - 1].winner; }
+    if (k % PER) trick = played.slice(k - k % PER);
+    else if (k) { trick = played.slice(k - PER); winner = taken[taken.length - 1].winner; }
     var toMove = k < d.cards.length ? d.cards[k][0] : d.to_move_at_end;
     return { hands: hands, trick: trick, winner: winner, taken: taken, points: points, toMove: toMove };
   }
@@ -97,10 +110,10 @@
     var nextCard = card < n ? [deal, card + 1] : deal < last ? [deal + 1, 0] : null;
     return {
       prev_deal: deal ? [deal - 1, 0] : null,
-      prev_trick: card ? [deal, Math.floor((card - 1) / 4) * 4] : null,
+      prev_trick: card ? [deal, Math.floor((card - 1) / PER) * PER] : null,
       prev_card: prevCard,
       next_card: nextCard,
-      next_trick: card < n ? [deal, Math.min(n, Math.floor(card / 4) * 4 + 4)] : null,
+      next_trick: card < n ? [deal, Math.min(n, Math.floor(card / PER) * PER + PER)] : null,
       next_deal: deal < last ? [deal + 1, 0] : null,
       start: [deal, 0],
       end: [deal, n]
@@ -111,7 +124,7 @@
   function status(d, p) {
     if (d.redeal) return T.redealt;
     var parts = [fmt(T.card_of, { k: card, n: d.cards.length })];
-    if (card) parts.push(fmt(T.trick, { t: Math.floor((card - 1) / 4) + 1 }));
+    if (card) parts.push(fmt(T.trick, { t: Math.floor((card - 1) / PER) + 1 }));
     if (p.winner) parts.push(fmt(T.taken_by, { name: name(p.winner) }));
     if (p.toMove) parts.push(fmt(T.to_play, { name: name(p.toMove) }));
     else if (!d.finished) parts.push(T.stops);
@@ -230,10 +243,10 @@
     trick.classList.toggle("bt-taken", !!p.winner);
     p.trick.forEach(function (c) { trick.appendChild(cardEl(c[1], "bt-at-" + PLACE[c[0]])); });
     $(".rp-status").textContent = status(d, p);
-    $(".rp-points").textContent = d.redeal ? "" : fmt(T.points, { ns: p.points.NS, ew: p.points.EW });
-    $(".rp-eyes-before").textContent = fmt(T.eyes_before, { ns: d.score_before.NS, ew: d.score_before.EW });
+    $(".rp-points").textContent = d.redeal ? "" : fmt(T.points, { ns: p.points[S0], ew: p.points[S1] });
+    $(".rp-eyes-before").textContent = fmt(T.eyes_before, { ns: d.score_before[S0], ew: d.score_before[S1] });
     $(".rp-eyes-after").textContent = d.finished
-      ? " \u00b7 " + fmt(T.eyes_after, { ns: d.score_after.NS, ew: d.score_after.EW }) : "";
+      ? " \u00b7 " + fmt(T.eyes_after, { ns: d.score_after[S0], ew: d.score_after[S1] }) : "";
     var list = $(".rp-trick-list");
     clear(list);
     p.taken.forEach(function (t, i) {

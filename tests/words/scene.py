@@ -62,6 +62,8 @@ class Scene:
     open_table: Table | None = None
     #: A Kozyol khvalyony table under way, oleh against three beginner bots.
     kozyol_table: Table | None = None
+    #: A Bilka-for-two table under way, oleh against one beginner bot.
+    bilka2_table: Table | None = None
     #: The Swiss and the mix grant half-point requested byes; a Swiss pair asked for the next round.
     bye: ByeRequest | None = None
     names: frozenset[str] = field(default=frozenset())
@@ -116,6 +118,7 @@ def build_scene() -> Scene:
     )  # fmt: skip
     scene.open_table = table_services.create_table(rules={}, user=users["asel"])
     scene.kozyol_table = table_services.create_table(rules={"game": "kozyol"}, user=users["oleh"], bots=True)
+    scene.bilka2_table = table_services.create_table(rules={"game": "bilka-2"}, user=users["oleh"], bots=True)
     services.update_tournament(
         actor=organiser, tournament=swiss, bye_requests="half", bye_requests_not_last=1
     )

@@ -27,6 +27,7 @@ ALLOWED = frozenset({
 #: Phrases that are English on purpose: the examples of typing a name in Latin letters, and the
 #: names of the dealing schemes and the record format (identifiers a verifier types as they are).
 ALLOWED_PHRASES = ("«Nurlan»", "«Janar»", "«Nurlan A.»", "Nurlan…", "bilka-shuffle/1", "kozyol-shuffle/1",
+                   "bilka-2-shuffle/1",
                    "bilka-record/1")
 
 #: Not read for words: scripts and styles, and <kbd>, the name of a key as its cap prints it
