@@ -29,9 +29,10 @@ from archive.selectors import against_bots, sat_in
 from clubs.models import Player
 from clubs.translit import search_key
 from gameplay.engine import EngineError
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.engine.games import BILKA, game_of, rules_from_json
-from gameplay.engine.record_games import read_game_record, score_game_state
+from gameplay.engine.games import game_of, rules_from_json
+from gameplay.engine.record_games import TWO_SEATS, read_game_record, score_game_state
 
 #: Sent (by the task `gameplay.match_changed`) after an archived match was created, updated or
 #: removed: ``match_id``, ``change`` ("created", "updated", "removed") and ``players``, the ids of
@@ -128,9 +129,18 @@ def archived_with_record(record: dict[str, Any]) -> ArchivedMatch | None:
 
 
 def _check(played: PlayedMatch) -> None:
-    if sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
+    try:
+        two = game_of(played.rules) == BILKA2
+    except EngineError as error:
+        raise ArchiveError(str(error)) from error
+    if two:  # Bilka for two: N (seat 0) against S (seat 2), the winner a player
+        if sorted(s.seat for s in played.seats) != [0, 2]:
+            raise ArchiveError("a match of Bilka for two has two seats, N and S")
+        if played.winner not in tuple(TWO_SEATS):
+            raise ArchiveError(f"the winner must be N or S, not {played.winner!r}")
+    elif sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
         raise ArchiveError("a match has four seats, N, E, S and W")
-    if played.reason == BOARDS:
+    elif played.reason == BOARDS:
         if played.winner or played.rated:
             raise ArchiveError("a board set played out has no winner and is not rated")
     elif played.winner not in PAIRS:
@@ -153,16 +163,18 @@ def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
     rows = []
     for number, (deal, written) in enumerate(zip(report["deals"], record["deals"], strict=True), start=1):
         redeal = written.get("redeal")
+        # Bilka for two's sides are its players, N and S: kept as the NS and EW columns
+        first, second = PAIRS if PAIRS[0] in deal["eyes"] else tuple(TWO_SEATS)
         rows.append(ArchivedDeal(
             number=number,
             outcome=deal["outcome"],
             pair_on_duty=PAIRS.index(deal["on_duty"]) if "on_duty" in deal else None,
             jack_holder=SEATS.index(deal["jack_holder"]) if "jack_holder" in deal else None,
             redeal_seat=SEATS.index(redeal) if redeal else None,
-            ns_points=deal["points"]["NS"] if "points" in deal else None,
-            ew_points=deal["points"]["EW"] if "points" in deal else None,
-            ns_eyes=deal["eyes"]["NS"], ew_eyes=deal["eyes"]["EW"],
-            ns_score=deal["score"]["NS"], ew_score=deal["score"]["EW"],
+            ns_points=deal["points"][first] if "points" in deal else None,
+            ew_points=deal["points"][second] if "points" in deal else None,
+            ns_eyes=deal["eyes"][first], ew_eyes=deal["eyes"][second],
+            ns_score=deal["score"][first], ew_score=deal["score"][second],
         ))
     return rows
 
@@ -247,8 +259,8 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.record_hash = digest
     match.deal_count = len(deals)
     match.public = played.public
-    # only Bilka is rated: another game's rating of its own is not built yet (docs/other-games.md)
-    match.rated = played.rated and game_of(played.rules) == BILKA and all(
+    # each game is rated in a rating of its own (docs/ratings.md): a match of people alone counts
+    match.rated = played.rated and all(
         s.player_id is not None and s.kind == SeatKind.PLAYER for s in played.seats)
     match.uploaded_by_id = played.uploaded_by_id
     match.save()

@@ -59,15 +59,13 @@ def seat_count(table: Table) -> int:
 
 
 def check_game(game: str, *, rated: bool, boards: BoardSet | None) -> None:
-    """What only Bilka's tables may be: rated (another game's rating is not built yet), or dealt
-    from a duplicate event's boards; TableError in the player's words otherwise."""
+    """What only Bilka's tables may be: dealt from a duplicate event's boards; TableError in the
+    player's words otherwise. A Kozyol table may be rated: its matches count for Kozyol's own
+    rating (docs/ratings.md)."""
     if game == BILKA:
         return
     if GAME_SEATS[game] != 4:
         raise TableError(_("Live tables of this game are not open yet."), "invalid")
-    if rated:
-        raise TableError(_("Kozyol tables are casual for now: a rating of its own is not built yet."),
-                         "invalid")
     if boards is not None:
         raise TableError(_("Duplicate boards are dealt for Bilka only."), "invalid")
 
