@@ -24,7 +24,8 @@ def _scene():
     players = [PlayerFactory(display_name=n, city="Успенка") for n in names]
     for i in range(5):
         _archive(players[:4], seed=900 + i, day=i)  # Bilka, learnt as it comes
-        for rules, who, seed in ((KOZYOL, players[:4], 910 + i), (BILKA_TWO, [players[0], players[4]], 920 + i)):
+        for rules, who, seed in ((KOZYOL, players[:4], 910 + i),
+                                 (BILKA_TWO, [players[0], players[4]], 920 + i)):
             m = archive(rules, who, seed=seed, day=i + 0.5)
             ratings.match_changed(sender=None, match_id=m.pk, change="created", players=[])
     return players

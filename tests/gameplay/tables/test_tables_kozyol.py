@@ -233,7 +233,8 @@ def test_the_lobby_form_opens_a_kozyol_table_with_its_own_house_rules(people):
     assert response.status_code == 302
     table = Table.objects.get()
     assert table.rules["game"] == "kozyol" and table.rules["six_of_clubs"] is False
-    assert table.status == TableStatus.PLAYING and table.rated  # as Bilka's form; its bots keep its match unrated
+    # rated, as Bilka's form leaves it; its bots keep its match unrated
+    assert table.status == TableStatus.PLAYING and table.rated
     lobby = client.get("/tables/").content.decode()
     assert 'data-game="kozyol"' in lobby
     assert selectors.lobby_tables()[0]["game"] == "kozyol"
