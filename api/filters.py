@@ -16,7 +16,7 @@ from archive.models import ArchivedMatch
 from clubs.models import Club, Player
 from clubs.text import line
 from clubs.text_fields import NAME_LENGTH, too_long
-from ratings.models import PlayerRating
+from ratings.models import RATED_GAMES, PlayerRating
 from tournaments.models import Format, Tournament, TournamentStatus
 
 ROW_ID_MAX = 2**31 - 1
@@ -134,10 +134,17 @@ class ArchivedMatchFilter(StrictFilterSet):
 
 class RatingFilter(StrictFilterSet):
     min_matches = RowIdFilter(method="at_least", label="at least this many rated matches")
+    # Read by the view (``RatingList``: the rows and their counts are the game's); declared here so
+    # that another value is refused with 400 and the schema lists the games.
+    game = df.ChoiceFilter(choices=[(g.slug, g.slug) for g in RATED_GAMES], method="of_game",
+                           label="the game whose rating is listed: bilka (the default), kozyol or bilka2")
 
     class Meta:
         model = PlayerRating
-        fields = ["min_matches"]
+        fields = ["min_matches", "game"]
 
     def at_least(self, queryset, name, value):
         return queryset.filter(matches__gte=value)
+
+    def of_game(self, queryset, name, value):
+        return queryset  # the view has already taken the game's rows

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Club, Player
+from ratings.models import BILKA_GAME, rated_game
 from tournaments.models import (
     ByeKind,
     Currency,
@@ -272,6 +273,8 @@ class RatingSerializer(serializers.Serializer):
     rated matches the caller may see (the archive's visibility rule)."""
 
     player = PlayerBriefSerializer()
+    game = serializers.SerializerMethodField(
+        help_text="the game whose rating this is: bilka, kozyol or bilka2")
     rating = serializers.FloatField()
     deviation = serializers.FloatField()
     matches = serializers.IntegerField(source="seen_matches", help_text="rated matches the caller may see")
@@ -280,6 +283,9 @@ class RatingSerializer(serializers.Serializer):
         allow_null=True,
         help_text="the last of the rated matches the caller may see",
     )
+
+    def get_game(self, row) -> str:
+        return (rated_game(row.game) or BILKA_GAME).slug
 
 
 # --- running an event's rounds and settling its results (organising keys) -----------------------

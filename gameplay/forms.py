@@ -128,7 +128,6 @@ class TableForm(forms.Form):
         self.game = chosen_game(game)
         self.fields.update(rule_fields(self.game))
         if self.game != BILKA:
-            del self.fields["rated"]  # a rating of Kozyol's or Bilka for two's own is not built yet
             self.fields["bot_level"].choices = [c for c in BotLevel.choices if c[0] in BOT_LEVELS[self.game]]
         if self.game == KOZYOL:
             self.fields["bot_level"].help_text = _("Kozyol is played by the beginner bot.")

@@ -4,14 +4,66 @@ are what it computed from the archive, rebuilt exactly by a full recompute."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
 
-#: One rating per game type: today's Bilka for four (the two-player game would get its own).
+#: One rating per game type, its rows told apart by ``game``: Bilka for four, Kozyol khvalyony
+#: (four players in two pairs, as Bilka) and Bilka for two (each side one player).
 BILKA_FOUR = "bilka4"
+KOZYOL = "kozyol"
+BILKA_TWO = "bilka2"
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A game with a rating of its own: ``key`` is its rows' ``game``, ``slug`` its name in the
+    pages' and the API's ``game`` parameter, ``engine`` the ``game`` its archived rules name
+    (``gameplay.engine.games``; Bilka's name none), ``side`` the players of a side."""
+
+    key: str
+    slug: str
+    engine: str
+    label: Any
+    side: int = 2
+
+
+RATED_GAMES = (
+    RatedGame(BILKA_FOUR, "bilka", "bilka", _("Bilka"), 2),
+    RatedGame(KOZYOL, "kozyol", "kozyol", _("Kozyol khvalyony"), 2),
+    RatedGame(BILKA_TWO, "bilka2", "bilka-2", _("Bilka for two"), 1),
+)
+BILKA_GAME = RATED_GAMES[0]
+_BY_NAME = {name: g for g in RATED_GAMES for name in (g.key, g.slug, g.engine)}
+
+
+def rated_game(name: object) -> RatedGame | None:
+    """The game a ``game`` parameter names (its slug; its key or engine name too), None for none."""
+    return _BY_NAME.get(name) if isinstance(name, str) else None
+
+
+def game_of_rules(rules: object) -> RatedGame | None:
+    """The rated game of an archived match's (or a table's) rules: Bilka when they name no game,
+    None for a game with no rating."""
+    if not isinstance(rules, Mapping) or "game" not in rules:
+        return BILKA_GAME
+    return rated_game(rules["game"])
+
+
+def game_key(game: RatedGame | str | None) -> str:
+    """The rows' ``game`` for a game or its name (Bilka's for None)."""
+    if isinstance(game, RatedGame):
+        return game.key
+    found = rated_game(game) if game is not None else BILKA_GAME
+    if found is None:
+        raise ValueError(f"no rating for the game {game!r}")
+    return found.key
 
 
 class PlayerRating(models.Model):

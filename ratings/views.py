@@ -1,8 +1,9 @@
 """Rating pages: the leaderboards (global, a club's, a city's), how ratings work, and a player's
 rating chart as an SVG image (``ratings.charts``; the card on his archive page draws it inline).
 
-A board's "matches" column counts the rated matches the viewer may see (``with_seen_matches``);
-the ratings themselves are public."""
+Each game has a rating of its own: every board and the chart take ``?game=`` (``bilka``, the
+default, ``kozyol`` or ``bilka2``), and a board links the others. A board's "matches" column counts
+the rated matches the viewer may see (``with_seen_matches``); the ratings themselves are public."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from clubs.translit import search_key
 from ratings import charts
 from ratings import selectors as rating_selectors
 from ratings.core.guard import WINDOW_DAYS
+from ratings.models import BILKA_GAME, RATED_GAMES, RatedGame, rated_game
 from ratings.services.fitting import REFIT_TASK
 
 PAGE_SIZE = 50
@@ -36,9 +38,24 @@ def _me(request: HttpRequest) -> Player | None:
     return Player.objects.filter(user=request.user, merged_into=None).first()
 
 
-def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) -> HttpResponse:
-    """One board, paginated: its page of rows, each numbered by place, and the viewer's own place."""
-    page = Paginator(rating_selectors.with_seen_matches(qs, request.user), PAGE_SIZE).get_page(
+def game_asked(request: HttpRequest) -> RatedGame:
+    """The game a page's ``?game=`` names (Bilka when none); an unknown one is a page not found,
+    saying which games there are."""
+    name = request.GET.get("game", "")
+    if not name:
+        return BILKA_GAME
+    game = rated_game(name)
+    if game is None or name != game.slug:
+        raise Http404(_("No rating for the game “%(game)s”: the games rated are %(games)s.") % {
+            "game": name[:40], "games": ", ".join(g.slug for g in RATED_GAMES)})
+    return game
+
+
+def _board_page(request: HttpRequest, qs, *, title: str, scope: str, game: RatedGame,
+                **extra) -> HttpResponse:
+    """One board, paginated: its page of rows, each numbered by place, and the viewer's own place;
+    above it, the switch to the same board of the other games."""
+    page = Paginator(rating_selectors.with_seen_matches(qs, request.user, game.key), PAGE_SIZE).get_page(
         request.GET.get("page"))
     first = page.start_index()
     rows = [(first + i, r) for i, r in enumerate(page.object_list)]
@@ -46,28 +63,30 @@ def _board_page(request: HttpRequest, qs, *, title: str, scope: str, **extra) ->
     mine = rating_selectors.place_in(qs, me.pk) if me is not None else None
     # provisional by the model's own uncertainty: a fixed pair's players keep a wide "±" (how
     # their strength splits is not known), but they are not new
-    limit = rating_selectors.provisional_variance()
+    limit = rating_selectors.provisional_variance(game.key)
     for _place, r in [*rows, *([mine] if mine else [])]:
         r.provisional = r.var > limit
     return render(request, "ratings/board.html", {
         "title": title, "scope": scope, "page": page, "rows": rows, "me": me, "mine": mine,
         "min_matches": rating_selectors.min_matches(),
-        "provisional_deviation": int(rating_selectors.model_params().provisional_deviation),
-        "progress": rating_selectors.recompute_progress(), **extra,
+        "provisional_deviation": int(rating_selectors.model_params(game.key).provisional_deviation),
+        "progress": rating_selectors.recompute_progress(), "game": game, "games": RATED_GAMES, **extra,
     })
 
 
 @require_GET
 def board(request: HttpRequest) -> HttpResponse:
-    return _board_page(request, rating_selectors.board(), title=_("Ratings"), scope="global",
-                       cities=rating_selectors.cities())
+    game = game_asked(request)
+    return _board_page(request, rating_selectors.board(game=game.key), title=_("Ratings"), scope="global",
+                       game=game, cities=rating_selectors.cities(game.key))
 
 
 @require_GET
 def club_board(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    return _board_page(request, rating_selectors.board(club_id=club.pk),
-                       title=_("Ratings: %(club)s") % {"club": club.name}, scope="club", club=club)
+    game = game_asked(request)
+    return _board_page(request, rating_selectors.board(club_id=club.pk, game=game.key),
+                       title=_("Ratings: %(club)s") % {"club": club.name}, scope="club", game=game, club=club)
 
 
 @require_GET
@@ -75,10 +94,11 @@ def city_board(request: HttpRequest, city: str) -> HttpResponse:
     key = search_key(city)
     if not rating_selectors.city_known(key):
         raise Http404  # a city no player wrote: not an empty board
-    spellings = rating_selectors.city_spellings(key)
+    game = game_asked(request)
+    spellings = rating_selectors.city_spellings(key, game.key)
     name = spellings[0] if spellings else city
-    return _board_page(request, rating_selectors.board(city_key=key),
-                       title=_("Ratings: %(city)s") % {"city": name}, scope="city", city=name)
+    return _board_page(request, rating_selectors.board(city_key=key, game=game.key),
+                       title=_("Ratings: %(city)s") % {"city": name}, scope="city", game=game, city=name)
 
 
 #: The rating harness's figures on the shapes the model was never tuned on (bench/ratings/harness.py,
@@ -160,15 +180,19 @@ def refit(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def chart(request: HttpRequest, pk: int) -> HttpResponse:
-    """The player's rating after each rated match the viewer may see, with its band, as an SVG
-    image (the card draws the same picture in its page)."""
+    """The player's rating in a game (``?game=``) after each rated match of it the viewer may see,
+    with its band, as an SVG image (the card draws the same picture in its page)."""
     player = get_object_or_404(Player, pk=pk, merged_into=None)
-    lines = rating_selectors.change_lines(player.pk, viewer=request.user, limit=charts.CHART_MATCHES)
+    game = game_asked(request)
+    lines = rating_selectors.change_lines(player.pk, viewer=request.user, limit=charts.CHART_MATCHES,
+                                          game=game.key)
     drawn = charts.draw(charts.points_of(lines))
     if drawn is None:
-        svg = render_to_string("ratings/_chart_empty_svg.html", {"player": player}, request=request)
+        svg = render_to_string("ratings/_chart_empty_svg.html", {"player": player, "game": game},
+                               request=request)
     else:
-        svg = render_to_string("ratings/_chart_svg.html", {"chart": drawn, "player": player}, request=request)
+        svg = render_to_string("ratings/_chart_svg.html", {"chart": drawn, "player": player, "game": game},
+                               request=request)
     response = HttpResponse('<?xml version="1.0" encoding="utf-8"?>\n' + svg,
                             content_type="image/svg+xml; charset=utf-8")
     # what it shows depends on who asks (the matches he may see): never kept by a shared cache

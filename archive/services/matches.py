@@ -31,8 +31,8 @@ from clubs.translit import search_key
 from gameplay.engine import EngineError
 from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.engine.games import BILKA, game_of, rules_from_json
-from gameplay.engine.record_games import read_game_record, score_game_state
+from gameplay.engine.games import game_of, rules_from_json
+from gameplay.engine.record_games import TWO_SEATS, read_game_record, score_game_state
 
 #: Sent (by the task `gameplay.match_changed`) after an archived match was created, updated or
 #: removed: ``match_id``, ``change`` ("created", "updated", "removed") and ``players``, the ids of
@@ -129,17 +129,21 @@ def archived_with_record(record: dict[str, Any]) -> ArchivedMatch | None:
 
 
 def _check(played: PlayedMatch) -> None:
-    two = game_of(played.rules) == BILKA2
-    if two and sorted(s.seat for s in played.seats) != [0, 2]:
-        raise ArchiveError("a match of Bilka for two has two seats, N and S")
-    if not two and sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
+    try:
+        two = game_of(played.rules) == BILKA2
+    except EngineError as error:
+        raise ArchiveError(str(error)) from error
+    if two:  # Bilka for two: N (seat 0) against S (seat 2), the winner a player
+        if sorted(s.seat for s in played.seats) != [0, 2]:
+            raise ArchiveError("a match of Bilka for two has two seats, N and S")
+        if played.winner not in tuple(TWO_SEATS):
+            raise ArchiveError(f"the winner must be N or S, not {played.winner!r}")
+    elif sorted(s.seat for s in played.seats) != [0, 1, 2, 3]:
         raise ArchiveError("a match has four seats, N, E, S and W")
-    if played.reason == BOARDS:
+    elif played.reason == BOARDS:
         if played.winner or played.rated:
             raise ArchiveError("a board set played out has no winner and is not rated")
-    elif two and played.winner not in ("N", "S"):
-        raise ArchiveError(f"the winner of Bilka for two must be N or S, not {played.winner!r}")
-    elif not two and played.winner not in PAIRS:
+    elif played.winner not in PAIRS:
         raise ArchiveError(f"the winner must be NS or EW, not {played.winner!r}")
     if played.reason not in REASONS:
         raise ArchiveError(f"unknown end reason {played.reason!r}")
@@ -161,6 +165,8 @@ def _deals_of(record: dict[str, Any]) -> list[ArchivedDeal]:
     rows = []
     for number, (deal, written) in enumerate(zip(report["deals"], record["deals"], strict=True), start=1):
         redeal = written.get("redeal")
+        # Bilka for two's sides are its players, N and S: kept as the NS and EW columns
+        first, second = PAIRS if PAIRS[0] in deal["eyes"] else tuple(TWO_SEATS)
         rows.append(ArchivedDeal(
             number=number,
             outcome=deal["outcome"],
@@ -255,8 +261,8 @@ def archive_match(*, played: PlayedMatch) -> ArchivedMatch:
     match.record_hash = digest
     match.deal_count = len(deals)
     match.public = played.public
-    # only Bilka is rated: another game's rating of its own is not built yet (docs/other-games.md)
-    match.rated = played.rated and game_of(played.rules) == BILKA and all(
+    # each game is rated in a rating of its own (docs/ratings.md): a match of people alone counts
+    match.rated = played.rated and all(
         s.player_id is not None and s.kind == SeatKind.PLAYER for s in played.seats)
     match.uploaded_by_id = played.uploaded_by_id
     match.save()

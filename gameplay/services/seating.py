@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay.engine import MatchState, Rules, RulesError
-from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.boards import BoardSet
 from gameplay.engine.cards import SEATS, deck_cards, deck_mask
 from gameplay.engine.deal import check_hands
@@ -65,16 +64,11 @@ def game_seats(table: Table) -> tuple[int, ...]:
 
 
 def check_game(game: str, *, rated: bool, boards: BoardSet | None) -> None:
-    """What only Bilka's tables may be: rated (another game's rating is not built yet), or dealt
-    from a duplicate event's boards; TableError in the player's words otherwise."""
+    """What only Bilka's tables may be: dealt from a duplicate event's boards; TableError in the
+    player's words otherwise. A Kozyol table may be rated: its matches count for Kozyol's own
+    rating (docs/ratings.md)."""
     if game == BILKA:
         return
-    if rated and game == BILKA2:
-        raise TableError(_("Bilka for two tables are casual for now: a rating of its own is not built yet."),
-                         "invalid")
-    if rated:
-        raise TableError(_("Kozyol tables are casual for now: a rating of its own is not built yet."),
-                         "invalid")
     if boards is not None:
         raise TableError(_("Duplicate boards are dealt for Bilka only."), "invalid")
 

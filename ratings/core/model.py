@@ -16,7 +16,7 @@ deal strength by the real scoring (``match_odds``), averaged over the uncertaint
 A match known only by its final score is learnt from its winner alone, through the same match
 probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
 
-About 460 lines: one class whose prediction, learning step and preview share its private tables of
+About 500 lines: one class whose prediction, learning step and preview share its private tables of
 deal intervals and match odds; split, each part would reach into the others' internals.
 """
 
@@ -38,6 +38,8 @@ from ratings.core.match_odds import (
 )
 
 NS, EW = "NS", "EW"
+#: A side of a match: a pair (Bilka, Kozyol) or one player (Bilka for two, where each plays for himself).
+Side = tuple[str, str] | tuple[str]
 _R2 = 1.0 / math.sqrt(2.0)
 _RPI = 1.0 / math.sqrt(2.0 * math.pi)
 # Gauss-Hermite nodes and weights (probabilists', 5 points) for averaging over the uncertainty.
@@ -99,8 +101,8 @@ class Match:
     the pair that is not ``winner``). ``weight`` scales what the match teaches (the farming guard).
     """
 
-    ns: tuple[str, str]
-    ew: tuple[str, str]
+    ns: Side
+    ew: Side
     winner: str
     deals: tuple[Deal, ...] | None = None
     day: float | None = None
@@ -236,8 +238,8 @@ class RatingState:
         return v
 
     def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float]:
-        """The match's six ratings (NS players, NS pair, EW players, EW pair), their variances on the
-        match's day, the prior deal strength ``d0`` and the total variance. New ones are not stored."""
+        """The match's ratings (NS players, NS pair, EW players, EW pair; one player alone has no pair
+        term), their variances on the match's day, the prior ``d0`` and the total variance."""
         p = self.params
         p0 = p.initial_sd * p.initial_sd
         pp0 = p.pair_sd * p.pair_sd
@@ -249,30 +251,28 @@ class RatingState:
         variances: list[float] = []
         d0 = 0.0
         for side, sign in ((match.ns, 1.0), (match.ew, -1.0)):
-            a, b = side
-            for r, prior, top in (
-                (players.get(a), p0, cap),
-                (players.get(b), p0, cap),
-                (pairs.get((a, b) if a <= b else (b, a)), pp0, pp0),
-            ):
+            parts: tuple[tuple[Rating | None, float, float], ...]
+            if len(side) == 1:  # Bilka for two: a side is one player, with no pair term
+                parts = ((players.get(side[0]), p0, cap),)
+            else:
+                a, b = side
+                parts = (
+                    (players.get(a), p0, cap),
+                    (players.get(b), p0, cap),
+                    (pairs.get((a, b) if a <= b else (b, a)), pp0, pp0),
+                )
+            for r, prior, top in parts:
                 if r is None:
                     r = Rating(0.0, prior)
                     v = prior
                 else:
                     v = r.var
                     if day is not None and r.day is not None and day > r.day:
-                        v += drift * (day - r.day)
-                        if v > top:
-                            v = top
+                        v = min(v + drift * (day - r.day), top)
                     d0 += sign * r.mu
                 ratings.append(r)
                 variances.append(v)
-        return (
-            ratings,
-            variances,
-            d0,
-            variances[0] + variances[1] + variances[2] + variances[3] + variances[4] + variances[5],
-        )
+        return ratings, variances, d0, sum(variances)
 
     def predict(self, match: Match) -> float:
         """P(NS wins the match): the match probability averaged over both pairs' uncertainty."""
@@ -407,8 +407,9 @@ class RatingState:
             return {}
         if match.winner not in (NS, EW):
             raise ValueError(f"a match is won by NS or EW, not {match.winner!r}")
-        if len({*match.ns, *match.ew}) != 4:
-            raise ValueError("a match has four different players")
+        size = len(match.ns)
+        if size not in (1, 2) or len(match.ew) != size or len({*match.ns, *match.ew}) != 2 * size:
+            raise ValueError("a match has two sides of one or two players, all different")
         ratings, variances, d0, v = self._parts(match)
         d, h = self._solve(match, d0, v)
         # A match never moves its losers up nor its winners down: when the deals point the other
@@ -420,21 +421,22 @@ class RatingState:
         shrink = h / (1.0 + v * h)
         scale, base = self.params.scale, self.params.base
         out: dict[str, Delta] = {}
-        for i in range(6):
+        per_side = 3 if size == 2 else 1  # two players and their pair's term, or one player
+        for i in range(2 * per_side):
             r, var = ratings[i], variances[i]
-            side = match.ns if i < 3 else match.ew
-            sign = 1.0 if i < 3 else -1.0
+            side = match.ns if i < per_side else match.ew
+            sign = 1.0 if i < per_side else -1.0
             new = Rating(
                 r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
             )
-            if i % 3 == 2:
-                self.pairs[_pair_key(*side)] = new
+            if i % per_side == 2:
+                self.pairs[_pair_key(side[0], side[-1])] = new
                 best = self.best_partner
                 for p in side:
                     if new.matches > best.get(p, 0):
                         best[p] = new.matches
                 continue
-            pid = side[i % 3]
+            pid = side[i % per_side]
             self.players[pid] = new
             out[pid] = Delta(
                 pid,
@@ -447,8 +449,8 @@ class RatingState:
 
     def preview_result(
         self,
-        ns: tuple[str, str],
-        ew: tuple[str, str],
+        ns: Side,
+        ew: Side,
         winner: str,
         *,
         eyes: tuple[int, int] | None = None,
@@ -464,7 +466,9 @@ class RatingState:
             if pid in self.players:
                 trial.players[pid] = replace(self.players[pid])
         for side in (ns, ew):
-            key = _pair_key(side[0], side[1])
+            if len(side) < 2:
+                continue
+            key = _pair_key(side[0], side[-1])
             if key in self.pairs:
                 trial.pairs[key] = replace(self.pairs[key])
         deltas = trial.update(Match(ns, ew, winner, None, day, rules, weight=weight, eyes=eyes))
@@ -472,8 +476,8 @@ class RatingState:
 
     def preview(
         self,
-        ns: tuple[str, str],
-        ew: tuple[str, str],
+        ns: Side,
+        ew: Side,
         *,
         day: float | None = None,
         rules: ScoringKey = DEFAULT_RULES,

@@ -257,7 +257,8 @@ def _fit(
         mnodes.append(tuple(nodes))
         msplit.append(ns_count)
         soak.append(soaked)
-        for pa, pb in (m.ns, m.ew):
+        for side in (m.ns, m.ew):  # the whole-history estimator rates Bilka's pairs only
+            pa, pb = side[0], side[-1]
             partners.setdefault(pa, set()).add(pb)
             partners.setdefault(pb, set()).add(pa)
         wt = m.weight

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -20,9 +21,21 @@ from archive.models import ArchivedSeat
 from clubs.models import ClubPlayer, Player
 from clubs.translit import search_key
 from ratings.core.guard import WINDOW_DAYS, farming_weight
-from ratings.core.match_odds import ScoringKey
-from ratings.core.model import Match, Rating, RatingState
-from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
+from ratings.core.match_odds import DEFAULT_RULES, ScoringKey
+from ratings.core.model import Match, Rating, RatingState, Side
+from ratings.models import (
+    BILKA_FOUR,
+    BILKA_GAME,
+    RATED_GAMES,
+    PairRating,
+    PlayerRating,
+    RatedGame,
+    RatingChange,
+    RatingRun,
+    RunStatus,
+    game_of_rules,
+    rated_game,
+)
 from ratings.selectors.history import (  # noqa: F401 - the pages read a player's history from here
     ChangeLine,
     Person,
@@ -54,10 +67,10 @@ def day_of(moment: datetime.datetime | None = None) -> float:
     return float(timezone.localdate(moment or timezone.now()).toordinal())
 
 
-def provisional_variance() -> float:
+def provisional_variance(game: str = BILKA_FOUR) -> float:
     """A rating row whose own variance (``PlayerRating.var``) is above this is provisional: its own
     deviation is above ``provisional_deviation`` (``RatingState.is_provisional``)."""
-    params = model_params()
+    params = model_params(game)
     return (params.provisional_deviation / params.scale) ** 2
 
 
@@ -70,21 +83,28 @@ class PlayerStanding:
     provisional: bool
     matches: int
     place: int | None  # on the global board; None while below the minimum of matches
+    game: RatedGame = BILKA_GAME
 
 
-def _board_base() -> QuerySet[PlayerRating]:
-    return PlayerRating.objects.filter(game=BILKA_FOUR, matches__gte=min_matches(), player__merged_into=None)
+def _board_base(game: str = BILKA_FOUR) -> QuerySet[PlayerRating]:
+    return PlayerRating.objects.filter(game=game, matches__gte=min_matches(), player__merged_into=None)
 
 
-def player_rating(player_id: int) -> PlayerStanding | None:
-    """A player's rating now (the deviation grown with the days away) and his global place."""
-    row = PlayerRating.objects.filter(game=BILKA_FOUR, player_id=player_id).first()
+def player_rating(player_id: int, game: str = BILKA_FOUR) -> PlayerStanding | None:
+    """A player's rating in ``game`` now (the deviation grown with the days away) and his place
+    on its global board."""
+    row = PlayerRating.objects.filter(game=game, player_id=player_id).first()
     if row is None:
         return None
-    state = RatingState(model_params())
+    return _standing(row)
+
+
+def _standing(row: PlayerRating) -> PlayerStanding:
+    state = RatingState(model_params(row.game))
+    player_id = row.player_id
     pid = str(player_id)
     state.players[pid] = Rating(row.mu, row.var, row.day, row.matches)
-    best = (PairRating.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id), game=BILKA_FOUR)
+    best = (PairRating.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id), game=row.game)
             .order_by("-matches").values_list("matches", flat=True).first())
     state.best_partner[pid] = best or 0
     day = day_of()
@@ -92,26 +112,34 @@ def player_rating(player_id: int) -> PlayerStanding | None:
     place = None
     if row.matches >= min_matches():
         ahead = Q(rating__gt=row.rating) | Q(rating=row.rating, player_id__lt=player_id)
-        place = _board_base().filter(ahead).count() + 1
-    return PlayerStanding(rating, deviation, state.is_provisional(pid, day), row.matches, place)
+        place = _board_base(row.game).filter(ahead).count() + 1
+    return PlayerStanding(rating, deviation, state.is_provisional(pid, day), row.matches, place,
+                          rated_game(row.game) or BILKA_GAME)
 
 
-def ratings_of(player_ids: Iterable[int]) -> dict[int, PlayerRating]:
-    """Each given player's rating row (players never rated are missing), in one query."""
-    rows = PlayerRating.objects.filter(game=BILKA_FOUR, player_id__in=list(player_ids))
+def player_ratings(player_id: int) -> list[PlayerStanding]:
+    """The player's rating in each game he has one in, in the site's order of games (Bilka first)."""
+    rows = {r.game: r for r in PlayerRating.objects.filter(player_id=player_id)}
+    return [_standing(rows[g.key]) for g in RATED_GAMES if g.key in rows]
+
+
+def ratings_of(player_ids: Iterable[int], game: str = BILKA_FOUR) -> dict[int, PlayerRating]:
+    """Each given player's rating row in ``game`` (players never rated are missing), in one query."""
+    rows = PlayerRating.objects.filter(game=game, player_id__in=list(player_ids))
     return {r.player_id: r for r in rows}
 
 
 # -- boards ------------------------------------------------------------------------------------
-def board(*, club_id: int | None = None, city_key: str | None = None) -> QuerySet[PlayerRating]:
-    """A leaderboard's rows, best first: players with at least ``min_matches()`` rated matches,
-    on a club's active roster or from a city (its key: "Успенка" and "Uspenka" are one)."""
-    qs = _board_base()
+def board(*, club_id: int | None = None, city_key: str | None = None,
+          game: str = BILKA_FOUR) -> QuerySet[PlayerRating]:
+    """A game's leaderboard rows, best first: players with at least ``min_matches()`` rated
+    matches, on a club's active roster or from a city (its key: "Успенка" and "Uspenka" are one)."""
+    qs = _board_base(game)
     if club_id is not None:
         roster = ClubPlayer.objects.filter(club_id=club_id, active=True).values("player_id")
         qs = qs.filter(player_id__in=roster)
     if city_key is not None:
-        qs = qs.filter(player__city__in=city_spellings(city_key))
+        qs = qs.filter(player__city__in=city_spellings(city_key, game))
     return qs.select_related("player").order_by("-rating", "player_id")
 
 
@@ -124,9 +152,9 @@ def place_in(qs: QuerySet[PlayerRating], player_id: int) -> tuple[int, PlayerRat
     return better + 1, row
 
 
-def _rated_cities() -> dict[str, set[str]]:
+def _rated_cities(game: str = BILKA_FOUR) -> dict[str, set[str]]:
     spellings: dict[str, set[str]] = {}
-    raw = (Player.objects.filter(merged_into=None, ratings__game=BILKA_FOUR,
+    raw = (Player.objects.filter(merged_into=None, ratings__game=game,
                                  ratings__matches__gte=min_matches())
            .exclude(city="").values_list("city", flat=True).distinct())
     for city in raw:
@@ -143,9 +171,9 @@ def city_known(city_key: str) -> bool:
     return bool(key) and any(search_key(city) == key for city in cities.distinct().iterator())
 
 
-def city_spellings(city_key: str) -> list[str]:
-    """The ways players wrote a city (its key from ``clubs.translit``)."""
-    return sorted(_rated_cities().get(search_key(city_key), set()))
+def city_spellings(city_key: str, game: str = BILKA_FOUR) -> list[str]:
+    """The ways players rated in ``game`` wrote a city (its key from ``clubs.translit``)."""
+    return sorted(_rated_cities(game).get(search_key(city_key), set()))
 
 
 @dataclass(frozen=True)
@@ -155,10 +183,10 @@ class City:
     players: int
 
 
-def cities() -> list[City]:
-    """The cities of the players on the global board, one per key, most players first."""
+def cities(game: str = BILKA_FOUR) -> list[City]:
+    """The cities of the players on a game's global board, one per key, most players first."""
     counts: dict[str, dict[str, int]] = {}
-    rows = (_board_base().exclude(player__city="").values_list("player__city", flat=True))
+    rows = (_board_base(game).exclude(player__city="").values_list("player__city", flat=True))
     for city in rows:
         key = search_key(city)
         if key:
@@ -170,11 +198,11 @@ def cities() -> list[City]:
 
 
 # -- the model's state -------------------------------------------------------------------------
-def rating_state(player_ids: Iterable[int] | None = None) -> RatingState:
-    """The model's state as the rows hold it: everyone's, or only the given players' and their pairs'."""
-    state = RatingState(model_params())
-    players = PlayerRating.objects.filter(game=BILKA_FOUR)
-    pairs = PairRating.objects.filter(game=BILKA_FOUR)
+def rating_state(player_ids: Iterable[int] | None = None, *, game: str = BILKA_FOUR) -> RatingState:
+    """A game's model state as the rows hold it: everyone's, or only the given players' and their pairs'."""
+    state = RatingState(model_params(game))
+    players = PlayerRating.objects.filter(game=game)
+    pairs = PairRating.objects.filter(game=game)
     if player_ids is not None:
         ids = list(player_ids)
         players = players.filter(player_id__in=ids)
@@ -218,10 +246,11 @@ class Seen:
 
 @dataclass(frozen=True)
 class Prediction:
-    home_chance: float  # the first pair's chance to win the match
-    home: tuple[Seen, Seen]
-    away: tuple[Seen, Seen]
+    home_chance: float  # the first side's chance to win the match
+    home: tuple[Seen, ...]  # a pair, or in Bilka for two one player
+    away: tuple[Seen, ...]
     weight: float = 1.0  # how much the match will count (below 1: the same four again lately)
+    game: RatedGame = BILKA_GAME
 
     @property
     def away_chance(self) -> float:
@@ -236,17 +265,27 @@ class Prediction:
         return 100 - self.home_percent
 
 
-def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict | None = None,
+def predict_pairing(home: tuple[int, ...], away: tuple[int, ...], *, rules: dict | None = None,
                     weight: float = 1.0, names: dict[int, str] | None = None) -> Prediction:
-    """Each partnership's chance to win and each player's move on a win or a loss (two queries):
-    exactly what learning the match now would apply (``RatingState.preview``), under the match's
-    ``rules`` and with its ``weight`` (the farming guard's, for a casual match)."""
-    state = rating_state([*home, *away])
+    """Each side's chance to win and each player's move on a win or a loss (two queries): exactly
+    what learning the match now would apply (``RatingState.preview``), in the rating of the game
+    the match's ``rules`` name, under those rules and with its ``weight`` (the farming guard's,
+    for a casual match). A side is a pair, or in Bilka for two one player."""
+    game = game_of_rules(rules or {}) or BILKA_GAME
+    state = rating_state([*home, *away], game=game.key)
     day = day_of()
-    key = ScoringKey.from_rules(rules or {})
-    ns, ew = (str(home[0]), str(home[1])), (str(away[0]), str(away[1]))
+    # the other games' match to 12 is reckoned with Bilka's default scoring (docs/ratings.md)
+    key = ScoringKey.from_rules(rules or {}) if game.key == BILKA_FOUR else DEFAULT_RULES
+    ns = cast(Side, tuple(str(p) for p in home))
+    ew = cast(Side, tuple(str(p) for p in away))
     chance = state.predict(Match(ns, ew, "NS", None, day, key, weight=weight))
-    moves = state.preview(ns, ew, day=day, rules=key, weight=weight)
+    if game.key == BILKA_FOUR:
+        moves = state.preview(ns, ew, day=day, rules=key, weight=weight)
+    else:  # learnt from the winner, not the final score (``recompute._as_match``): one move each way
+        won = state.preview_result(ns, ew, "NS", day=day, rules=key, weight=weight)
+        lost = state.preview_result(ns, ew, "EW", day=day, rules=key, weight=weight)
+        moves = {pid: ((won if pid in ns else lost)[pid],) * 2 + ((lost if pid in ns else won)[pid],) * 2
+                 for pid in (*ns, *ew)}
     names = names or {}
 
     def seen(pid: str) -> Seen:
@@ -256,19 +295,22 @@ def predict_pairing(home: tuple[int, int], away: tuple[int, int], *, rules: dict
         return Seen(int(pid), rating, deviation, state.is_provisional(pid, day), win, loss, name,
                     win_big, loss_big)
 
-    return Prediction(chance, (seen(ns[0]), seen(ns[1])), (seen(ew[0]), seen(ew[1])), weight)
+    return Prediction(chance, tuple(seen(p) for p in ns), tuple(seen(p) for p in ew), weight, game)
 
 
-def casual_weight(player_ids: Iterable[int], moment: datetime.datetime | None = None) -> float:
-    """The weight the farming guard gives a casual match of these four played at ``moment`` (now):
-    ``1 / (1 + n)`` after ``n`` rated casual matches of the same four in the window, counted as the
-    recompute counts them (``ratings.services.recompute``), in one query."""
+def casual_weight(player_ids: Iterable[int], moment: datetime.datetime | None = None,
+                  game: RatedGame = BILKA_GAME) -> float:
+    """The weight the farming guard gives a casual match of these players played at ``moment``
+    (now): ``1 / (1 + n)`` after ``n`` rated casual matches of the same players in ``game`` in the
+    window, counted as the recompute counts them (``ratings.services.recompute``), in one query."""
     four = {int(p) for p in player_ids}
     moment = moment or timezone.now()
     day = day_of(moment)
     since = moment - datetime.timedelta(days=WINDOW_DAYS + 1)
-    rows = (ArchivedSeat.objects.filter(player_id__in=four, match__rated=True, match__tournament=None,
-                                        match__played_at__lt=moment, match__played_at__gte=since)
+    seats = (ArchivedSeat.objects.exclude(match__rules__has_key="game") if game.key == BILKA_FOUR
+             else ArchivedSeat.objects.filter(match__rules__game=game.engine))
+    rows = (seats.filter(player_id__in=four, match__rated=True, match__tournament=None,
+                         match__played_at__lt=moment, match__played_at__gte=since)
             .values("match_id", "match__played_at").annotate(n=Count("player_id", distinct=True))
             .filter(n=len(four)).values_list("match__played_at", flat=True))
     return farming_weight(sum(1 for played in rows if day_of(played) >= day - WINDOW_DAYS))
@@ -282,6 +324,7 @@ class TableOdds:
     prediction: Prediction | None
     waiting: bool  # seats still empty
     unrated_seat: bool  # a bot or a guest sits: the match will not be rated
+    game: RatedGame = BILKA_GAME  # whose rating the match moves
 
 
 def table_odds(table: object) -> TableOdds | None:
@@ -290,24 +333,32 @@ def table_odds(table: object) -> TableOdds | None:
     tables' rows): its ``seats``, ``rules``, ``rated`` and ``casual``."""
     if not getattr(table, "rated", False) or not getattr(table, "casual", False):
         return None
+    game = game_of_rules(getattr(table, "rules", None) or {})
+    if game is None:
+        return None
+    size = 2 * game.side  # four seats, or two at a table of Bilka for two
     seats = {s.seat: s for s in table.seats.all()}  # type: ignore[attr-defined]
-    if len(seats) < 4:
-        return TableOdds(None, True, False)
+    if len(seats) < size:
+        return TableOdds(None, True, False, game)
     users = {n: s.user_id for n, s in seats.items() if not s.is_bot and s.user_id is not None}
     players = {p.user_id: p for p in Player.objects.filter(user_id__in=users.values(), merged_into=None)}
-    if len(users) < 4 or len(players) < 4:
-        return TableOdds(None, False, True)
+    if len(users) < size or len(players) < size:
+        return TableOdds(None, False, True, game)
     ids = {n: players[u].pk for n, u in users.items()}
     names = {p.pk: p.display_name for p in players.values()}
-    home, away = (ids[0], ids[2]), (ids[1], ids[3])
-    weight = casual_weight(ids.values())
+    order = sorted(ids)  # N E S W, or the two seats of Bilka for two in their order
+    if game.side == 1:
+        home, away = (ids[order[0]],), (ids[order[1]],)
+    else:
+        home, away = (ids[0], ids[2]), (ids[1], ids[3])
+    weight = casual_weight(ids.values(), game=game)
     return TableOdds(predict_pairing(home, away, rules=table.rules, weight=weight, names=names),  # type: ignore[attr-defined]
-                     False, False)
+                     False, False, game)
 
 
 def changes_of_match(archived_ids: Iterable[int]) -> dict[int, RatingChange]:
     """What an archived match did to each player's rating, by player id."""
-    rows = RatingChange.objects.filter(game=BILKA_FOUR, match_id__in=list(archived_ids))
+    rows = RatingChange.objects.filter(match_id__in=list(archived_ids))  # a match is of one game
     return {c.player_id: c for c in rows}
 
 
@@ -338,12 +389,13 @@ class EntryRating:
     provisional: bool
 
 
-def entry_ratings(entries: Iterable[object], *, individual: bool) -> dict[int, EntryRating]:
-    """Each entry's current rating by its id (entries whose players were never rated are missing);
-    two queries whatever the field's size."""
+def entry_ratings(entries: Iterable[object], *, individual: bool,
+                  game: str = BILKA_FOUR) -> dict[int, EntryRating]:
+    """Each entry's current rating in ``game`` by its id (entries whose players were never rated
+    are missing); two queries whatever the field's size."""
     people = {e.pk: ((e.player_id,) if individual else (e.player_a_id, e.player_b_id))  # type: ignore[attr-defined]
               for e in entries}
-    state = rating_state(pid for ids in people.values() for pid in ids)
+    state = rating_state((pid for ids in people.values() for pid in ids), game=game)
     day = day_of()
     out: dict[int, EntryRating] = {}
     for pk, ids in people.items():

@@ -21,32 +21,34 @@ from archive.selectors import visible_matches
 from ratings.models import BILKA_FOUR, PlayerRating, RatingChange
 
 
-def seen_changes(player_id: int, viewer: Any) -> QuerySet[RatingChange]:
-    """The player's rating changes from the matches ``viewer`` may see."""
+def seen_changes(player_id: int, viewer: Any, game: str = BILKA_FOUR) -> QuerySet[RatingChange]:
+    """The player's rating changes in ``game`` from the matches ``viewer`` may see."""
     return RatingChange.objects.filter(
-        game=BILKA_FOUR, player_id=player_id, match__in=visible_matches(viewer)
+        game=game, player_id=player_id, match__in=visible_matches(viewer)
     )
 
 
-def history(player_id: int, *, viewer: Any, limit: int | None = None) -> list[RatingChange]:
-    """The player's changes that ``viewer`` may see, oldest first (the last ``limit`` when given),
-    each with its match."""
-    qs = seen_changes(player_id, viewer).select_related("match")
+def history(player_id: int, *, viewer: Any, limit: int | None = None,
+            game: str = BILKA_FOUR) -> list[RatingChange]:
+    """The player's changes in ``game`` that ``viewer`` may see, oldest first (the last ``limit``
+    when given), each with its match."""
+    qs = seen_changes(player_id, viewer, game).select_related("match")
     if limit is None:
         return list(qs.order_by("seq"))
     return list(reversed(qs.order_by("-seq")[:limit]))
 
 
-def seen_count(player_id: int, *, viewer: Any) -> int:
-    """How many rated matches of the player ``viewer`` may see."""
-    return seen_changes(player_id, viewer).count()
+def seen_count(player_id: int, *, viewer: Any, game: str = BILKA_FOUR) -> int:
+    """How many rated matches of the player in ``game`` ``viewer`` may see."""
+    return seen_changes(player_id, viewer, game).count()
 
 
-def with_seen_matches(qs: QuerySet[PlayerRating], viewer: Any) -> QuerySet[PlayerRating]:
-    """Board or API rows with ``seen_matches`` (the rated matches ``viewer`` may see) and
-    ``seen_last_played`` (the last of them), in the rows' own query."""
+def with_seen_matches(qs: QuerySet[PlayerRating], viewer: Any,
+                      game: str = BILKA_FOUR) -> QuerySet[PlayerRating]:
+    """Board or API rows of ``game`` with ``seen_matches`` (its rated matches ``viewer`` may see)
+    and ``seen_last_played`` (the last of them), in the rows' own query."""
     changes = RatingChange.objects.filter(
-        game=BILKA_FOUR, player_id=OuterRef("player_id"), match__in=visible_matches(viewer)
+        game=game, player_id=OuterRef("player_id"), match__in=visible_matches(viewer)
     )
     count = changes.order_by().values("player_id").annotate(n=Count("id")).values("n")
     last = changes.order_by("-played_at").values("played_at")[:1]
@@ -96,10 +98,11 @@ def _person(seat: ArchivedSeat) -> Person:
     return Person(seat.player.display_name, seat.player_id)
 
 
-def change_lines(player_id: int, *, viewer: Any, limit: int | None = None) -> list[ChangeLine]:
-    """The player's changes ``viewer`` may see, newest first, each with its match's people and
-    score (three queries, however many lines)."""
-    rows = list(reversed(history(player_id, viewer=viewer, limit=limit)))
+def change_lines(player_id: int, *, viewer: Any, limit: int | None = None,
+                 game: str = BILKA_FOUR) -> list[ChangeLine]:
+    """The player's changes in ``game`` ``viewer`` may see, newest first, each with its match's
+    people and score (three queries, however many lines)."""
+    rows = list(reversed(history(player_id, viewer=viewer, limit=limit, game=game)))
     seats: dict[int, list[ArchivedSeat]] = {}
     for seat in (
         ArchivedSeat.objects.filter(match_id__in=[r.match_id for r in rows])
@@ -112,10 +115,17 @@ def change_lines(player_id: int, *, viewer: Any, limit: int | None = None) -> li
 
 def _line(row: RatingChange, match: ArchivedMatch, seats: list[ArchivedSeat], player_id: int) -> ChangeLine:
     mine = next((s.seat for s in seats if s.player_id == player_id), 0)
-    partner = next((_person(s) for s in seats if s.seat % 2 == mine % 2 and s.seat != mine), None)
-    opponents = tuple(_person(s) for s in seats if s.seat % 2 != mine % 2)
-    eyes = (match.ns_eyes, match.ew_eyes) if mine % 2 == 0 else (match.ew_eyes, match.ns_eyes)
-    won = match.winner == ("NS" if mine % 2 == 0 else "EW")
+    if len(seats) == 2:  # Bilka for two: N (seat 0) against S (seat 2), each for himself
+        partner = None
+        opponents = tuple(_person(s) for s in seats if s.seat != mine)
+        first = mine == 0
+        won = match.winner == ("N" if first else "S")
+    else:
+        partner = next((_person(s) for s in seats if s.seat % 2 == mine % 2 and s.seat != mine), None)
+        opponents = tuple(_person(s) for s in seats if s.seat % 2 != mine % 2)
+        first = mine % 2 == 0
+        won = match.winner == ("NS" if first else "EW")
+    eyes = (match.ns_eyes, match.ew_eyes) if first else (match.ew_eyes, match.ns_eyes)
     return ChangeLine(
         match.pk,
         match.played_at,

@@ -97,10 +97,10 @@ def _links(runs: list[RatingRun], viewer: Any) -> dict[int, str]:
 
 
 def move_lines(player_id: int, *, viewer: Any, limit: int | None = 10,
-               since: datetime.datetime | None = None) -> list[MoveLine]:
-    """The player's moves by recomputes, newest first (two queries): the last ``limit``, or those
-    after ``since``."""
-    qs = (RatingMove.objects.filter(game=BILKA_FOUR, player_id=player_id)
+               since: datetime.datetime | None = None, game: str = BILKA_FOUR) -> list[MoveLine]:
+    """The player's moves in ``game`` by recomputes, newest first (two queries): the last
+    ``limit``, or those after ``since``."""
+    qs = (RatingMove.objects.filter(game=game, player_id=player_id)
           .select_related("run").order_by("-at", "-id"))
     if since is not None:
         qs = qs.filter(at__gt=since)

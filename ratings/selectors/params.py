@@ -13,14 +13,16 @@ PARAMS = ModelParams()
 PARAMS_KEY = "bilka:ratings:params"
 
 
-def model_params() -> ModelParams:
-    """The parameters every rating is computed with: the newest fit on the archive, else the
-    defaults (a new site). Cached briefly; a new fit clears the cache."""
-    data = cache.get(PARAMS_KEY)
+def model_params(game: str = BILKA_FOUR) -> ModelParams:
+    """The parameters a game's ratings are computed with: its newest fit on the archive, else the
+    defaults (a new site; Kozyol and Bilka for two, which are not refitted). Cached briefly; a new
+    fit clears the cache."""
+    key = PARAMS_KEY if game == BILKA_FOUR else f"{PARAMS_KEY}:{game}"
+    data = cache.get(key)
     if data is None:
-        row = ModelFit.objects.filter(game=BILKA_FOUR).values_list("params", flat=True).first()
+        row = ModelFit.objects.filter(game=game).values_list("params", flat=True).first()
         data = row or {}
-        cache.set(PARAMS_KEY, data, 300)
+        cache.set(key, data, 300)
     return params_from_json(data) if data else PARAMS
 
 

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
+from ratings.models import BILKA_GAME, RatedGame
 
 _READ = f"""
 SELECT m.id, m.played_at, m.rules::text, m.winner, m.reason, m.tournament, m.ns_eyes, m.ew_eyes,
@@ -29,10 +30,13 @@ SELECT m.id, m.played_at, m.rules::text, m.winner, m.reason, m.tournament, m.ns_
                      || d.ns_eyes || ',' || d.ew_eyes, ';' ORDER BY d.number)
      FROM {ArchivedDeal._meta.db_table} d WHERE d.match_id = m.id)
 FROM {ArchivedMatch._meta.db_table} m
-WHERE m.rated AND NOT (m.rules ? 'game')
+WHERE m.rated AND {{game}}
 ORDER BY m.played_at, m.id
 """  # noqa: S608 - the table names are the models', nothing comes from outside
-# (`rules ? 'game'`: another game's match, which Bilka's rating never counts, as `recompute._rated`)
+#: Which game's matches ``_READ`` reads, as ``recompute.of_game``: Bilka's rules name no game, the
+#: others' name theirs (the value passed as a parameter).
+_BILKA_ONLY = "NOT (m.rules ? 'game')"
+_GAME_NAMED = "m.rules->>'game' = %s"
 CHANGE_COLUMNS = ("match_id", "player_id", "game", "played_at", "seq", "before", "after", "deviation_before",
                   "deviation_after", "weight")
 
@@ -56,13 +60,16 @@ def deal_row(text: str) -> tuple[str, int | None, int | None, int | None, int, i
             int(ew_points) if ew_points else None, int(ns_eyes), int(ew_eyes))
 
 
-def rated_matches(conn: Any, itersize: int = 5000) -> Iterator[tuple[ArchivedRow, list[str], list[str]]]:
-    """Every rated match in the model's order: the row, its four players (N E S W, "" for a seat
-    without one) and its deals, each still folded (``deal_row`` unfolds it)."""
+def rated_matches(conn: Any, itersize: int = 5000, *, game: RatedGame = BILKA_GAME
+                  ) -> Iterator[tuple[ArchivedRow, list[str], list[str]]]:
+    """Every rated match of ``game`` in the model's order: the row, its four players (N E S W, ""
+    for a seat without one) and its deals, each still folded (``deal_row`` unfolds it)."""
     rules_of: dict[str, dict[str, Any]] = {}
+    bilka = game.key == BILKA_GAME.key
     with conn.cursor(name="bilka_ratings_recompute") as cur:
         cur.itersize = itersize
-        cur.execute(_READ)
+        cur.execute(_READ.replace("{game}", _BILKA_ONLY if bilka else _GAME_NAMED),
+                    None if bilka else (game.engine,))
         while rows := cur.fetchmany(itersize):
             for (pk, played_at, rules_text, winner, reason, tournament, ns_eyes, ew_eyes, seats_text,
                  deals_text) in rows:

@@ -14,7 +14,7 @@ from archive.models import ArchivedMatch
 from ratings.core.fitting import params_to_json
 from ratings.core.learner import REPLAY_LIMIT, fit_params, replay
 from ratings.core.model import Match
-from ratings.models import BILKA_FOUR, ModelFit
+from ratings.models import BILKA_FOUR, BILKA_GAME, ModelFit
 from ratings.selectors import PARAMS_KEY, day_of, model_params
 from ratings.services import moves, recompute
 
@@ -23,9 +23,11 @@ REFIT_TASK = "ratings.refit_model"
 
 
 def latest_matches(limit: int = REPLAY_LIMIT) -> list[Match]:
-    """The latest ``limit`` rated matches as the model reads them, oldest first (with the farming
-    guard's weights, its memory starting at the first of them)."""
-    newest = list(ArchivedMatch.objects.filter(rated=True).order_by("-played_at", "-pk")
+    """The latest ``limit`` rated matches of Bilka as the model reads them, oldest first (with the
+    farming guard's weights, its memory starting at the first of them). The fit is Bilka's: the
+    other games' ratings run on the defaults (docs/ratings.md)."""
+    bilka = recompute.of_game(ArchivedMatch.objects.filter(rated=True), BILKA_GAME)
+    newest = list(bilka.order_by("-played_at", "-pk")
                   .values_list("pk", flat=True)[:limit])
     farming = recompute.Farming()
     out: list[Match] = []

@@ -23,11 +23,11 @@ from django.utils.dateparse import parse_datetime
 from archive.models import ArchivedMatch
 from ratings.core.model import RatingState
 from ratings.models import (
-    BILKA_FOUR,
     NEGLIGIBLE_MOVE,
     Cause,
     PairRating,
     PlayerRating,
+    RatedGame,
     RatingChange,
     RatingMove,
     RatingRun,
@@ -112,21 +112,23 @@ def player_merging(sender: object, source: Any, target: Any, **kwargs: Any) -> N
     onto the survivor's (which they would collide with); the recompute the merge asks for (the
     archive's notices) rebuilds them under the survivor. His old rating is kept as the survivor's
     "before" only if the survivor had none."""
-    rows = PlayerRating.objects.filter(game=BILKA_FOUR)
-    if not rows.filter(player=target).exists():
-        rows.filter(player=source).update(player=target)
-    rows.filter(player=source).delete()
-    PairRating.objects.filter(Q(player_a=source) | Q(player_b=source), game=BILKA_FOUR).delete()
-    RatingChange.objects.filter(player=source, game=BILKA_FOUR).delete()
+    for game in PlayerRating.objects.filter(player=source).values_list("game", flat=True):  # each game's
+        rows = PlayerRating.objects.filter(game=game)
+        if not rows.filter(player=target).exists():
+            rows.filter(player=source).update(player=target)
+    PlayerRating.objects.filter(player=source).delete()
+    PairRating.objects.filter(Q(player_a=source) | Q(player_b=source)).delete()
+    RatingChange.objects.filter(player=source).delete()
 
 
 class MoveTracker:
     """Watches a recompute: the ratings before it, and what the matches it learns for the first
     time do to each player; at the end the rest of each player's move is a ``RatingMove``."""
 
-    def __init__(self) -> None:
-        self.before = dict(PlayerRating.objects.filter(game=BILKA_FOUR).values_list("player_id", "rating"))
-        learnt = RatingChange.objects.filter(game=BILKA_FOUR, match=OuterRef("pk"))
+    def __init__(self, game: RatedGame) -> None:
+        self.game = game.key
+        self.before = dict(PlayerRating.objects.filter(game=game.key).values_list("player_id", "rating"))
+        learnt = RatingChange.objects.filter(game=game.key, match=OuterRef("pk"))
         self.new_matches = set(ArchivedMatch.objects.filter(rated=True).filter(~Exists(learnt))
                                .values_list("pk", flat=True))
         self.own: dict[str, float] = defaultdict(float)
@@ -149,7 +151,7 @@ class MoveTracker:
             new = state.display(pid, r.day)[0]
             move = new - old - self.own.get(pid, 0.0)
             if abs(move) >= NEGLIGIBLE_MOVE:
-                rows.append(RatingMove(player_id=int(pid), game=BILKA_FOUR, run=run, at=now,
+                rows.append(RatingMove(player_id=int(pid), game=self.game, run=run, at=now,
                                        before=new - move, after=new))
         RatingMove.objects.bulk_create(rows, batch_size=5000)
         return len(rows)

@@ -27,15 +27,29 @@ from django.utils import timezone
 from archive.models import ArchivedDeal, ArchivedMatch, ArchivedSeat
 from config import fresh
 from ratings.core.guard import WINDOW_DAYS, farming_weight
-from ratings.core.match_odds import ScoringKey
-from ratings.core.model import EW, NS, Deal, Match, RatingState
-from ratings.models import BILKA_FOUR, PairRating, PlayerRating, RatingChange, RatingRun, RunStatus
+from ratings.core.match_odds import DEFAULT_RULES, ScoringKey
+from ratings.core.model import EW, NS, Deal, Match, RatingState, Side
+from ratings.models import (
+    BILKA_GAME,
+    RATED_GAMES,
+    PairRating,
+    PlayerRating,
+    RatedGame,
+    RatingChange,
+    RatingRun,
+    RunStatus,
+    game_of_rules,
+)
 from ratings.selectors import PROGRESS_KEY, day_of, model_params, rating_state
 from ratings.services import bulk, moves
 
 #: The Celery name of the recompute task (`ratings.tasks`), as queued messages and earlier releases name it.
 RECOMPUTE_TASK = "tournaments.recompute_ratings"
-_KINDS = {"win": "win", "rout": "rout", "lucy": "lucy", "eggs": "eggs"}
+#: Kozyol's catch stops the deal: a deal won by the catching pair, its size (and its card points,
+#: taken before the deal ended) saying nothing more.
+_KINDS = {"win": "win", "rout": "rout", "lucy": "lucy", "eggs": "eggs", "catch": "any"}
+#: The archive's winner: a pair, or in Bilka for two a player (N the first side, S the second).
+_WINNER = {"NS": NS, "EW": EW, "N": NS, "S": EW}
 _ENDED = {"resign": "resigned", "timeout": "timeout"}
 
 
@@ -55,14 +69,27 @@ def _deal(row: tuple[str, int | None, int | None, int | None, int, int]) -> Deal
     winner = None if kind == "eggs" else (NS if ns_eyes > ew_eyes else EW if ew_eyes > ns_eyes else None)
     if winner is None and kind != "eggs":
         return None
-    points = (ns_points, ew_points) if ns_points is not None and ew_points is not None else None
+    known = ns_points is not None and ew_points is not None and kind != "any"
+    points = (ns_points, ew_points) if known else None
     return Deal(winner, kind, None if duty is None else (NS, EW)[duty], points)
 
 
-def _rated(qs: Any) -> Any:
-    """The rated matches of Bilka, in the order they were played. The rules of another game name it
-    (`game`); those never count for Bilka's rating (a rating per game is not built yet)."""
-    return qs.filter(rated=True).exclude(rules__has_key="game").order_by("played_at", "pk")
+def of_game(qs: Any, game: RatedGame) -> Any:
+    """The archived matches of one game: Bilka's rules name no game, the others' name theirs."""
+    if game.key == BILKA_GAME.key:
+        return qs.exclude(rules__has_key="game")
+    return qs.filter(rules__game=game.engine)
+
+
+def _rated(qs: Any, game: RatedGame = BILKA_GAME) -> Any:
+    """The rated matches of one game, in the order they were played: each game has a rating of
+    its own, and a match of one never moves another's."""
+    return of_game(qs.filter(rated=True), game).order_by("played_at", "pk")
+
+
+def in_play(seats: list[str], game: RatedGame) -> list[str]:
+    """The players of a match as the game seats them: N E S W, or in Bilka for two N and S."""
+    return [seats[0], seats[2]] if game.side == 1 else seats
 
 
 DEAL_FIELDS = ("outcome", "pair_on_duty", "ns_points", "ew_points", "ns_eyes", "ew_eyes")
@@ -83,10 +110,12 @@ def after(played_at: datetime.datetime, pk: int) -> Q:
     return Q(played_at__gt=played_at) | Q(played_at=played_at, pk__gt=pk)
 
 
-def batches(qs: Any, size: int = 2000) -> Iterator[tuple[ArchivedMatch, list[str], list[tuple[Any, ...]]]]:
-    """Each rated match in order, with its four players (N E S W) and its deals, read in batches."""
+def batches(qs: Any, size: int = 2000, game: RatedGame = BILKA_GAME
+            ) -> Iterator[tuple[ArchivedMatch, list[str], list[tuple[Any, ...]]]]:
+    """Each rated match of ``game`` in order, with its players (N E S W, "" for a seat without
+    one) and its deals, read in batches."""
     last: tuple[datetime.datetime, int] | None = None
-    base = _rated(qs).only("pk", "played_at", "rules", "winner", "reason", "deal_count", "source",
+    base = _rated(qs, game).only("pk", "played_at", "rules", "winner", "reason", "deal_count", "source",
                            "tournament", "ns_eyes", "ew_eyes")
     while True:
         page = base if last is None else base.filter(after(*last))
@@ -112,20 +141,38 @@ def model_match(m: ArchivedMatch, seats: list[str], deals: list[tuple[Any, ...]]
 
 
 def _as_match(m: Any, seats: list[str], deals: list[Deal | None], weight: float,
-              day: float | None = None) -> Match | None:
+              day: float | None = None, game: RatedGame | None = None) -> Match | None:
     """``model_match`` from the deals already read by ``_deal``, one for each deal row (and the
-    day played, when known)."""
-    if not all(seats):
+    day played, when known).
+
+    Kozyol and Bilka for two are learnt from their deals' card points and winners as Bilka's
+    (no pair on duty: neither game has one), but the model's match to 12 eyes is Bilka's scoring
+    (the pair on duty's smaller reward, Bilka's eyes per outcome): a match of theirs known by its
+    final score alone is learnt from its winner, not from the score, and its chance is reckoned
+    under Bilka's default rules (docs/ratings.md)."""
+    game = game or game_of_rules(m.rules) or BILKA_GAME
+    players = in_play(seats, game)
+    if not all(players):
         return None
     if m.reason == "forfeit" and not deals:
         return None
+    winner = _WINNER.get(m.winner)
+    if winner is None:
+        return None  # a board set played out (duplicate): no winner, never rated
     parsed = tuple(d for d in deals if d is not None)
     played = parsed if deals else None  # a match known by its score alone has no deals to learn
     ns_eyes, ew_eyes = getattr(m, "ns_eyes", None), getattr(m, "ew_eyes", None)
     eyes = (ns_eyes, ew_eyes) if played is None and ns_eyes is not None and ew_eyes is not None else None
-    return Match((seats[0], seats[2]), (seats[1], seats[3]), m.winner, played,
-                 day_of(m.played_at) if day is None else day,
-                 ScoringKey.from_rules(m.rules), _ENDED.get(m.reason, "normal"), weight, eyes)
+    ns: Side
+    ew: Side
+    if game.side == 1:
+        ns, ew = (players[0],), (players[1],)
+    else:
+        ns, ew = (players[0], players[2]), (players[1], players[3])
+    bilka = game.key == BILKA_GAME.key
+    return Match(ns, ew, winner, played, day_of(m.played_at) if day is None else day,
+                 ScoringKey.from_rules(m.rules) if bilka else DEFAULT_RULES, _ENDED.get(m.reason, "normal"),
+                 weight, eyes if bilka else None)
 
 
 class Farming:
@@ -148,21 +195,24 @@ class Farming:
         return farming_weight(earlier)
 
 
-def _change_tuples(m: Any, deltas: dict[str, Any], seq: int, weight: float) -> list[tuple[Any, ...]]:
+def _change_tuples(m: Any, deltas: dict[str, Any], seq: int, weight: float,
+                   game: str) -> list[tuple[Any, ...]]:
     """The RatingChange rows of one match, as tuples in the order of ``bulk.CHANGE_COLUMNS``."""
-    return [(m.pk, int(pid), BILKA_FOUR, m.played_at, seq, d.before, d.after, d.deviation_before,
+    return [(m.pk, int(pid), game, m.played_at, seq, d.before, d.after, d.deviation_before,
              d.deviation_after, weight) for pid, d in deltas.items()]
 
 
-def _change_rows(m: ArchivedMatch, deltas: dict[str, Any], seq: int, weight: float) -> list[RatingChange]:
+def _change_rows(m: ArchivedMatch, deltas: dict[str, Any], seq: int, weight: float,
+                 game: str) -> list[RatingChange]:
     return [RatingChange(**dict(zip(bulk.CHANGE_COLUMNS, row, strict=True)))
-            for row in _change_tuples(m, deltas, seq, weight)]
+            for row in _change_tuples(m, deltas, seq, weight, game)]
 
 
 class _OrmChanges:
     """Where the ORM path keeps the changes it computed until they are written with bulk_create."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: str) -> None:
+        self.game = game
         self.changes: list[RatingChange] = []
 
     def add(self, rows: list[tuple[Any, ...]]) -> None:
@@ -170,16 +220,20 @@ class _OrmChanges:
                             for row in rows)
 
     def write(self) -> None:
-        RatingChange.objects.filter(game=BILKA_FOUR).delete()
+        RatingChange.objects.filter(game=self.game).delete()
         RatingChange.objects.bulk_create(self.changes, batch_size=5000)
 
 
 class _CopyChanges(bulk.ChangeFile):
     """The PostgreSQL path: changes formatted for COPY as computed, copied in at the end."""
 
+    def __init__(self, conn: Any, game: str) -> None:
+        super().__init__(conn)
+        self.game = game
+
     def write(self) -> None:  # type: ignore[override]
         rows = self.rows + len(self.lines)
-        with bulk.replacing(self.conn, RatingChange._meta.db_table, BILKA_FOUR, rows=rows):
+        with bulk.replacing(self.conn, RatingChange._meta.db_table, self.game, rows=rows):
             super().write(RatingChange._meta.db_table)
 
 
@@ -195,28 +249,28 @@ PLAYER_COLUMNS = ("player_id", "game", "rating", "deviation", "mu", "var", "day"
 PAIR_COLUMNS = ("player_a_id", "player_b_id", "game", "mu", "var", "day", "matches")
 
 
-def _state_rows(state: RatingState, last_played: dict[str, datetime.datetime]
+def _state_rows(state: RatingState, last_played: dict[str, datetime.datetime], game: str
                 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     players = []
     for pid, r in state.players.items():
         rating, deviation = state.display(pid, r.day)
-        players.append((int(pid), BILKA_FOUR, rating, deviation, r.mu, r.var, r.day, r.matches,
+        players.append((int(pid), game, rating, deviation, r.mu, r.var, r.day, r.matches,
                         last_played.get(pid)))
-    pairs = [(int(a), int(b), BILKA_FOUR, r.mu, r.var, r.day, r.matches) for (a, b), r in state.pairs.items()]
+    pairs = [(int(a), int(b), game, r.mu, r.var, r.day, r.matches) for (a, b), r in state.pairs.items()]
     return players, pairs
 
 
-def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], fast: bool) -> None:
-    players, pairs = _state_rows(state, last_played)
+def _save_state(state: RatingState, last_played: dict[str, datetime.datetime], fast: bool, game: str) -> None:
+    players, pairs = _state_rows(state, last_played, game)
     if fast:
         conn = connection.connection
         for model, columns, rows in ((PlayerRating, PLAYER_COLUMNS, players),
                                      (PairRating, PAIR_COLUMNS, pairs)):
-            with bulk.replacing(conn, model._meta.db_table, BILKA_FOUR, rows=len(rows)):
+            with bulk.replacing(conn, model._meta.db_table, game, rows=len(rows)):
                 bulk.copy_rows(conn, model._meta.db_table, columns, rows)
         return
-    PlayerRating.objects.filter(game=BILKA_FOUR).delete()
-    PairRating.objects.filter(game=BILKA_FOUR).delete()
+    PlayerRating.objects.filter(game=game).delete()
+    PairRating.objects.filter(game=game).delete()
     PlayerRating.objects.bulk_create([PlayerRating(**dict(zip(PLAYER_COLUMNS, row, strict=True)))
                                       for row in players], batch_size=5000)
     PairRating.objects.bulk_create([PairRating(**dict(zip(PAIR_COLUMNS, row, strict=True)))
@@ -228,117 +282,138 @@ def _fast_path() -> bool:
     return connection.vendor == "postgresql"
 
 
-def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None = None) -> int:
-    """Every rating and every change rebuilt from the archive, in one transaction; the number of
-    matches learnt. Progress goes to the cache (``progress``) as it runs; ``timings``, if given,
-    gets the seconds spent reading, computing, writing and committing. On PostgreSQL it reads and writes
-    through ``bulk`` (one streamed query, COPY), elsewhere through the ORM: the same rows."""
-    fast = _fast_path()
+def recompute(*, run: RatingRun | None = None, timings: dict[str, float] | None = None,
+              games: tuple[RatedGame, ...] = RATED_GAMES) -> int:
+    """Every rating and every change of each game rebuilt from the archive, in one transaction;
+    the number of matches learnt. Progress goes to the cache (``progress``) as it runs; ``timings``, if
+    given, gets the seconds spent reading, computing, writing and committing. On PostgreSQL it reads
+    and writes through ``bulk`` (one streamed query, COPY), elsewhere through the ORM: the same rows."""
     clock = time.perf_counter
     spent = {"read": 0.0, "compute": 0.0, "write": 0.0}
     with transaction.atomic():
         _lock()
         started = clock()
-        total = _rated(ArchivedMatch.objects.all()).count()
+        total = sum(_rated(ArchivedMatch.objects.all(), game).count() for game in games)
         spent["read"] += clock() - started
-        state, farming, tracker = RatingState(model_params()), Farming(), moves.MoveTracker()
-        last_played: dict[str, datetime.datetime] = {}
-        seq = 0
-        here = timezone.get_current_timezone()
-        out: _OrmChanges | _CopyChanges
-        source: Generator[tuple[Any, list[str], list[Any]], None, None]
-        if fast:
-            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
-                          bulk.rated_matches(connection.connection))
-            out, deal_of = _CopyChanges(connection.connection), _Deals()
-        else:
-            source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
-                          batches(ArchivedMatch.objects.all()))
-            out = _OrmChanges()
-        t0 = clock()
-        with closing(source):  # its server-side cursor closed before a rollback, not after
-            for m, seats, deals in source:
-                t1 = clock()
-                spent["read"] += t1 - t0
-                day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, one zone look-up
-                weight = farming.weight(m, seats, day) if all(seats) else 1.0
-                parsed = [deal_of[d] for d in deals] if fast else [_deal(row) for row in deals]
-                match = _as_match(m, seats, parsed, weight, day)
-                seq += 1
-                rows = []
-                if match is not None:
-                    deltas = state.update(match)
-                    rows = _change_tuples(m, deltas, seq, weight)
-                    tracker.learnt(m.pk, deltas)
-                    for pid in deltas:
-                        last_played[pid] = m.played_at
-                t2 = clock()
-                out.add(rows)
-                if seq % 1000 == 0:
-                    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total},
-                              600)
-                t0 = clock()
-                spent["compute"] += t2 - t1
-                spent["write"] += t0 - t2
+        done = 0
+        for game in games:  # each game's rating learns from its own matches alone
+            done = _recompute_game(game, run=run, spent=spent, done=done, total=total)
         t3 = clock()
-        spent["read"] += t3 - t0  # the last fetch, which found no more
-        out.write()
-        _save_state(state, last_played, fast)
-        tracker.write(state, run)  # who moved without a match of his, and why (the run's)
         fresh.renew_all()  # standings show the pairs' ratings
         t4 = clock()
         spent["write"] += t4 - t3
     spent["commit"] = clock() - t4  # the foreign keys of every row written are checked here
-    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": seq, "total": total}, 600)
+    cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": done, "total": total}, 600)
     if timings is not None:
         timings.update(spent)
-    return seq
+    return done
+
+
+def _recompute_game(game: RatedGame, *, run: RatingRun | None, spent: dict[str, float], done: int,
+                    total: int) -> int:
+    """One game's ratings and changes rebuilt (``recompute``, in its transaction); the matches
+    learnt so far in the run, ``done`` before it."""
+    fast = _fast_path()
+    clock = time.perf_counter
+    state = RatingState(model_params(game.key))
+    farming, tracker = Farming(), moves.MoveTracker(game)
+    last_played: dict[str, datetime.datetime] = {}
+    seq = 0
+    here = timezone.get_current_timezone()
+    out: _OrmChanges | _CopyChanges
+    source: Generator[tuple[Any, list[str], list[Any]], None, None]
+    if fast:
+        source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                      bulk.rated_matches(connection.connection, game=game))
+        out, deal_of = _CopyChanges(connection.connection, game.key), _Deals()
+    else:
+        source = cast(Generator[tuple[Any, list[str], list[Any]], None, None],
+                      batches(ArchivedMatch.objects.all(), game=game))
+        out = _OrmChanges(game.key)
+    t0 = clock()
+    with closing(source):  # its server-side cursor closed before a rollback, not after
+        for m, seats, deals in source:
+            t1 = clock()
+            spent["read"] += t1 - t0
+            day = float(m.played_at.astimezone(here).date().toordinal())  # day_of, one zone look-up
+            players = in_play(seats, game)
+            weight = farming.weight(m, players, day) if all(players) else 1.0
+            parsed = [deal_of[d] for d in deals] if fast else [_deal(row) for row in deals]
+            match = _as_match(m, seats, parsed, weight, day, game)
+            seq += 1
+            rows = []
+            if match is not None:
+                deltas = state.update(match)
+                rows = _change_tuples(m, deltas, seq, weight, game.key)
+                tracker.learnt(m.pk, deltas)
+                for pid in deltas:
+                    last_played[pid] = m.played_at
+            t2 = clock()
+            out.add(rows)
+            if (done + seq) % 1000 == 0:
+                cache.set(PROGRESS_KEY, {"run": run.pk if run else None, "done": done + seq, "total": total},
+                          600)
+            t0 = clock()
+            spent["compute"] += t2 - t1
+            spent["write"] += t0 - t2
+    t3 = clock()
+    spent["read"] += t3 - t0  # the last fetch, which found no more
+    out.write()
+    _save_state(state, last_played, fast, game.key)
+    tracker.write(state, run)  # who moved without a match of his, and why (the run's)
+    spent["write"] += clock() - t3
+    return done + seq
 
 
 def learn_latest(match_id: int) -> bool:
-    """Learn one newly archived match on top of the stored ratings, if it is the latest rated
-    match played and none is learnt yet from it; False when a full recompute is needed instead."""
+    """Learn one newly archived match on top of its game's stored ratings, if it is that game's
+    latest rated match played and none is learnt yet from it; False when a full recompute is
+    needed instead."""
     with transaction.atomic():
         _lock()
-        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).exclude(rules__has_key="game").first()
-        if m is None:
-            return True  # not rated: nothing to learn
+        m = ArchivedMatch.objects.filter(pk=match_id, rated=True).first()
+        game = game_of_rules(m.rules) if m is not None else None
+        if m is None or game is None:
+            return True  # not rated (or a game with no rating): nothing to learn
         if RatingChange.objects.filter(match=m).exists():
             return True  # already learnt (the notice came twice)
-        if _rated(ArchivedMatch.objects.filter(after(m.played_at, m.pk))).exists():
+        if _rated(ArchivedMatch.objects.filter(after(m.played_at, m.pk)), game).exists():
             return False  # a match played later is already in: everything after this one moves
         if RatingRun.objects.filter(status__in=(RunStatus.PENDING, RunStatus.RUNNING)).exists():
             return False  # a recompute will include it
-        _, seats, deals = next(iter(batches(ArchivedMatch.objects.filter(pk=m.pk))))
+        _, seats, deals = next(iter(batches(ArchivedMatch.objects.filter(pk=m.pk), game=game)))
+        players = in_play(seats, game)
         farming = Farming()
         if m.tournament is None:
             window = datetime.timedelta(days=WINDOW_DAYS + 1)
             for earlier, e_seats, _e in batches(ArchivedMatch.objects.filter(
-                    tournament=None, played_at__gte=m.played_at - window).exclude(pk=m.pk)):
-                if frozenset(e_seats) == frozenset(seats):
-                    farming.weight(earlier, e_seats)
-        weight = farming.weight(m, seats) if all(seats) else 1.0
+                    tournament=None, played_at__gte=m.played_at - window).exclude(pk=m.pk), game=game):
+                e_players = in_play(e_seats, game)
+                if frozenset(e_players) == frozenset(players):
+                    farming.weight(earlier, e_players)
+        weight = farming.weight(m, players) if all(players) else 1.0
         match = model_match(m, seats, deals, weight)
         if match is None:
             return True
-        state = rating_state()
+        state = rating_state(game=game.key)
         deltas = state.update(match)
-        seq = (RatingChange.objects.filter(game=BILKA_FOUR).aggregate(n=Max("seq"))["n"] or 0) + 1
-        RatingChange.objects.bulk_create(_change_rows(m, deltas, seq, weight))
-        touched = {*seats}
-        for pid in touched:
+        seq = (RatingChange.objects.filter(game=game.key).aggregate(n=Max("seq"))["n"] or 0) + 1
+        RatingChange.objects.bulk_create(_change_rows(m, deltas, seq, weight, game.key))
+        for pid in players:
             r = state.players[pid]
             rating, deviation = state.display(pid, r.day)
             PlayerRating.objects.update_or_create(
-                player_id=int(pid), game=BILKA_FOUR,
+                player_id=int(pid), game=game.key,
                 defaults={"rating": rating, "deviation": deviation, "mu": r.mu, "var": r.var, "day": r.day,
                           "matches": r.matches, "last_played": m.played_at})
-        for side in ((seats[0], seats[2]), (seats[1], seats[3])):
+        for side in (match.ns, match.ew):
+            if len(side) < 2:
+                continue  # Bilka for two: a player alone has no pair term
             a, b = sorted(side, key=str)
             r = state.pairs.get((a, b)) or state.pairs.get((b, a))
             if r is not None:
                 PairRating.objects.update_or_create(
-                    player_a_id=int(a), player_b_id=int(b), game=BILKA_FOUR,
+                    player_a_id=int(a), player_b_id=int(b), game=game.key,
                     defaults={"mu": r.mu, "var": r.var, "day": r.day, "matches": r.matches})
         fresh.renew_all()  # standings show the pairs' ratings
     return True

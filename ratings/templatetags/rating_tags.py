@@ -6,6 +6,7 @@ from django import template
 
 from ratings import charts
 from ratings import selectors as rating_selectors
+from ratings.models import BILKA_GAME, rated_game
 
 register = template.Library()
 
@@ -20,27 +21,43 @@ def _viewer(context):
 
 @register.inclusion_tag("ratings/_card.html", takes_context=True)
 def rating_card(context, player):
-    """The player's rating, place, chart and last changes, from the matches the viewer may see."""
+    """The player's rating in each game he has one in, labelled by game; for the game chosen
+    (``?rating=``, else Bilka, else the first he has) its place, chart and last changes, from the
+    matches the viewer may see."""
     viewer = _viewer(context)
-    lines = rating_selectors.change_lines(player.pk, viewer=viewer, limit=charts.CHART_MATCHES)
+    request = context.get("request")
+    standings = rating_selectors.player_ratings(player.pk)
+    asked = rated_game(request.GET.get("rating", "")) if request is not None else None
+    has = [s.game for s in standings]
+    game = asked or (BILKA_GAME if BILKA_GAME in has or not has else has[0])
+    lines = rating_selectors.change_lines(player.pk, viewer=viewer, limit=charts.CHART_MATCHES, game=game.key)
     return {
         "player": player,
-        "standing": rating_selectors.player_rating(player.pk),
-        "seen": rating_selectors.seen_count(player.pk, viewer=viewer),
+        "game": game,
+        "standings": standings,
+        "standing": next((s for s in standings if s.game == game), None),
+        "seen": rating_selectors.seen_count(player.pk, viewer=viewer, game=game.key),
         "chart": charts.draw(charts.points_of(lines)),
         # his matches and the moves recomputes made without a match of his, newest first
         "changes": rating_selectors.with_moves(
             lines[:LISTED_CHANGES],
-            rating_selectors.move_lines(player.pk, viewer=viewer, limit=LISTED_CHANGES), LISTED_CHANGES),
+            rating_selectors.move_lines(player.pk, viewer=viewer, limit=LISTED_CHANGES, game=game.key),
+            LISTED_CHANGES),
         "min_matches": rating_selectors.min_matches(),
-        "request": context.get("request"),
+        "request": request,
     }
 
 
 @register.simple_tag
 def player_rating(player):
-    """The player's rating now (None when never rated), for a one-line mention."""
+    """The player's Bilka rating now (None when never rated), for a one-line mention."""
     return rating_selectors.player_rating(player.pk)
+
+
+@register.simple_tag
+def player_ratings(player):
+    """The player's rating in each game he has one in (Bilka first), for a line per game."""
+    return rating_selectors.player_ratings(player.pk)
 
 
 @register.inclusion_tag("ratings/_table_odds.html")

@@ -253,6 +253,8 @@ CASES: list[Case] = [
     Case("tournaments:club_list", None, url("tournaments:club_list", club)),
     Case("ratings:board", None, url("ratings:board")),
     Case("ratings:board", "asel", url("ratings:board"), label="signed in"),
+    Case("ratings:board", None, lambda s: reverse("ratings:board") + "?game=kozyol", label="Kozyol's rating"),
+    Case("ratings:board", None, lambda s: reverse("ratings:board") + "?game=bilka2", label="Bilka for two's"),
     Case("ratings:club", None, url("ratings:club", club)),
     Case("ratings:city", None, lambda s: reverse("ratings:city", args=["uspenka"])),
     Case("ratings:how", None, url("ratings:how")),
