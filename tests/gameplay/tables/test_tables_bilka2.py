@@ -25,6 +25,8 @@ from gameplay.engine.shuffle import BILKA2_SCHEME, Shuffle
 from gameplay.engine.table_games import engine_player, mover
 from gameplay.models import BotLevel, Seat, Seating, Table, TableEvent, TableStatus
 from gameplay.protocol.frames import frame_for
+from ratings.models import BILKA_FOUR, BILKA_TWO, PlayerRating
+from ratings.services import recompute as ratings
 
 pytestmark = pytest.mark.django_db
 
@@ -274,10 +276,24 @@ def test_a_spectator_watches_a_bilka2_table_without_hidden_cards(people):
     assert [s["seat"] for s in snap["table"]["seats"]] == ["N", "S"]
 
 
-def test_a_bilka2_table_cannot_be_rated_nor_take_a_third_player(people):
-    with translation.override("ru"), pytest.raises(services.TableError) as rated:
-        services.create_table(rules=TWO, user=people[0], rated=True)
-    assert "Белки на двоих" in rated.value.message
+def test_a_rated_table_of_two_people_moves_their_bilka2_rating_and_no_other(people):
+    for i, user in enumerate(people[:2]):
+        Player.objects.create(user=user, display_name=f"Двое {i}")
+    table = services.create_table(rules=TWO, seating=Seating.IN_ORDER, user=people[0], rated=True)
+    services.sit(table_id=table.pk, user=people[1])
+    _play_out(table.pk, random.Random(5))  # noqa: S311 - test players
+    match = ArchivedMatch.objects.get(table_id=table.pk)
+    assert match.rated and match.rules["game"] == "bilka-2"
+    ratings.match_changed(sender=None, match_id=match.pk, change="created", players=[])
+    rows = {r.player.user_id: r for r in PlayerRating.objects.select_related("player")}
+    assert set(rows) == {people[0].pk, people[1].pk} and {r.game for r in rows.values()} == {BILKA_TWO}
+    winner = people[0] if match.winner == "N" else people[1]
+    loser = people[1] if winner == people[0] else people[0]
+    assert rows[winner.pk].rating > rows[loser.pk].rating
+    assert not PlayerRating.objects.filter(game=BILKA_FOUR).exists()
+
+
+def test_a_bilka2_table_takes_no_third_player(people):
     table = services.create_table(rules=TWO, seating=Seating.IN_ORDER, user=people[0])
     services.fill_with_bots(table_id=table.pk, user=people[0],
                             levels={2: BotLevel.STRONG, 1: BotLevel.STRONG})
