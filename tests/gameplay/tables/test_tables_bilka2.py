@@ -309,7 +309,7 @@ def test_the_lobby_form_opens_a_bilka2_table_with_its_stock_rule(people):
     assert page.status_code == 200
     html = page.content.decode()
     assert 'name="stock"' in html and 'name="eyes"' in html and 'name="preset"' not in html
-    assert 'name="rated"' not in html and 'name="redeal_seconds"' not in html
+    assert 'name="rated"' in html and 'name="redeal_seconds"' not in html  # rated: its own rating
     assert '<option value="strong"' in html and 'href="/rules/bilka-2/"' in html
     form = {name: field.initial for name, field in page.context["form"].fields.items()
             if field.initial is not None}
@@ -318,7 +318,7 @@ def test_the_lobby_form_opens_a_bilka2_table_with_its_stock_rule(people):
     assert response.status_code == 302
     table = Table.objects.get()
     assert table.rules["game"] == "bilka-2" and table.rules["stock"] == "after_trick"
-    assert table.status == TableStatus.OPEN and not table.rated
+    assert table.status == TableStatus.OPEN and table.rated  # the form's default, as for Bilka
     lobby = client.get("/tables/").content.decode()
     assert 'data-game="bilka-2"' in lobby
     row = selectors.lobby_tables()[0]
