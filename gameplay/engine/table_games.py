@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.engine import bots, variant_bot
+from gameplay.engine import bots, variant_bot, variant_strong_bot
 from gameplay.engine.cards import (
     DIAMONDS,
     JACK_RANK,
@@ -32,8 +32,8 @@ from gameplay.engine.kozyol_rules import QUEEN_RANK, KozyolDealLog, ladder_of, t
 from gameplay.engine.match import MatchState
 from gameplay.engine.state import Phase
 
-#: The bot levels each game's tables may seat (Kozyol: the beginner of `variant_bot.py` only).
-BOT_LEVELS: dict[str, tuple[str, ...]] = {BILKA: ("beginner", "strong"), "kozyol": ("beginner",)}
+#: The bot levels each game's tables may seat (Kozyol: `variant_bot.py`, `variant_strong_bot.py`).
+BOT_LEVELS: dict[str, tuple[str, ...]] = {BILKA: ("beginner", "strong"), "kozyol": ("beginner", "strong")}
 
 
 def game_of_state(state: AnyMatch) -> str:
@@ -53,6 +53,8 @@ def bot_action(level: str, state: AnyMatch, seat: int, rng: random.Random, *,
         return bots.choose(level, state.observation(seat), rng, budget=budget)
     if level not in BOT_LEVELS.get(game_of_state(state), ()):
         raise ValueError(f"no {level!r} bot plays {game_of_state(state)}")
+    if level == "strong":
+        return variant_strong_bot.choose_action(state.observation(seat), rng, budget=budget)
     return variant_bot.choose_action(state.observation(seat), rng)
 
 
