@@ -218,7 +218,7 @@ def card_marks(deal: DealSummary, pos: Position, dd_deal: dict[str, Any] | None)
     """The cards marked in the hands: `rp-next`, the card the record plays next; `rp-best`, the
     best cards with all hands known (where the analysis is done)."""
     marks: dict[str, str] = {}
-    if dd_deal is not None and pos.to_move and pos.card < len(dd_deal["cards"]):
+    if dd_deal is not None and pos.to_move and pos.card < len(dd_deal["cards"]) and dd_deal["cards"][pos.card]:
         marks.update(dict.fromkeys(dd_deal["cards"][pos.card][0], "rp-best"))
     if pos.card < deal.plays:
         code = deal.cards[pos.card][1]

@@ -249,8 +249,10 @@ def player_figures(player: Player, user: Any) -> dict[str, Any]:
 
 def play_figures(seats: QuerySet[ArchivedSeat]) -> dict[str, Any]:
     """His play against double-dummy play, over his analysed matches (archive.services.analysis):
-    points lost per deal, and the share of his cards that were a best card."""
-    row = SeatAnalysis.objects.filter(archived_seat__in=seats).aggregate(
+    points lost per deal, and the share of his cards that were a best card. Bilka's matches only:
+    another game's analysis (Kozyol's) judges only the last cards of a deal, so it would skew both."""
+    row = SeatAnalysis.objects.filter(archived_seat__in=seats).exclude(
+        archived_seat__match__rules__has_key="game").aggregate(
         matches=Count("id"), deals=Coalesce(Sum("deals"), 0), cards=Coalesce(Sum("cards"), 0),
         best=Coalesce(Sum("best_cards"), 0), lost=Coalesce(Sum("points_lost"), 0))
     return {
