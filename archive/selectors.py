@@ -20,7 +20,7 @@ from clubs import text
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
-from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
+from gameplay.engine import EngineError, Phase, RecordError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
 from gameplay.engine.games import BILKA
 from gameplay.engine.record_games import read_game_record
@@ -297,11 +297,12 @@ def upload_clubs(user: Any) -> QuerySet[Club]:
     return Club.objects.filter(pk__in=mine).order_by("name")
 
 
-def finished_state(record: dict[str, Any]) -> tuple[MatchState | None, str]:
+def finished_state(record: dict[str, Any], *, any_game: bool = False) -> tuple[Any, str]:
     """The engine's replay of a record and why it is refused ("" if it is not): the engine's own
-    line (the deal, trick, seat and card at fault), or a match that has no winner yet."""
+    line (the deal, trick, seat and card at fault), or a match that has no winner yet. Bilka's
+    records only, unless `any_game` (a tournament of Kozyol attaches Kozyol's records)."""
     try:
-        state = read_record(record)
+        state = read_game_record(record) if any_game else read_record(record)
     except RecordError as error:
         return None, _engine_line(error)
     except EngineError as error:

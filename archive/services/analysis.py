@@ -31,7 +31,8 @@ from gameplay.engine import EngineError
 from gameplay.engine.analysis import analyse_record
 from gameplay.engine.cards import SEATS
 from gameplay.engine.errors import RulesError
-from gameplay.engine.games import BILKA, SEATS as GAME_SEATS, game_of
+from gameplay.engine.games import BILKA, game_of
+from gameplay.engine.games import SEATS as GAME_SEATS
 from gameplay.engine.record_games import TWO_SEATS
 from gameplay.engine.variant_analysis import analyse_game_record
 

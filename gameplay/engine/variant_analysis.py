@@ -58,7 +58,8 @@ def _sides(value: int, names: tuple[str, str] | str) -> dict[str, int]:
     return {names[0]: value, names[1]: TOTAL - value}
 
 
-def analyse_cards(solver: _Solver[P], pos: P, plays: list[int], start: int, *, seat_names: str | tuple[str, ...],
+def analyse_cards(solver: _Solver[P], pos: P, plays: list[int], start: int, *,
+                  seat_names: str | tuple[str, ...],
                   side_of: Callable[[int], int], sides: tuple[str, str] | str,
                   play: Callable[[P, int], P]) -> dict[str, Any]:
     """The per-card analysis both games share: from `pos`, the position before card `start` of the

@@ -81,7 +81,8 @@ def test_a_kozyol_match_is_analysed_and_its_replay_shows_each_card_against_best_
     last = page.split('<p class="rp-dd-last">')[1].split("</p>")[0]
     assert ("a best card." if first["lost"] == 0 else f"{first['lost']} points lost.") in last
     end = client.get(url, {"deal": 1, "card": len(record["deals"][0]["plays"])}, HTTP_ACCEPT_LANGUAGE="en")
-    data = json.loads(end.content.decode().split('id="rp-data" type="application/json">')[1].split("</script>")[0])
+    html = end.content.decode()
+    data = json.loads(html.split('id="rp-data" type="application/json">')[1].split("</script>")[0])
     shown = data["analysis"]["deals"][0]  # sent once the deal is over (no spoilers before)
     assert shown["from_ply"] == start and shown["cards"][:start] == [None] * start
     assert shown["cards"][start] == [first["best"], first["lost"]]

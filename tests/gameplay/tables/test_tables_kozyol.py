@@ -209,10 +209,10 @@ def test_a_kozyol_table_cannot_be_rated_but_seats_strong_bots(people):
     assert "товарищеские" in rated.value.message
     assert Table.objects.count() == 0
     strong = services.create_table(rules=KOZYOL, user=people[0], bots=True, bot_level=BotLevel.STRONG)
-    assert set(Seat.objects.filter(table=strong, is_bot=True).values_list("bot_level", flat=True)) == {"strong"}
+    assert {s.bot_level for s in Seat.objects.filter(table=strong, is_bot=True)} == {"strong"}
     table = services.create_table(rules=KOZYOL, seating=Seating.IN_ORDER, user=people[0])  # at N
-    services.fill_with_bots(table_id=table.pk, user=people[0], levels={1: BotLevel.STRONG, 2: BotLevel.BEGINNER,
-                                                                       3: BotLevel.STRONG})
+    levels = {1: BotLevel.STRONG, 2: BotLevel.BEGINNER, 3: BotLevel.STRONG}
+    services.fill_with_bots(table_id=table.pk, user=people[0], levels=levels)
     levels = dict(Seat.objects.filter(table=table, is_bot=True).values_list("seat", "bot_level"))
     assert levels == {1: "strong", 2: "beginner", 3: "strong"}
     with pytest.raises(services.TableError) as unknown:
