@@ -140,6 +140,10 @@ def test_a_kozyol_round_robin_is_played_online_by_bots_through_the_services(club
     assert {line.entry.pk: line.row.lucy for line in table.lines} == lucy
     assert Match.objects.filter(round__tournament=t, status=MatchStatus.CONFIRMED).count() == 6
     assert t.status in (TournamentStatus.FINISHED, TournamentStatus.RUNNING)
+    with translation.override("ru"), pytest.raises(ValidationError, match="Игру нельзя сменить"):
+        services.update_tournament(actor=organiser, tournament=t, rules={})  # back to Bilka: refused
+    t.refresh_from_db()
+    assert t.rules["game"] == "kozyol"
 
 
 def test_a_kozyol_match_entered_over_the_board_scores_by_kozyols_sheet(club, organiser):

@@ -340,6 +340,8 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
     require_manager(actor, tournament)
     clean = clean_settings(values, current=tournament)
     if tournament.status != TournamentStatus.REGISTRATION:
+        if "rules" in clean and tournament_game(clean["rules"]) != tournament_game(tournament.rules):
+            raise ValidationError(_("The game cannot change once the first round is paired."))
         if "rated" in clean and bool(clean["rated"]) != tournament.rated:
             raise ValidationError(
                 _("Whether the event is rated is decided before the first round is paired.")
