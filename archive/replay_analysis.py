@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy
 from gameplay.engine.positions import Position, Replay
 from gameplay.words import SUIT_SYMBOL
 
+#: The card points of a deal, whatever the game.
+TOTAL = 120
 #: What the replay says of a match's analysis.
 PENDING, DONE, FAILED = "pending", "done", "failed"
 
@@ -24,6 +26,7 @@ PENDING, DONE, FAILED = "pending", "done", "failed"
 TEXTS = {
     "dd_redealt": gettext_lazy("A redealt deal has no best play."),
     "dd_par": gettext_lazy("Par with best play: NS %(ns)s · EW %(ew)s"),
+    "dd_par_from": gettext_lazy("Par with best play from card %(k)s: NS %(ns)s · EW %(ew)s"),
     "dd_against": gettext_lazy("The deal ended NS %(ns)s · EW %(ew)s: against par NS %(dns)s · EW %(dew)s"),
     "dd_best_card": gettext_lazy("%(name)s played %(card)s: a best card."),
     "dd_lost": gettext_lazy("%(name)s played %(card)s: best was %(best)s; %(lost)s points lost."),
@@ -41,9 +44,23 @@ def analysis_data(replay: Replay, result: dict[str, Any] | None, shown: int) -> 
         if found is None:
             deals.append(None)
             continue
-        deals.append({"par": found["par"], "final": deal.points if deal.finished else None,
-                      "cards": [[c["best"], c["lost"]] for c in found["cards"]]})
+        # Kozyol's and Bilka for two's analyses may start later than the first card (`from_ply`):
+        # the cards before it have no entry (None), and the par is the one from there
+        skipped: list[list[Any] | None] = [None] * int(found.get("from_ply", 0))
+        deals.append({"par": found["par"], "final": _final(deal.points, found) if deal.finished else None,
+                      "from_ply": int(found.get("from_ply", 0)),
+                      "cards": skipped + [[c["best"], c["lost"]] for c in found["cards"]]})
     return deals
+
+
+def _final(points: dict[str, int], found: dict[str, Any]) -> dict[str, int]:
+    """The deal's final points as the solver counts them: a Kozyol deal stopped by a catch gives
+    the catchers every card still out (the other pair keeps what it took)."""
+    catch = found.get("catch")
+    if not catch or set(points) != {"NS", "EW"}:
+        return dict(points)
+    catchers, others = ("NS", "EW") if catch in "NS" else ("EW", "NS")
+    return {catchers: TOTAL - points[others], others: points[others]}
 
 
 def card_words(code: str, ranks: dict[str, str]) -> str:
@@ -58,23 +75,26 @@ def panel(state: str, deals: list[dict[str, Any] | None], deal_index: int, pos: 
     deal = deals[deal_index]
     if deal is None:
         return {"state": state, "par": str(TEXTS["dd_redealt"])}
-    lines = {"state": state, "par": par_line(deal["par"])}
+    lines = {"state": state, "par": par_line(deal["par"], deal.get("from_ply", 0))}
     if deal["final"] is not None:
         lines["against"] = against_line(deal["par"], deal["final"])
     cards = deal["cards"]
-    if pos.card and pos.card <= len(cards):
+    if pos.card and pos.card <= len(cards) and cards[pos.card - 1] is not None:
         seat, code = played[pos.card - 1]
         best, lost = cards[pos.card - 1]
         lines["last"] = last_line(names[seat], card_words(code, ranks),
                                   [card_words(c, ranks) for c in best], lost)
-    if pos.to_move and pos.card < len(cards):
+    if pos.to_move and pos.card < len(cards) and cards[pos.card] is not None:
         best, _lost = cards[pos.card]
         lines["best_now"] = str(TEXTS["dd_best_now"]) % {
             "name": names[pos.to_move], "cards": ", ".join(card_words(c, ranks) for c in best)}
     return lines
 
 
-def par_line(par: dict[str, int]) -> str:
+def par_line(par: dict[str, int], from_ply: int = 0) -> str:
+    """The deal's par; an analysis that starts later than the first card says from which card."""
+    if from_ply:
+        return str(TEXTS["dd_par_from"]) % {"k": from_ply + 1, "ns": par["NS"], "ew": par["EW"]}
     return str(TEXTS["dd_par"]) % {"ns": par["NS"], "ew": par["EW"]}
 
 
@@ -97,7 +117,10 @@ def row_line(deal: dict[str, Any] | None) -> str:
         return ""
     par = deal["par"]
     if deal["final"] is None:
-        return par_line(par)
+        return par_line(par, deal.get("from_ply", 0))
+    if deal.get("from_ply"):
+        return _("Par from card %(k)s NS %(ns)s · EW %(ew)s; against it NS %(dns)s · EW %(dew)s") % {
+            "k": deal["from_ply"] + 1, "ns": par["NS"], "ew": par["EW"], **_gap(par, deal["final"])}
     return _("Par NS %(ns)s · EW %(ew)s; against it NS %(dns)s · EW %(dew)s") % {
         "ns": par["NS"], "ew": par["EW"], **_gap(par, deal["final"])}
 

@@ -44,10 +44,11 @@ def par_points(deal: DealSummary, dd_deal: dict[str, Any]) -> list[dict[str, Any
     """NS's par after each card of the deal, from 0 cards to the last; each point after the first
     names the card that led there, its seat and pair, and the points it lost for that pair."""
     ns = int(dd_deal["par"]["NS"])
+    start = int(dd_deal.get("from_ply", 0))  # an analysis that starts later: its first point there
     points: list[dict[str, Any]] = [
-        {"card": 0, "ns": ns, "seat": None, "code": None, "pair": None, "lost": 0}]
-    played = zip(deal.cards, dd_deal["cards"], strict=False)
-    for k, ((seat, code), (_best, lost)) in enumerate(played, start=1):
+        {"card": start, "ns": ns, "seat": None, "code": None, "pair": None, "lost": 0}]
+    played = zip(deal.cards[start:], dd_deal["cards"][start:], strict=False)
+    for k, ((seat, code), (_best, lost)) in enumerate(played, start=start + 1):
         pair = pair_of(seat)
         ns = ns - lost if pair == "NS" else ns + lost
         points.append({"card": k, "ns": ns, "seat": seat, "code": code, "pair": pair, "lost": int(lost)})
@@ -64,16 +65,18 @@ def par_graph(deal_index: int, deal: DealSummary, dd_deal: dict[str, Any], card:
 
     Only the points up to `card` are drawn unless `show_all` (the reader asked for the results)."""
     points = par_points(deal, dd_deal)
-    plays = len(points) - 1
+    plays = points[-1]["card"]
     left, top, right, bottom = PAR_PLOT
     step = (right - left) / max(plays, 1)
-    shown = points if show_all else points[:card + 1]
+    shown = points if show_all else [p for p in points if p["card"] <= card]
     drawn = []
     for p in shown:
         x = _scale(p["card"], 0, max(plays, 1), left, right)
         y = _scale(TOTAL - p["ns"], 0, TOTAL, top, bottom)
         words = f"{ranks[p['code'][0]]}{SUIT_SYMBOL[p['code'][1]]}" if p["code"] else ""
-        if p["code"] is None:
+        if p["code"] is None and p["card"]:
+            what = _("Before card %(k)s: par NS %(ns)s") % {"k": p["card"] + 1, "ns": p["ns"]}
+        elif p["code"] is None:
             what = _("Before the first card: par NS %(ns)s") % {"ns": p["ns"]}
         else:
             what = _("Card %(k)s: %(name)s played %(card)s; par NS %(ns)s") % {

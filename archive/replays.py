@@ -218,8 +218,10 @@ def card_marks(deal: DealSummary, pos: Position, dd_deal: dict[str, Any] | None)
     """The cards marked in the hands: `rp-next`, the card the record plays next; `rp-best`, the
     best cards with all hands known (where the analysis is done)."""
     marks: dict[str, str] = {}
-    if dd_deal is not None and pos.to_move and pos.card < len(dd_deal["cards"]):
-        marks.update(dict.fromkeys(dd_deal["cards"][pos.card][0], "rp-best"))
+    cards = dd_deal["cards"] if dd_deal is not None else []
+    best_now = cards[pos.card] if pos.card < len(cards) else None  # None: a card Kozyol's analysis skips
+    if best_now and pos.to_move:
+        marks.update(dict.fromkeys(best_now[0], "rp-best"))
     if pos.card < deal.plays:
         code = deal.cards[pos.card][1]
         marks[code] = f"{marks[code]} rp-next" if code in marks else "rp-next"

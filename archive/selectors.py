@@ -20,7 +20,7 @@ from clubs import text
 from clubs.models import Club, Membership, Player
 from clubs.permissions import ROSTER_ROLES
 from clubs.translit import search_key
-from gameplay.engine import EngineError, MatchState, Phase, RecordError, read_record
+from gameplay.engine import EngineError, Phase, RecordError, read_record
 from gameplay.engine.bilka2 import GAME as BILKA2
 from gameplay.engine.bilka2 import Bilka2MatchState
 from gameplay.engine.cards import SEATS
@@ -261,8 +261,10 @@ def player_figures(player: Player, user: Any) -> dict[str, Any]:
 
 def play_figures(seats: QuerySet[ArchivedSeat]) -> dict[str, Any]:
     """His play against double-dummy play, over his analysed matches (archive.services.analysis):
-    points lost per deal, and the share of his cards that were a best card."""
-    row = SeatAnalysis.objects.filter(archived_seat__in=seats).aggregate(
+    points lost per deal, and the share of his cards that were a best card. Bilka's matches only:
+    another game's analysis (Kozyol's) judges only the last cards of a deal, so it would skew both."""
+    row = SeatAnalysis.objects.filter(archived_seat__in=seats).exclude(
+        archived_seat__match__rules__has_key="game").aggregate(
         matches=Count("id"), deals=Coalesce(Sum("deals"), 0), cards=Coalesce(Sum("cards"), 0),
         best=Coalesce(Sum("best_cards"), 0), lost=Coalesce(Sum("points_lost"), 0))
     return {
@@ -309,11 +311,12 @@ def upload_clubs(user: Any) -> QuerySet[Club]:
     return Club.objects.filter(pk__in=mine).order_by("name")
 
 
-def finished_state(record: dict[str, Any]) -> tuple[MatchState | None, str]:
+def finished_state(record: dict[str, Any], *, any_game: bool = False) -> tuple[Any, str]:
     """The engine's replay of a record and why it is refused ("" if it is not): the engine's own
-    line (the deal, trick, seat and card at fault), or a match that has no winner yet."""
+    line (the deal, trick, seat and card at fault), or a match that has no winner yet. Bilka's
+    records only, unless `any_game` (a tournament of Kozyol attaches Kozyol's records)."""
     try:
-        state = read_record(record)
+        state = read_game_record(record) if any_game else read_record(record)
     except RecordError as error:
         return None, _engine_line(error)
     except EngineError as error:

@@ -7,7 +7,7 @@ form showed it takes the chosen preset's value; an option he changed keeps his v
 fills the options on a change of preset).
 
 The game is chosen first (`game`: Bilka or Kozyol khvalyony): the house rules shown are that game's
-(`games.parameters`), and a Kozyol table has no presets, no rating and only the beginner bot. The
+(`games.parameters`), and a Kozyol table has no presets and no rating; its bots are Kozyol's own. The
 game is chosen by a link (`?game=kozyol`) that draws the form again for it, so it works without
 JavaScript; the form carries it in a hidden field.
 """
@@ -129,8 +129,6 @@ class TableForm(forms.Form):
         self.fields.update(rule_fields(self.game))
         if self.game != BILKA:
             self.fields["bot_level"].choices = [c for c in BotLevel.choices if c[0] in BOT_LEVELS[self.game]]
-        if self.game == KOZYOL:
-            self.fields["bot_level"].help_text = _("Kozyol is played by the beginner bot.")
         if self.game == BILKA2:
             del self.fields["redeal_seconds"]  # Bilka for two has no redeal
             self.fields["seating"].help_text = _("Two players: North and South, face to face.")

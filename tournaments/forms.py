@@ -1,13 +1,12 @@
 """Forms for tournament pages. They only read input; the services judge it and make the changes.
 
-The rule fields are built from the engine's own rules definition (``gameplay.engine.rules``), so
-a parameter added there appears on the form with its default, and the engine parses the result.
+The rule fields are built from the engine's own rules definition of the event's game
+(``rule_form``: ``gameplay.engine.games.parameters``), so a parameter added there appears on the
+form with its default, and the engine parses the result.
 Just over 400 lines: the settings form holds every setting of every format, one page's inputs.
 """
 
 from __future__ import annotations
-
-from dataclasses import fields as dataclass_fields
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -16,12 +15,13 @@ from django.utils.translation import gettext_lazy as _
 from clubs.forms import BilkaForm, model_field
 from clubs.models import Player
 from clubs.text_fields import PasteFormField
-from gameplay.engine import Rules
-from gameplay.engine import rules as engine_rules
+from gameplay.engine.games import BILKA
 
+from .core.games import DUPLICATE_GAMES, tournament_game
 from .core.tiebreaks import Tiebreak
 from .models import (
     ANNOUNCEMENT_LENGTH,
+    DUPLICATE_FORMATS,
     BoardScale,
     ByeKind,
     Currency,
@@ -34,43 +34,11 @@ from .models import (
     Tournament,
 )
 from .prize_form import category_slots, prize_fields, prize_initial, prize_value
+from .rule_form import CHOICE_LABELS, GAME_CHOICES, RULE_LABELS, chosen_game, rule_fields
+from .score_words import DUPLICATE_REFUSAL
 
-RULE_LABELS = {
-    "deck": _("Deck"),
-    "direction": _("Direction of play"),
-    "first_lead": _("First lead"),
-    "ace_discard_ban": _("No discarding an ace of a suit not yet led"),
-    "rout_at": _("Extra eye from (points)"),
-    "lucy_by": _("“Lucy” means"),
-    "lucy": _("What “Lucy” does"),
-    "eggs": _("After 60:60 (“eggs”)"),
-    "first_deal_two_eyes": _("The first deal opens two eyes"),
-    "redeal_below": _("Redeal with fewer points than"),
-    "redeal_four_nines": _("Redeal with four nines"),
-    "redeal_five_of_suit": _("Redeal with five cards of a suit"),
-    "three_redeals_eye": _("Third redeal in a row costs an eye"),
-    "move_seconds": _("Seconds per move (online)"),
-    "review_tricks": _("Looking at the last trick"),
-}
-CHOICE_LABELS = {
-    "32": _("32 cards (7 to ace)"),
-    "36": _("36 cards (6 to ace)"),
-    "32-no-sevens": _("32 cards without sevens"),
-    "28": _("28 cards (8 to ace)"),
-    "clockwise": _("clockwise"),
-    "counterclockwise": _("counterclockwise"),
-    "jack_holder": _("the holder of the jack of clubs"),
-    "after_dealer": _("the player after the dealer"),
-    "tricks": _("a pair took every trick"),
-    "points": _("a pair took all 120 points"),
-    "win": _("wins the match at once"),
-    "zero": _("the other pair's eyes go back to 0"),
-    "double": _("the next deal counts double (and more)"),
-    "four": _("the next deal's winner opens 4 eyes"),
-    "plus_four": _("the next deal's winner opens 4 eyes more"),
-    "last": _("allowed"),
-    "none": _("not allowed"),
-}
+__all__ = ["CHOICE_LABELS", "RULE_LABELS", "TIEBREAK_LABELS", "BulkEntriesForm", "TournamentForm"]
+
 TIEBREAK_LABELS = {
     Tiebreak.HEAD_TO_HEAD: _("Head-to-head"),
     Tiebreak.EYE_DIFFERENCE: _("Eye difference"),
@@ -90,34 +58,6 @@ TIEBREAK_HELP = {
     Tiebreak.LUCY: _("Deals won by taking every trick (“Lucy”), where the sheet was kept deal by deal."),
 }
 TIEBREAK_SLOTS = len(Tiebreak)
-
-
-def rule_fields() -> dict[str, forms.Field]:
-    """One form field per engine rule parameter, its default shown as the initial value."""
-    defaults = Rules()
-    result: dict[str, forms.Field] = {}
-    for f in dataclass_fields(Rules):
-        key, default = f.name, getattr(defaults, f.name)
-        label = RULE_LABELS.get(key, key)
-        if key in engine_rules._CHOICES:
-            choices = [(v, CHOICE_LABELS.get(v, v)) for v in engine_rules._CHOICES[key]]
-            field: forms.Field = forms.ChoiceField(label=label, choices=choices, initial=default)
-        elif key in engine_rules._INT_CHOICES:
-            choices = [(v, str(v)) for v in engine_rules._INT_CHOICES[key]]
-            field = forms.TypedChoiceField(label=label, choices=choices, coerce=int, initial=default)
-        elif key in engine_rules._INT_RANGES:
-            low, high = engine_rules._INT_RANGES[key]
-            field = forms.IntegerField(label=label, min_value=low, max_value=high, initial=default)
-        else:
-            field = forms.BooleanField(label=label, required=False, initial=default)
-        shown = (
-            (_("yes") if default else _("no"))
-            if isinstance(default, bool)
-            else CHOICE_LABELS.get(str(default), default)
-        )
-        field.help_text = _("Default: %(value)s") % {"value": shown}
-        result[f"rule_{key}"] = field
-    return result
 
 
 PLAIN_SETTINGS = (
@@ -276,15 +216,27 @@ class TournamentForm(BilkaForm):
         help_text=_("A clock counts down on the players' pages and the hall screen; empty for no clock."),
     )
 
-    def __init__(self, *args, clubs: list[tuple[int, str]] = (), **kwargs):
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, clubs: list[tuple[int, str]] = (), game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        if game is None:  # a posted form says its game; a new one the page's ?game=, an event its rules
+            game = self.data.get("game") if self.is_bound else self.initial.get("game")
+        self.game = chosen_game(game)
+        self.initial["game"] = self.game
         self.fields.update(prize_fields(list(clubs)))
         choices = [("", "—"), *((t.value, TIEBREAK_LABELS[t]) for t in Tiebreak)]
         for i in range(1, TIEBREAK_SLOTS + 1):
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
                 label=_("Tiebreak %(n)d") % {"n": i}, choices=choices, required=False
             )
-        self.fields.update(rule_fields())
+        self.fields.update(rule_fields(self.game))
+        if self.game != BILKA:
+            del self.fields["rated"]  # only Bilka is rated
+
+    @property
+    def game_value(self) -> str:
+        return self.game
 
     def tiebreak_fields(self):
         return [self[f"tiebreak_{i}"] for i in range(1, TIEBREAK_SLOTS + 1)]
@@ -308,7 +260,7 @@ class TournamentForm(BilkaForm):
             "double_round_robin",
             "matchday_days",
             "seeding",
-            "rated",
+            *(("rated",) if "rated" in self.fields else ()),
             "third_place",
             "grand_final_reset",
             "group_count",
@@ -344,6 +296,9 @@ class TournamentForm(BilkaForm):
         if len(set(order)) != len(order):
             raise ValidationError(_("Each tiebreak can be chosen once."))
         data["tiebreaks"] = order
+        if self.game not in DUPLICATE_GAMES and data.get("format") in DUPLICATE_FORMATS:
+            self.add_error("format", DUPLICATE_REFUSAL)
+        data.setdefault("rated", False)  # a game without a rating has no such field
         for name in ("bye_requests_max", "bye_requests_not_last",  # left empty: the event's default
                      "boards_per_round", "movement", "board_scale"):
             if data.get(name) in (None, ""):
@@ -359,7 +314,8 @@ class TournamentForm(BilkaForm):
         values["fee_currency"] = values["fee_currency"] or Currency.KZT  # a form sent without it
         values["prizes"] = prize_value(data)
         values["tiebreaks"] = data["tiebreaks"]
-        values["rules"] = {name[5:]: data[name] for name in self.fields if name.startswith("rule_")}
+        rules = {name[5:]: data[name] for name in self.fields if name.startswith("rule_")}
+        values["rules"] = rules if self.game == BILKA else {"game": self.game, **rules}
         return values
 
     @classmethod
@@ -370,6 +326,7 @@ class TournamentForm(BilkaForm):
             initial[f"tiebreak_{i}"] = t
         for key, value in (tournament.rules or {}).items():
             initial[f"rule_{key}"] = value
+        initial["game"] = tournament_game(tournament.rules)
         return initial
 
 

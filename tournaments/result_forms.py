@@ -14,6 +14,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import BilkaForm, model_field
+from gameplay.engine.games import BILKA
+from gameplay.engine.kozyol_rules import GAME as KOZYOL
 
 from .models import Match
 
@@ -83,10 +85,12 @@ def deal_row_count(filled) -> int:
     return min(DEAL_ROWS_MAX, max(DEAL_ROWS, last + DEAL_ROWS_SPARE if last >= DEAL_ROWS else 0))
 
 
-def parse_deals(post) -> list[dict]:
+def parse_deals(post, game: str = BILKA) -> list[dict]:
     """The deal-by-deal sheet from the form's rows: home points, away points, jack of clubs, every trick.
 
-    Pairs are "1" (home) and "2" (away) in the form, as printed on the paper sheet.
+    Pairs are "1" (home) and "2" (away) in the form, as printed on the paper sheet. In Kozyol
+    (`game`) nobody is on duty: the third column is the pair whose шамок caught the queen of clubs,
+    if one did (the deal stopped; its points do not count and may be left empty).
 
     Blank rows are skipped; a half-filled row is an error naming the deal; a row past
     ``DEAL_ROWS_MAX`` is refused.
@@ -100,6 +104,13 @@ def parse_deals(post) -> list[dict]:
     for i in range(1, DEAL_ROWS_MAX + 1):
         home, away = (post.get(f"deal-{i}-home") or "").strip(), (post.get(f"deal-{i}-away") or "").strip()
         jack, every = post.get(f"deal-{i}-jack") or "", post.get(f"deal-{i}-all") or ""
+        if game == KOZYOL:
+            if not home and not away and not jack:
+                continue
+            deal = _kozyol_deal(i, home, away, jack, every, errors)
+            if deal is not None:
+                deals.append(deal)
+            continue
         if not home and not away:
             continue
         try:
@@ -130,6 +141,28 @@ def parse_deals(post) -> list[dict]:
     return deals
 
 
+def _kozyol_deal(i: int, home: str, away: str, catch: str, every: str, errors: list) -> dict | None:
+    """A Kozyol row: `catch` "1"/"2" (the deal stopped, its points not counted) or empty."""
+    if catch not in ("", "1", "2"):
+        errors.append(_("Deal %(n)d: say which pair made the catch (1 or 2), or leave it empty.")
+                      % {"n": i})
+        return None
+    if every not in ("", "1", "2"):
+        errors.append(_("Deal %(n)d: say which pair took every trick (1 or 2), or leave it empty.")
+                      % {"n": i})
+        return None
+    if catch:
+        return {"points": (0, 0), "catch": int(catch) - 1, "all_tricks": int(every) - 1 if every else None}
+    try:
+        home_points = int(home) if home else 120 - int(away)
+        away_points = int(away) if away else 120 - int(home)
+    except ValueError:
+        errors.append(_("Deal %(n)d: points are whole numbers.") % {"n": i})
+        return None
+    return {"points": (home_points, away_points), "catch": None,
+            "all_tricks": int(every) - 1 if every else None}
+
+
 DEAL_PARTS = ("home", "away", "jack", "all")
 
 
@@ -150,10 +183,22 @@ def stored_deal_rows(match: Match) -> list[dict]:
         rows.append(
             {
                 "n": i,
-                "home": d.home_points if d else "",
-                "away": d.away_points if d else "",
-                "jack": str(d.jack_holder + 1) if d else "",
+                "home": d.home_points if d and d.outcome != "catch" else "",
+                "away": d.away_points if d and d.outcome != "catch" else "",
+                "jack": _third_column(d),
                 "all": "" if not d or d.all_tricks is None else str(d.all_tricks + 1),
             }
         )
     return rows
+
+
+def _third_column(d) -> str:
+    """The pair in a stored line's third column: the jack of clubs' holder (Bilka), or the pair
+    that made the catch (Kozyol: nobody holds a duty, so its lines keep no holder)."""
+    if d is None:
+        return ""
+    if d.jack_holder is not None:
+        return str(d.jack_holder + 1)
+    if d.outcome == "catch":
+        return "1" if d.home_eyes > d.away_eyes else "2"
+    return ""

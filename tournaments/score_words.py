@@ -7,8 +7,14 @@ line and the logs; pages, dashboards and live-table imports show this wording in
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from gameplay.engine.sheets import InvalidScore
+
+#: Why a duplicate event cannot play Kozyol (the settings form and the service say it alike).
+DUPLICATE_REFUSAL = gettext_lazy(
+    "Duplicate events deal the same boards to every table, and boards are built for Bilka only: "
+    "choose another format for Kozyol khvalyony.")
 
 
 def score_error_text(error: InvalidScore) -> str:
@@ -24,6 +30,8 @@ def score_error_text(error: InvalidScore) -> str:
         "all_pair": lambda: _("say which pair took every trick, 1 or 2"),
         "all_jack": lambda: _("only the pair holding the jack of clubs can take every trick"),
         "all_points": lambda: _("a pair that took every trick took all 120 points"),
+        "catch_pair": lambda: _("say which pair made the catch, 1 or 2"),
+        "catch_all": lambda: _("a deal stopped by a catch has no pair that took every trick"),
         "after_win": lambda: _("the match was already won in deal %(won)s") % p,
         "eyes_range": lambda: _("eyes run from 0 to 12, not %(eyes)s") % p,
         "both_twelve": lambda: _(

@@ -8,6 +8,11 @@ same record only has its seats' totals written again (the archive may have rewri
 the solver runs outside any transaction and its answer is kept only if the match still holds the
 record it read. A record the solver cannot read is kept as an error, not retried for ever.
 Once the analysis is stored its puzzles are looked for (`puzzles.find_for_match`, once per record).
+
+Every game the engine solves is analysed (`analyse_any_record`): Bilka's records by its C solver
+(`analysis.analyse_record`), Kozyol's and Bilka for two's by their own (`variant_analysis`), in the
+same bilka-analysis/1 shape, so the seats' totals and the replay read them alike. Puzzles (and the
+fair-play review, which listens elsewhere) stay Bilka's.
 """
 
 from __future__ import annotations
@@ -25,6 +30,11 @@ from archive.services.puzzles import find_for_match
 from gameplay.engine import EngineError
 from gameplay.engine.analysis import analyse_record
 from gameplay.engine.cards import SEATS
+from gameplay.engine.errors import RulesError
+from gameplay.engine.games import BILKA, game_of
+from gameplay.engine.games import SEATS as GAME_SEATS
+from gameplay.engine.record_games import TWO_SEATS
+from gameplay.engine.variant_analysis import analyse_game_record
 
 ANALYSE_TASK = "gameplay.analyse_match"
 
@@ -42,15 +52,30 @@ def follow_archive(sender: object, match_id: int, change: str, players: list[int
     """Receiver of the archive's notice: a created or updated match with a record is analysed."""
     if change == "removed":
         return  # its analysis went with it
-    # the double-dummy solver plays Bilka only: another game's match (its rules name it) is not analysed
-    if ArchivedMatch.objects.filter(pk=match_id, has_record=True).exclude(rules__has_key="game").exists():
+    if ArchivedMatch.objects.filter(pk=match_id, has_record=True).exists():
         queue_analysis(match_id)
 
 
+def analyse_any_record(record: dict[str, Any]) -> dict[str, Any]:
+    """The bilka-analysis/1 of a record of any game, its `game` choosing the solver (none: Bilka)."""
+    if game_of(record) == BILKA:
+        return analyse_record(record)
+    return analyse_game_record(record)
+
+
+def seat_letters(game: str) -> str:
+    """The seat letters of a game's records, by seat number (Bilka for two: N and S)."""
+    return TWO_SEATS if GAME_SEATS.get(game, 4) == 2 else "".join(SEATS)
+
+
 def seat_totals(result: dict[str, Any]) -> dict[str, dict[str, int]]:
-    """Per seat letter: the deals it played, its cards, how many were best, the points they lost."""
+    """Per seat letter: the deals it played, its cards, how many were best, the points they lost.
+
+    A deal counts for the seats that played an analysed card in it (for every seat when none did:
+    a deal stopped before the analysis starts)."""
+    letters = seat_letters(str(result.get("game", BILKA)))
     totals: dict[str, dict[str, int]] = {s: {"deals": 0, "cards": 0, "best_cards": 0, "points_lost": 0}
-                                         for s in SEATS}
+                                         for s in letters}
     for deal in result["deals"]:
         played = defaultdict(int)
         for card in deal["cards"]:
@@ -59,7 +84,7 @@ def seat_totals(result: dict[str, Any]) -> dict[str, dict[str, int]]:
             seat["best_cards"] += card["card"] in card["best"]
             seat["points_lost"] += card["lost"]
             played[card["seat"]] += 1
-        for letter in (played or SEATS):
+        for letter in (played or letters):
             totals[letter]["deals"] += 1
     return totals
 
@@ -69,9 +94,11 @@ def _write_seats(analysis: MatchAnalysis) -> None:
     if analysis.result is None:
         return
     totals = seat_totals(analysis.result)
+    letters = seat_letters(str(analysis.result.get("game", BILKA)))
     SeatAnalysis.objects.bulk_create(
-        SeatAnalysis(analysis=analysis, archived_seat=seat, **totals[SEATS[seat.seat]])
-        for seat in ArchivedSeat.objects.filter(match_id=analysis.match_id))  # not the match's record
+        SeatAnalysis(analysis=analysis, archived_seat=seat, **totals[letters[seat.seat]])
+        for seat in ArchivedSeat.objects.filter(match_id=analysis.match_id)  # not the match's record
+        if seat.seat < len(letters))
 
 
 def analyse_match(*, match_id: int) -> str:
@@ -81,19 +108,18 @@ def analyse_match(*, match_id: int) -> str:
     match = ArchivedMatch.objects.filter(pk=match_id).only("pk", "has_record", "record_hash", "rules").first()
     if match is None or not match.has_record or not match.record_hash:
         return "no record"
-    if "game" in (match.rules or {}):
-        return "not analysed: the solver plays Bilka only"
+    bilka = game_of_rules(match.rules) == BILKA
     digest = match.record_hash
     kept = MatchAnalysis.objects.filter(match=match, record_hash=digest).first()
     if kept is not None:
         with transaction.atomic():
             _write_seats(kept)
-        return "already analysed" + _puzzles_found(match_id)
+        return "already analysed" + (_puzzles_found(match_id) if bilka else "")
     # the record read with its hash, so what the solver sees is what the hash names
     record, digest = ArchivedMatch.objects.values_list("record", "record_hash").get(pk=match_id)
     started = time.perf_counter()
     try:
-        result, error = analyse_record(record), ""
+        result, error = analyse_any_record(record), ""
     except EngineError as exc:
         result, error = None, str(exc)[:300]
     seconds = time.perf_counter() - started
@@ -107,7 +133,15 @@ def analyse_match(*, match_id: int) -> str:
         _write_seats(analysis)
     if result is None:
         return f"not analysed: {error}"
-    return f"analysed in {seconds:.1f} s" + _puzzles_found(match_id)
+    return f"analysed in {seconds:.1f} s" + (_puzzles_found(match_id) if bilka else "")
+
+
+def game_of_rules(rules: Any) -> str:
+    """The game a match's rules name (`bilka` when none; an unknown name is not Bilka's either)."""
+    try:
+        return game_of(rules)
+    except RulesError:
+        return str((rules or {}).get("game"))
 
 
 def _puzzles_found(match_id: int) -> str:

@@ -29,6 +29,7 @@ from archive.replay_analysis import DONE, FAILED, PENDING
 from archive.replays import render_replay
 from clubs.models import Player
 from gameplay.engine.cards import SEATS
+from gameplay.engine.variant_analysis import AFTER_TRICK_FROM_CARDS, KOZYOL_FROM_CARDS
 from gameplay.words import rules_label
 
 PAGE_SIZE = 20
@@ -72,7 +73,7 @@ def archived_match(request: HttpRequest, pk: int) -> HttpResponse:
             players={SEATS[s["seat"]]: s["name"] for s in head["seat_rows"]},
             extra={**head, "archive_head": True, "og": open_graph(request, match, head),
                    **other_game_note(match)},
-            **({} if "game" in (match.rules or {}) else analysis_of(match)),
+            **analysis_of(match),
         )
     return render(request, "archive/archived_match.html", {**head, "deals": list(match.deals.all())})
 
@@ -113,15 +114,18 @@ def open_graph(request: HttpRequest, match: ArchivedMatch, head: dict[str, Any])
 
 
 def other_game_note(match: ArchivedMatch) -> dict[str, str]:
-    """A match of another game than Bilka (its rules name it) is replayed without the double-dummy
-    analysis, whose solver plays Bilka only; the page says so."""
+    """A match of another game than Bilka (its rules name it): the page says which, and that its
+    double-dummy analysis starts late in each deal (its solver is pure Python, so only the last
+    cards of a deal are judged: `variant_analysis.KOZYOL_FROM_CARDS`)."""
     if "game" not in (match.rules or {}):
         return {}
     if match.rules["game"] == "bilka-2":
-        return {"note": _("A match of Bilka for two: it is replayed card by card, without the "
-                          "double-dummy analysis (that is for Bilka only).")}
-    return {"note": _("A match of Kozyol khvalyony: it is replayed card by card, without the "
-                      "double-dummy analysis (that is for Bilka only).")}
+        return {"note": _("A match of Bilka for two. Its double-dummy analysis judges every card when "
+                          "the stock is dealt in halves; when the stock is drawn after each trick, only "
+                          "once at most %(n)s cards are left in the hands.") % {"n": AFTER_TRICK_FROM_CARDS}}
+    return {"note": _("A match of Kozyol khvalyony. Its double-dummy analysis starts in each deal "
+                      "once at most %(n)s cards are left in the hands; the cards before are not "
+                      "judged.") % {"n": KOZYOL_FROM_CARDS}}
 
 
 def analysis_of(match: ArchivedMatch) -> dict[str, Any]:

@@ -41,8 +41,8 @@ from gameplay.engine.kozyol_rules import QUEEN_RANK, KozyolDealLog, ladder_of, t
 from gameplay.engine.match import MatchState
 from gameplay.engine.state import Phase
 
-#: The bot levels each game's tables may seat (Kozyol: the beginner of `variant_bot.py` only).
-BOT_LEVELS: dict[str, tuple[str, ...]] = {BILKA: ("beginner", "strong"), "kozyol": ("beginner",),
+#: The bot levels each game's tables may seat (`variant_bot.py`, `variant_strong_bot.py` for the others).
+BOT_LEVELS: dict[str, tuple[str, ...]] = {BILKA: ("beginner", "strong"), "kozyol": ("beginner", "strong"),
                                           BILKA2: ("beginner", "strong")}
 #: The table's seats (0..3, N E S W) a game's players sit at, in the engine's order of players.
 _TWO_SEATS: tuple[int, ...] = (0, 2)
@@ -99,7 +99,7 @@ def bot_action(level: str, state: AnyMatch, seat: int, rng: random.Random, *,
     if level not in BOT_LEVELS.get(game_of_state(state), ()):
         raise ValueError(f"no {level!r} bot plays {game_of_state(state)}")
     view = state.observation(engine_player(state, seat))
-    if level == "strong":  # Bilka for two's: it guesses the opponent's hand and the stock
+    if level == "strong":  # it guesses the hidden hands (and Bilka for two's stock)
         return variant_strong_bot.choose_action(view, rng, budget=budget)
     return variant_bot.choose_action(view, rng)
 

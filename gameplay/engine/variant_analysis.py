@@ -19,7 +19,8 @@ the cards before it are not in `cards` (as a seat's totals then count only the c
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from gameplay.engine.bilka2_rules import PLAYERS, Bilka2DealLog, Bilka2Rules
 from gameplay.engine.bilka2_solver import Bilka2Position, Bilka2Solver
@@ -37,8 +38,51 @@ KOZYOL_FROM_CARDS = 24
 AFTER_TRICK_FROM_CARDS = 20
 
 
+class _Position(Protocol):
+    @property
+    def to_move(self) -> int: ...
+
+
+P = TypeVar("P", bound=_Position)
+P_in = TypeVar("P_in", bound=_Position, contravariant=True)
+
+
+class _Solver(Protocol[P_in]):
+    """What `analyse_cards` asks of a game's solver (`KozyolSolver`, `Bilka2Solver`)."""
+
+    def value(self, pos: P_in) -> int: ...
+    def card_values(self, pos: P_in) -> dict[int, int]: ...
+
+
 def _sides(value: int, names: tuple[str, str] | str) -> dict[str, int]:
     return {names[0]: value, names[1]: TOTAL - value}
+
+
+def analyse_cards(solver: _Solver[P], pos: P, plays: list[int], start: int, *,
+                  seat_names: str | tuple[str, ...],
+                  side_of: Callable[[int], int], sides: tuple[str, str] | str,
+                  play: Callable[[P, int], P]) -> dict[str, Any]:
+    """The per-card analysis both games share: from `pos`, the position before card `start` of the
+    deal, each card of `plays[start:]` against the best cards there (the solver's values are the
+    first side's, so side 0 maximises), and the deal's par from `start`."""
+    cards = []
+    par = None
+    for ply, card in enumerate(plays[start:], start=start):
+        values = solver.card_values(pos)
+        maximise = side_of(pos.to_move) == 0
+        best = max(values.values()) if maximise else min(values.values())
+        if par is None:
+            par = best
+        cards.append({
+            "ply": ply, "seat": seat_names[pos.to_move], "card": card_to_str(card),
+            "best": [card_to_str(c) for c, v in values.items() if v == best],
+            "lost": best - values[card] if maximise else values[card] - best,
+            "par": _sides(best, sides),
+        })
+        pos = play(pos, card)
+    if par is None:
+        par = solver.value(pos)
+    return {"from_ply": start, "par": _sides(par, sides), "cards": cards}
 
 
 def analyse_kozyol_deal(rules: KozyolRules, log: KozyolDealLog, *, first_played: bool = False,
@@ -52,26 +96,9 @@ def analyse_kozyol_deal(rules: KozyolRules, log: KozyolDealLog, *, first_played:
     start = max(0, total - from_cards)
     for card in log.plays[:start]:
         pos = pos.play(card)
-    solver = KozyolSolver.for_position(pos)
-    cards = []
-    par = None
-    for ply, card in enumerate(log.plays[start:], start=start):
-        values = solver.card_values(pos)
-        maximise = pos.to_move & 1 == 0
-        best = max(values.values()) if maximise else min(values.values())
-        if par is None:
-            par = best
-        cards.append({
-            "ply": ply, "seat": SEATS[pos.to_move], "card": card_to_str(card),
-            "best": [card_to_str(c) for c, v in values.items() if v == best],
-            "lost": best - values[card] if maximise else values[card] - best,
-            "par": _sides(best, PAIRS),
-        })
-        pos = pos.play(card)
-    if par is None:
-        par = solver.value(pos)
-    return {"from_ply": start, "par": _sides(par, PAIRS), "cards": cards,
-            "catch": None if log.catch is None else SEATS[log.catch]}
+    result = analyse_cards(KozyolSolver.for_position(pos), pos, log.plays, start, seat_names=SEATS,
+                           side_of=lambda seat: seat & 1, sides=PAIRS, play=KozyolPosition.play)
+    return result | {"catch": None if log.catch is None else SEATS[log.catch]}
 
 
 def bilka2_start(rules: Bilka2Rules, log: Bilka2DealLog) -> Bilka2Position:
@@ -91,25 +118,8 @@ def analyse_bilka2_deal(rules: Bilka2Rules, log: Bilka2DealLog, *,
                 (pos.hands[0] | pos.hands[1]).bit_count() + len(pos.stock) > from_cards:
             pos = pos.play(log.plays[start])
             start += 1
-    cards = []
-    par = None
-    solver = Bilka2Solver(pos)
-    for ply, card in enumerate(log.plays[start:], start=start):
-        values = solver.card_values(pos)
-        maximise = pos.to_move == 0
-        best = max(values.values()) if maximise else min(values.values())
-        if par is None:
-            par = best
-        cards.append({
-            "ply": ply, "seat": PLAYERS[pos.to_move], "card": card_to_str(card),
-            "best": [card_to_str(c) for c, v in values.items() if v == best],
-            "lost": best - values[card] if maximise else values[card] - best,
-            "par": _sides(best, PLAYERS),
-        })
-        pos = pos.play(card)
-    if par is None:
-        par = solver.value(pos)
-    return {"from_ply": start, "par": _sides(par, PLAYERS), "cards": cards}
+    return analyse_cards(Bilka2Solver(pos), pos, log.plays, start, seat_names=PLAYERS,
+                         side_of=lambda seat: seat, sides=PLAYERS, play=Bilka2Position.play)
 
 
 def analyse_deal(rules: KozyolRules | Bilka2Rules, log: KozyolDealLog | Bilka2DealLog, *,
@@ -141,5 +151,5 @@ def analyse_game_record(data: str | bytes | dict[str, Any]) -> dict[str, Any]:
     return {"format": ANALYSIS_FORMAT, "game": rules.game, "deals": deals}
 
 
-__all__ = ["ANALYSIS_FORMAT", "analyse_bilka2_deal", "analyse_deal", "analyse_game_record",
+__all__ = ["ANALYSIS_FORMAT", "analyse_bilka2_deal", "analyse_cards", "analyse_deal", "analyse_game_record",
            "analyse_kozyol_deal", "bilka2_start"]

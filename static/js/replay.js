@@ -140,7 +140,7 @@
   /* The marks in the hands: the card the record plays next, the best cards with all hands known. */
   function marks(d, p) {
     var m = {}, A = D.analysis, a = A && A.state === "done" ? A.deals[deal] : null;
-    if (a && p.toMove && card < a.cards.length) a.cards[card][0].forEach(function (c) { m[c] = "rp-best"; });
+    if (a && p.toMove && card < a.cards.length && a.cards[card]) a.cards[card][0].forEach(function (c) { m[c] = "rp-best"; });
     if (card < d.cards.length) {
       var next = d.cards[card][1];
       m[next] = m[next] ? m[next] + " rp-next" : "rp-next";
@@ -183,19 +183,20 @@
     var a = A.deals[deal];
     line(".rp-dd-against", ""); line(".rp-dd-last", ""); line(".rp-dd-now", "");
     if (!a) { line(".rp-dd-par", T.dd_redealt); return; }
-    line(".rp-dd-par", fmt(T.dd_par, { ns: a.par.NS, ew: a.par.EW }));
+    line(".rp-dd-par", a.from_ply ? fmt(T.dd_par_from, { k: a.from_ply + 1, ns: a.par.NS, ew: a.par.EW })
+      : fmt(T.dd_par, { ns: a.par.NS, ew: a.par.EW }));  // Kozyol's analysis may start later
     var against = $(".rp-dd-against");
     if (against) against.hidden = !open(deal);
     if (a.final) {
       line(".rp-dd-against", fmt(T.dd_against, { ns: a.final.NS, ew: a.final.EW,
         dns: signed(a.final.NS - a.par.NS), dew: signed(a.final.EW - a.par.EW) }));
     }
-    if (card && card <= a.cards.length) {
+    if (card && card <= a.cards.length && a.cards[card - 1]) {
       var c = d.cards[card - 1], best = a.cards[card - 1];
       var args = { name: name(c[0]), card: words(c[1]), best: best[0].map(words).join(", "), lost: best[1] };
       line(".rp-dd-last", fmt(best[1] ? T.dd_lost : T.dd_best_card, args));
     }
-    if (p.toMove && card < a.cards.length) {
+    if (p.toMove && card < a.cards.length && a.cards[card]) {
       line(".rp-dd-now", fmt(T.dd_best_now, { name: name(p.toMove), cards: a.cards[card][0].map(words).join(", ") }));
     }
   }

@@ -203,7 +203,8 @@ class DealLine(models.Model):
     number = models.PositiveSmallIntegerField()
     home_points = models.PositiveSmallIntegerField()
     away_points = models.PositiveSmallIntegerField()
-    jack_holder = models.PositiveSmallIntegerField()  # 0 home, 1 away
+    # 0 home, 1 away; empty in a game where nobody is on duty (Kozyol: a catch is its outcome)
+    jack_holder = models.PositiveSmallIntegerField(null=True, blank=True)
     all_tricks = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=8)
     home_eyes = models.PositiveSmallIntegerField()

@@ -18,9 +18,11 @@ from archive import services as archive
 from archive.models import MatchSource, SeatKind
 from clubs.models import Player
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import BILKA
 from gameplay.models import Table
 
 from .. import permissions
+from ..core.games import tournament_game
 from ..models import Match, MatchStatus, Round, RoundStatus, Tournament, TournamentStatus
 from ..models import Seat as TournamentSeat
 
@@ -102,7 +104,9 @@ def _sheet(match: Match, home_seats: str) -> list[archive.SheetDeal]:
         score = (line.home_score, line.away_score)
         if flip:
             pts, eyes, score = pts[::-1], eyes[::-1], score[::-1]
-        duty = line.jack_holder if not flip else 1 - line.jack_holder
+        duty = line.jack_holder  # none in Kozyol: nobody is on duty
+        if flip and duty is not None:
+            duty = 1 - duty
         out.append(archive.SheetDeal(
             outcome=line.outcome, pair_on_duty=duty, ns_points=pts[0], ew_points=pts[1],
             ns_eyes=eyes[0], ew_eyes=eyes[1], ns_score=score[0], ew_score=score[1],
@@ -166,7 +170,7 @@ def sync_match(match: Match) -> None:
         round_number=match.round.number,
         club_id=tournament.club_id,
         public=match.round.status == RoundStatus.COMPLETE,
-        rated=tournament.rated,
+        rated=tournament.rated and tournament_game(tournament.rules) == BILKA,  # only Bilka is rated
     ))
 
 

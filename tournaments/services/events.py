@@ -15,14 +15,17 @@ from clubs.models import Club
 from clubs.text import line
 from clubs.text_fields import check_name, check_prose, too_long
 from clubs.translit import to_latin
-from gameplay.engine import Rules, RulesError
+from gameplay.engine import RulesError
+from gameplay.engine.games import BILKA
 
 from .. import permissions
+from ..core.games import DUPLICATE_GAMES, TOURNAMENT_GAMES, normalised_rules, tournament_game
 from ..core.prizes import Category, Gender, Prize, PrizeSetup, prize_of_line, setup_from_json, setup_to_json
 from ..core.tiebreaks import Tiebreak
 from ..formats import default_tiebreaks, format_of
 from ..formats.series import SERIES_LENGTHS
 from ..models import (
+    DUPLICATE_FORMATS,
     MAX_ROUND_LENGTH,
     BoardScale,
     ByeKind,
@@ -34,6 +37,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..score_words import DUPLICATE_REFUSAL
 from .common import audit, lock_tournament, require_manager, require_user
 from .progress import maybe_finish
 
@@ -111,9 +115,13 @@ def _unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
 
 
 def parse_rules(data: Any) -> dict:
-    """A rules object as the engine reads it (gameplay.engine.rules), every key explicit."""
+    """A rules object as the engine reads it, every key explicit: Bilka's (`gameplay.engine.rules`,
+    no `game` key) or another game's that a tournament may play (`{"game": "kozyol", …}`)."""
     try:
-        return Rules.from_json(data or {}).to_json()
+        rules = normalised_rules(data or {})
+        if tournament_game(rules) not in TOURNAMENT_GAMES:
+            raise RulesError("game", "a tournament plays Bilka or Kozyol khvalyony")
+        return rules
     except (RulesError, TypeError) as error:
         raise ValidationError(_("The rules are not valid: %(error)s") % {"error": error}) from error
 
@@ -221,6 +229,11 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
     fmt = clean.get("format", current.format if current else Format.SWISS)
     if fmt not in Format.values:
         raise ValidationError(_("Unknown format."))
+    game = tournament_game(clean["rules"] if "rules" in clean else (current.rules if current else {}))
+    if fmt in DUPLICATE_FORMATS and game not in DUPLICATE_GAMES:
+        raise ValidationError({"format": DUPLICATE_REFUSAL})
+    if game != BILKA:
+        clean["rated"] = False  # only Bilka is rated: Kozyol's matches are archived unrated
     if "tiebreaks" in clean:
         order = list(clean["tiebreaks"] or [])
         bad = [t for t in order if t not in Tiebreak._value2member_map_]
@@ -327,6 +340,8 @@ def update_tournament(*, actor, tournament: Tournament, **values) -> Tournament:
     require_manager(actor, tournament)
     clean = clean_settings(values, current=tournament)
     if tournament.status != TournamentStatus.REGISTRATION:
+        if "rules" in clean and tournament_game(clean["rules"]) != tournament_game(tournament.rules):
+            raise ValidationError(_("The game cannot change once the first round is paired."))
         if "rated" in clean and bool(clean["rated"]) != tournament.rated:
             raise ValidationError(
                 _("Whether the event is rated is decided before the first round is paired.")

@@ -17,20 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
-from gameplay.engine import EngineError, Rules, read_record
+from gameplay.engine import EngineError, read_record
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.engine.record import score_state
-from gameplay.engine.sheets import (
-    WIN_SCORE,
-    DealSummary,
-    InvalidScore,
-    ScoringRules,
-    score_sheet,
-    validate_final_score,
-)
+from gameplay.engine.record_games import read_game_record, score_game_state
+from gameplay.engine.sheets import WIN_SCORE, InvalidScore, validate_final_score
 from gameplay.models import Table, TableStatus
 
 from .. import permissions
+from ..core.games import KOZYOL, normalised_rules, score_deals, tournament_game
 from ..models import Match, MatchStatus
 from ..score_words import score_error_text
 from .archiving import sync_board_table, sync_match
@@ -106,7 +100,7 @@ def _check_record(table: Table, rules: dict) -> None:
     if not table.record:
         raise _refuse("no_record", n=n)
     try:
-        state = read_record(table.record)
+        state = read_game_record(table.record)  # by the record's game: Bilka's or Kozyol's
     except EngineError as error:
         raise _refuse("bad_record", n=n, error=str(error)) from error
     if state.rules.to_json() != rules:
@@ -141,8 +135,12 @@ def checked_table(match: Match, table_id: int, tournament) -> tuple[Table, str]:
         raise _refuse("other_match", n=table_id)
     if table.started_at is None or table.started_at < match.round.created_at:
         raise _refuse("too_early", n=table_id)
-    rules = Rules.from_json(tournament.rules).to_json()
-    if Rules.from_json(table.rules).to_json() != rules:
+    rules = normalised_rules(tournament.rules)
+    try:
+        same = normalised_rules(table.rules) == rules
+    except EngineError:
+        same = False
+    if not same:
         raise _refuse("other_rules", n=table_id)
     seats = _seat_users(table)
     pairs = {"NS": {seats.get(s) for s in NS}, "EW": {seats.get(s) for s in EW}}
@@ -177,24 +175,32 @@ def table_sheet(table: Table, home_seats: str, rules: dict) -> list:
     scored by the sheet's own rules (``score_sheet``), home as pair 0. Empty for a table whose
     record the engine cannot replay (``checked_table`` has refused it before)."""
     try:
-        report = score_state(read_record(table.record or {}))
+        report = score_game_state(read_game_record(table.record or {}))
     except EngineError:
         return []
     flip = home_seats == "EW"
-    deals = []
+    kozyol = tournament_game(rules) == KOZYOL
+    deals: list[dict] = []
     for deal in report["deals"]:
         if deal["outcome"] in ("redeal", "unfinished"):
             continue
         points = (deal["points"]["NS"], deal["points"]["EW"])
-        on_duty = PAIRS.index(deal["on_duty"])
         winners = {SEATS.index(t["winner"]) % 2 for t in deal["tricks"]}
-        every_trick = winners.pop() if len(winners) == 1 else None
+        every_trick = winners.pop() if len(winners) == 1 and deal["outcome"] != "catch" else None
+        # Bilka: the pair on duty; Kozyol: nobody is on duty, but a catch stops the deal
+        pair = (SEATS.index(deal["catch"]) % 2 if "catch" in deal else None) if kozyol \
+            else PAIRS.index(deal["on_duty"])
         if flip:
-            points, on_duty = points[::-1], 1 - on_duty
+            points = points[::-1]
+            pair = None if pair is None else 1 - pair
             every_trick = None if every_trick is None else 1 - every_trick
-        deals.append(DealSummary(points=points, jack_holder=on_duty, all_tricks=every_trick))
+        if kozyol:
+            deals.append({"points": (0, 0) if pair is not None else points, "catch": pair,
+                          "all_tricks": every_trick})
+        else:
+            deals.append({"points": points, "jack_holder": pair, "all_tricks": every_trick})
     try:
-        return list(score_sheet(deals, ScoringRules.from_rules(rules)).lines)
+        return list(score_deals(rules, deals).lines)
     except InvalidScore:
         return []
 

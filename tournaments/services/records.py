@@ -15,11 +15,13 @@ from django.utils.translation import gettext as _
 from archive import services as archive
 from archive.selectors import finished_state, same_name
 from clubs.models import Player
-from gameplay.engine import EngineError, MatchState, Rules
+from gameplay.engine import EngineError
 from gameplay.engine.cards import SEATS
+from gameplay.engine.games import AnyMatch
 from gameplay.engine.sheets import WIN_SCORE
 
 from .. import permissions
+from ..core.games import normalised_rules
 from ..models import Match, MatchStatus
 from .common import require_manager
 from .results import correct_result, enter_result
@@ -32,7 +34,7 @@ EARLY_ENDS = ("resign", "timeout", "forfeit")
 class CheckedRecord:
     """A record that may be attached to the match: its replay, and the chairs pre-filled."""
 
-    state: MatchState
+    state: AnyMatch
     chairs: dict[str, int | None]
 
 
@@ -46,10 +48,10 @@ def pairing_players(match: Match) -> tuple[list[Player], list[Player]]:
     return out[0], out[1]
 
 
-def _same_rules(record: dict, tournament_rules: dict) -> bool:
+def _same_rules(state, tournament_rules: dict) -> bool:
+    """Was the record's match played by the tournament's game and rules (`state`: its replay)?"""
     try:
-        played = Rules.from_json(record.get("rules") or {}).to_json()
-        return played == Rules.from_json(tournament_rules).to_json()
+        return state.rules.to_json() == normalised_rules(tournament_rules)
     except EngineError:
         return False
 
@@ -58,10 +60,10 @@ def check_record(*, match: Match, record: dict) -> CheckedRecord:
     """Refuse a record that the engine refuses, that does not finish its match, that was played
     under other rules than the tournament's, or whose match is already in the archive as
     another one; otherwise give its replay and the chairs by the record's names."""
-    state, refusal = finished_state(record)
+    state, refusal = finished_state(record, any_game=True)  # a Kozyol event's records are Kozyol's
     if state is None:
         raise ValidationError(refusal)
-    if not _same_rules(record, match.tournament.rules):
+    if not _same_rules(state, match.tournament.rules):
         raise ValidationError(_("This record was played under other rules than the tournament's."))
     twin = archive.archived_with_record(record)
     if twin is not None and twin.tournament_match != match.pk:

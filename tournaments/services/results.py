@@ -16,16 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import text
-from gameplay.engine.sheets import (
-    WIN_SCORE,
-    DealSummary,
-    InvalidScore,
-    ScoringRules,
-    score_sheet,
-    validate_final_score,
-)
+from gameplay.engine.sheets import WIN_SCORE, InvalidScore, validate_final_score
 
 from .. import permissions
+from ..core.games import score_deals
 from ..formats import format_of
 from ..models import Entry, IndividualEntry, Match, MatchStatus, ResultCorrection, Seat, Tournament
 from ..score_words import score_error_text
@@ -61,7 +55,7 @@ def _score(
     """Check a result; return (home eyes, away eyes, sheet lines, Lucy counts)."""
     if deals:
         try:
-            sheet = score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules))
+            sheet = score_deals(tournament.rules, deals)  # by the event's game (Bilka's or Kozyol's sheet)
         except InvalidScore as error:
             raise ValidationError(
                 _("This score sheet cannot be right: %(error)s") % {"error": score_error_text(error)}

@@ -36,6 +36,7 @@ OUTCOMES = {
     "rout": _("won big"),
     "eggs": _("60:60, eggs"),
     "lucy": _("Lucy: every trick"),
+    "catch": _("a catch: the six of clubs took the queen of clubs"),
 }
 
 

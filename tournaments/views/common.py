@@ -12,15 +12,18 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config import fresh
 from config.visitors import CSRF_MARK, Shareable
+from gameplay.engine.games import BILKA
 
 from .. import permissions, selectors
-from ..forms import CHOICE_LABELS, RULE_LABELS
+from ..core.games import KOZYOL, tournament_game
 from ..models import EntryStatus, IndividualEntry, Tournament, TournamentStatus
+from ..rule_form import choice_label, rule_label
 from ..selectors import day as day_selectors
 from ..services import check_in_closed
 
@@ -118,6 +121,7 @@ def context(request, tournament: Tournament, tab: str, **extra) -> dict:
         "club": tournament.club,
         "tab": tab,
         "can_manage": permissions.can_manage(request.user, tournament),
+        "event_game": game_of_event(tournament),
         **extra,
     }
 
@@ -142,13 +146,21 @@ def saved(request, form, write, done: str | Callable[[], str]) -> bool:
 
 
 def rules_display(tournament: Tournament) -> list[tuple[str, str]]:
+    """The event's rules, each in words (the game is said beside them, with its rules page)."""
     rows = []
     for key, value in (tournament.rules or {}).items():
-        shown = CHOICE_LABELS.get(
-            str(value), _("yes") if value is True else _("no") if value is False else value
-        )
-        rows.append((RULE_LABELS.get(key, key), shown))
+        if key == "game":
+            continue
+        shown = _("yes") if value is True else _("no") if value is False else choice_label(value)
+        rows.append((rule_label(key), shown))
     return rows
+
+
+def game_of_event(tournament: Tournament) -> dict[str, str]:
+    """The game the event plays, in words, and the address of its rules page."""
+    if tournament_game(tournament.rules) == KOZYOL:
+        return {"name": str(_("Kozyol khvalyony")), "url": reverse("gameplay:rules_kozyol"), "code": KOZYOL}
+    return {"name": str(_("Bilka")), "url": reverse("gameplay:rules"), "code": BILKA}
 
 
 def check_in_open(tournament: Tournament) -> bool:

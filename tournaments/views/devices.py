@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from clubs.addresses import client_address
 
 from .. import services
+from ..core.games import KOZYOL, tournament_game
 from ..models import Match, Tournament
 from ..result_forms import DEAL_PARTS, DEAL_ROWS_MAX, FinalScoreForm, parse_deals, posted_deal_rows
 from ..selectors import devices
@@ -59,7 +60,8 @@ def table_device(request, slug, table, code):
     preview = preview_error = None
     if draft and draft.get("preview"):
         try:
-            preview, preview_error = sheet_preview(tournament, parse_deals(values))
+            deals = parse_deals(values, tournament_game(tournament.rules))
+            preview, preview_error = sheet_preview(tournament, deals)
         except ValidationError as error:
             preview_error = " ".join(error.messages)
     return render(
@@ -73,6 +75,7 @@ def table_device(request, slug, table, code):
             "final_away": values.get("final-away_eyes", ""),
             "deal_rows": posted_deal_rows(values),
             "deal_rows_max": DEAL_ROWS_MAX,
+            "kozyol_sheet": tournament_game(tournament.rules) == KOZYOL,
             "preview": preview,
             "preview_error": preview_error,
             "open_deals": bool(draft and any(k.startswith("deal-") and v for k, v in values.items())),
@@ -106,7 +109,7 @@ def _answer(request, tournament: Tournament, table: int, match: Match | None) ->
                                   away_eyes=data["away_eyes"], pin=pin, sender=sender)  # fmt: skip
             messages.success(request, _("The result is saved. Now the other pair confirms it with its PIN."))
         elif action == "deals":
-            deals = parse_deals(request.POST)
+            deals = parse_deals(request.POST, tournament_game(tournament.rules))
             services.enter_result(actor=None, match=match, deals=deals, pin=pin, sender=sender)
             messages.success(
                 request, _("The score sheet is saved. Now the other pair confirms it with its PIN.")

@@ -38,13 +38,18 @@ def club_tournaments(request, club_slug):
     )
 
 
+def _asked_game(request) -> str | None:
+    """The game the page's link asked for (``?game=kozyol``); a posted form says its own."""
+    return None if request.method == "POST" else request.GET.get("game")
+
+
 @login_required
 @refusals
 def create(request, club_slug):
     club = get_object_or_404(Club, slug=club_slug)
     if not permissions.can_create(request.user, club):
         raise PermissionDenied(_("Only the club's owners and organisers create tournaments."))
-    form = TournamentForm(request.POST or None, clubs=[(club.pk, club.name)])
+    form = TournamentForm(request.POST or None, clubs=[(club.pk, club.name)], game=_asked_game(request))
     created = []
 
     def write(form):
@@ -66,7 +71,7 @@ def edit(request, slug):
     tournament = tournament_or_404(slug)
     require_manager(request, tournament)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(tournament),
-                          clubs=selectors.prize_clubs(tournament=tournament))
+                          clubs=selectors.prize_clubs(tournament=tournament), game=_asked_game(request))
 
     def write(form):
         services.update_tournament(actor=request.user, tournament=tournament, **form.service_values())

@@ -17,10 +17,11 @@ from archive import selectors as archive
 from clubs.addresses import client_address
 from clubs.confirm import Question, ask_first
 from clubs.form_keys import once_per_key
-from gameplay.engine.sheets import DealSummary, InvalidScore, ScoringRules, score_sheet
+from gameplay.engine.sheets import InvalidScore
 from ratings.selectors.match import match_ratings
 
 from .. import permissions, selectors, services
+from ..core.games import KOZYOL, score_deals, tournament_game
 from ..formats import format_of
 from ..formats.series import tie_after_forfeit, tie_of
 from ..models import Match, MatchStatus
@@ -41,7 +42,7 @@ from .common import context, error_text, refusals, require_manager, tournament_o
 
 def sheet_preview(tournament, deals):
     try:
-        return score_sheet([DealSummary(**d) for d in deals], ScoringRules.from_rules(tournament.rules)), None
+        return score_deals(tournament.rules, deals), None
     except InvalidScore as error:
         return None, score_error_text(error)
 
@@ -85,7 +86,7 @@ def match(request, slug, pk):
                     return redirect(m.get_absolute_url())
                 raise score_form.problems()
             elif action in ("deals", "preview"):
-                deals = parse_deals(request.POST)
+                deals = parse_deals(request.POST, tournament_game(tournament.rules))
                 if action == "preview":
                     preview, preview_error = sheet_preview(tournament, deals)
                 else:
@@ -159,6 +160,7 @@ def match(request, slug, pk):
         score_form=score_form,
         deal_rows=posted_deal_rows(request.POST) if request.method == "POST" else stored_deal_rows(m),
         deal_rows_max=DEAL_ROWS_MAX,
+        kozyol_sheet=tournament_game(tournament.rules) == KOZYOL,
         preview=preview,
         preview_error=preview_error,
         pin_form=PinForm(),

@@ -22,6 +22,7 @@ from ..selectors.prints import series_sheets
 from .common import (
     cached_for_visitors,
     error_text,
+    game_of_event,
     page,
     refusals,
     require_manager,
@@ -137,6 +138,7 @@ def print_sheets(request, slug, number):
             "tournament": tournament, "round": rnd, "lines": range(1, DEAL_ROWS + 1), "sheets": sheets,
             "series": any(s.best_of > 1 for s in sheets),
             "rules": rules_display(tournament),
+            "kozyol_sheet": game_of_event(tournament)["code"] == "kozyol",
             "cards": _round_cards(request, tournament, rnd),
         },
     )

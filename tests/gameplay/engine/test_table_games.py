@@ -64,11 +64,23 @@ def test_a_catch_is_named_in_the_next_deals_view():
     pytest.fail("no catch in 200 bot matches")
 
 
-def test_kozyols_bots_are_beginners_and_its_permanent_trumps_are_the_shamok_queens_and_jacks():
+def test_kozyols_strong_bot_plays_legal_cards_and_its_permanent_trumps_are_the_shamok_queens_and_jacks():
     state = _kozyol(1)
-    seat = state.redeal_pending[0] if state.redeal_pending else state.to_move
-    with pytest.raises(ValueError, match="strong"):
-        bot_action("strong", state, seat, random.Random(1), budget=DEFAULT_BUDGET)  # noqa: S311
+    rng = random.Random(1)  # noqa: S311
+    # the strong bot answers the redeal question and plays every card of a deal, legally, from
+    # its own view (it searches once at most 24 cards are left)
+    def played() -> bool:
+        return any(d.outcome not in (None, "redeal") for d in state.deals)
+    while not played():
+        seat = state.redeal_pending[0] if state.redeal_pending else state.to_move
+        options = state.redeal_options(seat) if state.redeal_pending else state.legal_actions()
+        action = bot_action("strong", state, seat, rng, budget=0.2)
+        assert action in options
+        state.apply(action, seat)
+    assert next(d for d in state.deals if d.outcome not in (None, "redeal")).plays
+    with pytest.raises(ValueError, match="grandmaster"):
+        bot_action("grandmaster", state, state.redeal_pending[0] if state.redeal_pending else state.to_move,
+                   rng, budget=DEFAULT_BUDGET)
     assert permanent_trumps(state.rules) == ["6C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"]
     no_shamok = rules_from_json({"game": "kozyol", "six_of_clubs": False})
     assert permanent_trumps(no_shamok)[0] == "QC"

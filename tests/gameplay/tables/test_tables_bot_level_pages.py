@@ -70,7 +70,7 @@ def test_the_open_table_chooses_a_level_for_each_empty_seat_and_shows_them(peopl
 
 
 @pytest.mark.django_db
-def test_play_now_in_kozyol_seats_three_beginners_at_a_kozyol_table_and_refuses_strong_bots():
+def test_play_now_in_kozyol_seats_three_beginners_or_three_strong_bots_at_a_kozyol_table():
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
     lobby = client.get("/tables/").content.decode()
     assert '<option value="kozyol">Козёл хвалёный</option>' in lobby
@@ -80,10 +80,12 @@ def test_play_now_in_kozyol_seats_three_beginners_at_a_kozyol_table_and_refuses_
     levels = Seat.objects.filter(table=table, is_bot=True).values_list("bot_level", flat=True)
     assert set(levels) == {"beginner"}
     assert services.load_state(table).__class__.__name__ == "KozyolMatchState"
-    before = Table.objects.count()
-    page = client.post("/tables/play-now/", {"game": "kozyol", "bot_level": "strong"}, follow=True)
-    assert Table.objects.count() == before and page.redirect_chain[-1][0].endswith("/tables/")
-    assert "В Козла пока играет только бот-новичок." in page.content.decode()
+    # the strong bot plays Kozyol too: three of them, at a Kozyol table
+    response = client.post("/tables/play-now/", {"game": "kozyol", "bot_level": "strong"})
+    table = Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+    assert table.rules["game"] == "kozyol"
+    levels = Seat.objects.filter(table=table, is_bot=True).values_list("bot_level", flat=True)
+    assert list(levels) == ["strong"] * 3
     # a game the lobby does not offer is Bilka's table
     response = client.post("/tables/play-now/", {"game": "durak"})
     assert "game" not in Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1])).rules

@@ -111,9 +111,10 @@ def test_a_whole_kozyol_match_against_three_bots_is_archived_and_replays(people)
     assert len(replay.context["replay_data"]["deals"]) == len(state.deals)
     archived = client.get(f"/archive/{match.pk}/")
     assert archived.status_code == 200 and not archived.context.get("error")
-    # the solver plays Bilka only: no analysis panel, and the page says why
-    assert archived.context["replay_data"]["analysis"]["state"] == "" and archived.context["dd"] is None
-    assert "без анализа в открытую" in archived.context["note"]  # the reader's language: Russian
+    # Kozyol's own solver analyses it on the analysis queue: "analysing" until then, and the page
+    # says from where the analysis judges the cards (tests/archive/test_analysis_other_games.py)
+    assert archived.context["replay_data"]["analysis"]["state"] == "pending"
+    assert "Анализ в открытую начинается" in archived.context["note"]  # the reader's language: Russian
     verify = client.get(f"/tables/{table.pk}/verify/")
     assert verify.status_code == 200 and verify.context["verdict"].ok
     assert verify.context["verdict"].scheme == KOZYOL_SCHEME
@@ -202,17 +203,20 @@ def test_no_hidden_kozyol_card_reaches_another_seat_or_a_spectator(people):
     assert len(deals) >= 2
 
 
-def test_a_kozyol_table_may_be_rated_but_cannot_seat_a_strong_bot(people):
+def test_a_kozyol_table_may_be_rated_and_seats_strong_bots(people):
     rated = services.create_table(rules=KOZYOL, user=people[0], rated=True)
     assert rated.rated and rated.rules["game"] == "kozyol"  # its match counts for Kozyol's own rating
     Table.objects.filter(pk=rated.pk).delete()
-    with pytest.raises(services.TableError) as strong:
-        services.create_table(rules=KOZYOL, user=people[0], bots=True, bot_level=BotLevel.STRONG)
-    assert "бот-новичок" in strong.value.message
+    strong = services.create_table(rules=KOZYOL, user=people[0], bots=True, bot_level=BotLevel.STRONG)
+    assert {s.bot_level for s in Seat.objects.filter(table=strong, is_bot=True)} == {"strong"}
     table = services.create_table(rules=KOZYOL, seating=Seating.IN_ORDER, user=people[0])  # at N
-    with pytest.raises(services.TableError):
-        services.fill_with_bots(table_id=table.pk, user=people[0], levels={1: BotLevel.STRONG})
-    assert Table.objects.count() == 1 and Seat.objects.filter(is_bot=True).count() == 0
+    levels = {1: BotLevel.STRONG, 2: BotLevel.BEGINNER, 3: BotLevel.STRONG}
+    services.fill_with_bots(table_id=table.pk, user=people[0], levels=levels)
+    levels = dict(Seat.objects.filter(table=table, is_bot=True).values_list("seat", "bot_level"))
+    assert levels == {1: "strong", 2: "beginner", 3: "strong"}
+    with pytest.raises(services.TableError) as unknown:
+        services.create_table(rules=KOZYOL, user=people[0], bots=True, bot_level="grandmaster")
+    assert "Неизвестный уровень бота." in unknown.value.message
 
 
 def test_the_lobby_form_opens_a_kozyol_table_with_its_own_house_rules(people):
@@ -225,7 +229,7 @@ def test_the_lobby_form_opens_a_kozyol_table_with_its_own_house_rules(people):
     assert page.status_code == 200
     html = page.content.decode()
     assert 'name="six_of_clubs"' in html and 'name="preset"' not in html and 'name="rated"' in html
-    assert '<option value="strong"' not in html
+    assert '<option value="strong"' in html  # the strong bot plays Kozyol too
     form = {name: field.initial for name, field in page.context["form"].fields.items()
             if field.initial is not None and name != "six_of_clubs"}
     form.update({"game": "kozyol", "seating": "in_order", "bots": "on", "bot_level": "beginner"})
@@ -238,3 +242,38 @@ def test_the_lobby_form_opens_a_kozyol_table_with_its_own_house_rules(people):
     lobby = client.get("/tables/").content.decode()
     assert 'data-game="kozyol"' in lobby
     assert selectors.lobby_tables()[0]["game"] == "kozyol"
+
+
+def test_strong_kozyol_bots_think_outside_the_lock_and_play_a_whole_deal(people):
+    """Three strong bots at a Kozyol table: each decision is Kozyol's strong bot's
+    (`variant_strong_bot`, from the seat's own view) made by the bots' task without the lock, and
+    played through the locked path; the beginners' path leaves them alone."""
+    from gameplay.services import bot_thinking
+
+    table = services.play_now(user=people[0], rules=KOZYOL, bot_level=BotLevel.STRONG)
+    rng = random.Random(3)  # noqa: S311 - a test
+    bot_moves = 0
+    while bot_moves < 80:
+        table = Table.objects.get(pk=table.pk)
+        state = services.load_state(table)
+        if any(d.outcome not in (None, "redeal") for d in state.deals):
+            break
+        if state.redeal_pending and 2 in state.redeal_pending:
+            assert services.play(table_id=table.pk, seat=2, action="pass",
+                                 expected_event=table.decision_event).ok
+            continue
+        if not state.redeal_pending and state.to_move == 2:
+            assert services.play(table_id=table.pk, seat=2, action=rng.choice(legal_strings(state)),
+                                 expected_event=table.event_seq).ok
+            continue
+        expected = table.decision_event if state.redeal_pending else table.event_seq
+        assert services.bot_move(table_id=table.pk, expected_event=expected) == "other_level"
+        decision = bot_thinking.decide(table_id=table.pk, expected_event=expected, budget=0.2, rng=rng)
+        assert isinstance(decision, bot_thinking.Decision), decision
+        options = state.redeal_options(decision.seat) if state.redeal_pending else state.legal_actions()
+        assert decision.action in options
+        assert bot_thinking.submit(decision) == "moved"
+        bot_moves += 1
+    state = services.load_state(Table.objects.get(pk=table.pk))
+    played = [d for d in state.deals if d.outcome not in (None, "redeal")]
+    assert played and played[0].plays, "a whole deal was played by the strong bots and the person"
