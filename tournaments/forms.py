@@ -231,8 +231,6 @@ class TournamentForm(BilkaForm):
                 label=_("Tiebreak %(n)d") % {"n": i}, choices=choices, required=False
             )
         self.fields.update(rule_fields(self.game))
-        if self.game != BILKA:
-            del self.fields["rated"]  # only Bilka is rated
 
     @property
     def game_value(self) -> str:

@@ -1,8 +1,8 @@
 """Tournaments of Kozyol khvalyony: the settings form stores the game and its own rules, refuses a
 duplicate format for it in the organiser's language; a round robin played online by bots through
-the services (tables opened with Kozyol's rules, results taken back, archived unrated with their
-records); a match entered over the board with Kozyol's score sheet (a catch, eggs, a Lucy); the
-tournament page names the game and links its rules."""
+the services (tables opened with Kozyol's rules, results taken back, archived with their records
+and rated in Kozyol's own rating); a match entered over the board with Kozyol's score sheet (a
+catch, eggs, a Lucy); the tournament page names the game and links its rules."""
 
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ from archive.models import ArchivedMatch
 from gameplay import services as tables
 from gameplay.engine.table_games import bot_action
 from gameplay.models import Table, TableStatus
+from ratings.models import KOZYOL as KOZYOL_RATING
+from ratings.models import PlayerRating
+from ratings.services import recompute as ratings
 from tests.tournaments.conftest import player_with_account
 from tournaments import services
 from tournaments.models import DealLine, Match, MatchStatus, Tournament, TournamentStatus
@@ -50,7 +53,7 @@ def test_the_settings_form_makes_a_kozyol_event_and_refuses_a_duplicate_one(club
     page = client.get(url + "?game=kozyol")
     html = page.content.decode()
     assert 'name="rule_six_of_clubs"' in html and 'name="rule_first_catch_wins"' in html
-    assert 'name="rated"' not in html and 'href="/rules/kozyol/"' in html
+    assert 'name="rated"' in html and 'href="/rules/kozyol/"' in html  # Kozyol's own rating
     # duplicate + Kozyol: refused in the organiser's language, nothing created
     refused = client.post(url, _form_data(format="duplicate"))
     assert refused.status_code == 200 and Tournament.objects.count() == 0
@@ -62,7 +65,6 @@ def test_the_settings_form_makes_a_kozyol_event_and_refuses_a_duplicate_one(club
     assert created.status_code == 302
     t = Tournament.objects.get()
     assert t.rules["game"] == "kozyol" and t.rules["six_of_clubs"] is False and t.rules["deck"] == "36"
-    assert not t.rated
     # the service refuses the same, whoever calls it
     with translation.override("en"), pytest.raises(ValidationError, match="Bilka only"):
         services.update_tournament(actor=organiser, tournament=t, format="duplicate")
@@ -104,7 +106,7 @@ def _play_out(table_id: int, rng: random.Random) -> Table:
 
 def test_a_kozyol_round_robin_is_played_online_by_bots_through_the_services(club, organiser):
     t = _round_robin(club, organiser, online_play=True)
-    assert t.rules["game"] == "kozyol" and not t.rated
+    assert t.rules["game"] == "kozyol" and t.rated  # rated, as Bilka's events are by default
     rng = random.Random(5)  # noqa: S311 - test players
     outcomes = set()
     for number in (1, 2, 3):
@@ -127,8 +129,12 @@ def test_a_kozyol_round_robin_is_played_online_by_bots_through_the_services(club
             assert m.home_lucy == sum(1 for x in lines if x.outcome == "lucy" and x.home_eyes > 0)
             archived = ArchivedMatch.objects.get(tournament_match=m.pk)
             assert archived.rules["game"] == "kozyol" and archived.record["game"] == "kozyol"
-            assert not archived.rated and archived.table_id == table.pk
+            assert archived.rated and archived.table_id == table.pk  # in Kozyol's rating
     assert outcomes & {"win", "rout", "catch"}
+    # its matches moved the Kozyol rating of its eight players, and no Bilka rating
+    ratings.recompute()
+    assert PlayerRating.objects.filter(game=KOZYOL_RATING).count() == 8
+    assert not PlayerRating.objects.exclude(game=KOZYOL_RATING).exists()
     t.refresh_from_db()
     table = standings(tournament=t)
     assert len(table.lines) == 4 and sum(line.row.played for line in table.lines) == 12
@@ -179,7 +185,7 @@ def test_a_kozyol_match_entered_over_the_board_scores_by_kozyols_sheet(club, org
     shown = client.get(m.get_absolute_url()).content.decode()
     assert 'name="deal-3-jack"' in shown
     archived = ArchivedMatch.objects.get(tournament_match=m.pk)
-    assert archived.rules["game"] == "kozyol" and not archived.rated
+    assert archived.rules["game"] == "kozyol" and archived.rated == t.rated
     assert [d.outcome for d in archived.deals.order_by("number")] == ["win", "eggs", "catch", "rout", "lucy"]
     # what Kozyol's sheet cannot be is refused in the organiser's words
     other = rnd.matches.filter(bye=False).exclude(pk=m.pk).first()

@@ -18,11 +18,9 @@ from archive import services as archive
 from archive.models import MatchSource, SeatKind
 from clubs.models import Player
 from gameplay.engine.cards import SEATS
-from gameplay.engine.games import BILKA
 from gameplay.models import Table
 
 from .. import permissions
-from ..core.games import tournament_game
 from ..models import Match, MatchStatus, Round, RoundStatus, Tournament, TournamentStatus
 from ..models import Seat as TournamentSeat
 
@@ -170,7 +168,7 @@ def sync_match(match: Match) -> None:
         round_number=match.round.number,
         club_id=tournament.club_id,
         public=match.round.status == RoundStatus.COMPLETE,
-        rated=tournament.rated and tournament_game(tournament.rules) == BILKA,  # only Bilka is rated
+        rated=tournament.rated,  # each game in a rating of its own (a Kozyol event: Kozyol's)
     ))
 
 

@@ -16,7 +16,6 @@ from clubs.text import line
 from clubs.text_fields import check_name, check_prose, too_long
 from clubs.translit import to_latin
 from gameplay.engine import RulesError
-from gameplay.engine.games import BILKA
 
 from .. import permissions
 from ..core.games import DUPLICATE_GAMES, TOURNAMENT_GAMES, normalised_rules, tournament_game
@@ -232,8 +231,6 @@ def clean_settings(values: dict, *, current: Tournament | None = None) -> dict:
     game = tournament_game(clean["rules"] if "rules" in clean else (current.rules if current else {}))
     if fmt in DUPLICATE_FORMATS and game not in DUPLICATE_GAMES:
         raise ValidationError({"format": DUPLICATE_REFUSAL})
-    if game != BILKA:
-        clean["rated"] = False  # only Bilka is rated: Kozyol's matches are archived unrated
     if "tiebreaks" in clean:
         order = list(clean["tiebreaks"] or [])
         bad = [t for t in order if t not in Tiebreak._value2member_map_]
