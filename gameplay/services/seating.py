@@ -225,10 +225,8 @@ def fill_with_bots(*, table_id: int, user: Any = None, session_key: str = "",
 
 def clean_bot_level(value: Any, game: str = BILKA) -> str:
     """A bot level (`BotLevel`) that plays `game`; TableError in the player's words if it is not one."""
-    if value not in BotLevel.values:
+    if value not in BotLevel.values or value not in BOT_LEVELS.get(game, ()):
         raise TableError(_("Unknown bot level."), "invalid")
-    if value not in BOT_LEVELS.get(game, ()):
-        raise TableError(_("Only the beginner bot plays Kozyol for now."), "invalid")
     return str(value)
 
 

@@ -3,6 +3,9 @@ city's), the model's state rebuilt from rows and what it predicts for a pairing.
 
 Every query here runs a fixed number of SQL statements whatever the board's size or page (tested);
 the model's sums stay in the pure ``ratings.core``.
+
+It runs past 400 lines since each read takes the game (Bilka, Kozyol, Bilka for two: a rating of
+its own each); the boards are the next part to move into a module of their own.
 """
 
 from __future__ import annotations

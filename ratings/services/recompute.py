@@ -6,6 +6,9 @@ state (``learn_latest``); anything else — a correction, a removal, a late entr
 for a full recompute (``request_recompute``), which rebuilds every rating and every change from
 scratch in one transaction, so a run killed midway leaves the old ratings whole and its task,
 queued again, starts over. Both hold one lock, so they never interleave.
+
+Each game (Bilka, Kozyol, Bilka for two) is learnt apart, in its own order of changes, which is
+why the module runs past 400 lines: loading a game's matches is the next part to split out.
 """
 
 from __future__ import annotations
