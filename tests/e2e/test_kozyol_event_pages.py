@@ -47,7 +47,8 @@ def test_a_kozyol_event_is_created_and_shown(live_server, chromium_path, screens
             page.wait_for_url("**/tournaments/new/?game=kozyol")
             expect(page.locator("input[name=game]")).to_have_value("kozyol")
             expect(page.locator("#game-choice a[href='/rules/kozyol/']")).to_be_visible()
-            expect(page.locator("input[name=rated]")).to_have_count(0)
+            # Kozyol events are rated in Kozyol's own rating: the switch is offered
+            expect(page.locator("input[name=rated]")).to_have_count(1)
             page.fill("input[name=name]", "Кубок Козла")
             page.fill("input[name=starts_on]", "2026-12-20")
             page.select_option("select[name=format]", "duplicate")
