@@ -10,6 +10,7 @@ spread of Z are printed too, as they say more than a rate over few repetitions.
 
     nice -n 10 .venv/bin/python -m bench.fairplay.calibrate --reps 5 [--deals 50,100,200]
         [--samples 20] [--players 100] [--alpha 0.05] [--kinds all-seeing,strong] [--json out.json]
+        [--decisions decisions.jsonl]
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ def _by_deal(records: list[dict[str, Any]], *, samples: int, partner_known: bool
 
 
 def run(kinds: list[str], reps: int, sizes: list[int], samples: int, seed: int,
-        after_rep: Any = None) -> list[dict[str, Any]]:
+        after_rep: Any = None, kept: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The verdict rows of every repetition; `after_rep(rows)` is called after each one, so a run
-    stopped early still leaves its figures."""
+    stopped early still leaves its figures. With `kept`, every reviewed decision is appended to it
+    too (rep, player, test, deal index, ply, mid-rank, mean, variance), so another way of combining
+    them can be judged later on the same decisions without solving them again."""
     rows: list[dict[str, Any]] = []
     for rep in range(reps):
         for kind in kinds:
@@ -62,6 +65,11 @@ def run(kinds: list[str], reps: int, sizes: list[int], samples: int, seed: int,
             records = play_deals(kind, max(sizes), seed=seed + rep)
             for partner_known in (False, True):
                 deals = _by_deal(records, samples=samples, partner_known=partner_known, rep=rep)
+                if kept is not None:
+                    kept.extend({"rep": rep, "seed": seed + rep, "kind": kind, "partner_known": partner_known,
+                                 "deal": i, "ply": d.ply, "mid_rank": d.mid_rank, "mean": d.mean,
+                                 "variance": round(d.variance, 6)}
+                                for i, deal in enumerate(deals) for d in deal if d.informative)
                 for size in sizes:
                     verdict = fairplay.combine([d for deal in deals[:size] for d in deal])
                     rows.append({"rep": rep, "kind": kind, "partner_known": partner_known, "deals": size}
@@ -109,6 +117,7 @@ def main() -> None:
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--json", help="write the rows here too")
+    parser.add_argument("--decisions", help="write every telling decision here (JSON lines)")
     args = parser.parse_args()
     sizes = [int(x) for x in args.deals.split(",")]
     kinds = args.kinds.split(",")
@@ -124,12 +133,16 @@ def main() -> None:
               f"from trick 2; flagged at p < {args.alpha} / {args.players} = {threshold:.1e}; "
               f"{time.perf_counter() - began:.0f} s")
         print("\n".join(report(rows, threshold) + report(rows, threshold, args.margin)), flush=True)
+        if args.decisions:
+            with open(args.decisions, "w") as f:
+                f.writelines(json.dumps(d) + "\n" for d in kept)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"threshold": threshold, "margin": args.margin, "samples": args.samples,
                            "seed": args.seed, "rows": rows}, f, indent=1)
 
-    run(kinds, args.reps, sizes, args.samples, args.seed, after_rep=show)
+    kept: list[dict[str, Any]] = []
+    run(kinds, args.reps, sizes, args.samples, args.seed, after_rep=show, kept=kept)
 
 
 if __name__ == "__main__":
