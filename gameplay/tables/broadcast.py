@@ -169,6 +169,13 @@ def send_event(event: Any) -> None:
     _send_many([(table_group(event.table_id), {"type": "table.frames", "frames": frames})])
 
 
+def send_barred(table_ids: list[int], user_ids: list[int]) -> None:
+    """Tell every socket of these tables that these users may no longer watch them: a spectator
+    among them is told why and closed (`TableConsumer.table_barred`); players keep their seats."""
+    if table_ids and user_ids:
+        _send_many([(table_group(t), {"type": "table.barred", "users": list(user_ids)}) for t in table_ids])
+
+
 def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
     """A channel-layer message carrying one frame, encoded once for every socket of the group."""
     return {"type": "table.frame", "text": _encode(frame)}

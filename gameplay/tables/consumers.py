@@ -36,6 +36,13 @@ def _session_key(scope: dict[str, Any]) -> str:
     return (session.session_key or "") if session is not None else ""
 
 
+#: A spectator closed because the table's event now counts him among its players: the page shows
+#: why and does not reconnect (a reload is refused like any private table's stranger).
+CLOSE_BARRED = 4403
+BARRED_TEXT = gettext_noop(
+    "You now play in this table's event, so you can no longer watch its tables: "
+    "the same boards are played at other tables.")
+
 def _language(scope: dict[str, Any]) -> str | None:
     session = scope.get("session")
     cookies = scope.get("cookies") or {}
@@ -318,6 +325,18 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
         self.kept = None
         if not self.throttled:  # closed by the limits: nothing may be sent after the close
             await self.send(text_data=event["text"])
+
+    async def table_barred(self, event: dict[str, Any]) -> None:
+        """The table's event now counts this spectator among its players (a substitute who was
+        watching): told why, then closed; the page does not reconnect (`barred`)."""
+        user = self.scope.get("user")
+        if self.seat is not None or user is None or not user.is_authenticated:
+            return
+        if user.pk not in event["users"] or self.throttled:
+            return
+        self.throttled = True  # nothing more of this table reaches it
+        await self._refuse(None, BARRED_TEXT, code="barred")
+        await self.close(code=CLOSE_BARRED)
 
     async def table_frames(self, event: dict[str, Any]) -> None:
         """An event: the message holds every viewer's filtered frame; send this socket's only."""

@@ -355,6 +355,7 @@
     } else if (f.type === "refused") {
       // the server closes after these: reconnect later, the message stays shown
       if (f.code === "too_fast" || f.code === "too_large") wait = 1000 * (f.retry_in || 5);
+      if (f.code === "barred") barred = true;  // a player of the table's event: not watching any more
       pending = null; showMessage(f.message); drawHand(); drawStatus(); tick();
     }
   }
@@ -397,7 +398,7 @@
   var conn = el("p", "bt-connection");
   conn.setAttribute("role", "status"); conn.hidden = true;
   $(".bt-message").after(conn);
-  var lost = false, retry = null, connTimer = null;
+  var lost = false, retry = null, connTimer = null, barred = false;
   function showConnection(text, briefly) {
     clearTimeout(connTimer);
     conn.textContent = text; conn.hidden = !text;
@@ -422,7 +423,7 @@
     };
     ws.onmessage = function (m) { try { onFrame(JSON.parse(m.data)); } catch (e) { if (window.console) console.error(e); } };
     ws.onclose = function () {
-      if (table.status === "finished") return;
+      if (table.status === "finished" || barred) return;
       if (wait) { reconnectSoon(wait); wait = 0; return; }  // the "too fast" text stays shown
       lost = true;
       showConnection(T.reconnecting);

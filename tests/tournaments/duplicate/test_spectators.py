@@ -122,3 +122,48 @@ async def test_the_socket_lets_an_outsider_watch_and_refuses_the_events_players(
     assert (await connect(table_id, cookies["outsider"]))[0]
     assert await connect(table_id, cookies["player"]) == missing
     assert await connect(table_id, None) == missing
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("clean_channel_layer")
+async def test_a_watching_substitute_is_told_why_and_his_socket_closed(club, organiser):
+    """A newcomer watching table 2 is made a substitute at table 1: his open socket learns nothing
+    more of table 2 (told why in his language, then closed, and the page does not reconnect), while
+    an outsider watching beside him and the players seated there keep theirs."""
+    @database_sync_to_async
+    def make():
+        with transaction.atomic():
+            _event_, rnd, matches = _opened(club, organiser)
+        newcomer = player_with_account(club, "zamena-ws")
+        outsider = UserFactory(username="zritel-ws2")
+        seated = matches[1].home.player_a.user
+        cookies = {who: f"sessionid={_client(u).cookies['sessionid'].value}; django_language=ru"
+                   for who, u in (("newcomer", newcomer.user), ("outsider", outsider), ("seated", seated))}
+        return rnd, matches, newcomer, cookies
+
+    rnd, matches, newcomer, cookies = await make()
+    sockets = {}
+    for who, cookie in cookies.items():
+        s = Communicator(application, f"/ws/table/{matches[1].live_table}/",
+                         headers=[ORIGIN, (b"cookie", cookie.encode())])
+        assert (await s.connect())[0], who
+        sockets[who] = s
+
+    @database_sync_to_async
+    def substitute():
+        entry = matches[0].home
+        with transaction.atomic():
+            services.substitute(actor=organiser, entry=entry, round=rnd, player_out=entry.player_b,
+                                player_in=newcomer)
+
+    await substitute()
+    while (told := await sockets["newcomer"].receive_json_from())["type"] == "presence":
+        pass  # the seated player's connect
+    assert told["type"] == "refused" and told["code"] == "barred"
+    assert "больше не можете смотреть" in told["message"]
+    assert await sockets["newcomer"].receive_output() == {"type": "websocket.close", "code": 4403}
+    for who in ("outsider", "seated"):  # still open: a ping is answered, and nothing was refused
+        await sockets[who].send_json_to({"type": "ping"})
+        while (frame := await sockets[who].receive_json_from())["type"] != "pong":
+            assert frame["type"] == "presence", (who, frame)
+        await sockets[who].disconnect()
