@@ -4,7 +4,8 @@ Each record is checked by the engine and saved on its own (one transaction each)
 record is refused whole — nothing of it is saved — while the good ones of the same upload are
 kept, and the caller lists both. The result is the record's own (there is no other source
 here); who sat is the record's `players`, each matched to the club's roster when exactly one
-player of it has that name.
+player of it has that name. Records of every game the engine plays are taken (Bilka, Kozyol, and
+Bilka for two, whose two players sit N and S, seats 0 and 2, as at the live tables).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from clubs.models import Club, ClubPlayer
 from clubs.permissions import ROSTER_ROLES, role_of
 from clubs.text import has_letters, line
 from clubs.text_fields import NAME_LENGTH
+from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.cards import PAIRS, SEATS
+from gameplay.engine.record_games import TWO_SEATS
 
 
 @dataclass(frozen=True)
@@ -38,13 +41,15 @@ class Uploaded:
     error: str = ""
 
 
-def seats_from_names(players: dict[str, Any], club: Club) -> list[SeatIn]:
-    """The four seats of a record's `players`: a name is the club's roster player when exactly
-    one active roster player has it (case and spaces aside), else a player known by name only."""
+def seats_from_names(players: dict[str, Any], club: Club, letters: str = SEATS) -> list[SeatIn]:
+    """The seats of a record's `players` (`letters`: the four seats, or N and S for Bilka for
+    two): a name is the club's roster player when exactly one active roster player has it (case
+    and spaces aside), else a player known by name only."""
     rows = ClubPlayer.objects.filter(club=club, active=True).select_related("player")
     roster = [row.player for row in rows]
     seats = []
-    for seat, letter in enumerate(SEATS):
+    for letter in letters:
+        seat = SEATS.index(letter)
         # A record's names are typed elsewhere: tidied as every name here (``clubs.text``); one
         # with nothing to read is the seat's letter.
         name = line(str(players.get(letter) or ""))[:NAME_LENGTH].strip()
@@ -66,22 +71,28 @@ def played_on(day: date) -> datetime:
 def _save_one(
     record: dict[str, Any], *, club: Club, user: Any, played_at: datetime, public: bool
 ) -> ArchivedMatch:
-    state, refusal = finished_state(record)
+    state, refusal = finished_state(record, any_game=True)
     if state is None:
         raise ArchiveError(refusal)
     twin = archived_with_record(record)
     if twin is not None:
         raise ArchiveError(_("It is already in the archive (#%(id)d).") % {"id": twin.pk})
     players = record.get("players") if isinstance(record.get("players"), dict) else {}
+    # the game's sides: Bilka's and Kozyol's pairs, or Bilka for two's players (N's figures first)
+    sides = TWO_SEATS if record.get("game") == BILKA2 else PAIRS
     ns, ew = state.capped_score
     reason, seat = (state.end[0], state.end[1]) if state.end else ("eyes", None)
+    if seat is not None and sides is TWO_SEATS:
+        seat = SEATS.index(TWO_SEATS[seat])  # the engine's player 1 sits at S, seat 2
+    rules = record.get("rules") or {}  # another game's rules name it, as the reader checked
     try:
         with transaction.atomic():
             return archive_match(played=PlayedMatch(
-                source=MatchSource.UPLOAD, seats=seats_from_names(players, club),
-                rules=record.get("rules") or {},
-                played_at=played_at, ns_eyes=ns, ew_eyes=ew, winner=PAIRS[state.winner], reason=reason,
-                reason_seat=seat, record=record, club_id=club.pk, public=public, uploaded_by_id=user.pk,
+                source=MatchSource.UPLOAD,
+                seats=seats_from_names(players, club, TWO_SEATS if sides is TWO_SEATS else SEATS),
+                rules=rules, played_at=played_at, ns_eyes=ns, ew_eyes=ew, winner=sides[state.winner],
+                reason=reason, reason_seat=seat, record=record, club_id=club.pk, public=public,
+                uploaded_by_id=user.pk,
             ))
     except IntegrityError:  # the same record, uploaded at the same moment by another request
         raise ArchiveError(_("It is already in the archive.")) from None

@@ -186,3 +186,59 @@ def test_a_records_names_are_tidied_and_found_on_the_roster_whatever_invisible_l
     north, east, south, west = (seats[i] for i in range(4))
     assert (north.name, north.player_id) == ("Асель", asel.pk)
     assert [s.name for s in (east, south, west)] == ["Нұрлан", "S", "Олег"]
+
+
+def _other_game(game: str, seed: int, names: dict[str, str], resign: str | None = None) -> dict:
+    """A finished match of another game played by the engine's bots (or resigned at once)."""
+    import random
+
+    from gameplay.engine import Phase
+    from gameplay.engine.games import new_match, rules_from_json
+    from gameplay.engine.record_games import write_game_record
+    from gameplay.engine.variant_bot import choose_action
+
+    state = new_match(rules_from_json({"game": game}), seed=seed, players=names)
+    if resign is not None:
+        state.end_match("resign", resign)
+    rng = random.Random(seed)
+    while state.phase != Phase.OVER:
+        seat = state.redeal_pending[0] if state.phase == Phase.REDEAL else state.to_move
+        state.apply(choose_action(state.observation(seat), rng), seat)
+    return write_game_record(state)
+
+
+def test_records_of_kozyol_and_bilka_for_two_are_saved_as_their_games(signed_in, club):
+    kozyol = _other_game("kozyol", 3, NAMES)
+    two = _other_game("bilka-2", 4, {"N": "Асель", "S": "Иван"})
+    text = post(signed_in, club, files=[as_file("k.json", kozyol), as_file("b2.json", two)]).content.decode()
+    assert "2 saved, 0 refused." in text
+    k, b2 = ArchivedMatch.objects.order_by("pk")
+    assert k.record == kozyol and k.rules["game"] == "kozyol" and k.winner in ("NS", "EW")
+    assert sorted(s.seat for s in k.seats.all()) == [0, 1, 2, 3]
+    assert b2.record == two and b2.rules["game"] == "bilka-2"
+    assert {s.seat: s.name for s in b2.seats.all()} == {0: "Асель", 2: "Иван"}  # N and S, as at a table
+    assert b2.winner in ("N", "S") and max(b2.ns_eyes, b2.ew_eyes) >= 12
+    assert b2.deal_count == len(two["deals"]) == b2.deals.count()
+    # each is listed under its own game, and its replay opens
+    assert signed_in.get("/archive/?game=kozyol").content.decode().count(k.get_absolute_url()) >= 1
+    listed = signed_in.get("/archive/?game=bilka-2").content.decode()
+    assert b2.get_absolute_url() in listed and k.get_absolute_url() not in listed
+    for m in (k, b2):
+        page = signed_in.get(m.get_absolute_url())
+        assert page.status_code == 200 and "Асель" in page.content.decode()
+        assert signed_in.get(f"{m.get_absolute_url()}record.json").json() == m.record
+
+
+def test_a_bilka_for_two_resignation_names_the_seat_that_resigned(signed_in, club):
+    rec = _other_game("bilka-2", 5, {"N": "Асель", "S": "Иван"}, resign=1)  # the engine's player 1: S
+    assert rec["end"] == {"reason": "resign", "seat": "S"}
+    assert "1 saved, 0 refused." in post(signed_in, club, pasted=json.dumps(rec)).content.decode()
+    match = ArchivedMatch.objects.get()
+    assert (match.winner, match.reason, match.reason_seat) == ("N", "resign", 2)
+
+
+def test_a_record_of_an_unknown_game_is_refused_in_one_line(signed_in, club):
+    rec = record(8) | {"game": "preferans"}
+    text = post(signed_in, club, pasted=json.dumps(rec)).content.decode()
+    assert "0 saved, 1 refused." in text and "preferans" in text
+    assert not ArchivedMatch.objects.exists()
