@@ -38,6 +38,26 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def normal_fit(shifted: list[float], threshold: float, flagging: bool) -> tuple[float, float]:
+    """The flag rate read off a normal fitted to the repetitions' shifted Z (Z with the margin,
+    flagged below the threshold's quantile), and its conservative bound: the mean moved 1.96
+    standard errors towards the threshold and the spread at the upper end of its 95% interval
+    (chi-square, Wilson-Hilferty). `flagging` (a cheat): the bound is a lower one; else an upper
+    one. Z over hundreds of decisions is a sum of many small terms, hence the normal; this reaches
+    rates far below what a few dozen repetitions can count, and says so by its name."""
+    n = len(shifted)
+    if n < 3:
+        return (float("nan"), float("nan"))
+    normal = statistics.NormalDist()
+    cut = normal.inv_cdf(threshold)
+    mean, sd = statistics.mean(shifted), statistics.stdev(shifted)
+    k = n - 1
+    chi_low = k * (1 - 2 / (9 * k) - 1.96 * math.sqrt(2 / (9 * k))) ** 3  # 2.5% quantile
+    sd_high = sd * math.sqrt(k / chi_low)
+    towards = mean + 1.96 * sd / math.sqrt(n) * (1 if flagging else -1)
+    return (normal.cdf((cut - mean) / sd), normal.cdf((cut - towards) / sd_high))
+
+
 def _by_deal(records: list[dict[str, Any]], *, samples: int, partner_known: bool,
              rep: int) -> list[list[fairplay.Decision]]:
     """North's decisions grouped by played deal, in the order the deals were played."""
@@ -80,12 +100,21 @@ def run(kinds: list[str], reps: int, sizes: list[int], samples: int, seed: int,
     return rows
 
 
+def _rate(x: float) -> str:
+    if math.isnan(x):
+        return "-"
+    if x < 0.01:
+        return f"{x:.1e}"
+    return f"{x:.0%}" if x <= 0.99 else f"{x:.2%}" if x < 0.9999 else ">99.99%"
+
+
 def report(rows: list[dict[str, Any]], threshold: float, margin: float = 0.0) -> list[str]:
     """The table: per player, test and number of deals, the share flagged at p < `threshold` with
     the effect's `margin` (see `fairplay.combine`), its interval, and Z's and the effect's means."""
     lines = [f"margin {margin}:",
              f"{'player':15} {'test':8} {'deals':>5} {'reps':>4} {'flagged':>7} {'rate':>6} "
-             f"{'95% interval':>15} {'mean Z':>7} {'sd Z':>5} {'effect':>6} {'decisions':>9}"]
+             f"{'95% interval':>15} {'mean Z':>7} {'sd Z':>5} {'effect':>6} {'decisions':>9} "
+             f"{'normal fit':>10} {'bound':>9}"]
     keys = sorted({(r["kind"], r["partner_known"], r["deals"]) for r in rows},
                   key=lambda k: (KINDS.index(k[0]), k[1], k[2]))
     for kind, partner_known, size in keys:
@@ -93,6 +122,8 @@ def report(rows: list[dict[str, Any]], threshold: float, margin: float = 0.0) ->
                  if (r["kind"], r["partner_known"], r["deals"]) == (kind, partner_known, size)]
         flagged = sum(1 for r in group
                       if fairplay.p_with_margin(r["z"], r["sd"], r["spread"], margin) < threshold)
+        shifted = [r["z"] + (margin * r["spread"] / r["sd"] if r["sd"] else 0.0) for r in group]
+        fit, bound = normal_fit(shifted, threshold, flagging=kind not in HONEST)
         lo, hi = wilson(flagged, len(group))
         zs = [r["z"] for r in group]
         sd = statistics.stdev(zs) if len(zs) > 1 else float("nan")
@@ -101,7 +132,8 @@ def report(rows: list[dict[str, Any]], threshold: float, margin: float = 0.0) ->
                      f"{flagged:>7} {flagged / len(group):>6.0%} {f'[{lo:.0%}, {hi:.0%}]':>15} "
                      f"{statistics.mean(zs):>7.2f} {sd:>5.2f} "
                      f"{statistics.mean(r['effect'] for r in group):>6.2f} "
-                     f"{statistics.mean(r['informative'] for r in group):>9.0f}  {what}")
+                     f"{statistics.mean(r['informative'] for r in group):>9.0f} "
+                     f"{_rate(fit):>10} {('>=' if kind not in HONEST else '<=') + _rate(bound):>9}  {what}")
     return lines
 
 
@@ -118,6 +150,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--json", help="write the rows here too")
     parser.add_argument("--decisions", help="write every telling decision here (JSON lines)")
+    parser.add_argument("--report", nargs="+", metavar="JSON",
+                        help="play nothing: print the table of the rows these --json files hold, together")
     args = parser.parse_args()
     sizes = [int(x) for x in args.deals.split(",")]
     kinds = args.kinds.split(",")
@@ -126,6 +160,17 @@ def main() -> None:
             parser.error(f"unknown player {kind!r}: one of {', '.join(KINDS)}")
     threshold = args.alpha / args.players
     began = time.perf_counter()
+    if args.report:
+        rows = []
+        for path in args.report:
+            with open(path) as f:
+                saved = json.load(f)
+            rows += [r | {"rep": f"{saved['seed']}+{r['rep']}"} for r in saved["rows"]]
+        seeds = sorted({r["rep"] for r in rows})
+        print(f"{len(seeds)} repetitions from {', '.join(args.report)}; flagged at p < {args.alpha} / "
+              f"{args.players} = {threshold:.1e}")
+        print("\n".join(report(rows, threshold) + report(rows, threshold, args.margin)))
+        return
 
     def show(rows: list[dict[str, Any]]) -> None:
         reps = len({r["rep"] for r in rows})
