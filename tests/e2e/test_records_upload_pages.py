@@ -15,6 +15,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from gameplay.engine import Rules, write_record
 from gameplay.engine.selfplay import bot_match
+from tests.archive.test_archive_upload import _other_game
 from tournaments import services
 
 from .conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, club_event, sideways_overflow
@@ -65,10 +66,12 @@ def test_the_upload_and_confirm_pages_fit_a_phone_and_a_wide_screen(live_server,
                 assert _overflow(page) <= 0
                 page.screenshot(path=shots / f"upload-archive-{width}.png", full_page=True)
                 files = []
-                for n in range(2):
+                for n in range(2):  # a match of Bilka and one of Bilka for two
                     path = tmp_path / f"match-{width}-{n}.json"
-                    path.write_text(json.dumps(write_record(bot_match(seed=int(width) + n, players={
-                        "N": NAMES[0], "E": NAMES[2], "S": NAMES[1], "W": "Гость"}))), encoding="utf-8")
+                    rec = write_record(bot_match(seed=int(width), players={
+                        "N": NAMES[0], "E": NAMES[2], "S": NAMES[1], "W": "Гость"})) if n == 0 else \
+                        _other_game("bilka-2", int(width), {"N": NAMES[0], "S": NAMES[1]})
+                    path.write_text(json.dumps(rec), encoding="utf-8")
                     files.append(str(path))
                 broken = tmp_path / f"broken-{width}.json"
                 broken.write_text('{"format": "bilka-record/1", "deals": [', encoding="utf-8")
@@ -78,6 +81,12 @@ def test_the_upload_and_confirm_pages_fit_a_phone_and_a_wide_screen(live_server,
                 expect(page.locator(".upload-refused")).to_have_count(1)
                 assert _overflow(page) <= 0
                 page.screenshot(path=shots / f"upload-archive-result-{width}.png", full_page=True)
+                # the match of Bilka for two opens as its game: two players, no pairs
+                page.locator(".upload-saved a").nth(1).click()
+                page.wait_for_url("**/archive/*/")
+                expect(page.locator("body")).to_contain_text(NAMES[1])
+                assert _overflow(page) <= 0
+                page.screenshot(path=shots / f"upload-archive-bilka2-{width}.png", full_page=True)
 
                 page.goto(f"{live_server.url}/t/{event.slug}/matches/{match.pk}/record/")
                 record_file = tmp_path / f"tournament-{width}.json"
