@@ -100,12 +100,18 @@ def run(kinds: list[str], reps: int, sizes: list[int], samples: int, seed: int,
     return rows
 
 
-def _rate(x: float) -> str:
+def _rate(x: float, bound: str = "") -> str:
+    """A rate for the table: tiny ones in powers of ten, rates near 1 with the digits that matter;
+    `bound` (">=" or "<=") says which side a bound is on."""
     if math.isnan(x):
         return "-"
     if x < 0.01:
-        return f"{x:.1e}"
-    return f"{x:.0%}" if x <= 0.99 else f"{x:.2%}" if x < 0.9999 else ">99.99%"
+        text = f"{x:.1e}"
+    elif x >= 0.9999:
+        return f"{bound or '>'}99.99%"
+    else:
+        text = f"{x:.0%}" if x <= 0.9 else f"{x:.1%}"
+    return bound + text
 
 
 def report(rows: list[dict[str, Any]], threshold: float, margin: float = 0.0) -> list[str]:
@@ -133,7 +139,7 @@ def report(rows: list[dict[str, Any]], threshold: float, margin: float = 0.0) ->
                      f"{statistics.mean(zs):>7.2f} {sd:>5.2f} "
                      f"{statistics.mean(r['effect'] for r in group):>6.2f} "
                      f"{statistics.mean(r['informative'] for r in group):>9.0f} "
-                     f"{_rate(fit):>10} {('>=' if kind not in HONEST else '<=') + _rate(bound):>9}  {what}")
+                     f"{_rate(fit):>10} {_rate(bound, '>=' if kind not in HONEST else '<='):>9}  {what}")
     return lines
 
 
