@@ -110,7 +110,7 @@ def _rate(x: float, bound: str = "") -> str:
     elif x >= 0.9999:
         return f"{bound or '>'}99.99%"
     else:
-        text = f"{x:.0%}" if x <= 0.9 else f"{x:.1%}"
+        text = f"{x:.0%}" if x <= 0.9 else f"{x:.1%}" if x < 0.9995 else f"{x:.2%}"
     return bound + text
 
 
