@@ -29,7 +29,7 @@ from clubs.text import has_letters, line
 from clubs.text_fields import NAME_LENGTH
 from gameplay.engine.bilka2_rules import GAME as BILKA2
 from gameplay.engine.cards import PAIRS, SEATS
-from gameplay.engine.record_games import TWO_SEATS
+from gameplay.engine.table_games import game_of_state, table_seat, table_seats
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,16 @@ class Uploaded:
     error: str = ""
 
 
-def seats_from_names(players: dict[str, Any], club: Club, letters: str = SEATS) -> list[SeatIn]:
-    """The seats of a record's `players` (`letters`: the four seats, or N and S for Bilka for
-    two): a name is the club's roster player when exactly one active roster player has it (case
-    and spaces aside), else a player known by name only."""
+def seats_from_names(players: dict[str, Any], club: Club,
+                     numbers: Sequence[int] = (0, 1, 2, 3)) -> list[SeatIn]:
+    """The seats of a record's `players` (`numbers`: the four seats, or N and S, 0 and 2, for
+    Bilka for two): a name is the club's roster player when exactly one active roster player has
+    it (case and spaces aside), else a player known by name only."""
     rows = ClubPlayer.objects.filter(club=club, active=True).select_related("player")
     roster = [row.player for row in rows]
     seats = []
-    for letter in letters:
-        seat = SEATS.index(letter)
+    for seat in numbers:
+        letter = SEATS[seat]
         # A record's names are typed elsewhere: tidied as every name here (``clubs.text``); one
         # with nothing to read is the seat's letter.
         name = line(str(players.get(letter) or ""))[:NAME_LENGTH].strip()
@@ -78,19 +79,17 @@ def _save_one(
     if twin is not None:
         raise ArchiveError(_("It is already in the archive (#%(id)d).") % {"id": twin.pk})
     players = record.get("players") if isinstance(record.get("players"), dict) else {}
-    # the game's sides: Bilka's and Kozyol's pairs, or Bilka for two's players (N's figures first)
-    sides = TWO_SEATS if record.get("game") == BILKA2 else PAIRS
-    ns, ew = state.capped_score
-    reason, seat = (state.end[0], state.end[1]) if state.end else ("eyes", None)
-    if seat is not None and sides is TWO_SEATS:
-        seat = SEATS.index(TWO_SEATS[seat])  # the engine's player 1 sits at S, seat 2
-    rules = record.get("rules") or {}  # another game's rules name it, as the reader checked
+    ns, ew = state.capped_score  # in Bilka for two N's and S's
+    # the engine's players sit at the table's seats (Bilka for two's player 1 at S, seat 2)
+    reason, seat = (state.end[0], table_seat(state, state.end[1])) if state.end else ("eyes", None)
+    # Bilka's and Kozyol's winner is a pair, Bilka for two's a player
+    two = game_of_state(state) == BILKA2
+    winner = SEATS[table_seat(state, state.winner)] if two else PAIRS[state.winner]
     try:
         with transaction.atomic():
             return archive_match(played=PlayedMatch(
-                source=MatchSource.UPLOAD,
-                seats=seats_from_names(players, club, TWO_SEATS if sides is TWO_SEATS else SEATS),
-                rules=rules, played_at=played_at, ns_eyes=ns, ew_eyes=ew, winner=sides[state.winner],
+                source=MatchSource.UPLOAD, seats=seats_from_names(players, club, table_seats(state)),
+                rules=record.get("rules") or {}, played_at=played_at, ns_eyes=ns, ew_eyes=ew, winner=winner,
                 reason=reason, reason_seat=seat, record=record, club_id=club.pk, public=public,
                 uploaded_by_id=user.pk,
             ))

@@ -3,29 +3,22 @@
 from __future__ import annotations
 
 import datetime
-import random
 
 import pytest
 from django.utils import timezone
 
 from archive import services as archive_services
-from gameplay.engine import Phase, write_record
-from gameplay.engine.games import new_match, rules_from_json
+from gameplay.engine import write_record
 from gameplay.engine.record_games import read_game_record, write_game_record
 from gameplay.engine.selfplay import bot_match
-from gameplay.engine.variant_bot import choose_action
 from tests.archive.test_archive_downloads import seats, sitter  # noqa: F401 - the fixture
+from tests.ratings.other_games import played_out
 
 pytestmark = pytest.mark.django_db
 
 
 def _kozyol_record() -> dict:
-    state = new_match(rules_from_json({"game": "kozyol"}), seed=3)
-    rng = random.Random(3)
-    while state.phase != Phase.OVER:
-        seat = state.redeal_pending[0] if state.phase == Phase.REDEAL else state.to_move
-        state.apply(choose_action(state.observation(seat), rng), seat)
-    return write_game_record(state)
+    return write_game_record(played_out({"game": "kozyol"}, 3))
 
 
 def _archive(club, sitter, record, rules):  # noqa: F811

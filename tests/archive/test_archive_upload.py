@@ -18,8 +18,10 @@ from archive.services.uploads import seats_from_names
 from clubs import services as club_services
 from clubs.models import Role
 from gameplay.engine import write_record
+from gameplay.engine.record_games import write_game_record
 from gameplay.engine.selfplay import bot_match
 from tests.clubs.factories import ClubPlayerFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.ratings.other_games import played_out
 
 pytestmark = pytest.mark.django_db
 
@@ -188,23 +190,10 @@ def test_a_records_names_are_tidied_and_found_on_the_roster_whatever_invisible_l
     assert [s.name for s in (east, south, west)] == ["Нұрлан", "S", "Олег"]
 
 
-def _other_game(game: str, seed: int, names: dict[str, str], resign: str | None = None) -> dict:
-    """A finished match of another game played by the engine's bots (or resigned at once)."""
-    import random
-
-    from gameplay.engine import Phase
-    from gameplay.engine.games import new_match, rules_from_json
-    from gameplay.engine.record_games import write_game_record
-    from gameplay.engine.variant_bot import choose_action
-
-    state = new_match(rules_from_json({"game": game}), seed=seed, players=names)
-    if resign is not None:
-        state.end_match("resign", resign)
-    rng = random.Random(seed)
-    while state.phase != Phase.OVER:
-        seat = state.redeal_pending[0] if state.phase == Phase.REDEAL else state.to_move
-        state.apply(choose_action(state.observation(seat), rng), seat)
-    return write_game_record(state)
+def _other_game(game: str, seed: int, names: dict[str, str], resign: int | None = None) -> dict:
+    """The record of a finished match of another game played by the engine's bots (or resigned at
+    once by that engine player)."""
+    return write_game_record(played_out({"game": game}, seed, players=names, resign=resign))
 
 
 def test_records_of_kozyol_and_bilka_for_two_are_saved_as_their_games(signed_in, club):

@@ -24,9 +24,13 @@ BILKA_TWO = {"game": "bilka-2"}
 START = timezone.now() - datetime.timedelta(days=40)
 
 
-def played_out(rules: dict, seed: int) -> AnyMatch:
-    """A match of the game played to its end by the simple bot at every seat."""
-    state = new_match(rules_from_json(rules), seed=seed)
+def played_out(rules: dict, seed: int, *, players: dict[str, str] | None = None,
+               resign: int | None = None) -> AnyMatch:
+    """A match of the game played to its end by the simple bot at every seat (`players`: the names
+    the record keeps; `resign`: that engine player resigns before the first card)."""
+    state = new_match(rules_from_json(rules), seed=seed, players=players)
+    if resign is not None:
+        state.end_match("resign", resign)
     rng = random.Random(seed)  # noqa: S311 - test players
     while state.winner is None:
         seat = state.redeal_pending[0] if state.redeal_pending else state.to_move
