@@ -57,7 +57,7 @@ class TableConsumer(KeepsConnections, ClosesOnSignOut, AsyncJsonWebsocketConsume
     seat: int | None = None
     group: str | None = None
     lang: str | None = None
-    throttled = False  # told it sends too fast or too much at once; closing
+    throttled = False  # closing: told it sends too fast or too much at once, or may no longer watch
     #: (monotonic time, frame) of the last snapshot this socket was sent, while nothing has reached
     #: it from its table since and it has not moved (`_kept_snapshot`)
     kept: tuple[float, dict[str, Any]] | None = None
