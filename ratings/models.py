@@ -67,7 +67,9 @@ def game_key(game: RatedGame | str | None) -> str:
 
 
 class PlayerRating(models.Model):
-    """A player's rating now: the display figures and the model's own (mean, variance, last day)."""
+    """A player's rating now: the display figures and the model's own (mean, variance, last day), and
+    his form: the model's estimate that also reads deals pointing against a result, from which
+    chances are given (``ratings.core.model.Rating``; null where it equals ``mu``)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     game = models.CharField(max_length=16, default=BILKA_FOUR)
@@ -77,6 +79,7 @@ class PlayerRating(models.Model):
     var = models.FloatField()
     day = models.FloatField(null=True, blank=True)
     matches = models.PositiveIntegerField(default=0)
+    form = models.FloatField(null=True, blank=True)
     last_played = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -98,6 +101,7 @@ class PairRating(models.Model):
     var = models.FloatField()
     day = models.FloatField(null=True, blank=True)
     matches = models.PositiveIntegerField(default=0)
+    form = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [

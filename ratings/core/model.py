@@ -13,6 +13,9 @@ variance, so new and returning players (large variance) move fast. Variance grow
 (``ModelParams.drift`` per day) and shrinks with play. A match's win probability comes from the
 deal strength by the real scoring (``match_odds``), averaged over the uncertainty.
 
+Each strength has two means with one variance: the rating, which a match never moves against its
+result, and the form, which learns everything the match says and gives the chances (``update``).
+
 A match known only by its final score is learnt from its winner alone, through the same match
 probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
 
@@ -23,10 +26,10 @@ deal intervals and match odds; split, each part would reach into the others' int
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from gameplay.engine.scoring import WIN_SCORE
+from ratings.core.likelihood import interval_slope, log_slope
 from ratings.core.match_odds import (
     DEFAULT_RULES,
     DealShape,
@@ -40,8 +43,6 @@ from ratings.core.match_odds import (
 NS, EW = "NS", "EW"
 #: A side of a match: a pair (Bilka, Kozyol) or one player (Bilka for two, where each plays for himself).
 Side = tuple[str, str] | tuple[str]
-_R2 = 1.0 / math.sqrt(2.0)
-_RPI = 1.0 / math.sqrt(2.0 * math.pi)
 # Gauss-Hermite nodes and weights (probabilists', 5 points) for averaging over the uncertainty.
 _GH = (
     (-2.856970013872806, 0.011257411327720691),
@@ -74,12 +75,20 @@ class ModelParams:
 
 @dataclass(slots=True)
 class Rating:
-    """One player's (or one pair's) strength: mean and variance, and the day last rated."""
+    """One player's (or one pair's) strength: the rating's mean and variance, the day last rated,
+    and the form: the model's best estimate of the same strength, which also reads the deals that
+    point against a result (None: the same as ``mu``; see ``RatingState.update``)."""
 
     mu: float = 0.0
     var: float = 0.0
     day: float | None = None
     matches: int = 0
+    form: float | None = None
+
+    @property
+    def estimate(self) -> float:
+        """The form, or the rating's mean where no form is kept apart."""
+        return self.mu if self.form is None else self.form
 
 
 @dataclass(frozen=True)
@@ -125,47 +134,6 @@ class Delta:
     @property
     def change(self) -> float:
         return self.after - self.before
-
-
-def interval_slope(terms: list[tuple[float, float, float]], d: float) -> tuple[float, float]:
-    """Gradient and curvature (minus the second derivative) in ``d`` of the log-likelihood of deals
-    whose margin fell in intervals: ``(lo, hi, count)``, the margin ``d`` plus standard normal noise.
-    P = F(a) - F(b), a = d - lo, b = d - hi; F the normal CDF, f its density, f' = -x f."""
-    inf = math.inf
-    exp, erfc = math.exp, math.erfc
-    g = h = 0.0
-    for lo, hi, n in terms:
-        if lo == -inf:
-            fa = fpa = 0.0
-            big_a = 1.0
-        else:
-            x = d - lo
-            big_a = 0.5 * erfc(-x * _R2)
-            fa = _RPI * exp(-0.5 * x * x)
-            fpa = -x * fa
-        if hi == inf:
-            fb = fpb = big_b = 0.0
-        else:
-            x = d - hi
-            big_b = 0.5 * erfc(-x * _R2)
-            fb = _RPI * exp(-0.5 * x * x)
-            fpb = -x * fb
-        pr = big_a - big_b
-        if pr < 1e-300:
-            pr = 1e-300
-        gi = (fa - fb) / pr
-        g += n * gi
-        h += n * (gi * gi - (fpa - fpb) / pr)
-    return g, h
-
-
-def _log_slope(prob: Callable[[float], float], y: float, d: float) -> tuple[float, float]:
-    """Gradient and curvature (never negative) of log prob(y d) in ``d``, by central differences."""
-    eps = 0.01
-    lp = math.log(max(1e-12, prob(y * d)))
-    lp_up = math.log(max(1e-12, prob(y * (d + eps))))
-    lp_dn = math.log(max(1e-12, prob(y * (d - eps))))
-    return (lp_up - lp_dn) / (2 * eps), max(0.0, -(lp_up - 2 * lp + lp_dn) / (eps * eps))
 
 
 def _pair_key(a: str, b: str) -> tuple[str, str]:
@@ -237,9 +205,10 @@ class RatingState:
             )
         return v
 
-    def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float]:
+    def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float, float]:
         """The match's ratings (NS players, NS pair, EW players, EW pair; one player alone has no pair
-        term), their variances on the match's day, the prior ``d0`` and the total variance."""
+        term), their variances on the match's day, the prior ``d0`` of the ratings, the prior ``f0``
+        of the forms and the total variance."""
         p = self.params
         p0 = p.initial_sd * p.initial_sd
         pp0 = p.pair_sd * p.pair_sd
@@ -249,7 +218,7 @@ class RatingState:
         players, pairs = self.players, self.pairs
         ratings: list[Rating] = []
         variances: list[float] = []
-        d0 = 0.0
+        d0 = f0 = 0.0
         for side, sign in ((match.ns, 1.0), (match.ew, -1.0)):
             parts: tuple[tuple[Rating | None, float, float], ...]
             if len(side) == 1:  # Bilka for two: a side is one player, with no pair term
@@ -270,16 +239,18 @@ class RatingState:
                     if day is not None and r.day is not None and day > r.day:
                         v = min(v + drift * (day - r.day), top)
                     d0 += sign * r.mu
+                    f0 += sign * (r.mu if r.form is None else r.form)
                 ratings.append(r)
                 variances.append(v)
-        return ratings, variances, d0, sum(variances)
+        return ratings, variances, d0, f0, sum(variances)
 
     def predict(self, match: Match) -> float:
-        """P(NS wins the match): the match probability averaged over both pairs' uncertainty."""
-        _, _, d0, v = self._parts(match)
+        """P(NS wins the match): the match probability averaged over both pairs' uncertainty, from
+        the players' forms (their best estimates, ``update``)."""
+        _, _, _, f0, v = self._parts(match)
         t = self.table(match.rules)
         s = math.sqrt(v)
-        p = sum(w * t.at(d0 + s * x) for x, w in _GH)
+        p = sum(w * t.at(f0 + s * x) for x, w in _GH)
         c = self.params.calibration
         if c != 1.0 and 0.0 < p < 1.0:
             p = 1.0 / (1.0 + ((1.0 - p) / p) ** c)
@@ -381,11 +352,11 @@ class RatingState:
             g += gi
             h += hi_
             if by_score:
-                gi, hi_ = _log_slope(lambda z: st.at(z, loser), y_match, d)
+                gi, hi_ = log_slope(lambda z: st.at(z, loser), y_match, d)
                 g += gi
                 h += hi_
             if by_winner:
-                gi, hi_ = _log_slope(t.at, y_match, d)
+                gi, hi_ = log_slope(t.at, y_match, d)
                 g += gi
                 h += hi_
             g *= wt
@@ -410,11 +381,20 @@ class RatingState:
         size = len(match.ns)
         if size not in (1, 2) or len(match.ew) != size or len({*match.ns, *match.ew}) != 2 * size:
             raise ValueError("a match has two sides of one or two players, all different")
-        ratings, variances, d0, v = self._parts(match)
-        d, h = self._solve(match, d0, v)
-        # A match never moves its losers up nor its winners down: when the deals point the other
-        # way (a 9:12 loss with more card points), the step stops at no change, and only the
-        # uncertainty shrinks. People read a rating's move as the verdict on the result.
+        ratings, variances, d0, f0, v = self._parts(match)
+        # The form learns everything the match says: the most likely difference ``f`` after it and
+        # the likelihood's curvature ``h`` there.
+        f, h = self._solve(match, f0, v)
+        form_shift = (f - f0) / v
+        # The rating takes the same likelihood (normal about its mode, curvature ``h``) from its own
+        # prior ``d0``: its mode is ``d0 + (f - f0) - (d0 - f0) v h / (1 + v h)``.
+        d = d0 + (f - f0) - (d0 - f0) * v * h / (1.0 + v * h)
+        # A match never moves its losers' rating up nor its winners' down: when the deals point the
+        # other way (a 9:12 loss with more card points, a narrow win of the favourite), the rating's
+        # step stops at no change and only the uncertainty shrinks. People read a rating's move as
+        # the verdict on the result. The form keeps what those deals said: in a third of the
+        # matches of a stream with card points they point against the result, and a model that
+        # drops them predicts worse (docs/ratings.md, "Rating and form").
         if (d < d0) if match.winner == NS else (d > d0):
             d = d0
         shift = (d - d0) / v
@@ -426,9 +406,10 @@ class RatingState:
             r, var = ratings[i], variances[i]
             side = match.ns if i < per_side else match.ew
             sign = 1.0 if i < per_side else -1.0
-            new = Rating(
-                r.mu + sign * var * shift, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1
-            )
+            mu = r.mu + sign * var * shift
+            form = (r.mu if r.form is None else r.form) + sign * var * form_shift
+            new = Rating(mu, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1,
+                         None if form == mu else form)
             if i % per_side == 2:
                 self.pairs[_pair_key(side[0], side[-1])] = new
                 best = self.best_partner

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
+from ratings.core.likelihood import interval_slope
 from ratings.core.match_odds import GRID_LIMIT, GRID_STEP
-from ratings.core.model import interval_slope
 
 
 def match_slope(

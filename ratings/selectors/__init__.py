@@ -106,7 +106,7 @@ def _standing(row: PlayerRating) -> PlayerStanding:
     state = RatingState(model_params(row.game))
     player_id = row.player_id
     pid = str(player_id)
-    state.players[pid] = Rating(row.mu, row.var, row.day, row.matches)
+    state.players[pid] = Rating(row.mu, row.var, row.day, row.matches, row.form)
     best = (PairRating.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id), game=row.game)
             .order_by("-matches").values_list("matches", flat=True).first())
     state.best_partner[pid] = best or 0
@@ -214,11 +214,12 @@ def rating_state(player_ids: Iterable[int] | None = None, *, game: str = BILKA_F
         pairs = pairs.filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids))
     # plain rows, not model instances: a 256-pair event's standings read 512 players' and their
     # pairs' ratings each time they are worked out again (bench/web/load.py)
-    for player_id, mu, var, day, matches in players.values_list("player_id", "mu", "var", "day", "matches"):
-        state.players[str(player_id)] = Rating(mu, var, day, matches)
-    for a, b, mu, var, day, matches in pairs.values_list("player_a_id", "player_b_id", "mu", "var", "day",
-                                                         "matches"):
-        state.pairs[(str(a), str(b))] = Rating(mu, var, day, matches)
+    for player_id, mu, var, day, matches, form in players.values_list("player_id", "mu", "var", "day",
+                                                                      "matches", "form"):
+        state.players[str(player_id)] = Rating(mu, var, day, matches, form)
+    for a, b, mu, var, day, matches, form in pairs.values_list("player_a_id", "player_b_id", "mu", "var",
+                                                               "day", "matches", "form"):
+        state.pairs[(str(a), str(b))] = Rating(mu, var, day, matches, form)
     state.index_partners()
     return state
 

@@ -248,8 +248,9 @@ class _Deals(dict[str, Deal | None]):
         return deal
 
 
-PLAYER_COLUMNS = ("player_id", "game", "rating", "deviation", "mu", "var", "day", "matches", "last_played")
-PAIR_COLUMNS = ("player_a_id", "player_b_id", "game", "mu", "var", "day", "matches")
+PLAYER_COLUMNS = ("player_id", "game", "rating", "deviation", "mu", "var", "day", "matches", "form",
+                  "last_played")
+PAIR_COLUMNS = ("player_a_id", "player_b_id", "game", "mu", "var", "day", "matches", "form")
 
 
 def _state_rows(state: RatingState, last_played: dict[str, datetime.datetime], game: str
@@ -257,9 +258,10 @@ def _state_rows(state: RatingState, last_played: dict[str, datetime.datetime], g
     players = []
     for pid, r in state.players.items():
         rating, deviation = state.display(pid, r.day)
-        players.append((int(pid), game, rating, deviation, r.mu, r.var, r.day, r.matches,
+        players.append((int(pid), game, rating, deviation, r.mu, r.var, r.day, r.matches, r.form,
                         last_played.get(pid)))
-    pairs = [(int(a), int(b), game, r.mu, r.var, r.day, r.matches) for (a, b), r in state.pairs.items()]
+    pairs = [(int(a), int(b), game, r.mu, r.var, r.day, r.matches, r.form)
+             for (a, b), r in state.pairs.items()]
     return players, pairs
 
 
@@ -408,7 +410,7 @@ def learn_latest(match_id: int) -> bool:
             PlayerRating.objects.update_or_create(
                 player_id=int(pid), game=game.key,
                 defaults={"rating": rating, "deviation": deviation, "mu": r.mu, "var": r.var, "day": r.day,
-                          "matches": r.matches, "last_played": m.played_at})
+                          "matches": r.matches, "form": r.form, "last_played": m.played_at})
         for side in (match.ns, match.ew):
             if len(side) < 2:
                 continue  # Bilka for two: a player alone has no pair term
@@ -417,7 +419,8 @@ def learn_latest(match_id: int) -> bool:
             if r is not None:
                 PairRating.objects.update_or_create(
                     player_a_id=int(a), player_b_id=int(b), game=game.key,
-                    defaults={"mu": r.mu, "var": r.var, "day": r.day, "matches": r.matches})
+                    defaults={"mu": r.mu, "var": r.var, "day": r.day, "matches": r.matches,
+                              "form": r.form})
         fresh.renew_all()  # standings show the pairs' ratings
     return True
 

@@ -41,8 +41,8 @@ def _archive_other(four, *, seed, at):
         tournament_match=50_000 + seed, event_name="Other Cup", rated=True))
 
 
-def _pure_ratings() -> dict[int, float]:
-    """Every rating as the pure model learns the archive's rated matches in the order played."""
+def _pure_state() -> RatingState:
+    """The pure model after learning the archive's rated matches in the order played."""
     state = RatingState(ratings.rating_state([]).params)  # the parameters the site computes with
     for m in ArchivedMatch.objects.filter(rated=True).order_by("played_at", "pk"):
         seats = [""] * 4
@@ -52,6 +52,12 @@ def _pure_ratings() -> dict[int, float]:
         match = ratings.model_match(m, seats, deals)
         if match is not None:
             state.update(match)
+    return state
+
+
+def _pure_ratings() -> dict[int, float]:
+    """Every rating as the pure model learns the archive's rated matches in the order played."""
+    state = _pure_state()
     return {int(pid): state.display(pid, r.day)[0] for pid, r in state.players.items()}
 
 
@@ -113,6 +119,24 @@ def test_each_result_is_learnt_at_the_time_it_was_played(spring, organiser, deli
         assert move.before == pytest.approx(before[p.pk])
     assert not RatingMove.objects.filter(player__in=(a[2], a[3])).exists()
     assert stored[a[3].pk] == pytest.approx(before[a[3].pk])
+
+
+def test_the_forms_are_kept_match_by_match_as_a_recompute_keeps_them(spring, organiser, deliver):
+    """Each match learnt on top of the stored rows reads and writes the forms (the estimates the
+    chances come from) as well as the ratings: the rows hold what the pure model holds, and a
+    recompute writes the same."""
+    pure = _pure_state()
+
+    def stored_forms() -> dict[int, float]:
+        return {r.player_id: (r.mu if r.form is None else r.form) for r in PlayerRating.objects.all()}
+
+    learnt = stored_forms()
+    assert learnt.keys() == {int(pid) for pid in pure.players}
+    for pid, form in learnt.items():
+        assert form == pytest.approx(pure.players[str(pid)].estimate, abs=1e-12)
+    ratings.recompute()
+    for pid, form in stored_forms().items():
+        assert form == pytest.approx(pure.players[str(pid)].estimate, abs=1e-12)
 
 
 def test_a_correction_tells_the_uninvolved_on_their_cards(spring, organiser, deliver, client):

@@ -40,8 +40,10 @@ def played(seed: int) -> tuple[str, tuple[tuple, ...]]:
     return PAIRS[state.winner], rows
 
 
+# the form (the estimate chances come from) may stand apart from the rating's mean
 ratings = st.builds(Rating, mu=st.floats(-1.2, 1.2), var=st.floats(1e-4, 0.09),
-                    day=st.one_of(st.none(), st.floats(739_000, 739_590)), matches=st.integers(0, 500))
+                    day=st.one_of(st.none(), st.floats(739_000, 739_590)), matches=st.integers(0, 500),
+                    form=st.one_of(st.none(), st.floats(-1.2, 1.2)))
 
 
 @st.composite
