@@ -31,6 +31,8 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/8")
 
 import psycopg  # noqa: E402
 
+from clubs.translit import search_key  # noqa: E402
+
 from .sim import play_match  # noqa: E402
 
 EPOCH = datetime.datetime(2021, 1, 1, 6, tzinfo=datetime.UTC)
@@ -101,7 +103,8 @@ def _fill(n: int, n_players: int, seed: int) -> None:
                                 True, "",
                                 f"Турнир {tournament}" if tournament else "", ""))
                 for seat, pid in enumerate(four):
-                    seats.append((i, seat, "player", pid, f"Игрок {pid}", ""))  # no bot_level: a person
+                    name = f"Игрок {pid}"  # no bot_level: a person
+                    seats.append((i, seat, "player", pid, name, "", search_key(name)))
                 if sheet_only:
                     continue
                 score = [0, 0]
@@ -131,7 +134,7 @@ def _copy(cur: psycopg.Cursor, matches: list, seats: list, deals: list) -> None:
                   " record_hash, event_name, event_url) FROM STDIN") as copy:
         for row in matches:
             copy.write_row(row)
-    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name, bot_level)"
+    with cur.copy("COPY archive_archivedseat (match_id, seat, kind, player_id, name, bot_level, search_name)"
                   " FROM STDIN") as copy:
         for row in seats:
             copy.write_row(row)
