@@ -263,12 +263,16 @@ class RatingState:
         """(rating, deviation) on the display scale, e.g. 1500 ± 60; deviation grows with absence.
         It adds ``f² v0 / 2`` to the filter's own variance, ``f`` the share of the player's matches
         with his most frequent partner: how a pair's strength splits between partners stays as
-        uncertain as it began (docs/ratings.md); ``own_deviation`` decides what is provisional."""
+        uncertain as it began (docs/ratings.md); ``own_deviation`` decides what is provisional.
+        It adds too the square of the rating's distance from the form: the rating is as far from
+        the strength as the form's uncertainty plus what the matches it did not count said."""
         r = self.players.get(player)
         v = self._var_now(r, day, self.params.initial_sd**2)
         f = self.partner_share(player)
         v += f * f * self.params.initial_sd**2 / 2
         mu = r.mu if r else 0.0
+        if r is not None and r.form is not None:
+            v += (r.form - mu) ** 2
         return self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(v)
 
     def own_deviation(self, player: str, day: float | None = None) -> float:

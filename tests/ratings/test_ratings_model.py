@@ -196,10 +196,13 @@ def test_a_fixed_partner_widens_the_deviation_shown_but_not_the_provisional_one(
     for fixed in ("fixed-a", "fixed-b"):
         assert state.partner_share(fixed) == 1.0
         own = state.own_deviation(fixed, 29.0)
-        assert abs(state.display(fixed, 29.0)[1] ** 2 - (own**2 + scale**2 * v0 / 2)) < 1e-6
+        apart = state.players[fixed].estimate - state.players[fixed].mu  # the rating's distance from the form
+        assert abs(state.display(fixed, 29.0)[1] ** 2 - (own**2 + scale**2 * (v0 / 2 + apart**2))) < 1e-6
         assert not state.is_provisional(fixed, 29.0)  # fifteen matches: not new, only not separable
     assert state.partner_share("rover") == 1 / 15
-    assert state.display("rover", 29.0)[1] - state.own_deviation("rover", 29.0) < 1.0
+    apart = state.players["rover"].estimate - state.players["rover"].mu
+    rover = (state.display("rover", 29.0)[1] ** 2 - scale**2 * apart**2) ** 0.5
+    assert rover - state.own_deviation("rover", 29.0) < 1.0
     rebuilt = RatingState(state.params)  # as the site loads it from rows
     rebuilt.players, rebuilt.pairs = dict(state.players), dict(state.pairs)
     rebuilt.index_partners()
