@@ -280,7 +280,11 @@ def test_a_rated_table_of_two_people_moves_their_bilka2_rating_and_no_other(peop
     for i, user in enumerate(people[:2]):
         Player.objects.create(user=user, display_name=f"Двое {i}")
     table = services.create_table(rules=TWO, seating=Seating.IN_ORDER, user=people[0], rated=True)
-    services.sit(table_id=table.pk, user=people[1])
+    # seeds fixed, so the same match each run: with random cards, a match whose deals went against
+    # its result moved no rating (the sign rule) and the test failed now and then
+    Table.objects.filter(pk=table.pk).update(shuffle_seed="2b" * 32)
+    Seat.objects.filter(table=table).update(client_seed="two N")
+    services.sit(table_id=table.pk, user=people[1], client_seed="two S")
     _play_out(table.pk, random.Random(5))  # noqa: S311 - test players
     match = ArchivedMatch.objects.get(table_id=table.pk)
     assert match.rated and match.rules["game"] == "bilka-2"
