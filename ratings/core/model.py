@@ -136,6 +136,13 @@ class Delta:
         return self.after - self.before
 
 
+def averaged_chance(table: MatchTable, d: float, var: float) -> float:
+    """P(the first side wins) when the strength difference is normal, mean ``d`` and variance
+    ``var``: the match table averaged over it (Gauss-Hermite, 5 points)."""
+    s = math.sqrt(var)
+    return sum(w * table.at(d + s * x) for x, w in _GH)
+
+
 def _pair_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if str(a) <= str(b) else (b, a)
 
@@ -239,7 +246,7 @@ class RatingState:
                     if day is not None and r.day is not None and day > r.day:
                         v = min(v + drift * (day - r.day), top)
                     d0 += sign * r.mu
-                    f0 += sign * (r.mu if r.form is None else r.form)
+                    f0 += sign * r.estimate
                 ratings.append(r)
                 variances.append(v)
         return ratings, variances, d0, f0, sum(variances)
@@ -248,9 +255,7 @@ class RatingState:
         """P(NS wins the match): the match probability averaged over both pairs' uncertainty, from
         the players' forms (their best estimates, ``update``)."""
         _, _, _, f0, v = self._parts(match)
-        t = self.table(match.rules)
-        s = math.sqrt(v)
-        p = sum(w * t.at(f0 + s * x) for x, w in _GH)
+        p = averaged_chance(self.table(match.rules), f0, v)
         c = self.params.calibration
         if c != 1.0 and 0.0 < p < 1.0:
             p = 1.0 / (1.0 + ((1.0 - p) / p) ** c)
@@ -271,8 +276,8 @@ class RatingState:
         f = self.partner_share(player)
         v += f * f * self.params.initial_sd**2 / 2
         mu = r.mu if r else 0.0
-        if r is not None and r.form is not None:
-            v += (r.form - mu) ** 2
+        if r is not None:
+            v += (r.estimate - mu) ** 2
         return self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(v)
 
     def own_deviation(self, player: str, day: float | None = None) -> float:
@@ -411,7 +416,7 @@ class RatingState:
             side = match.ns if i < per_side else match.ew
             sign = 1.0 if i < per_side else -1.0
             mu = r.mu + sign * var * shift
-            form = (r.mu if r.form is None else r.form) + sign * var * form_shift
+            form = r.estimate + sign * var * form_shift
             new = Rating(mu, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1,
                          None if form == mu else form)
             if i % per_side == 2:

@@ -44,17 +44,8 @@ import gc
 import math
 from dataclasses import dataclass
 
-from ratings.core.model import EW, NS, Match, ModelParams, RatingState
+from ratings.core.model import EW, NS, Match, ModelParams, RatingState, averaged_chance
 from ratings.core.whole_solve import LogWin, match_slope, shift_cost, sweep, variances
-
-# Gauss-Hermite nodes and weights (probabilists', 5 points), as the filter's ``predict`` uses.
-_GH = (
-    (-2.856970013872806, 0.011257411327720691),
-    (-1.3556261799742659, 0.2220759220056126),
-    (0.0, 0.5333333333333333),
-    (1.3556261799742659, 0.2220759220056126),
-    (2.856970013872806, 0.011257411327720691),
-)
 
 
 @dataclass
@@ -95,9 +86,7 @@ class WholeFit:
             mu, var = self.pairs.get(_key(*side), (0.0, pp0))
             d0 += sign * mu
             v += var
-        t = self.state.table(match.rules)
-        s = math.sqrt(v)
-        return sum(w * t.at(d0 + s * x) for x, w in _GH)
+        return averaged_chance(self.state.table(match.rules), d0, v)
 
 
 def _key(a: str, b: str) -> tuple[str, str]:
