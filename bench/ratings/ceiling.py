@@ -28,14 +28,10 @@ from multiprocessing import Pool
 
 import numpy as np
 
-from ratings.core.model import NS, ModelParams, RatingState
+from ratings.core.model import NS, ModelParams, RatingState, averaged_chance
 
 from . import harness
 from .peers import model_match
-
-_GH = ((-2.856970013872806, 0.011257411327720691), (-1.3556261799742659, 0.2220759220056126),
-       (0.0, 0.5333333333333333), (1.3556261799742659, 0.2220759220056126),
-       (2.856970013872806, 0.011257411327720691))
 
 
 def kalman(shape: harness.Shape, seed: int) -> tuple[float, float]:
@@ -73,9 +69,7 @@ def kalman(shape: harness.Shape, seed: int) -> tuple[float, float]:
         d0 = float(a @ mu)
         ca = cov @ a
         v = float(a @ ca)
-        table = model.table(m.rules)
-        p = sum(w * table.at(d0 + math.sqrt(v) * x) for x, w in _GH)
-        p = min(1 - 1e-9, max(1e-9, p))
+        p = min(1 - 1e-9, max(1e-9, averaged_chance(model.table(m.rules), d0, v)))
         if i >= half:
             won = m.winner == NS
             loss.append(-math.log(p if won else 1 - p))
@@ -91,14 +85,8 @@ def kalman(shape: harness.Shape, seed: int) -> tuple[float, float]:
     return statistics.fmean(loss), statistics.fmean(oracle)
 
 
-def _job(job: tuple[str, int, str]) -> tuple[str, int, str, float, float]:
-    name, seed, system = job
-    shape = harness.SHAPES[name]
-    if system == "ceiling":
-        ll, oracle = kalman(shape, seed)
-        return name, seed, system, ll, oracle
-    r = harness.run((shape, seed, system, None))
-    return name, seed, system, r["ll"], r["oracle_ll"]
+def _ceiling(job: tuple[str, int]) -> float:
+    return kalman(harness.SHAPES[job[0]], job[1])[0]
 
 
 def main() -> None:
@@ -107,36 +95,30 @@ def main() -> None:
     ap.add_argument("--seeds", default="100-109")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    shapes = [s.name for s in harness.shapes_of(args.shapes)]
-    if any(harness.SHAPES[s].field == "bots" for s in shapes):
+    shapes = harness.shapes_of(args.shapes)
+    if any(s.field == "bots" for s in shapes):
         raise SystemExit("the bot streams have no generator parameters to give the filter")
     seeds = harness.seeds_of(args.seeds)
-    peers = [*harness.PEERS, *(f"Elo K={k:g}" for k in harness.ELO_K)]
-    systems = [harness.MODEL, "ceiling", *peers]
-    jobs = [(s, seed, system) for s in shapes for seed in seeds for system in systems]
+    names = [harness.MODEL, *harness.PEERS, harness.BEST_ELO]
+    elo = [f"Elo K={k:g}" for k in harness.ELO_K]
+    jobs = [(s.name, seed) for s in shapes for seed in seeds]
     with Pool(args.workers) as pool:
-        got = pool.map(_job, jobs, chunksize=1)
-    ll = {(s, seed, system): v for s, seed, system, v, _ in got}
-    oracle = {(s, seed): o for s, seed, _, _, o in got}
-    print(f"shapes {', '.join(shapes)}; seeds {args.seeds}; "
+        results = harness.run_all(shapes, [harness.MODEL, *harness.PEERS, *elo], seeds, None, pool)
+        ceiling = dict(zip(jobs, pool.map(_ceiling, jobs, chunksize=1), strict=True))
+    print(f"shapes {', '.join(s.name for s in shapes)}; seeds {args.seeds}; "
           "log-loss on each stream's second half, mean over seeds")
     print(f"{'shape':16} {'best peer':>9} {'model':>7} {'ceiling':>7} {'oracle':>7}  "
           "gap closed: model   ceiling")
-    for s in shapes:
-        elo = min((f"Elo K={k:g}" for k in harness.ELO_K),
-                  key=lambda e: statistics.fmean(ll[(s, seed, e)] for seed in seeds))
-        best = {seed: min(ll[(s, seed, p)] for p in (*harness.PEERS, elo)) for seed in seeds}
-
-        def gap(system: str, s: str = s, best: dict[int, float] = best) -> float:
-            return statistics.fmean((best[seed] - ll[(s, seed, system)]) / (best[seed] - oracle[(s, seed)])
-                                    for seed in seeds)
-
-        def mean(system: str, s: str = s) -> float:
-            return statistics.fmean(ll[(s, seed, system)] for seed in seeds)
-
-        print(f"{s:16} {statistics.fmean(best.values()):9.4f} {mean(harness.MODEL):7.4f} "
-              f"{mean('ceiling'):7.4f} {statistics.fmean(oracle[(s, seed)] for seed in seeds):7.4f}  "
-              f"{gap(harness.MODEL):+.3f}  {gap('ceiling'):+.3f}", flush=True)
+    for shape in shapes:
+        sm = harness.summary(results, shape.name, names)
+        by = {(r["system"], r["seed"]): r for r in results if r["shape"] == shape.name}
+        best = {seed: min(by[(n, seed)]["ll"] for n in names[1:]) for seed in seeds}
+        oracle = {seed: by[(harness.MODEL, seed)]["oracle_ll"] for seed in seeds}
+        mine = {seed: ceiling[(shape.name, seed)] for seed in seeds}
+        gap = statistics.fmean((best[seed] - mine[seed]) / (best[seed] - oracle[seed]) for seed in seeds)
+        print(f"{shape.name:16} {statistics.fmean(best.values()):9.4f} {sm[harness.MODEL]['ll']:7.4f} "
+              f"{statistics.fmean(mine.values()):7.4f} {sm['oracle']['ll']:7.4f}  "
+              f"{sm[harness.MODEL]['gap']:+.3f}  {gap:+.3f}", flush=True)
 
 
 if __name__ == "__main__":
