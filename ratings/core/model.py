@@ -294,12 +294,14 @@ class RatingState:
         """A fixed pair's rating: both partners' strengths and the pair's own term, on the display scale.
 
         The base is twice the players' (a pair of two 1500 players is 3000), so the scale adds up.
+        Its deviation adds the square of the ratings' distance from the forms, as ``display`` does.
         """
         ra, rb = self.rating(a), self.rating(b)
         pr = self.pairs.get(_pair_key(a, b)) or Rating(0.0, self.params.pair_sd**2)
         mu = ra.mu + rb.mu + pr.mu
+        apart = ra.estimate + rb.estimate + pr.estimate - mu
         return 2 * self.params.base + self.params.scale * mu, self.params.scale * math.sqrt(
-            ra.var + rb.var + pr.var
+            ra.var + rb.var + pr.var + apart * apart
         )
 
     # -- learning ------------------------------------------------------------------------------
@@ -395,9 +397,10 @@ class RatingState:
         # the likelihood's curvature ``h`` there.
         f, h = self._solve(match, f0, v)
         form_shift = (f - f0) / v
-        # The rating takes the same likelihood (normal about its mode, curvature ``h``) from its own
-        # prior ``d0``: its mode is ``d0 + (f - f0) - (d0 - f0) v h / (1 + v h)``.
-        d = d0 + (f - f0) - (d0 - f0) * v * h / (1.0 + v * h)
+        # The rating follows the form: its difference goes where the form's went (the form's step
+        # and what the rating still owed it), so it never stays apart from the best estimate for
+        # longer than the sign rule below makes it (docs/ratings.md, "Rating and form").
+        d = f
         # A match never moves its losers' rating up nor its winners' down: when the deals point the
         # other way (a 9:12 loss with more card points, a narrow win of the favourite), the rating's
         # step stops at no change and only the uncertainty shrinks. People read a rating's move as
@@ -418,7 +421,7 @@ class RatingState:
             mu = r.mu + sign * var * shift
             form = r.estimate + sign * var * form_shift
             new = Rating(mu, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1,
-                         None if form == mu else form)
+                         None if abs(form - mu) < 1e-12 else form)
             if i % per_side == 2:
                 self.pairs[_pair_key(side[0], side[-1])] = new
                 best = self.best_partner
