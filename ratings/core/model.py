@@ -212,10 +212,10 @@ class RatingState:
             )
         return v
 
-    def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float, float]:
+    def _parts(self, match: Match) -> tuple[list[Rating], list[float], float, float]:
         """The match's ratings (NS players, NS pair, EW players, EW pair; one player alone has no pair
-        term), their variances on the match's day, the prior ``d0`` of the ratings, the prior ``f0``
-        of the forms and the total variance."""
+        term), their variances on the match's day, the prior difference ``f0`` of the forms and the
+        total variance."""
         p = self.params
         p0 = p.initial_sd * p.initial_sd
         pp0 = p.pair_sd * p.pair_sd
@@ -225,7 +225,7 @@ class RatingState:
         players, pairs = self.players, self.pairs
         ratings: list[Rating] = []
         variances: list[float] = []
-        d0 = f0 = 0.0
+        f0 = 0.0
         for side, sign in ((match.ns, 1.0), (match.ew, -1.0)):
             parts: tuple[tuple[Rating | None, float, float], ...]
             if len(side) == 1:  # Bilka for two: a side is one player, with no pair term
@@ -245,16 +245,15 @@ class RatingState:
                     v = r.var
                     if day is not None and r.day is not None and day > r.day:
                         v = min(v + drift * (day - r.day), top)
-                    d0 += sign * r.mu
                     f0 += sign * r.estimate
                 ratings.append(r)
                 variances.append(v)
-        return ratings, variances, d0, f0, sum(variances)
+        return ratings, variances, f0, sum(variances)
 
     def predict(self, match: Match) -> float:
         """P(NS wins the match): the match probability averaged over both pairs' uncertainty, from
         the players' forms (their best estimates, ``update``)."""
-        _, _, _, f0, v = self._parts(match)
+        _, _, f0, v = self._parts(match)
         p = averaged_chance(self.table(match.rules), f0, v)
         c = self.params.calibration
         if c != 1.0 and 0.0 < p < 1.0:
@@ -392,24 +391,11 @@ class RatingState:
         size = len(match.ns)
         if size not in (1, 2) or len(match.ew) != size or len({*match.ns, *match.ew}) != 2 * size:
             raise ValueError("a match has two sides of one or two players, all different")
-        ratings, variances, d0, f0, v = self._parts(match)
+        ratings, variances, f0, v = self._parts(match)
         # The form learns everything the match says: the most likely difference ``f`` after it and
-        # the likelihood's curvature ``h`` there.
+        # the likelihood's curvature ``h`` there, each term's share by its variance.
         f, h = self._solve(match, f0, v)
         form_shift = (f - f0) / v
-        # The rating follows the form: its difference goes where the form's went (the form's step
-        # and what the rating still owed it), so it never stays apart from the best estimate for
-        # longer than the sign rule below makes it (docs/ratings.md, "Rating and form").
-        d = f
-        # A match never moves its losers' rating up nor its winners' down: when the deals point the
-        # other way (a 9:12 loss with more card points, a narrow win of the favourite), the rating's
-        # step stops at no change and only the uncertainty shrinks. People read a rating's move as
-        # the verdict on the result. The form keeps what those deals said: in a third of the
-        # matches of a stream with card points they point against the result, and a model that
-        # drops them predicts worse (docs/ratings.md, "Rating and form").
-        if (d < d0) if match.winner == NS else (d > d0):
-            d = d0
-        shift = (d - d0) / v
         shrink = h / (1.0 + v * h)
         scale, base = self.params.scale, self.params.base
         out: dict[str, Delta] = {}
@@ -418,10 +404,18 @@ class RatingState:
             r, var = ratings[i], variances[i]
             side = match.ns if i < per_side else match.ew
             sign = 1.0 if i < per_side else -1.0
-            mu = r.mu + sign * var * shift
             form = r.estimate + sign * var * form_shift
+            # The rating goes where the form goes, but a match never moves its losers' rating up nor
+            # its winners' down: when the deals point the other way (a 9:12 loss with more card
+            # points, a narrow win of the favourite), the rating stays where it was and only the
+            # uncertainty shrinks; it meets the form again at the first match that lets it. People
+            # read a rating's move as the verdict on the result. The form keeps what those deals
+            # said: in a third of the matches of a stream with card points they point against the
+            # result, and a model that drops them predicts worse (docs/ratings.md, "Rating and form").
+            up = (sign > 0) == (match.winner == NS)
+            mu = max(r.mu, form) if up else min(r.mu, form)
             new = Rating(mu, max(var - var * var * shrink, 1e-6), match.day, r.matches + 1,
-                         None if abs(form - mu) < 1e-12 else form)
+                         None if form == mu else form)
             if i % per_side == 2:
                 self.pairs[_pair_key(side[0], side[-1])] = new
                 best = self.best_partner

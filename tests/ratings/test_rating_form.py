@@ -55,6 +55,21 @@ def test_a_rating_left_behind_catches_up_with_the_form_at_the_next_match_that_al
         assert deltas[pid].change < own_step[pid].change < 0  # down by the loss and what was owed
 
 
+def test_each_rating_follows_its_own_form_even_when_its_partner_is_apart_the_other_way():
+    """Fixed partners, one rating above its form and the other as far below: the pair's ratings sum
+    to their forms', so a rule on the pair's difference alone would never close either gap. Each
+    follows its own: at the pair's win the one below meets his form, the one above does not go down."""
+    state = RatingState()
+    for pid, mu, form in (("a", 0.1, 0.0), ("b", -0.1, 0.0), ("c", 0.0, None), ("d", 0.0, None)):
+        state.players[pid] = Rating(mu, 0.02, None, 10, form)
+    deltas = state.update(Match(("a", "b"), ("c", "d"), NS, None))
+    a, b = state.players["a"], state.players["b"]
+    assert a.mu == 0.1 and a.estimate > 0.0 and deltas["a"].change == 0.0  # above his form: stays
+    assert b.form is None and b.mu > 0.0 and deltas["b"].change > 0.0  # met his form
+    for pid in ("c", "d"):
+        assert state.players[pid].form is None and deltas[pid].change < 0.0
+
+
 def test_a_result_that_agrees_with_its_deals_moves_rating_and_form_alike():
     for seed in range(1, 30):
         winner, rows = played(seed)
