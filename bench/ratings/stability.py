@@ -41,6 +41,7 @@ import time
 
 from ratings.core.learner import Learner
 
+from .harness import Shape, shapes_of, stream_of
 from .peers import model_match
 from .sim import SimMatch, play_match, simulate
 
@@ -70,10 +71,10 @@ def mirror(m: SimMatch) -> SimMatch:
     )
 
 
-def learn(matches: list[SimMatch]) -> Learner:
+def learn(matches: list[SimMatch], info: str = "points") -> Learner:
     learner = Learner()
     for m in matches:
-        learner.update(model_match(m, "points"))
+        learner.update(model_match(m, info))
     return learner
 
 
@@ -129,17 +130,20 @@ def coverage(rows: list[tuple[float, float, float]]) -> tuple[float, float, floa
     return sum(x <= 1 for x in z) / len(z), sum(x <= 2 for x in z) / len(z), 1 / d
 
 
-def calibration(seeds: list[int]) -> None:
+def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
+    """(b) on the tuning fields (``simulate``'s defaults, 120 x 80), or on ``shapes`` of the harness
+    (its own streams, each learnt from what its shape lets the systems see)."""
     print("(b) deviation calibration at 2/3 of the stream: later mean hidden strength vs rating ± deviation")
-    for field in ("rotating", "league", "mix"):
+    for shape in shapes or [Shape(field, field) for field in ("rotating", "league", "mix")]:
+        field = shape.name
         rows: list[tuple[float, float, float]] = []
         next_rows: list[tuple[float, float, float]] = []
         pair_rows: list[tuple[float, float, float]] = []
         for seed in seeds:
-            stream = simulate(field, seed, 120, 80)
+            stream = stream_of(shape, seed) if shapes else simulate(shape.field, seed, 120, 80)
             ms = stream.matches
             cut = 2 * len(ms) // 3
-            learner = learn(ms[:cut])
+            learner = learn(ms[:cut], shape.info)
             day = ms[cut - 1].day
             n_before: dict[tuple[str, ...], int] = {}
             for m in ms[:cut]:
@@ -168,19 +172,20 @@ def calibration(seeds: list[int]) -> None:
         devs = [dev for _, dev, _ in rows]
         one, two, scale = coverage(rows)
         print(
-            f"  {field:8} {len(rows)} players: within 1 deviation {one:.1%} (goal ~68%), within 2 {two:.1%} "
+            f"  {field:16} {len(rows)} players: within 1 deviation {one:.1%} (goal ~68%), within 2 {two:.1%} "
             f"(~95%); deviation median {statistics.median(devs):.1f}; scale {scale:.0f} display points "
             f"per hidden unit"
         )
         one, two, _ = coverage(next_rows)
-        print(f"  {field:8} the same players against their strength at their next match: within 1 deviation "
+        print(f"  {field:16} the same players against their strength at their next match: within 1 deviation "
               f"{one:.1%}, within 2 {two:.1%}")
         if pair_rows:
             one, two, scale = coverage(pair_rows)
             devs = [dev for _, dev, _ in pair_rows]
             print(
-                f"  {field:8} {len(pair_rows)} fixed pairs (partners' sum and the pair's own term): within 1 "
-                f"deviation {one:.1%}, within 2 {two:.1%}; deviation median {statistics.median(devs):.1f}"
+                f"  {field:16} {len(pair_rows)} fixed pairs (partners' sum and the pair's own term): "
+                f"within 1 deviation {one:.1%}, within 2 {two:.1%}; "
+                f"deviation median {statistics.median(devs):.1f}"
             )
 
 
@@ -249,10 +254,16 @@ def main() -> None:
     ap.add_argument("--seeds", default="0-2")
     ap.add_argument("--flips", type=int, default=4, help="flipped results per stream")
     ap.add_argument("--histories", type=int, default=300)
+    ap.add_argument("--calibration-shapes", default="",
+                    help="only (b), on these harness shapes (e.g. held-out, with --seeds 100-119)")
     args = ap.parse_args()
     a, _, b = args.seeds.partition("-")
     seeds = list(range(int(a), int(b or a) + 1))
     t0 = time.perf_counter()
+    if args.calibration_shapes:
+        calibration(seeds, shapes_of(args.calibration_shapes))
+        print(f"{time.perf_counter() - t0:.0f} s")
+        return
     flips(seeds, args.flips)
     calibration(seeds)
     monotonicity(args.histories)
