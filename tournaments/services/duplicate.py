@@ -38,11 +38,12 @@ class BoardEntry:
     ew_adjusted: str = ""
 
 
-def draw_board_seed(tournament: Tournament) -> None:
-    """Draw the event's secret seed once (round 1's pairing) and publish its SHA-256."""
+def draw_board_seed(tournament: Tournament, seed: bytes | None = None) -> None:
+    """Draw the event's secret seed once (round 1's pairing) and publish its SHA-256; ``seed``
+    gives it instead (the demo's events, made the same each time)."""
     if tournament.board_seed:
         return
-    seed = new_match_seed()
+    seed = seed or new_match_seed()
     tournament.board_seed = seed.hex()
     tournament.board_commitment = commitment_of(seed)
     tournament.save(update_fields=["board_seed", "board_commitment"])

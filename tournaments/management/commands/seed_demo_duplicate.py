@@ -28,11 +28,11 @@ from django.db import transaction
 from clubs.models import Club
 from gameplay.engine import MatchState, Phase, Rules
 from gameplay.engine.bot import choose_action
-from gameplay.engine.shuffle import commitment_of
 from gameplay.management.commands.seed_demo_tables import play_on, quietly
 from tournaments import services
 from tournaments.models import Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
 from tournaments.services import online
+from tournaments.services.duplicate import draw_board_seed
 from tournaments.services.online_boards import board_set_for
 
 from .seed_demo_tournaments import ONLINE_PAIRS, PAIRS
@@ -82,9 +82,8 @@ class Command(BaseCommand):
             t = services.create_tournament(actor=organiser, club=club, name=name, format="duplicate",
                                            board_scale="points", seeding="manual", **settings)
             services.register_entries_bulk(actor=organiser, tournament=t, text=pairs)
-            seed = hashlib.sha256(f"Bilka demo: {name}".encode()).digest()  # round 1 keeps a seed already set
-            t.board_seed, t.board_commitment = seed.hex(), commitment_of(seed)
-            t.save(update_fields=["board_seed", "board_commitment"])
+            # round 1 keeps a seed already drawn
+            draw_board_seed(t, seed=hashlib.sha256(f"Bilka demo: {name}".encode()).digest())
         self.stdout.write(f"  tournament {name}")
         return t, True
 
