@@ -41,7 +41,7 @@ import time
 
 from ratings.core.learner import Learner
 
-from .harness import Shape, shapes_of, stream_of
+from .harness import SHAPES, Shape, shapes_of, stream_of
 from .peers import model_match
 from .sim import SimMatch, play_match, simulate
 
@@ -131,16 +131,16 @@ def coverage(rows: list[tuple[float, float, float]]) -> tuple[float, float, floa
 
 
 def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
-    """(b) on the tuning fields (``simulate``'s defaults, 120 x 80), or on ``shapes`` of the harness
-    (its own streams, each learnt from what its shape lets the systems see)."""
+    """(b) on the harness's ``shapes`` (by default its tuning ones: ``simulate``'s defaults, 120 x 80),
+    each stream learnt from what its shape lets the systems see."""
     print("(b) deviation calibration at 2/3 of the stream: later mean hidden strength vs rating ± deviation")
-    for shape in shapes or [Shape(field, field) for field in ("rotating", "league", "mix")]:
-        field = shape.name
+    for shape in shapes or [SHAPES[name] for name in ("rotating", "league", "mix")]:
+        name = shape.name
         rows: list[tuple[float, float, float]] = []
         next_rows: list[tuple[float, float, float]] = []
         pair_rows: list[tuple[float, float, float]] = []
         for seed in seeds:
-            stream = stream_of(shape, seed) if shapes else simulate(shape.field, seed, 120, 80)
+            stream = stream_of(shape, seed)
             ms = stream.matches
             cut = 2 * len(ms) // 3
             learner = learn(ms[:cut], shape.info)
@@ -172,18 +172,18 @@ def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
         devs = [dev for _, dev, _ in rows]
         one, two, scale = coverage(rows)
         print(
-            f"  {field:16} {len(rows)} players: within 1 deviation {one:.1%} (goal ~68%), within 2 {two:.1%} "
+            f"  {name:16} {len(rows)} players: within 1 deviation {one:.1%} (goal ~68%), within 2 {two:.1%} "
             f"(~95%); deviation median {statistics.median(devs):.1f}; scale {scale:.0f} display points "
             f"per hidden unit"
         )
         one, two, _ = coverage(next_rows)
-        print(f"  {field:16} the same players against their strength at their next match: within 1 deviation "
+        print(f"  {name:16} the same players against their strength at their next match: within 1 deviation "
               f"{one:.1%}, within 2 {two:.1%}")
         if pair_rows:
             one, two, scale = coverage(pair_rows)
             devs = [dev for _, dev, _ in pair_rows]
             print(
-                f"  {field:16} {len(pair_rows)} fixed pairs (partners' sum and the pair's own term): "
+                f"  {name:16} {len(pair_rows)} fixed pairs (partners' sum and the pair's own term): "
                 f"within 1 deviation {one:.1%}, within 2 {two:.1%}; "
                 f"deviation median {statistics.median(devs):.1f}"
             )
