@@ -66,6 +66,10 @@ TUNING = (
     Shape("league", "league"),
     Shape("rotating", "rotating"),
     Shape("mix", "mix"),
+    # Added on 2026-12-07, after the split: less information on fields the held-out shapes do not
+    # pair it with, to tune what the model learns when the deals cannot tell it (the strengths' spread).
+    Shape("eyes-rotating", "rotating", info="eyes"),
+    Shape("score-mix", "mix", info="score"),
 )
 HELD_OUT = (
     Shape("eyes-league", "league", info="eyes"),
