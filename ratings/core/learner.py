@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ratings.core.fitting import fit_shape, fit_temperature, with_shape
+from ratings.core.fitting import fit_shape, fit_spread, fit_temperature, with_shape, with_tau
 from ratings.core.model import NS, Delta, Match, ModelParams, RatingState
 
 FIRST_REFIT = 60
@@ -54,6 +54,11 @@ def fit_params(matches: Sequence[Match], start: ModelParams) -> tuple[ModelParam
     shape = fit_shape(matches, base)
     if shape is not None:
         base = with_shape(base, shape)
+    else:
+        # The deals cannot give the strengths' spread: the final scores give it (``fit_spread``).
+        tau = fit_spread(matches, base)
+        if tau is not None:
+            base = with_tau(base, tau)
     window = matches[-REPLAY_LIMIT:]
     tried: dict[ModelParams, tuple[float, RatingState, list[tuple[float, int]]]] = {}
 

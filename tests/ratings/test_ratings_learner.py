@@ -142,3 +142,27 @@ def test_the_command_learns_online() -> None:
     changed = run("\n".join(lines[:90] + [json.dumps(o) for o in later]))
     assert changed[:90] == whole[:90]
     assert changed[90:] != whole[90:]
+
+
+@pytest.mark.parametrize("info", ["score", "eyes"])
+@pytest.mark.parametrize("spread", [0.1, 0.5])
+def test_the_final_scores_give_the_spread_when_the_deals_cannot(info: str, spread: float) -> None:
+    """Final scores only, or eyes whose pair on duty is open: no deal says how far apart the players
+    are, so the final scores' marginal likelihood does (``fit_spread``); a new player's spread lands
+    near the field's true spread, not on the default (0.3)."""
+    from ratings.core.fitting import fit_spread
+    from ratings.core.learner import fit_params
+
+    stream = simulate("rotating", 11, players=60, per_player=60, spread=spread, drift=0.0)
+    matches = [model_match(m, info) for m in stream.matches]
+    default = ModelParams()
+    assert fit_shape(matches, default) is None
+    params, _ = fit_params(matches, default)
+    assert params.initial_sd == pytest.approx(spread, rel=0.35) and params.max_sd == params.initial_sd
+    # provisional after the same share of a newcomer's deviation as with the defaults
+    assert params.provisional_deviation / params.initial_sd == pytest.approx(
+        default.provisional_deviation / default.initial_sd
+    )
+    # a handful of results say too little: the default stands
+    assert fit_spread(matches[:100], default) is None
+    assert fit_params(matches[:100], default)[0].initial_sd == default.initial_sd
