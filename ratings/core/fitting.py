@@ -322,16 +322,19 @@ def fit_spread(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -
     return math.exp(0.5 * (a + b))
 
 
-def with_tau(params: ModelParams, tau: float) -> ModelParams:
-    """A new player's spread from the matches' ``tau`` (four players and two pair terms:
-    ``tau^2 = 4 sd^2 + 2 pair_sd^2``)."""
-    var = max(tau * tau - 2 * params.pair_sd * params.pair_sd, 0.0004) / 4.0
+def with_tau(params: ModelParams, tau: float, side: int = 2) -> ModelParams:
+    """A new player's spread from the matches' ``tau``: four players and two pair terms,
+    ``tau^2 = 4 sd^2 + 2 pair_sd^2``; with a side of one player (Bilka for two), ``tau^2 = 2 sd^2``."""
+    if side == 1:
+        var = max(tau * tau, 0.0002) / 2.0
+    else:
+        var = max(tau * tau - 2 * params.pair_sd * params.pair_sd, 0.0004) / 4.0
     return with_spread(params, math.sqrt(var))
 
 
-def with_shape(params: ModelParams, fit: ShapeFit) -> ModelParams:
+def with_shape(params: ModelParams, fit: ShapeFit, side: int = 2) -> ModelParams:
     """The parameters with a fitted deal shape, and a new player's spread from the matches' ``tau``."""
-    return replace(with_tau(params, fit.tau), shape=fit.shape, points_scale=fit.points_scale)
+    return replace(with_tau(params, fit.tau, side), shape=fit.shape, points_scale=fit.points_scale)
 
 
 def with_spread(params: ModelParams, sd: float) -> ModelParams:

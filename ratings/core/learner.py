@@ -51,14 +51,15 @@ def fit_params(matches: Sequence[Match], start: ModelParams) -> tuple[ModelParam
     """Parameters for these matches (oldest first), starting from ``start``; with the state the best
     candidate's replay left when it replayed every match (None when only the latest were replayed)."""
     base = replace(start, calibration=1.0)
+    side = len(matches[-1].ns) if matches else 2  # players a side: 1 in Bilka for two
     shape = fit_shape(matches, base)
     if shape is not None:
-        base = with_shape(base, shape)
+        base = with_shape(base, shape, side)
     else:
         # The deals cannot give the strengths' spread: the final scores give it (``fit_spread``).
         tau = fit_spread(matches, base)
         if tau is not None:
-            base = with_tau(base, tau)
+            base = with_tau(base, tau, side)
     window = matches[-REPLAY_LIMIT:]
     tried: dict[ModelParams, tuple[float, RatingState, list[tuple[float, int]]]] = {}
 

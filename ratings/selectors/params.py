@@ -13,11 +13,16 @@ PARAMS = ModelParams()
 PARAMS_KEY = "bilka:ratings:params"
 
 
+def params_key(game: str = BILKA_FOUR) -> str:
+    """Where a game's parameters are cached (a new fit of the game clears it)."""
+    return PARAMS_KEY if game == BILKA_FOUR else f"{PARAMS_KEY}:{game}"
+
+
 def model_params(game: str = BILKA_FOUR) -> ModelParams:
     """The parameters a game's ratings are computed with: its newest fit on the archive, else the
-    defaults (a new site; Kozyol and Bilka for two, which are not refitted). Cached briefly; a new
+    defaults (a new site, or a game with no rated match yet). Cached briefly; a new
     fit clears the cache."""
-    key = PARAMS_KEY if game == BILKA_FOUR else f"{PARAMS_KEY}:{game}"
+    key = params_key(game)
     data = cache.get(key)
     if data is None:
         row = ModelFit.objects.filter(game=game).values_list("params", flat=True).first()

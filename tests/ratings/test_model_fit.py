@@ -60,3 +60,30 @@ def test_only_staff_may_ask_for_a_refit(client, django_user_model) -> None:
     answer = client.post("/ratings/refit/")
     assert answer.status_code == 302 and answer["Location"].endswith("?refit=queued#model")
     assert "The refit is queued" in client.get(answer["Location"]).content.decode()
+
+
+def test_each_game_is_fitted_on_its_own_matches(players):  # noqa: F811
+    """Kozyol and Bilka for two get fits of their own, from their own matches, once they have any;
+    every game's ratings are then computed with its own parameters."""
+    from ratings.models import BILKA_FOUR, BILKA_TWO, KOZYOL
+    from tests.clubs.factories import PlayerFactory
+    from tests.ratings.other_games import BILKA_TWO as TWO_RULES
+    from tests.ratings.other_games import KOZYOL as KOZYOL_RULES
+    from tests.ratings.other_games import archive
+
+    _season(players, n=6)
+    people = [PlayerFactory(display_name=f"Козёл {i}") for i in range(4)]
+    for seed in range(3):
+        archive(KOZYOL_RULES, people, seed=seed, day=seed)
+    fitting.refit(reason="asked by the test", queue_recompute=False)
+    fits = {f.game: f for f in ModelFit.objects.all()}
+    assert set(fits) == {BILKA_FOUR, KOZYOL}  # no Bilka for two played yet: it keeps the defaults
+    assert (fits[BILKA_FOUR].matches, fits[KOZYOL].matches) == (6, 3)
+    assert model_params(KOZYOL) == params_from_json(fits[KOZYOL].params)
+    assert model_params(BILKA_TWO) == ModelParams()
+    for seed in range(2):
+        archive(TWO_RULES, people[:2], seed=10 + seed, day=5 + seed)
+    fitting.refit(reason="again", queue_recompute=False)
+    two = ModelFit.objects.filter(game=BILKA_TWO).get()
+    assert two.matches == 2 and model_params(BILKA_TWO) == params_from_json(two.params)
+    assert ModelFit.objects.filter(game=KOZYOL).count() == 2

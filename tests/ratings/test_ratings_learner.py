@@ -166,3 +166,14 @@ def test_the_final_scores_give_the_spread_when_the_deals_cannot(info: str, sprea
     # a handful of results say too little: the default stands
     assert fit_spread(matches[:100], default) is None
     assert fit_params(matches[:100], default)[0].initial_sd == default.initial_sd
+
+
+def test_a_side_of_one_takes_the_spread_of_two_players() -> None:
+    """Four players and two pair terms make a match's spread (``tau^2 = 4 sd^2 + 2 pair_sd^2``); in
+    Bilka for two a side is one player with no pair term (``tau^2 = 2 sd^2``)."""
+    from ratings.core.fitting import with_tau
+
+    base = ModelParams()
+    four = with_tau(base, 0.6)
+    assert 4 * four.initial_sd**2 + 2 * base.pair_sd**2 == pytest.approx(0.36)
+    assert 2 * with_tau(base, 0.6, side=1).initial_sd ** 2 == pytest.approx(0.36)
