@@ -275,7 +275,8 @@ def fit_spread(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -
     the model's own tables (``match_odds``, the deal shape of ``base``). For when the deals cannot give
     ``tau`` (``fit_shape``: final scores only, or eyes whose pair on duty is open). None below
     ``SPREAD_MATCHES`` matches: too few to say."""
-    counts: dict[tuple[ScoringKey, float, int], int] = {}
+    counts: dict[tuple[ScoringKey, float, int], float] = {}  # each match by its weight (the farming guard's)
+    seen = 0
     for m in matches[-limit:]:
         if m.deals is not None and not m.deals:
             continue
@@ -284,8 +285,9 @@ def fit_spread(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -
         if m.eyes is not None and m.ended == "normal":
             loser = min(max(m.eyes[1] if m.winner == NS else m.eyes[0], 0), 11)
         key = (m.rules, y, loser)
-        counts[key] = counts.get(key, 0) + 1
-    if sum(counts.values()) < SPREAD_MATCHES:
+        counts[key] = counts.get(key, 0.0) + m.weight
+        seen += 1
+    if seen < SPREAD_MATCHES:
         return None
     grid = 25
     nodes = [(-4.0 + 8.0 * i / (grid - 1)) for i in range(grid)]
