@@ -99,13 +99,13 @@ def slope(m: Match, d: float) -> float:
     """d/dd of the match's log-likelihood (``d``: NS minus EW strength), as the model reads it."""
     st = _STATE
     if m.deals is not None:
-        terms, seen, total = st._deal_terms(m.deals)
+        terms, seen, total, mixed = st._deal_terms(m.deals)
     else:
-        terms, seen, total = [], 0.0, 0.0
+        terms, seen, total, mixed = [], 0.0, 0.0, []
     g = total - seen * d
     by_winner = m.deals is None or m.ended != "normal"
     y = 1.0 if m.winner == "NS" else -1.0
-    return m.weight * (g + match_slope(terms, by_winner, y, _log_win(m), d)[0])
+    return m.weight * (g + match_slope(terms, by_winner, y, _log_win(m), d, mixed)[0])
 
 
 def turns_against(m: Match, x: str) -> bool:

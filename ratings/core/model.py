@@ -15,12 +15,10 @@ deal strength by the real scoring (``match_odds``), averaged over the uncertaint
 
 Each strength has two means with one variance: the rating, which a match never moves against its
 result, and the form, which learns everything the match says and gives the chances (``update``).
-
-A match known only by its final score is learnt from its winner alone, through the same match
-probability. Plain floats and dicts throughout: an update costs some tens of microseconds.
-
-About 500 lines: one class whose prediction, learning step and preview share its private tables of
-deal intervals and match odds; split, each part would reach into the others' internals.
+A match known only by its final score is learnt from that score (the loser's eyes) through the
+same tables. Plain floats and dicts: an update costs some tens of microseconds. About 500 lines:
+one class whose prediction, learning step and preview share its private tables of deal intervals
+and match odds; split, each part would reach into the others' internals.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from gameplay.engine.scoring import WIN_SCORE
-from ratings.core.likelihood import interval_slope, log_slope
+from ratings.core.likelihood import interval_slope, log_slope, mixture_slope
 from ratings.core.match_odds import (
     DEFAULT_RULES,
     DealShape,
@@ -96,7 +94,7 @@ class Deal:
     """One played deal as the model reads it: winner, kind, pair on duty and card points when known."""
 
     winner: str | None  # NS, EW, or None for eggs
-    kind: str = "win"  # win, rout, lucy, eggs, any (a win of unknown size)
+    kind: str = "win"  # win, rout, lucy, eggs, any (unknown size), win-or-rout (``records._deal``)
     on_duty: str | None = None
     points: tuple[int, int] | None = None  # NS, EW card points
 
@@ -304,34 +302,45 @@ class RatingState:
         )
 
     # -- learning ------------------------------------------------------------------------------
-    def _deal_terms(self, deals: tuple[Deal, ...]) -> tuple[list[tuple[float, float, float]], float, float]:
+    def _deal_terms(self, deals: tuple[Deal, ...] | None) -> tuple[
+            list[tuple[float, float, float]], float, float, list[tuple[float, float, float, float, float]]]:
         """What the deals say about the deal strength ``d``.
 
         A deal with card points (not Lucy) is a margin seen directly, ``(NS points - 60) /
         points_scale`` less the duty edge: a normal observation of ``d`` with unit noise (eggs too:
         60:60 is a margin of 0). The others are the margin interval their outcome fell in
-        (``DealShape``), shifted for the pair on duty. Returns the intervals grouped with a count,
-        and the number and sum of the seen margins.
+        (``DealShape``), shifted for the pair on duty; a win-or-rout deal with the pair on duty open
+        is either of two intervals. Returns the intervals grouped with a count, the number and sum
+        of the seen margins, and the pairs of intervals with a count.
         """
         bounds = self._bounds
         edge = self.params.shape.duty_edge
         inv = 1.0 / self.params.points_scale
         groups: dict[tuple[float, float], float] = {}
+        mixed: dict[tuple[float, float, float, float], float] = {}
         seen = total = 0.0
-        for deal in deals:
+        for deal in deals or ():
             pts = deal.points
             if pts is not None and deal.kind != "lucy":
                 duty = deal.on_duty
                 seen += 1.0
                 total += (pts[0] - 60) * inv - (edge if duty == NS else -edge if duty == EW else 0.0)
                 continue
+            if deal.kind == "win-or-rout" and deal.winner is not None:
+                w, other = deal.winner, EW if deal.winner == NS else NS
+                if deal.on_duty is None:
+                    two = (*bounds[(w, "win", other)], *bounds[(w, "rout", w)])
+                    mixed[two] = mixed.get(two, 0.0) + 1.0
+                    continue
+                deal = replace(deal, kind="rout" if deal.on_duty == w else "win")
             key = bounds.get((deal.winner, deal.kind, deal.on_duty))
             if key is None:
                 if deal.winner is None or deal.kind == "eggs":
                     continue
                 key = bounds[(deal.winner, "any", deal.on_duty)]
             groups[key] = groups.get(key, 0.0) + 1.0
-        return [(lo, hi, n) for (lo, hi), n in groups.items()], seen, total
+        pairs = [(*k, n) for k, n in mixed.items()]
+        return [(lo, hi, n) for (lo, hi), n in groups.items()], seen, total, pairs
 
     def _solve(self, match: Match, d0: float, v: float) -> tuple[float, float]:
         """The most likely deal strength after the match and the likelihood's curvature there.
@@ -340,7 +349,7 @@ class RatingState:
         probit margin), plus, when the match was not played out or its deals are unknown, the log
         of the match probability of its result.
         """
-        terms, seen, total = self._deal_terms(match.deals) if match.deals is not None else ([], 0.0, 0.0)
+        terms, seen, total, mixed = self._deal_terms(match.deals)
         by_winner = match.deals is None or match.ended != "normal"
         t = self.table(match.rules)
         y_match = 1.0 if match.winner == NS else -1.0
@@ -361,6 +370,10 @@ class RatingState:
             gi, hi_ = interval_slope(terms, d)
             g += gi
             h += hi_
+            if mixed:
+                gi, hi_ = mixture_slope(mixed, d)
+                g += gi
+                h += hi_
             if by_score:
                 gi, hi_ = log_slope(lambda z: st.at(z, loser), y_match, d)
                 g += gi

@@ -5,7 +5,8 @@ One object a line: ``{"id", "date", "ns": [a, b], "ew": [c, d], "winner": "NS"|"
 "rules"?, "ended"?}``. ``deals`` may be missing (a match known only by its score); an empty list
 is a forfeit before the first card, which is not rated. When a deal does not say its outcome or
 the pair on duty, they are read from its eyes where the rules make them certain (1 eye: the
-winner was on duty; 3: a rout by the other pair), otherwise left open.
+winner was on duty; 3: a rout by the other pair); 2 eyes are one of two ("win-or-rout": a plain
+win by the pair not on duty or a rout by the pair on duty); otherwise left open.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def _deal(obj: Any, n: int, eggs: int, rules: ScoringKey) -> Deal | None:
                 duty = winner if base == 1 else (EW if winner == NS else NS) if base == 3 else None
             if kind == "any" and duty is not None and base in (1, 2, 3):
                 kind = "win" if base == (1 if duty == winner else 2) else "rout"
+            elif kind == "any" and base == 2:
+                kind = "win-or-rout"  # a plain win by the pair not on duty, or a rout by the pair on duty
     return Deal(winner, kind, duty, (points[0], points[1]) if points else None)
 
 

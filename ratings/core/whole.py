@@ -162,7 +162,8 @@ def _fit(
     base_g: list[float] = []
     base_h: list[float] = []
     quad: list[int] = []
-    nonquad: list[tuple[int, list[tuple[float, float, float]], bool, float, LogWin, float]] = []
+    nonquad: list[tuple[int, list[tuple[float, float, float]], bool, float, LogWin, float,
+                        list[tuple[float, float, float, float, float]]]] = []
     mnodes: list[tuple[int, ...]] = []  # each match's nodes, NS's first (``msplit`` of them)
     msplit: list[int] = []
     seed = dict(start.players) if start else {}
@@ -252,13 +253,13 @@ def _fit(
             partners.setdefault(pb, set()).add(pa)
         wt = m.weight
         if m.deals is not None:
-            terms, seen, total = state._deal_terms(m.deals)
+            terms, seen, total, mixed = state._deal_terms(m.deals)
         else:
-            terms, seen, total = [], 0.0, 0.0
+            terms, seen, total, mixed = [], 0.0, 0.0, []
         by_winner = m.deals is None or m.ended != "normal"
         base_g.append(wt * total)
         base_h.append(wt * seen)
-        if terms or by_winner:
+        if terms or mixed or by_winner:
             y = 1.0 if m.winner == NS else -1.0
             # Known by its final score alone (played out): the loser's eyes say how close it was,
             # as in the filter; else by its result (or its deals and who walked away).
@@ -271,7 +272,7 @@ def _fit(
                 else:
                     values = tuple(row[loser] for row in state.score_table(m.rules).values)
                 lw = log_wins[(m.rules, loser)] = LogWin(values)
-            nonquad.append((mi, terms, by_winner, y, lw, wt))
+            nonquad.append((mi, terms, by_winner, y, lw, wt, mixed))
         else:
             quad.append(mi)
     player_owners = [owner_nodes[i] for i in owner_of.values()]
@@ -296,12 +297,12 @@ def _fit(
     done = 0
     omega, last_big = 1.0, math.inf
     for done in range(1, sweeps + 1):  # noqa: B007
-        for mi, terms, by_winner, y, lw, wt in nonquad:
+        for mi, terms, by_winner, y, lw, wt, mixed in nonquad:
             at, cut = mnodes[mi], msplit[mi]
             dm = sum(x[n] for n in at[:cut]) - sum(x[n] for n in at[cut:])
             if abs(dm - lin_at[mi]) < 1e-5:
                 continue
-            g, curv = match_slope(terms, by_winner, y, lw, dm)
+            g, curv = match_slope(terms, by_winner, y, lw, dm, mixed)
             curv = wt * curv + base_h[mi]
             kk = 1.0 / (1.0 + curv * soak[mi])
             hh[mi] = curv * kk

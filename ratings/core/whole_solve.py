@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import math
 
-from ratings.core.likelihood import interval_slope
+from ratings.core.likelihood import interval_slope, mixture_slope
 from ratings.core.match_odds import GRID_LIMIT, GRID_STEP
 
 
 def match_slope(
-    terms: list[tuple[float, float, float]], by_winner: bool, y: float, log_win: LogWin, d: float
+    terms: list[tuple[float, float, float]], by_winner: bool, y: float, log_win: LogWin, d: float,
+    mixed: list[tuple[float, float, float, float, float]] | None = None,
 ) -> tuple[float, float]:
-    """Gradient and curvature (minus the second derivative) in ``d`` of the deals' intervals and, when
-    ``by_winner``, of the log match probability of the result; the intervals' by
-    ``model.interval_slope``, as ``RatingState._solve``."""
+    """Gradient and curvature (minus the second derivative) in ``d`` of the deals' intervals (and
+    pairs of intervals, ``mixed``) and, when ``by_winner``, of the log match probability of the
+    result; the intervals' by ``likelihood.interval_slope``, as ``RatingState._solve``."""
     g, h = interval_slope(terms, d)
+    if mixed:
+        gm, hm = mixture_slope(mixed, d)
+        g += gm
+        h += hm
     if by_winner:
         gr, hr = log_win.slope(y * d)
         g += y * gr
