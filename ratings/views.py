@@ -156,7 +156,7 @@ def _harness_rows() -> list[tuple[str, list[tuple[str, ...]]]]:
 def how(request: HttpRequest) -> HttpResponse:
     params = rating_selectors.model_params()
     return render(request, "ratings/how.html", {
-        "harness": _harness_rows(), "fit": rating_selectors.latest_fit(),
+        "harness": _harness_rows(), "fits": rating_selectors.latest_fits(),
         "refit_queued": request.GET.get("refit") == "queued",
         "base": int(params.base), "start_deviation": int(params.scale * params.initial_sd),
         "provisional_deviation": int(params.provisional_deviation),

@@ -54,7 +54,13 @@ from ratings.selectors.moves import (  # noqa: F401 - the card and the match pag
     why_words,
     with_moves,
 )
-from ratings.selectors.params import PARAMS, PARAMS_KEY, latest_fit, model_params, params_key  # noqa: F401 - read from here
+from ratings.selectors.params import (  # noqa: F401 - read from here
+    PARAMS,
+    PARAMS_KEY,
+    latest_fits,
+    model_params,
+    params_key,
+)
 
 #: The cache key where a running recompute writes its progress (the writer sets it).
 PROGRESS_KEY = "bilka:ratings:progress"

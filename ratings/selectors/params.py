@@ -6,7 +6,7 @@ from django.core.cache import cache
 
 from ratings.core.fitting import params_from_json
 from ratings.core.model import ModelParams
-from ratings.models import BILKA_FOUR, ModelFit
+from ratings.models import BILKA_FOUR, RATED_GAMES, ModelFit, RatedGame
 
 #: The model's defaults, in use until the first fit on the archive (``ratings.services.fitting``).
 PARAMS = ModelParams()
@@ -31,6 +31,10 @@ def model_params(game: str = BILKA_FOUR) -> ModelParams:
     return params_from_json(data) if data else PARAMS
 
 
-def latest_fit() -> ModelFit | None:
-    """The fit in use (None on a new site, which runs on the defaults)."""
-    return ModelFit.objects.filter(game=BILKA_FOUR).first()
+def latest_fits() -> list[tuple[RatedGame, ModelFit | None]]:
+    """Each rated game with the fit its ratings use (None: the defaults, no rated match fitted yet)."""
+    newest: dict[str, ModelFit] = {}
+    rows = ModelFit.objects.filter(game__in=[g.key for g in RATED_GAMES])
+    for fit in rows.order_by("game", "-fitted_at", "-pk"):
+        newest.setdefault(fit.game, fit)
+    return [(game, newest.get(game.key)) for game in RATED_GAMES]

@@ -1,5 +1,5 @@
-"""The ratings' explanation page on a phone and a wide screen: the model's own scale (when it was
-last fitted) and the held-out figures, readable in every language, nothing scrolling sideways but
+"""The ratings' explanation page on a phone and a wide screen: the model's own scale (when each
+game was last fitted) and the held-out figures, readable in every language, nothing scrolling sideways but
 the figures' own table. Screenshots go to var/screenshots/."""
 
 import pytest
@@ -27,12 +27,16 @@ def test_the_explanation_page_reads_on_a_phone_and_a_wide_screen(live_server, ch
                 page.goto(live_server.url + reverse("ratings:how"))
                 expect(page.locator("#model")).to_be_visible()
                 expect(page.locator("table.harness")).to_be_visible()
-                assert "4321" in page.locator("#model + p + p").inner_text()
+                fits = page.locator("#model ~ ul.fits li")
+                expect(fits).to_have_count(3)  # each game's fit: Bilka's, then the two on the defaults
+                assert "4321" in fits.first.inner_text()
                 overflow = page.evaluate(
                     "document.documentElement.scrollWidth - document.documentElement.clientWidth")
                 assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
                 page.screenshot(path=str(screenshots_dir / f"ratings-how-{language}-{viewport['width']}.png"),
                                 full_page=True)
+                page.locator("#model").locator("..").screenshot(
+                    path=str(screenshots_dir / f"ratings-how-fits-{language}-{viewport['width']}.png"))
                 page.locator("table.harness").locator("..").locator("..").screenshot(
                     path=str(screenshots_dir / f"ratings-how-figures-{language}-{viewport['width']}.png"))
         finally:

@@ -62,7 +62,7 @@ def test_only_staff_may_ask_for_a_refit(client, django_user_model) -> None:
     assert "The refit is queued" in client.get(answer["Location"]).content.decode()
 
 
-def test_each_game_is_fitted_on_its_own_matches(players):  # noqa: F811
+def test_each_game_is_fitted_on_its_own_matches(players, client):  # noqa: F811
     """Kozyol and Bilka for two get fits of their own, from their own matches, once they have any;
     every game's ratings are then computed with its own parameters."""
     from ratings.models import BILKA_FOUR, BILKA_TWO, KOZYOL
@@ -81,6 +81,11 @@ def test_each_game_is_fitted_on_its_own_matches(players):  # noqa: F811
     assert (fits[BILKA_FOUR].matches, fits[KOZYOL].matches) == (6, 3)
     assert model_params(KOZYOL) == params_from_json(fits[KOZYOL].params)
     assert model_params(BILKA_TWO) == ModelParams()
+    page = client.get("/ratings/how/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Каждая игра подбирается по своим матчам." in page
+    assert "Белка: последний подбор" in page and "по 6 матчам" in page
+    assert "Козёл хвалёный: последний подбор" in page and "по 3 матчам" in page
+    assert "Белка на двоих: ещё не подобрано" in page
     for seed in range(2):
         archive(TWO_RULES, people[:2], seed=10 + seed, day=5 + seed)
     fitting.refit(reason="again", queue_recompute=False)
