@@ -44,17 +44,18 @@ def refit(*, reason: str, queue_recompute: bool = True) -> ModelFit:
     with them (``queue_recompute``; a caller that recomputes itself says False). Bilka's fit is
     returned; Kozyol and Bilka for two are fitted too once they have rated matches (until then
     they run on the defaults), so each game's ratings learn their own spread, drift and deals."""
-    fits: list[ModelFit] = []
+    fitted = []
+    for game in RATED_GAMES:  # the fits first, outside the transaction: it only writes their rows
+        matches = latest_matches(game=game)
+        if not matches and game.key != BILKA_GAME.key:
+            continue
+        params, _ = fit_params(matches, model_params(game.key))
+        _, loss, _ = replay(matches, params) if matches else (None, None, None)
+        fitted.append(ModelFit(game=game.key, matches=len(matches), params=params_to_json(params),
+                               log_loss=loss, reason=reason[:200]))
     with transaction.atomic():
-        for game in RATED_GAMES:
-            matches = latest_matches(game=game)
-            if not matches and game.key != BILKA_GAME.key:
-                continue
-            params, _ = fit_params(matches, model_params(game.key))
-            _, loss, _ = replay(matches, params) if matches else (None, None, None)
-            fits.append(ModelFit.objects.create(game=game.key, matches=len(matches),
-                                                params=params_to_json(params), log_loss=loss,
-                                                reason=reason[:200]))
+        fits = [ModelFit.objects.create(game=f.game, matches=f.matches, params=f.params,
+                                        log_loss=f.log_loss, reason=f.reason) for f in fitted]
         keys = [params_key(fit.game) for fit in fits]
         transaction.on_commit(lambda: cache.delete_many(keys))
         if queue_recompute:
