@@ -36,7 +36,7 @@ calibration waits for 50 matches.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from statistics import NormalDist
 
@@ -126,17 +126,41 @@ def _cut_for(freq: float, e: float, k: float, lo: float, hi: float) -> float:
     return 0.5 * (lo + hi)
 
 
+def _normal_grid(points: int, reach: float) -> tuple[list[float], list[float]]:
+    """``points`` nodes evenly from ``-reach`` to ``reach`` standard deviations and their weights
+    under the standard normal, normalised: the grid a marginal likelihood integrates ``d`` on."""
+    nodes = [(-reach + 2.0 * reach * i / (points - 1)) for i in range(points)]
+    weights = [math.exp(-0.5 * z * z) for z in nodes]
+    wsum = sum(weights)
+    return nodes, [w / wsum for w in weights]
+
+
+def _best_tau(loglik: Callable[[float], float], steps: int) -> float:
+    """The ``tau`` from 0.05 to 4 that maximises ``loglik``: golden-section search on log tau."""
+    g = (math.sqrt(5) - 1) / 2
+    a, b = math.log(0.05), math.log(4.0)
+    c1, c2 = b - g * (b - a), a + g * (b - a)
+    f1, f2 = loglik(math.exp(c1)), loglik(math.exp(c2))
+    for _ in range(steps):
+        if f1 > f2:
+            b, c2, f2 = c2, c1, f1
+            c1 = b - g * (b - a)
+            f1 = loglik(math.exp(c1))
+        else:
+            a, c1, f1 = c1, c2, f2
+            c2 = a + g * (b - a)
+            f2 = loglik(math.exp(c2))
+    return math.exp(0.5 * (a + b))
+
+
 def _shrink(value: float, default: float, n: float) -> float:
     return (value * n + default * PRIOR_DEALS) / (n + PRIOR_DEALS)
 
 
 def _marginal_loglik(summaries: list[DealsOf], tau: float, e: float, r: float, lucy: float) -> float:
     """Sum over matches of log of the integral over d ~ N(0, tau^2) of the outcome classes' probabilities."""
-    grid = 17
-    nodes = [(-3.5 + 7.0 * i / (grid - 1)) for i in range(grid)]
-    weights = [math.exp(-0.5 * z * z) for z in nodes]
-    wsum = sum(weights)
-    weights = [w / wsum for w in weights]
+    nodes, weights = _normal_grid(17, 3.5)
+    grid = len(nodes)
     cuts = _cut_values(e, r, lucy)
     cdf = _N.cdf
     # log P(class | d, duty) at every node, computed once for all matches.
@@ -246,23 +270,7 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
         lucy = _cut_for((lucy_n + 0.5) / (decided + 1.0), e, k, r + 0.05, 12.0)
         return e, r, lucy
 
-    lo, hi = math.log(0.05), math.log(4.0)
-    # Golden-section search on log tau.
-    g = (math.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    c1, c2 = b - g * (b - a), a + g * (b - a)
-    f1 = _marginal_loglik(summaries, math.exp(c1), *params_at(math.exp(c1)))
-    f2 = _marginal_loglik(summaries, math.exp(c2), *params_at(math.exp(c2)))
-    for _ in range(18):
-        if f1 > f2:
-            b, c2, f2 = c2, c1, f1
-            c1 = b - g * (b - a)
-            f1 = _marginal_loglik(summaries, math.exp(c1), *params_at(math.exp(c1)))
-        else:
-            a, c1, f1 = c1, c2, f2
-            c2 = a + g * (b - a)
-            f2 = _marginal_loglik(summaries, math.exp(c2), *params_at(math.exp(c2)))
-    best_tau = math.exp(0.5 * (a + b))
+    best_tau = _best_tau(lambda tau: _marginal_loglik(summaries, tau, *params_at(tau)), 18)
     e, r, lucy = params_at(best_tau)
     shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
     return ShapeFit(shape, base.points_scale, best_tau, deals)
@@ -289,11 +297,7 @@ def fit_spread(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -
         seen += 1
     if seen < SPREAD_MATCHES:
         return None
-    grid = 25
-    nodes = [(-4.0 + 8.0 * i / (grid - 1)) for i in range(grid)]
-    weights = [math.exp(-0.5 * z * z) for z in nodes]
-    wsum = sum(weights)
-    weights = [w / wsum for w in weights]
+    nodes, weights = _normal_grid(25, 4.0)
     shape = base.shape
     tables = {rules: (match_table(rules, shape), score_table(rules, shape)) for rules, _, _ in counts}
 
@@ -308,20 +312,7 @@ def fit_spread(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -
             total += n * math.log(max(p, 1e-300))
         return total
 
-    g = (math.sqrt(5) - 1) / 2
-    a, b = math.log(0.05), math.log(4.0)
-    c1, c2 = b - g * (b - a), a + g * (b - a)
-    f1, f2 = loglik(math.exp(c1)), loglik(math.exp(c2))
-    for _ in range(24):
-        if f1 > f2:
-            b, c2, f2 = c2, c1, f1
-            c1 = b - g * (b - a)
-            f1 = loglik(math.exp(c1))
-        else:
-            a, c1, f1 = c1, c2, f2
-            c2 = a + g * (b - a)
-            f2 = loglik(math.exp(c2))
-    return math.exp(0.5 * (a + b))
+    return _best_tau(loglik, 24)
 
 
 def with_tau(params: ModelParams, tau: float, side: int = 2) -> ModelParams:
