@@ -44,7 +44,7 @@ def refit(*, reason: str, queue_recompute: bool = True) -> ModelFit:
     with them (``queue_recompute``; a caller that recomputes itself says False). Bilka's fit is
     returned; Kozyol and Bilka for two are fitted too once they have rated matches (until then
     they run on the defaults), so each game's ratings learn their own spread, drift and deals."""
-    fitted = []
+    fitted: list[ModelFit] = []
     for game in RATED_GAMES:  # the fits first, outside the transaction: it only writes their rows
         matches = latest_matches(game=game)
         if not matches and game.key != BILKA_GAME.key:
@@ -54,11 +54,11 @@ def refit(*, reason: str, queue_recompute: bool = True) -> ModelFit:
         fitted.append(ModelFit(game=game.key, matches=len(matches), params=params_to_json(params),
                                log_loss=loss, reason=reason[:200]))
     with transaction.atomic():
-        fits = [ModelFit.objects.create(game=f.game, matches=f.matches, params=f.params,
-                                        log_loss=f.log_loss, reason=f.reason) for f in fitted]
-        keys = [params_key(fit.game) for fit in fits]
+        for fit in fitted:
+            fit.save()
+        keys = [params_key(fit.game) for fit in fitted]
         transaction.on_commit(lambda: cache.delete_many(keys))
         if queue_recompute:
-            recompute.request_recompute(reason=f"refit:{fits[0].pk}", why=moves.REFIT)
+            recompute.request_recompute(reason=f"refit:{fitted[0].pk}", why=moves.REFIT)
     cache.delete_many(keys)
-    return fits[0]
+    return fitted[0]
