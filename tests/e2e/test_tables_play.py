@@ -83,7 +83,10 @@ def _take_turn(page) -> bool:
     """Tap a legal card, or decide a redeal by playing the hand; False when it is not this page's turn."""
     decide = page.locator(".bt-decide:not([hidden]) [data-action=pass]")
     if decide.count() and decide.is_visible():
-        decide.click()
+        try:
+            decide.click(timeout=1000)
+        except Exception:  # noqa: BLE001 - hidden by a frame (the redeal was decided) between look and tap
+            return False
         return True
     legal = page.locator(".bt-hand button.bt-legal:not([disabled])")
     if legal.count():
