@@ -53,8 +53,10 @@ def fit_params(matches: Sequence[Match], start: ModelParams) -> tuple[ModelParam
     base = replace(start, calibration=1.0)
     side = len(matches[-1].ns) if matches else 2  # players a side: 1 in Bilka for two
     shape = fit_shape(matches, base)
+    tau: float | None
     if shape is not None:
         base = with_shape(base, shape, side)
+        tau = shape.tau
     else:
         # The deals cannot give the strengths' spread: the final scores give it (``fit_spread``).
         tau = fit_spread(matches, base)
@@ -76,7 +78,11 @@ def fit_params(matches: Sequence[Match], start: ModelParams) -> tuple[ModelParam
         if score(trial) < score(best):
             best = trial
     for pair_sd in PAIR_SDS:
+        # The matches' spread is what the data gave: a larger pair term takes its share of it
+        # from the players' (``with_tau``), instead of widening it.
         trial = replace(best, pair_sd=pair_sd)
+        if tau is not None:
+            trial = with_tau(trial, tau, side)
         if score(trial) < score(best):
             best = trial
     _, state, preds = tried[best]

@@ -177,3 +177,19 @@ def test_a_side_of_one_takes_the_spread_of_two_players() -> None:
     four = with_tau(base, 0.6)
     assert 4 * four.initial_sd**2 + 2 * base.pair_sd**2 == pytest.approx(0.36)
     assert 2 * with_tau(base, 0.6, side=1).initial_sd ** 2 == pytest.approx(0.36)
+
+
+def test_a_larger_pair_term_takes_its_share_of_the_fitted_spread() -> None:
+    """The matches' spread ``tau`` is what the deals gave; when the replayed log-loss prefers a
+    larger pair term, a new player's spread gives it room (``4 sd^2 + 2 pair_sd^2 = tau^2``) instead
+    of the two adding up to a wider field than the data showed."""
+    from ratings.core.learner import fit_params
+
+    stream = simulate("mix", 5, players=60, per_player=60, chemistry=0.3, drift=0.0)
+    matches = [model_match(m, "points") for m in stream.matches]
+    default = ModelParams()
+    shape = fit_shape(matches, default)
+    assert shape is not None
+    params, _ = fit_params(matches, default)
+    assert params.pair_sd > default.pair_sd  # the chemistry is seen
+    assert 4 * params.initial_sd**2 + 2 * params.pair_sd**2 == pytest.approx(shape.tau**2)
