@@ -22,7 +22,8 @@ fixed pairs, 120 players x 80 matches, the tuning shapes' defaults):
     model that map is the model's own scale, and the share of players with ``|t_display - r| <= s``
     is about 68% (and 95% within ``2 s``). Both shares are printed. The later mean also holds the
     drift of the months after the cut, which the deviation shown on the cut's day does not claim;
-    so the same shares are printed too against his strength at his first match after the cut.
+    so the same shares are printed too against his strength at his first match after the cut (and
+    a fixed pair's against its sum at its first match after the cut).
 
 (c) Monotonicity. Over random small histories (8 players, 80 matches, rotating partners, deals by
     ``sim.play_match``; long enough that the Learner refits its parameters once, at 60), for a
@@ -139,6 +140,7 @@ def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
         rows: list[tuple[float, float, float]] = []
         next_rows: list[tuple[float, float, float]] = []
         pair_rows: list[tuple[float, float, float]] = []
+        pair_next: list[tuple[float, float, float]] = []
         for seed in seeds:
             stream = stream_of(shape, seed)
             ms = stream.matches
@@ -169,6 +171,7 @@ def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
                     chem = stream.chemistry.get((u[0], u[1]), stream.chemistry.get((u[1], u[0]), 0.0))
                     r, dev = learner.state.pair_display(u[0], u[1])
                     pair_rows.append((r, dev, statistics.fmean(ts) + chem))
+                    pair_next.append((r, dev, ts[0] + chem))
         devs = [dev for _, dev, _ in rows]
         one, two, scale = coverage(rows)
         print(
@@ -187,6 +190,9 @@ def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
                 f"within 1 deviation {one:.1%}, within 2 {two:.1%}; "
                 f"deviation median {statistics.median(devs):.1f}"
             )
+            one, two, _ = coverage(pair_next)
+            print(f"  {name:16} the same pairs against their strength at their next match: within 1 deviation "
+                  f"{one:.1%}, within 2 {two:.1%}")
 
 
 def history(rng: random.Random, players: int = 8, matches: int = 80) -> list[SimMatch]:

@@ -263,15 +263,15 @@ class RatingState:
 
     def display(self, player: str, day: float | None = None) -> tuple[float, float]:
         """(rating, deviation) on the display scale, e.g. 1500 ± 60; deviation grows with absence.
-        It adds ``f² v0 / 2`` to the filter's own variance, ``f`` the share of the player's matches
-        with his most frequent partner: how a pair's strength splits between partners stays as
-        uncertain as it began (docs/ratings.md); ``own_deviation`` decides what is provisional.
-        It adds too the square of the rating's distance from the form: the rating is as far from
-        the strength as the form's uncertainty plus what the matches it did not count said."""
+        It adds ``f² v0 (v0 + vc) / (2 v0 + vc)`` (``vc`` the pair term's prior, ``f`` the share of
+        his matches with his most frequent partner: how a pair's strength splits between partners
+        and pair term stays as uncertain as it began, docs/ratings.md) and the square of the
+        rating's distance from the form (what the matches it did not count said)."""
         r = self.players.get(player)
         v = self._var_now(r, day, self.params.initial_sd**2)
         f = self.partner_share(player)
-        v += f * f * self.params.initial_sd**2 / 2
+        v0, vc = self.params.initial_sd**2, self.params.pair_sd**2
+        v += f * f * v0 * (v0 + vc) / (2 * v0 + vc)
         mu = r.mu if r else 0.0
         if r is not None:
             v += (r.estimate - mu) ** 2

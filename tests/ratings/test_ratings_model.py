@@ -180,8 +180,9 @@ def test_the_harness_runs_and_its_floor_is_below_the_model() -> None:
 
 
 def test_a_fixed_partner_widens_the_deviation_shown_but_not_the_provisional_one():
-    """Always with one partner, the results show the pair's sum: each partner's share stays as
-    uncertain as v0 / 2 (RatingState.display); a player who never repeats a partner keeps the
+    """Always with one partner, the results show the pair's sum: each partner's share of it stays
+    as uncertain as it began, v0 (v0 + vc) / (2 v0 + vc) with the pair term's prior vc (v0 / 2
+    without a pair term; RatingState.display); a player who never repeats a partner keeps the
     filter's own deviation, and provisional reads the filter's own for both."""
     from ratings.core.model import Deal, Match, RatingState
 
@@ -191,13 +192,15 @@ def test_a_fixed_partner_widens_the_deviation_shown_but_not_the_provisional_one(
     for k in range(30):
         ns = ("fixed-a", "fixed-b") if k % 2 else ("rover", next(others))
         state.update(Match(ns, (next(others), next(others)), "NS" if k % 3 else "EW", deals, float(k)))
-    v0 = state.params.initial_sd**2
+    v0, vc = state.params.initial_sd**2, state.params.pair_sd**2
+    split = v0 * (v0 + vc) / (2 * v0 + vc)  # var(a | a + b + c) for a, b ~ N(0, v0), c ~ N(0, vc)
+    assert v0 / 2 < split < v0
     scale = state.params.scale
     for fixed in ("fixed-a", "fixed-b"):
         assert state.partner_share(fixed) == 1.0
         own = state.own_deviation(fixed, 29.0)
         apart = state.players[fixed].estimate - state.players[fixed].mu  # the rating's distance from the form
-        assert abs(state.display(fixed, 29.0)[1] ** 2 - (own**2 + scale**2 * (v0 / 2 + apart**2))) < 1e-6
+        assert abs(state.display(fixed, 29.0)[1] ** 2 - (own**2 + scale**2 * (split + apart**2))) < 1e-6
         assert not state.is_provisional(fixed, 29.0)  # fifteen matches: not new, only not separable
     assert state.partner_share("rover") == 1 / 15
     apart = state.players["rover"].estimate - state.players["rover"].mu
