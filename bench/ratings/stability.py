@@ -191,8 +191,8 @@ def calibration(seeds: list[int], shapes: list[Shape] | None = None) -> None:
                 f"deviation median {statistics.median(devs):.1f}"
             )
             one, two, _ = coverage(pair_next)
-            print(f"  {name:16} the same pairs against their strength at their next match: within 1 deviation "
-                  f"{one:.1%}, within 2 {two:.1%}")
+            print(f"  {name:16} the same pairs against their strength at their next match: "
+                  f"within 1 deviation {one:.1%}, within 2 {two:.1%}")
 
 
 def history(rng: random.Random, players: int = 8, matches: int = 80) -> list[SimMatch]:
