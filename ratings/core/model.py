@@ -268,9 +268,9 @@ class RatingState:
         and pair term stays as uncertain as it began, docs/ratings.md) and the square of the
         rating's distance from the form (what the matches it did not count said)."""
         r = self.players.get(player)
-        v = self._var_now(r, day, self.params.initial_sd**2)
-        f = self.partner_share(player)
         v0, vc = self.params.initial_sd**2, self.params.pair_sd**2
+        v = self._var_now(r, day, v0)
+        f = self.partner_share(player)
         v += f * f * v0 * (v0 + vc) / (2 * v0 + vc)
         mu = r.mu if r else 0.0
         if r is not None:
