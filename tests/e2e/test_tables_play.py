@@ -83,19 +83,21 @@ def _take_turn(page) -> bool:
     """Tap a legal card, or decide a redeal by playing the hand; False when it is not this page's turn."""
     decide = page.locator(".bt-decide:not([hidden]) [data-action=pass]")
     if decide.count() and decide.is_visible():
-        try:
-            decide.click(timeout=1000)
-        except Exception:  # noqa: BLE001 - hidden by a frame (the redeal was decided) between look and tap
-            return False
-        return True
+        return _tap(decide)
     legal = page.locator(".bt-hand button.bt-legal:not([disabled])")
     if legal.count():
-        try:
-            legal.first.click(timeout=1000)
-        except Exception:  # noqa: BLE001 - redrawn under the finger by a frame; try again next round
-            return False
-        return True
+        return _tap(legal.first)
     return False
+
+
+def _tap(target) -> bool:
+    """Tap what was just seen; False when a frame hid or redrew it between look and tap (a card
+    played, the redeal question's clock run out), to try again next round."""
+    try:
+        target.click(timeout=1000)
+    except Exception:  # noqa: BLE001 - gone from under the finger; the caller looks again
+        return False
+    return True
 
 
 def _deals_finished(table_id: int) -> int:
