@@ -1,6 +1,6 @@
 """The ratings' explanation page on a phone and a wide screen: the model's own scale (when each
 game was last fitted) and the held-out figures, readable in every language, nothing scrolling sideways but
-the figures' own table. Screenshots go to var/screenshots/."""
+the figures' own table, whose shape headings stay inside its box. Screenshots go to var/screenshots/."""
 
 import pytest
 from django.urls import reverse
@@ -33,6 +33,14 @@ def test_the_explanation_page_reads_on_a_phone_and_a_wide_screen(live_server, ch
                 overflow = page.evaluate(
                     "document.documentElement.scrollWidth - document.documentElement.clientWidth")
                 assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+                # Each shape's heading wraps inside the figures' scrolling box instead of running past
+                # its edge (at 360 px it once ran 8 px out and was cut mid-word).
+                past = page.evaluate("""() => {
+                    const box = document.querySelector('table.harness').parentElement.getBoundingClientRect();
+                    return Math.max(...[...document.querySelectorAll('th.harness-shape span')]
+                        .map(s => s.getBoundingClientRect().right - box.right));
+                }""")
+                assert past <= 0, f"a shape's heading runs {past}px past the figures' box"
                 page.screenshot(path=str(screenshots_dir / f"ratings-how-{language}-{viewport['width']}.png"),
                                 full_page=True)
                 page.locator("#model").locator("..").screenshot(
