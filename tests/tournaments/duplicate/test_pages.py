@@ -126,3 +126,19 @@ def test_board_entry_form_by_the_table_with_pins(client, four):
 def test_boards_pages_404_for_other_formats(client, cup):
     assert client.get(f"/t/{cup.slug}/boards/").status_code == 404
     assert client.get(f"/t/{cup.slug}/boards/1/").status_code == 404
+
+
+def test_a_played_duplicate_round_prints_one_score_sheet_per_table(client, four, organiser):
+    """A duplicate round's matches are confirmed by their boards, with no eyes of their own: the
+    organiser's score sheets with PINs print one a table (they once failed reading a series in them)."""
+    rnd = four.rounds.get()
+    t1, t2 = tables(rnd)
+    E = services.BoardEntry
+    services.enter_board_results(actor=organiser, match=t1, entries=[E(1, ns_points=70), E(2, ns_points=60)])
+    t1.refresh_from_db()
+    assert t1.home_eyes is None and t1.status == "confirmed"
+    client.force_login(organiser)
+    page = client.get(f"/t/{four.slug}/rounds/{rnd.number}/sheets/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert t1.home_pin in text and t2.home_pin in text
