@@ -207,6 +207,18 @@ def _source(records: int, sheets: int) -> str:
     return "records" if records else ("sheets" if sheets else "none")
 
 
+def _of_game(game: str) -> Q:
+    """Seats of matches of this game (``rules["game"]``; Bilka for four has none). A key lookup:
+    SQLite, the embedded database ``bin/site`` runs on, has no JSON ``contains``."""
+    return Q(match__rules__game=game)
+
+
+def _not_of_game(game: str) -> Q:
+    """Seats of matches of any other game, Bilka for four's included: the key lookup alone is NULL
+    where there is no key, and its negation would drop those rows too."""
+    return ~Q(match__rules__has_key="game") | ~Q(match__rules__game=game)
+
+
 def player_figures(player: Player, user: Any) -> dict[str, Any]:
     """A player's figures over the matches `user` may see, each saying what it counts from."""
     seats = ArchivedSeat.objects.filter(player=player, match__in=visible_matches(user))
@@ -220,9 +232,9 @@ def player_figures(player: Player, user: Any) -> dict[str, Any]:
     sheets = matches["total"] - matches["records"]
     per_pair = []
     # Bilka for two's S (seat 2) is the second side: his figures are the deals' ew_ columns
-    two_s = Q(seat=2, match__rules__contains={"game": BILKA2})
+    two_s, not_two_s = Q(seat=2) & _of_game(BILKA2), ~Q(seat=2) | _not_of_game(BILKA2)
     for pair in (0, 1):
-        chairs = Q(seat__in=(0, 2)) & ~two_s if pair == 0 else Q(seat__in=(1, 3)) | two_s
+        chairs = Q(seat__in=(0, 2)) & not_two_s if pair == 0 else Q(seat__in=(1, 3)) | two_s
         deals = ArchivedDeal.objects.filter(match__in=seats.filter(chairs).values("match_id"))
         per_pair.append((pair, deals))
     counted = {"deals": 0, "deals_records": 0, "on_duty": 0, "won_on_duty": 0, "against": 0,
@@ -292,8 +304,7 @@ def partners(player: Player, seats: QuerySet[ArchivedSeat]) -> list[dict[str, An
     """His usual partners: who sat opposite him, most matches first (bots are not partners)."""
     rows: dict[tuple[int | None, str], int] = {}
     # Bilka for two has no partners: the player across the table is the opponent
-    mine = {m: s for m, s in (seats.exclude(match__rules__contains={"game": BILKA2})
-                              .values_list("match_id", "seat"))}
+    mine = {m: s for m, s in (seats.filter(_not_of_game(BILKA2)).values_list("match_id", "seat"))}
     across = (ArchivedSeat.objects.filter(match_id__in=list(mine)).exclude(player=player)
               .exclude(kind=SeatKind.BOT).values_list("match_id", "seat", "player_id", "name"))
     for match_id, seat, pid, name in across:

@@ -11,23 +11,19 @@ today's code, in processes of their own, and compared row by row.
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import subprocess
 import sys
 import tarfile
-import uuid
 from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
-from django.conf import settings
 
 from config.schedule import BACKUP_TASK_NAME, REFIT_TASK_NAME
 from tests.conftest import REPO_ROOT
+from tests.databases import Database, site_env
 from webhooks.schedule import SWEEP_PLAN
 
 pytestmark = pytest.mark.slow
@@ -133,18 +129,6 @@ def before_tree(tmp_path_factory) -> Path:
     return tree
 
 
-def _env(database_url: str, var: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings.dev", DATABASE_URL=database_url, BILKA_VAR_DIR=str(var),
-        REDIS_URL=settings.REDIS_URL, CHANNELS_PREFIX=f"bilka-test-moves-{uuid.uuid4().hex[:8]}",
-        # What the seed queues (analysis, notices) is nobody's work here: kept in this process only,
-        # so no task lands on a queue of the shared Redis that no worker reads.
-        CELERY_BROKER_URL="memory://",
-    )
-    return env
-
-
 #: Runs a tree's manage.py with only that tree's code: an editable install of the project (pip's
 #: finder on sys.meta_path) would fill in what the old tree lacks from the checkout (a package such
 #: as clubs.templatetags, new since), and Django would load it against the old models.
@@ -168,62 +152,13 @@ def _last_json(out: str) -> Any:
     return json.loads(out.strip().splitlines()[-1])
 
 
-class Database:
-    """One database of either kind, read through plain DB-API (no models: they are what moved)."""
-
-    def __init__(self, kind: str, tmp: Path) -> None:
-        self.kind = kind
-        if kind == "sqlite":
-            self.path = tmp / "site.sqlite3"
-            self.url = f"sqlite:///{self.path}"
-        else:
-            db = settings.DATABASES["default"]
-            self.server = {"host": db.get("HOST") or "127.0.0.1", "port": db.get("PORT") or 5432,
-                           "user": db.get("USER") or "postgres", "password": db.get("PASSWORD") or None}
-            self.name = f"bilka_moves_{uuid.uuid4().hex[:10]}"
-            with psycopg.connect(dbname="postgres", autocommit=True, **self.server) as conn:
-                conn.execute(f'CREATE DATABASE "{self.name}"')
-            password = f":{self.server['password']}" if self.server["password"] else ""
-            self.url = (f"postgres://{self.server['user']}{password}@{self.server['host']}:"
-                        f"{self.server['port']}/{self.name}")
-
-    def drop(self) -> None:
-        if self.kind == "postgresql":
-            with psycopg.connect(dbname="postgres", autocommit=True, **self.server) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-    def _connect(self) -> Any:
-        if self.kind == "sqlite":
-            return sqlite3.connect(self.path)
-        return psycopg.connect(dbname=self.name, **self.server)
-
-    def rows(self) -> dict[str, list[dict[str, Any]]]:
-        """Every table's rows, each a dict by column name (a rebuilt SQLite table may order its
-        columns anew), sorted so that two snapshots compare whatever order the rows come in."""
-        with self._connect() as conn:
-            cursor = conn.cursor()
-            if self.kind == "sqlite":
-                cursor.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
-            else:
-                cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
-            tables = [name for (name,) in cursor.fetchall()]
-            out = {}
-            for table in tables:
-                cursor.execute(f'SELECT * FROM "{table}"')  # noqa: S608 - names read from the catalogue
-                columns = [c[0] for c in cursor.description]
-                rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-                out[table] = sorted(rows, key=lambda r: repr(sorted(r.items())))
-            return out
-
-
 @pytest.fixture(scope="module", params=["postgresql", "sqlite"])
 def migrated(request, before_tree, tmp_path_factory) -> Iterator[dict[str, Any]]:
     """A database seeded by the release before, its snapshot, then migrated by today's code (once a
     kind of database: every test below reads the same run)."""
     tmp = tmp_path_factory.mktemp(request.param)
     database = Database(request.param, tmp)
-    env = _env(database.url, tmp)
+    env = site_env(database.url, tmp)
     try:
         _manage(before_tree, env, "migrate", "-v0")
         for seed in ("seed_demo", "seed_demo_tournaments", "seed_demo_tables", "recompute_ratings"):
