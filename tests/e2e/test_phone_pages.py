@@ -1,5 +1,6 @@
 """Tournament pages on a phone: the active tab is in view, the bracket shows how to reach the final,
-and the printed pairings of a full evening fit one A4 page."""
+and the printed pairings of a full evening fit one A4 page (and, read on the phone, only their table
+scrolls sideways)."""
 
 import datetime
 import re
@@ -95,6 +96,9 @@ def test_printed_pairings_of_twenty_tables_fit_one_a4_page(live_server, chromium
         page = browser.new_context(viewport=PHONE, locale="ru-RU").new_page()
         try:
             page.goto(f"{live_server.url}/t/{t.slug}/rounds/1/print/")
+            # on the phone's screen the page itself does not scroll sideways: the table does, in its box
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"the pairings page scrolls sideways by {overflow}px on a phone"
             pdf = page.pdf(prefer_css_page_size=True)
             (screenshots_dir / "pairings-20-tables.pdf").write_bytes(pdf)
             pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
