@@ -13,6 +13,7 @@ import random
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from clubs.models import Club
 from gameplay import services as tables
@@ -22,7 +23,15 @@ from gameplay.engine.selfplay import bot_match
 from gameplay.management.commands.seed_demo_tables import play_on, quietly
 from gameplay.models import Table, TableStatus
 from tournaments import services
-from tournaments.models import Match, MatchStatus, Notification, RoundStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    Match,
+    MatchStatus,
+    Notification,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.services import online
 from tournaments.services.day import remind
 
@@ -87,6 +96,7 @@ class Command(BaseCommand):
         most demo accounts at them, so those accounts get the round's reminders whatever the draw
         (which can differ with the database's ids). With ``sheets`` each result is the score sheet,
         deal by deal, of a match the engine's bots played (``demo_sheet``)."""
+        _held(tournament, rnd)
         open_matches = sorted(
             Match.objects.filter(round=rnd, bye=False, status=MatchStatus.SCHEDULED)
             .select_related("home__player_a", "home__player_b", "away__player_a", "away__player_b")
@@ -269,6 +279,23 @@ def demo_sheet(rules: dict, *, seed: int) -> list[dict]:
             "all_tricks": pairs.pop() if len(pairs) == 1 else None,
         })
     return deals
+
+
+def _held(tournament: Tournament, rnd: Round) -> None:
+    """Put a demo round at its evening: the results an organiser enters are learnt at the round's
+    pairing (``services.archiving``), so the ratings' history, charts and the archive show the events
+    on their own days rather than every match at the minute the seed ran. Rounds an hour apart from
+    18:00 of the first day, a league's a matchday apart; today's event early enough to be over."""
+    now = timezone.now()
+    start = timezone.make_aware(datetime.datetime.combine(tournament.starts_on, datetime.time(18)))
+    start = min(start, now - datetime.timedelta(hours=6))
+    days = tournament.matchday_days or 0
+    step = datetime.timedelta(days=days) if days else datetime.timedelta(hours=1)
+    rnd.created_at = min(start + (rnd.number - 1) * step, now)  # the round's own save keeps it too
+    Round.objects.filter(pk=rnd.pk).update(created_at=rnd.created_at)
+    # and its matches were played then: where the organiser sits at one himself, his entry is the
+    # players' report, which would otherwise be learnt at the minute it was made
+    Match.objects.filter(round=rnd, bye=False).update(played_at=rnd.created_at)
 
 
 def _accounts_at(match: Match) -> int:
