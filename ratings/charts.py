@@ -250,9 +250,10 @@ def event_words(line) -> str:
 
 
 def signed(change: float) -> str:
-    """A change as the pages write it: +14, −3 (a real minus), +0."""
+    """A change as the pages write it: +14, −3 (a real minus), 0 (no sign: a loss the rating kept
+    where it was must not read as a gain)."""
     value = round(change)
-    return f"−{-value}" if value < 0 else f"+{value}"
+    return f"−{-value}" if value < 0 else (f"+{value}" if value > 0 else "0")
 
 
 def points_of(lines) -> list[ChartPoint]:

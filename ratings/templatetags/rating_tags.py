@@ -68,8 +68,15 @@ def table_odds(table):
 
 @register.filter
 def signed(change):
-    """A change as the pages write it: +14, −3."""
+    """A change as the pages write it: +14, −3, 0."""
     return charts.signed(change)
+
+
+@register.filter
+def change_class(change):
+    """The colour of a change as ``signed`` writes it: "gain", "loss", or none for 0."""
+    value = round(change)
+    return "gain" if value > 0 else ("loss" if value < 0 else "")
 
 
 @register.filter

@@ -177,3 +177,12 @@ def test_a_table_with_a_bot_says_it_will_not_be_rated(client):
     table_services.fill_with_bots(table_id=table.pk, user=three[0].user)
     page = client.get(reverse("gameplay:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "will not change any rating" in page
+
+
+def test_a_change_that_rounds_to_nothing_reads_as_nothing_not_as_a_gain():
+    """A loss the rating kept where it was (the sign rule) is a change of 0: written "0", in neither
+    colour, where it once read "+0" in the gain's green beside "lost"."""
+    from ratings.templatetags.rating_tags import change_class, signed
+
+    assert [signed(x) for x in (14.4, 0.4, 0.0, -0.4, -3.2)] == ["+14", "0", "0", "0", "−3"]
+    assert [change_class(x) for x in (14.4, 0.4, 0.0, -0.4, -3.2)] == ["gain", "", "", "", "loss"]
