@@ -97,7 +97,8 @@ def test_printed_pairings_of_twenty_tables_fit_one_a4_page(live_server, chromium
         try:
             page.goto(f"{live_server.url}/t/{t.slug}/rounds/1/print/")
             # on the phone's screen the page itself does not scroll sideways: the table does, in its box
-            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"the pairings page scrolls sideways by {overflow}px on a phone"
             pdf = page.pdf(prefer_css_page_size=True)
             (screenshots_dir / "pairings-20-tables.pdf").write_bytes(pdf)
