@@ -207,16 +207,11 @@ def _source(records: int, sheets: int) -> str:
     return "records" if records else ("sheets" if sheets else "none")
 
 
-def _of_game(game: str) -> Q:
-    """Seats of matches of this game (``rules["game"]``; Bilka for four has none). A key lookup:
-    SQLite, the embedded database ``bin/site`` runs on, has no JSON ``contains``."""
-    return Q(match__rules__game=game)
-
-
 def _not_of_game(game: str) -> Q:
-    """Seats of matches of any other game, Bilka for four's included: the key lookup alone is NULL
-    where there is no key, and its negation would drop those rows too."""
-    return ~Q(match__rules__has_key="game") | ~Q(match__rules__game=game)
+    """Seats of matches of any other game than ``game`` (``rules["game"]``), Bilka for four's, which
+    has none, included: a key lookup (SQLite, under ``bin/site``, has no JSON ``contains``) is NULL
+    where there is no key, and its negation alone would drop those rows too."""
+    return Q(match__rules__game__isnull=True) | ~Q(match__rules__game=game)
 
 
 def player_figures(player: Player, user: Any) -> dict[str, Any]:
@@ -232,7 +227,7 @@ def player_figures(player: Player, user: Any) -> dict[str, Any]:
     sheets = matches["total"] - matches["records"]
     per_pair = []
     # Bilka for two's S (seat 2) is the second side: his figures are the deals' ew_ columns
-    two_s, not_two_s = Q(seat=2) & _of_game(BILKA2), ~Q(seat=2) | _not_of_game(BILKA2)
+    two_s, not_two_s = Q(seat=2, match__rules__game=BILKA2), ~Q(seat=2) | _not_of_game(BILKA2)
     for pair in (0, 1):
         chairs = Q(seat__in=(0, 2)) & not_two_s if pair == 0 else Q(seat__in=(1, 3)) | two_s
         deals = ArchivedDeal.objects.filter(match__in=seats.filter(chairs).values("match_id"))

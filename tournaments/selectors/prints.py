@@ -110,7 +110,7 @@ def series_sheets(*, tournament: Tournament, rnd: Round) -> list[SeriesSheet]:
         # A lone match prints its one sheet; only a series reads its games' eyes (a duplicate
         # round's matches are confirmed with none: their scores are the boards').
         decided = best_of > 1 and tie_outcome(tie, best_of).winner is not None
-        count = len(tie) if decided or best_of == 1 else max(best_of, len(tie))
+        count = len(tie) if decided else max(best_of, len(tie))
         sure = best_of // 2 + 1  # no tie is decided before this many games
         for game in range(1, count + 1):
             match = tie[game - 1] if game <= len(tie) else None
