@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -75,3 +77,24 @@ class Database:
                 rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
                 out[table] = sorted(rows, key=lambda r: repr(sorted(r.items())))
             return out
+
+
+#: Runs a tree's manage.py with only that tree's code: an editable install of the project (pip's
+#: finder on sys.meta_path) would fill in what the old tree lacks from the checkout (a package such
+#: as clubs.templatetags, new since), and Django would load it against the old models.
+ONLY_THIS_TREE = (
+    "import runpy, sys; "
+    "sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' not in getattr(f, '__module__', '')]; "
+    "sys.path_hooks[:] = [h for h in sys.path_hooks if '__editable__' not in getattr(h, '__module__', '')]; "
+    "sys.path_importer_cache.clear(); sys.argv = sys.argv[1:]; "
+    "runpy.run_path('manage.py', run_name='__main__')"
+)
+
+
+def manage(tree: Path, env: dict[str, str], *args: str) -> str:
+    """Run ``manage.py`` of the code in ``tree`` (a checkout, or the release before's) on ``env``'s
+    database; its output, or the test fails with it."""
+    done = subprocess.run([sys.executable, "-c", ONLY_THIS_TREE, "manage.py", *args], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, f"manage.py {' '.join(args)} in {tree}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout

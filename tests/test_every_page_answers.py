@@ -12,14 +12,12 @@ SQLite (a JSON ``contains`` lookup) and a duplicate round's score sheets failing
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.databases import Database, site_env
+from tests.databases import Database, manage, site_env
 
 pytestmark = pytest.mark.slow
 
@@ -69,22 +67,15 @@ print(json.dumps(out))
 """
 
 
-def _manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=REPO_ROOT, env=env, capture_output=True,
-                          text=True, timeout=1800)
-    assert done.returncode == 0, f"manage.py {' '.join(args)}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done.stdout
-
-
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_every_page_reachable_from_home_answers_on_the_demo_data(kind: str, tmp_path: Path) -> None:
     database = Database(kind, tmp_path)
     env = site_env(database.url, tmp_path)
     try:
-        _manage(env, "migrate", "-v0")
+        manage(REPO_ROOT, env, "migrate", "-v0")
         for seed in SEEDS:
-            _manage(env, seed)
-        walked = json.loads(_manage(env, "shell", "-c", WALK).strip().splitlines()[-1])
+            manage(REPO_ROOT, env, seed)
+        walked = json.loads(manage(REPO_ROOT, env, "shell", "-c", WALK).strip().splitlines()[-1])
     finally:
         database.drop()
     # the walk reaches the site: tables, tournaments of every format, the archive, the ratings

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tarfile
 from collections.abc import Iterator
 from io import BytesIO
@@ -23,7 +22,7 @@ import pytest
 
 from config.schedule import BACKUP_TASK_NAME, REFIT_TASK_NAME
 from tests.conftest import REPO_ROOT
-from tests.databases import Database, site_env
+from tests.databases import Database, manage, site_env
 from webhooks.schedule import SWEEP_PLAN
 
 pytestmark = pytest.mark.slow
@@ -129,25 +128,6 @@ def before_tree(tmp_path_factory) -> Path:
     return tree
 
 
-#: Runs a tree's manage.py with only that tree's code: an editable install of the project (pip's
-#: finder on sys.meta_path) would fill in what the old tree lacks from the checkout (a package such
-#: as clubs.templatetags, new since), and Django would load it against the old models.
-ONLY_THIS_TREE = (
-    "import runpy, sys; "
-    "sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' not in getattr(f, '__module__', '')]; "
-    "sys.path_hooks[:] = [h for h in sys.path_hooks if '__editable__' not in getattr(h, '__module__', '')]; "
-    "sys.path_importer_cache.clear(); sys.argv = sys.argv[1:]; "
-    "runpy.run_path('manage.py', run_name='__main__')"
-)
-
-
-def _manage(tree: Path, env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "-c", ONLY_THIS_TREE, "manage.py", *args], cwd=tree, env=env,
-                          capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, f"manage.py {' '.join(args)} in {tree}:\n{done.stdout}\n{done.stderr}"
-    return done.stdout
-
-
 def _last_json(out: str) -> Any:
     return json.loads(out.strip().splitlines()[-1])
 
@@ -160,17 +140,17 @@ def migrated(request, before_tree, tmp_path_factory) -> Iterator[dict[str, Any]]
     database = Database(request.param, tmp)
     env = site_env(database.url, tmp)
     try:
-        _manage(before_tree, env, "migrate", "-v0")
+        manage(before_tree, env, "migrate", "-v0")
         for seed in ("seed_demo", "seed_demo_tournaments", "seed_demo_tables", "recompute_ratings"):
-            _manage(before_tree, env, seed)
-        old_tasks = _last_json(_manage(before_tree, env, "shell", "-c", BEFORE_SCRIPT))
+            manage(before_tree, env, seed)
+        old_tasks = _last_json(manage(before_tree, env, "shell", "-c", BEFORE_SCRIPT))
         before = database.rows()
-        _manage(REPO_ROOT, env, "migrate", "-v0")
+        manage(REPO_ROOT, env, "migrate", "-v0")
         after = database.rows()
-        _manage(REPO_ROOT, env, "migrate", "--check")
-        _manage(REPO_ROOT, env, "makemigrations", "--check", "--dry-run")
+        manage(REPO_ROOT, env, "migrate", "--check")
+        manage(REPO_ROOT, env, "makemigrations", "--check", "--dry-run")
         yield {"before": before, "after": after, "old_tasks": old_tasks,
-               "now": _last_json(_manage(REPO_ROOT, env, "shell", "-c", AFTER_SCRIPT))}
+               "now": _last_json(manage(REPO_ROOT, env, "shell", "-c", AFTER_SCRIPT))}
     finally:
         database.drop()
 
