@@ -13,9 +13,12 @@ the site on a schedule):
    outcome frequencies give the cuts in units of ``sqrt(1 + tau^2)`` and ``tau`` is the one that
    maximises the matches' marginal likelihood (``d`` integrated out on a grid) — the same
    likelihood TrueSkill Through Time and Whole-History Rating put on a game, here on a deal.
-   Where the deals cannot say (final scores only, or eyes that leave the pair on duty open; the
-   deal shape then keeps its defaults), ``fit_spread`` gives ``tau`` the same way from each
-   match's final score (the loser's eyes, or the winner alone), read in the model's own tables.
+   Eyes alone leave the pair on duty open on a deal worth two (a plain win against the pair on
+   duty or a rout on duty): the cuts are then the likeliest for every deal as recorded, the open
+   ones read as either, and ``tau`` is the final scores' (next). Where the deals cannot say
+   (final scores only, or deals whose size is unknown; the deal shape then keeps its defaults),
+   ``fit_spread`` gives ``tau`` the same way from each match's final score (the loser's eyes, or
+   the winner alone), in the model's tables.
    The replayed log-loss of step 2 does not find it: a wider spread is a faster learner too, and
    on simulated eyes-only streams it preferred 0.4 whether the true spread was 0.1, 0.25 or 0.5.
 2. **How strengths spread and move** (``Learner.refit``): a new player's spread, the drift of
@@ -54,6 +57,8 @@ _CLASSES = {
     (EW, "win"): ("-r", "0"), (EW, "rout"): ("-L", "-r"),
     (EW, "lucy"): ("-inf", "-L"), (EW, "any"): ("-inf", "0"),
 }
+# A deal worth two eyes with the pair on duty open: (OPEN, winner) in ``DealsOf.cells``, duty sign 0.
+OPEN = "win-or-rout"
 
 
 @dataclass
@@ -92,7 +97,14 @@ def deals_of(match: Match) -> DealsOf | None:
             continue
         if deal.kind == "eggs" or deal.winner is None:
             continue
-        cls = _CLASSES.get((deal.winner, deal.kind)) or _CLASSES[(deal.winner, "any")]
+        kind = deal.kind
+        if kind == "win-or-rout":
+            if not sign:  # a plain win of the pair not on duty or a rout of the pair on duty
+                key = (0, (OPEN, deal.winner))
+                cells[key] = cells.get(key, 0) + 1
+                continue
+            kind = "rout" if (sign > 0) == (deal.winner == NS) else "win"
+        cls = _CLASSES.get((deal.winner, kind)) or _CLASSES[(deal.winner, "any")]
         key = (sign, cls)
         cells[key] = cells.get(key, 0) + 1
     return out
@@ -104,6 +116,7 @@ class ShapeFit:
     points_scale: float
     tau: float
     deals: int
+    spread_from_deals: bool = True  # False: eyes with the pair on duty open; the final scores give it
 
 
 def _cut_values(e: float, r: float, lucy: float) -> dict[str, float]:
@@ -135,60 +148,128 @@ def _normal_grid(points: int, reach: float) -> tuple[list[float], list[float]]:
     return nodes, [w / wsum for w in weights]
 
 
-def _best_tau(loglik: Callable[[float], float], steps: int) -> float:
-    """The ``tau`` from 0.05 to 4 that maximises ``loglik``: golden-section search on log tau."""
+def _golden_max(f: Callable[[float], float], a: float, b: float, steps: int) -> float:
+    """The ``x`` in [a, b] that maximises ``f`` (unimodal there): golden-section search."""
     g = (math.sqrt(5) - 1) / 2
-    a, b = math.log(0.05), math.log(4.0)
     c1, c2 = b - g * (b - a), a + g * (b - a)
-    f1, f2 = loglik(math.exp(c1)), loglik(math.exp(c2))
+    f1, f2 = f(c1), f(c2)
     for _ in range(steps):
         if f1 > f2:
             b, c2, f2 = c2, c1, f1
             c1 = b - g * (b - a)
-            f1 = loglik(math.exp(c1))
+            f1 = f(c1)
         else:
             a, c1, f1 = c1, c2, f2
             c2 = a + g * (b - a)
-            f2 = loglik(math.exp(c2))
-    return math.exp(0.5 * (a + b))
+            f2 = f(c2)
+    return 0.5 * (a + b)
+
+
+def _best_tau(loglik: Callable[[float], float], steps: int) -> float:
+    """The ``tau`` from 0.05 to 4 that maximises ``loglik``: golden-section search on log tau."""
+    return math.exp(_golden_max(lambda t: loglik(math.exp(t)), math.log(0.05), math.log(4.0), steps))
 
 
 def _shrink(value: float, default: float, n: float) -> float:
     return (value * n + default * PRIOR_DEALS) / (n + PRIOR_DEALS)
 
 
-def _marginal_loglik(summaries: list[DealsOf], tau: float, e: float, r: float, lucy: float) -> float:
-    """Sum over matches of log of the integral over d ~ N(0, tau^2) of the outcome classes' probabilities."""
+Cell = tuple[int, tuple[str, str]]  # a key of ``DealsOf.cells``: (duty sign, class)
+
+
+def _cell_p(key: Cell, e: float, r: float, lucy: float, mean: float, k: float) -> float:
+    """P(a deal falls in ``key``'s cell), NS's margin N(mean +- e, k^2) (+ e with NS on duty)."""
+    cdf = _N.cdf
+    sign, cls = key
+
+    def within(m: float, lo: float, hi: float) -> float:
+        below_hi = 1.0 if hi == math.inf else cdf((hi - m) / k)
+        return below_hi - (0.0 if lo == -math.inf else cdf((lo - m) / k))
+
+    on, off = mean + e, mean - e  # NS's mean margin with NS on duty, with EW on duty
+    if cls[0] == OPEN:  # two eyes: a plain win against the pair on duty or a rout on duty
+        if cls[1] == NS:
+            return 0.5 * (within(off, 0.0, r) + within(on, r, lucy))
+        return 0.5 * (within(on, -r, 0.0) + within(off, -lucy, -r))
+    cuts = _cut_values(e, r, lucy)
+    lo, hi = cuts[cls[0]], cuts[cls[1]]
+    if sign:  # the pair on duty known
+        return within(on if sign > 0 else off, lo, hi)
+    return 0.5 * (within(on, lo, hi) + within(off, lo, hi))  # either pair held the jack of clubs
+
+
+Pattern = tuple[tuple[Cell, int], ...]  # one match's outcome counts, cell by cell
+
+
+def _patterns(summaries: list[DealsOf]) -> list[tuple[Pattern, int]]:
+    """The matches' outcome counts, each pattern once with the number of matches that had it (the
+    likelihood is read once for each: half as many in a stream of eyes)."""
+    out: dict[Pattern, int] = {}
+    for sm in summaries:
+        key = tuple(sorted((sm.cells or {}).items()))
+        out[key] = out.get(key, 0) + 1
+    return list(out.items())
+
+
+def _marginal_loglik(
+    patterns: list[tuple[Pattern, int]], tau: float, e: float, r: float, lucy: float
+) -> float:
+    """Sum over matches of log of the integral over d ~ N(0, tau^2) of the outcome classes'
+    probabilities; ``patterns``: the matches' outcome counts, each with how many matches had it."""
     nodes, weights = _normal_grid(17, 3.5)
     grid = len(nodes)
-    cuts = _cut_values(e, r, lucy)
-    cdf = _N.cdf
     # log P(class | d, duty) at every node, computed once for all matches.
-    logp: dict[tuple[int, tuple[str, str]], list[float]] = {}
-    for sign in (1, -1, 0):
-        for cls in set(_CLASSES.values()):
-            lo, hi = cuts[cls[0]], cuts[cls[1]]
-            row = []
-            for z in nodes:
-                # Duty unknown (sign 0): either pair held the jack of clubs, one chance in two.
-                p = 0.0
-                for edge, share in (((e, 1.0),) if sign > 0 else ((-e, 1.0),) if sign < 0
-                                    else ((e, 0.5), (-e, 0.5))):
-                    m = tau * z + edge
-                    p += share * ((1.0 if lo == -math.inf else cdf(m - lo))
-                                  - (0.0 if hi == math.inf else cdf(m - hi)))
-                row.append(math.log(max(p, 1e-300)))
-            logp[(sign, cls)] = row
+    keys = {key for cells, _ in patterns for key, _ in cells}
+    logp = {key: [math.log(max(_cell_p(key, e, r, lucy, tau * z, 1.0), 1e-300)) for z in nodes]
+            for key in keys}
     total = 0.0
-    for sm in summaries:
+    for cells, times in patterns:
         acc = [0.0] * grid
-        for key, count in (sm.cells or {}).items():
+        for key, count in cells:
             row = logp[key]
             for i in range(grid):
                 acc[i] += count * row[i]
         top = max(acc)
-        total += top + math.log(sum(w * math.exp(a - top) for w, a in zip(weights, acc, strict=True)))
+        total += times * (top + math.log(sum(w * math.exp(a - top)
+                                                  for w, a in zip(weights, acc, strict=True))))
     return total
+
+
+def _likeliest_shape(
+    cells: dict[Cell, float], k: float, start: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """(e, r, lucy) that make the pooled ``cells`` likeliest, each deal's margin N(+-e, k^2), by
+    golden-section search on each in turn. With no deal read as Lucy's (eyes alone cannot tell
+    one), Lucy stays where ``start`` puts her and the cells are read as deals that were not hers."""
+    fit_lucy = any(cls in (("L", "inf"), ("-inf", "-L")) for _, cls in cells)
+
+    def loglik(x: list[float]) -> float:
+        e, r, lucy = x
+        norm = 0.0
+        if not fit_lucy:
+            lucy_p = sum(_cell_p((0, cls), e, r, lucy, 0.0, k) for cls in (("L", "inf"), ("-inf", "-L")))
+            norm = math.log(max(1.0 - lucy_p, 1e-300))
+        return sum(c * (math.log(max(_cell_p(key, e, r, lucy, 0.0, k), 1e-300)) - norm)
+                   for key, c in cells.items())
+
+    lucy0 = min(max(start[2], 0.5), 11.9)
+    # Two shapes can give the same shares of one, two and three eyes (a small edge with a late rout,
+    # a large edge with an early one): the search starts from the shape held and finds the nearer.
+    x = [start[0], min(start[1], lucy0 - 0.1), lucy0]
+    for _ in range(10):
+        before = list(x)
+        for i in range(3 if fit_lucy else 2):
+            a, b = ((0.0, 3.0 * k), (0.01, x[2] - 0.02), (x[1] + 0.02, 12.0))[i]
+
+            def f(v: float, i: int = i) -> float:
+                y = list(x)
+                y[i] = v
+                return loglik(y)
+
+            x[i] = _golden_max(f, a, b, 26)
+        if max(abs(u - v) for u, v in zip(x, before, strict=True)) < 1e-4:
+            break
+    return x[0], x[1], x[2]
 
 
 def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) -> ShapeFit | None:
@@ -240,10 +321,13 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
         shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
         return ShapeFit(shape, sigma, tau, deals)
     # Eyes only: frequencies by the pair on duty, then tau by the marginal likelihood.
-    duty_wins = duty_known = rout_n = lucy_n = decided = unsized = 0.0
+    duty_wins = duty_known = rout_n = lucy_n = decided = unsized = open_n = 0.0
     for s in summaries:
         for (sign, cls), c in (s.cells or {}).items():
             decided += c
+            if cls[0] == OPEN:
+                open_n += c
+                continue
             unsized += c if cls in (("0", "inf"), ("-inf", "0")) else 0
             ns_won = cls[0] in ("0", "r", "L")
             if sign:
@@ -255,22 +339,46 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
                 lucy_n += c
     if decided < MIN_DEALS:
         return None
-    p_duty = (duty_wins + 1.0) / (duty_known + 2.0)
-    # Eyes alone often leave the pair on duty or the size of a win open (a deal worth 2 eyes is a
-    # plain win of the other pair or a rout of the pair on duty), and which ones are known depends on
-    # the outcome: frequencies and a likelihood that reads an open deal as "any win, either duty"
-    # would both be biased, so the defaults stand (the replayed matches still choose the drift).
-    if duty_known < 0.95 * decided or unsized > 0.05 * decided:
+    # A deal worth two eyes leaves the pair on duty open: a plain win of the pair not on duty or a
+    # rout of the pair on duty. Which deals are open depends on their outcome, so the frequencies of
+    # the others alone would be biased: with open deals the shape is the one that makes every cell
+    # (open ones included) likeliest, d integrated out (the deal's margin N(+-e, 1 + tau^2)). Eyes
+    # do not show Lucy (her deal ends the match): deals of unknown size are left out, and the
+    # others read as deals that were not hers (``_likeliest_shape``).
+    # Deals whose size is unknown altogether cannot be read so: the defaults stand.
+    if duty_known + open_n < 0.95 * decided or unsized > 0.05 * decided:
         return None
+    pooled: dict[Cell, float] = {}  # the deals whose size is known, pooled
+    for s in summaries:
+        for key, c in (s.cells or {}).items():
+            if key[1] not in (("0", "inf"), ("-inf", "0")):
+                pooled[key] = pooled.get(key, 0.0) + c
+
+    if open_n:
+        # The shape at the spread the parameters hold (``fit_params`` then takes the spread from the
+        # final scores, read with this shape: on eyes the deals' own marginal likelihood gave a
+        # narrower spread that predicted worse where the deals came from bots, not from this model).
+        tau0 = math.sqrt(4 * base.initial_sd**2 + 2 * base.pair_sd**2)
+        e, r, lucy = _likeliest_shape(pooled, math.sqrt(1.0 + tau0 * tau0),
+                                      (shape0.duty_edge, shape0.rout_cut, shape0.lucy_cut))
+        shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
+        # Eyes tell the edge and the rout to a tenth at best: a refit that moves them less keeps the
+        # shape held, and the tables built for it (``match_odds``: the match's, the final scores',
+        # about a second each time the shape changes).
+        if max(abs(e - shape0.duty_edge), abs(r - shape0.rout_cut)) < 0.1 and abs(eggs - shape0.eggs) < 0.005:
+            shape = shape0
+        return ShapeFit(shape, base.points_scale, tau0, deals, spread_from_deals=False)
 
     def params_at(tau: float) -> tuple[float, float, float]:
         k = math.sqrt(1.0 + tau * tau)
+        p_duty = (duty_wins + 1.0) / (duty_known + 2.0)
         e = k * _N.inv_cdf(min(max(p_duty, 0.501), 0.999))
         r = _cut_for((rout_n + 0.5) / (decided + 1.0), e, k, 0.01, 10.0)
         lucy = _cut_for((lucy_n + 0.5) / (decided + 1.0), e, k, r + 0.05, 12.0)
         return e, r, lucy
 
-    best_tau = _best_tau(lambda tau: _marginal_loglik(summaries, tau, *params_at(tau)), 18)
+    patterns = _patterns(summaries)
+    best_tau = _best_tau(lambda tau: _marginal_loglik(patterns, tau, *params_at(tau)), 18)
     e, r, lucy = params_at(best_tau)
     shape = DealShape(duty_edge=e, eggs=eggs, rout_cut=r, lucy_cut=lucy)
     return ShapeFit(shape, base.points_scale, best_tau, deals)

@@ -54,11 +54,14 @@ def fit_params(matches: Sequence[Match], start: ModelParams) -> tuple[ModelParam
     side = len(matches[-1].ns) if matches else 2  # players a side: 1 in Bilka for two
     shape = fit_shape(matches, base)
     tau: float | None
-    if shape is not None:
+    if shape is not None and shape.spread_from_deals:
         base = with_shape(base, shape, side)
         tau = shape.tau
     else:
-        # The deals cannot give the strengths' spread: the final scores give it (``fit_spread``).
+        # The deals cannot give the strengths' spread (none; or eyes alone, which give the shape):
+        # the final scores give it (``fit_spread``), read with that shape.
+        if shape is not None:
+            base = replace(base, shape=shape.shape)
         tau = fit_spread(matches, base)
         if tau is not None:
             base = with_tau(base, tau, side)
