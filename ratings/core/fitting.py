@@ -326,13 +326,17 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
         return ShapeFit(shape, sigma, tau, deals)
     # Eyes only: frequencies by the pair on duty, then tau by the marginal likelihood.
     duty_wins = duty_known = rout_n = lucy_n = decided = unsized = open_n = 0.0
+    pooled: dict[Cell, float] = {}  # the deals whose size is known, pooled (read where duty is open)
     for s in summaries:
         for (sign, cls), c in (s.cells or {}).items():
             decided += c
+            if cls in (("0", "inf"), ("-inf", "0")):
+                unsized += c
+            else:
+                pooled[(sign, cls)] = pooled.get((sign, cls), 0.0) + c
             if cls[0] == OPEN:
                 open_n += c
                 continue
-            unsized += c if cls in (("0", "inf"), ("-inf", "0")) else 0
             ns_won = cls[0] in ("0", "r", "L")
             if sign:
                 duty_known += c
@@ -352,12 +356,6 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
     # Deals whose size is unknown altogether cannot be read so: the defaults stand.
     if duty_known + open_n < 0.95 * decided or unsized > 0.05 * decided:
         return None
-    pooled: dict[Cell, float] = {}  # the deals whose size is known, pooled
-    for s in summaries:
-        for key, c in (s.cells or {}).items():
-            if key[1] not in (("0", "inf"), ("-inf", "0")):
-                pooled[key] = pooled.get(key, 0.0) + c
-
     if open_n:
         # The shape at the spread the parameters hold (``fit_params`` then takes the spread from the
         # final scores, read with this shape: on eyes the deals' own marginal likelihood gave a
@@ -373,9 +371,10 @@ def fit_shape(matches: Sequence[Match], base: ModelParams, limit: int = 1500) ->
             shape = shape0
         return ShapeFit(shape, base.points_scale, tau0, deals, spread_from_deals=False)
 
+    p_duty = (duty_wins + 1.0) / (duty_known + 2.0)
+
     def params_at(tau: float) -> tuple[float, float, float]:
         k = math.sqrt(1.0 + tau * tau)
-        p_duty = (duty_wins + 1.0) / (duty_known + 2.0)
         e = k * _N.inv_cdf(min(max(p_duty, 0.501), 0.999))
         r = _cut_for((rout_n + 0.5) / (decided + 1.0), e, k, 0.01, 10.0)
         lucy = _cut_for((lucy_n + 0.5) / (decided + 1.0), e, k, r + 0.05, 12.0)
