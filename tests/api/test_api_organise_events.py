@@ -352,25 +352,26 @@ def test_a_pair_and_a_player_are_checked_in(api, club, organiser, cup, solo, org
 
 
 def test_check_in_takes_the_fee_in_the_same_step_and_no_read_shows_it(api, organiser, cup, organise):
-    set_fee = api.patch(_detail(cup), {"entry_fee": 3000, "fee_currency": "RUB"}, format="json", **organise)
+    set_fee = api.patch(_detail(cup), {"entry_fee": 312000, "fee_currency": "RUB"}, format="json", **organise)
     assert set_fee.status_code == 200
     cup.refresh_from_db()
-    assert (cup.entry_fee, cup.fee_currency) == (3000, "RUB")
+    assert (cup.entry_fee, cup.fee_currency) == (312000, "RUB")
     assert api.patch(_detail(cup), {"fee_currency": "USD"}, format="json", **organise).status_code == 400
     pair, other = cup.entries.order_by("seed")[:2]
     answer = api.post(_check_in(cup, pair), {"paid": "cash"}, format="json", **organise)
     assert answer.status_code == 200 and answer.json()["status"] == "checked_in"
-    assert "paid" not in answer.json() and "3000" not in answer.content.decode()
+    assert "paid" not in answer.json() and "312000" not in answer.content.decode()
     pair.refresh_from_db()
-    assert (pair.paid, pair.paid_amount, pair.paid_to) == ("cash", 3000, organiser)
+    assert (pair.paid, pair.paid_amount, pair.paid_to) == ("cash", 312000, organiser)
     assert AuditEntry.objects.filter(action="entry.payment", object_id=str(pair.pk)).exists()
-    answer = api.post(_check_in(cup, other), {"paid": "transfer", "amount": 2500}, format="json", **organise)
+    paid = {"paid": "transfer", "amount": 258500}
+    answer = api.post(_check_in(cup, other), paid, format="json", **organise)
     other.refresh_from_db()
-    assert (other.paid, other.paid_amount) == ("transfer", 2500)
+    assert (other.paid, other.paid_amount) == ("transfer", 258500)
     refused = api.post(_check_in(cup, other), {"paid": "bitcoin"}, format="json", **organise)
     assert refused.status_code == 400
     listed = api.get(reverse("api:entry_list", kwargs={"slug": cup.slug})).content.decode()
-    assert "transfer" not in listed and "2500" not in listed and '"paid' not in listed
+    assert "transfer" not in listed and "258500" not in listed and '"paid' not in listed
 
 
 def test_check_in_closes_when_round_1_is_paired(api, organiser, cup, organise):

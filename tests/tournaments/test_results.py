@@ -204,15 +204,15 @@ def test_a_pin_on_a_match_no_side_reported_says_why(table, organiser):
 
 
 def test_each_pair_has_its_own_pin_on_its_half_of_the_sheet(client, organiser, table):
-    Match.objects.filter(pk=table.pk).update(home_pin="1357", away_pin="2468")
+    Match.objects.filter(pk=table.pk).update(home_pin="0731", away_pin="0846")
     client.force_login(organiser)
     page = client.get(reverse("tournaments:print_sheets", args=[table.tournament.slug, 1])).content.decode()
     home, away = escape(table.home.name), escape(table.away.name)
     sheet = next(s for s in page.split('<article class="sheet">') if home in s and away in s)
     halves = sheet.split('class="sheet-half"')
     assert len(halves) == 3
-    assert "1357" in halves[1] and home in halves[1] and "2468" not in halves[1] and away not in halves[1]
-    assert "2468" in halves[2] and away in halves[2] and "1357" not in halves[2]
+    assert "0731" in halves[1] and home in halves[1] and "0846" not in halves[1] and away not in halves[1]
+    assert "0846" in halves[2] and away in halves[2] and "0731" not in halves[2]
 
 
 def test_dispute_goes_to_the_organiser_who_corrects(table, organiser):

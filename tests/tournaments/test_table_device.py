@@ -23,7 +23,7 @@ def hall(cup, organiser):
     """The cup's round 1 at eight tables, table 7's PINs known."""
     register_pairs(cup, organiser, 16)
     rnd = services.pair_next_round(actor=organiser, tournament=cup)
-    Match.objects.filter(round=rnd, table=7).update(home_pin="1357", away_pin="2468")
+    Match.objects.filter(round=rnd, table=7).update(home_pin="0731", away_pin="0846")
     return cup
 
 
@@ -51,7 +51,7 @@ def test_a_devices_eleventh_wrong_pin_is_slowed_and_another_device_in_the_hall_i
         with pytest.raises(services.WrongPin):
             services.enter_result(actor=None, match=at_7, home_eyes=12, away_eyes=3, pin="0000", sender=seven)
     with pytest.raises(ValidationError, match="Too many wrong PINs"):
-        services.enter_result(actor=None, match=at_7, home_eyes=12, away_eyes=3, pin="1357", sender=seven)
+        services.enter_result(actor=None, match=at_7, home_eyes=12, away_eyes=3, pin="0731", sender=seven)
     services.enter_result(actor=None, match=at_8, home_eyes=12, away_eyes=3, pin=at_8.home_pin, sender=eight)
     assert Match.objects.get(pk=at_8.pk).status == MatchStatus.UNCONFIRMED
 
@@ -125,16 +125,16 @@ def _post(client, hall, data, table=7):
 def test_report_with_one_pin_and_confirm_with_the_other_on_the_same_device(client, hall):
     m = _match(hall)
     response = _post(client, hall, {"action": "final", "final-home_eyes": "12", "final-away_eyes": "9",
-                                    "pin": "1357"})  # fmt: skip
+                                    "pin": "0731"})  # fmt: skip
     assert response.status_code == 302 and response["Location"] == _url(hall, 7)  # post, redirect, get
     m.refresh_from_db()
     assert (m.status, m.reported_side, m.reported_by) == (MatchStatus.UNCONFIRMED, "home", None)
     page = client.get(_url(hall, 7)).content.decode()
     assert "Now the other pair confirms it with its PIN." in page and "PIN of pair 2" in page
-    assert "1357" not in page and 'value="12"' not in page
-    _post(client, hall, {"action": "confirm", "pin": "1357"})  # pair 1's own PIN never confirms
+    assert "0731" not in page and 'value="12"' not in page
+    _post(client, hall, {"action": "confirm", "pin": "0731"})  # pair 1's own PIN never confirms
     assert "PIN of the pair that reported" in client.get(_url(hall, 7)).content.decode()
-    _post(client, hall, {"action": "confirm", "pin": "2468"})
+    _post(client, hall, {"action": "confirm", "pin": "0846"})
     m.refresh_from_db()
     assert (m.status, m.confirmed_how) == (MatchStatus.CONFIRMED, "pin")
     page = client.get(_url(hall, 7)).content.decode()
@@ -156,21 +156,21 @@ def test_the_device_reports_the_sheet_deal_by_deal_and_shows_the_running_score(c
     _post(client, hall, {"action": "preview", **rows})
     page = client.get(_url(hall, 7)).content.decode()
     assert 'id="device-preview"' in page and 'value="100"' in page
-    _post(client, hall, {"action": "deals", "pin": "2468", **rows})
+    _post(client, hall, {"action": "deals", "pin": "0846", **rows})
     m = _match(hall)
     assert (m.home_eyes, m.away_eyes, m.reported_side) == (0, 12, "away")
 
 
 def test_a_device_dispute_goes_to_the_organiser(client, hall):
-    _post(client, hall, {"action": "final", "final-home_eyes": "12", "final-away_eyes": "9", "pin": "2468"})
-    _post(client, hall, {"action": "dispute", "note": "было 12:10", "pin": "1357"})
+    _post(client, hall, {"action": "final", "final-home_eyes": "12", "final-away_eyes": "9", "pin": "0846"})
+    _post(client, hall, {"action": "dispute", "note": "было 12:10", "pin": "0731"})
     m = _match(hall)
     assert m.status == MatchStatus.DISPUTED and m.dispute_note == "было 12:10"
 
 
 def test_a_form_for_a_match_the_table_no_longer_shows_changes_nothing(client, hall):
     data = {"match": _match(hall, 8).pk, "action": "final", "final-home_eyes": "12", "final-away_eyes": "9",
-            "pin": "1357"}  # fmt: skip
+            "pin": "0731"}  # fmt: skip
     client.post(_url(hall, 7), data)
     assert "The match at this table has changed" in client.get(_url(hall, 7)).content.decode()
     assert not Match.objects.filter(tournament=hall).exclude(status=MatchStatus.SCHEDULED).exists()
@@ -189,7 +189,7 @@ def test_a_devices_wrong_pins_are_counted_on_the_device_not_the_address(client, 
     report = {"action": "final", "final-home_eyes": "12", "final-away_eyes": "9"}
     for _ in range(services.PIN_DEVICE_ALLOWANCE):
         _post(client, hall, {**report, "pin": "0000"})
-    _post(client, hall, {**report, "pin": "1357"})
+    _post(client, hall, {**report, "pin": "0731"})
     assert "Too many wrong PINs" in client.get(_url(hall, 7)).content.decode()
     at_8 = _match(hall, 8)
     Client().post(_url(hall, 8), {"match": at_8.pk, **report, "pin": at_8.home_pin}, REMOTE_ADDR=HALL)
