@@ -68,7 +68,7 @@ def main() -> None:
             gap = (f - w) / (f - o) if f > o else math.nan
             print(
                 f"{kind + '-' + str(seed):>12} {f:8.4f} {w:8.4f} {o:8.4f}  {100 * gap:+.1f}%"
-                f"  (refits {took:.0f} s, {sweeps} sweeps)",
+                f"  (refits {took:.0f} s, {sweeps} Newton steps)",
                 flush=True,
             )
 

@@ -3,10 +3,10 @@
     .venv/bin/python -m bench.ratings.whole_speed [--sizes 10000,100000] [--million] [--flips 10]
 
 Speed: ``ratings.core.whole.fit_whole`` (tolerance 0.01 display points) on simulated streams of
-uneven activity (``bench.ratings.sim.simulate("mix")``), timed after the simulation; its sweeps to
-converge, and seconds per match-sweep to extrapolate to 1,000,000 matches (``--million`` measures
-it on a stream of random fours of 3,000 players, as ``bench/ratings/speed.py`` makes, over 1,000
-days). Days are counted whole, as the site counts them. The filter (``RatingState`` replayed) on
+uneven activity (``bench.ratings.sim.simulate("mix")``), timed after the simulation, with the
+Newton steps and conjugate-gradient iterations it took (``--million`` also measures it on a
+stream of random fours of 3,000 players, as ``bench/ratings/speed.py`` makes, over 1,000 days).
+Days are counted whole, as the site counts them. The filter (``RatingState`` replayed) on
 the same matches for comparison, and whole-history again after one result an eighth of the way in
 is corrected, warm-started from the fit before (what a correction on the site would run).
 
@@ -75,12 +75,11 @@ def speed(sizes: list[int]) -> None:
         i = len(ms) // 8
         again = fit_whole([*ms[:i], mirrored(ms[i]), *ms[i + 1 :]], start=fit)
         t4 = time.perf_counter()
-        per = (t2 - t1) / (len(ms) * fit.sweeps)
         print(
             f"{len(ms):>9,} matches ({len(fit.players)} players; simulated in {t1 - t0:.0f} s): "
-            f"whole-history {t2 - t1:6.1f} s, {fit.sweeps} sweeps ({1e6 * per:.1f} µs a match-sweep); "
+            f"whole-history {t2 - t1:6.1f} s, {fit.sweeps} Newton steps, {fit.iterations} CG iterations; "
             f"filter {t3 - t2:5.1f} s; whole-history again after one corrected result, from the last "
-            f"fit: {t4 - t3:.1f} s, {again.sweeps} sweeps",
+            f"fit: {t4 - t3:.1f} s, {again.sweeps} steps, {again.iterations} iterations",
             flush=True,
         )
 

@@ -1,10 +1,8 @@
-"""The numeric core of whole-history ratings (``ratings.core.whole``): match factors and Newton sweeps.
+"""The match factors of whole-history ratings (``ratings.core.whole``).
 
 ``match_slope`` gives a match factor's slope and curvature in ``d`` (the filter's formulas);
-``LogWin`` is the log match probability of a result, made concave for the fit; ``sweep`` takes one
-Newton step per owner (a player's days, or a pair term) on his tridiagonal Hessian, the others
-fixed (Coulom 2008, section 3.2); ``shift_cost`` is an owner's prior cost of shifting all his
-days; ``variances`` the diagonal of each owner's inverse Hessian. Plain lists, indexed by node.
+``LogWin`` is the log match probability of a result, made concave for the fit. The solve over
+every strength is ``ratings.core.whole_newton``.
 """
 
 from __future__ import annotations
@@ -16,7 +14,11 @@ from ratings.core.match_odds import GRID_LIMIT, GRID_STEP
 
 
 def match_slope(
-    terms: list[tuple[float, float, float]], by_winner: bool, y: float, log_win: LogWin, d: float,
+    terms: list[tuple[float, float, float]],
+    by_winner: bool,
+    y: float,
+    log_win: LogWin,
+    d: float,
     mixed: list[tuple[float, float, float, float, float]] | None = None,
 ) -> tuple[float, float]:
     """Gradient and curvature (minus the second derivative) in ``d`` of the deals' intervals (and
@@ -83,144 +85,3 @@ class LogWin:
         e = self.step
         up, mid, dn = self.at(d + e), self.at(d), self.at(d - e)
         return (up - dn) / (2 * e), max(0.0, -(up - 2 * mid + dn) / (e * e))
-
-
-def shift_cost(
-    own: list[int], x: list[float], prior: list[float], chain: list[float], pull: list[float]
-) -> tuple[float, float]:
-    """(A, B): the second and first derivative of an owner's prior cost in a shift of all his days."""
-    n0 = own[0]
-    a, b = prior[n0], prior[n0] * x[n0]
-    for k in range(len(own) - 1):
-        n = own[k]
-        w, q = chain[n], 1.0 - pull[n]
-        a += w * q * q
-        b += w * q * (x[own[k + 1]] - pull[n] * x[n])
-    return a, b
-
-
-def sweep(
-    x: list[float],
-    prior: list[float],
-    chain: list[float],
-    pull: list[float],
-    owner_nodes: list[list[int]],
-    plus: list[tuple[int, ...]],
-    minus: list[tuple[int, ...]],
-    r: list[float],
-    hh: list[float],
-    omega: float,
-) -> float:
-    """One Newton step for each owner in turn, the others fixed, taken ``omega`` of the way; returns
-    the largest full step."""
-    big = 0.0
-    rg, hg = r.__getitem__, hh.__getitem__
-    for own in owner_nodes:
-        if len(own) == 1:
-            n = own[0]
-            pl, mn = plus[n], minus[n]
-            pr = prior[n]
-            s = (sum(map(rg, pl)) - sum(map(rg, mn)) - pr * x[n]) / (sum(map(hg, pl)) + sum(map(hg, mn)) + pr)
-            if s > big:
-                big = s
-            elif -s > big:
-                big = -s
-            s *= omega
-            x[n] += s
-            for mi in pl:
-                r[mi] -= hh[mi] * s
-            for mi in mn:
-                r[mi] += hh[mi] * s
-            continue
-        k_n = len(own)
-        a = []
-        g = []
-        for n in own:
-            pl, mn = plus[n], minus[n]
-            pr = prior[n]
-            a.append(sum(map(hg, pl)) + sum(map(hg, mn)) + pr)
-            g.append(sum(map(rg, pl)) - sum(map(rg, mn)) - pr * x[n])
-        ws = [chain[n] for n in own]
-        us = [pull[n] for n in own]
-        for k in range(k_n - 1):
-            w, u = ws[k], us[k]
-            e = w * (x[own[k + 1]] - u * x[own[k]])
-            g[k] += u * e
-            g[k + 1] -= e
-            a[k] += w * u * u
-            a[k + 1] += w
-        # Thomas algorithm on the symmetric tridiagonal (a on the diagonal, -w u off it).
-        cp = [0.0] * k_n
-        piv = a[0]
-        g[0] /= piv
-        for k in range(1, k_n):
-            c = -ws[k - 1] * us[k - 1]
-            cp[k - 1] = c / piv
-            piv = a[k] - c * cp[k - 1]
-            g[k] = (g[k] - c * g[k - 1]) / piv
-        for k in range(k_n - 2, -1, -1):
-            g[k] -= cp[k] * g[k + 1]
-        for k in range(k_n):
-            s = g[k]
-            if s > big:
-                big = s
-            elif -s > big:
-                big = -s
-            s *= omega
-            n = own[k]
-            x[n] += s
-            for mi in plus[n]:
-                r[mi] -= hh[mi] * s
-            for mi in minus[n]:
-                r[mi] += hh[mi] * s
-    return big
-
-
-def variances(
-    x: list[float],
-    prior: list[float],
-    chain: list[float],
-    pull: list[float],
-    owner_nodes: list[list[int]],
-    inc: list[list[int]],
-    hh: list[float],
-    mnodes: list[tuple[int, ...]],
-    soak: list[float],
-) -> list[float]:
-    """Each node's variance: the diagonal of its owner's tridiagonal inverse Hessian, twice: first
-    with the others fixed (Coulom), then with each match's curvature discounted by the others' variance."""
-    var = [0.0] * len(x)
-    total: list[float] | None = None
-    for _ in range(2):
-        old = var
-        var = [0.0] * len(x)
-        for own in owner_nodes:
-            k_n = len(own)
-            a = [0.0] * k_n
-            for k, n in enumerate(own):
-                hk = 0.0
-                for e in inc[n]:
-                    mi = e >> 1
-                    h = hh[mi]
-                    if total is not None:
-                        h = h / (1.0 + h * (total[mi] - old[n]))
-                    hk += h
-                a[k] = hk + prior[n]
-            for k in range(k_n - 1):
-                w, u = chain[own[k]], pull[own[k]]
-                a[k] += w * u * u
-                a[k + 1] += w
-            fwd = [0.0] * k_n
-            bwd = [0.0] * k_n
-            fwd[0] = a[0]
-            for k in range(1, k_n):
-                c = chain[own[k - 1]] * pull[own[k - 1]]
-                fwd[k] = a[k] - c * c / fwd[k - 1]
-            bwd[-1] = a[-1]
-            for k in range(k_n - 2, -1, -1):
-                c = chain[own[k]] * pull[own[k]]
-                bwd[k] = a[k] - c * c / bwd[k + 1]
-            for k, n in enumerate(own):
-                var[n] = 1.0 / max(fwd[k] + bwd[k] - a[k], 1e-12)
-        total = [sum(var[n] for n in ns) + v for ns, v in zip(mnodes, soak, strict=True)]
-    return var
