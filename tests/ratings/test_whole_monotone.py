@@ -32,7 +32,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.ratings.whole_monotone import (
+    END,
     EPS,
+    TOL,
     changes,
     filter_rating,
     random_history,
@@ -40,7 +42,7 @@ from bench.ratings.whole_monotone import (
     whole_rating,
 )
 from ratings.core.model import Deal, Match, ModelParams, RatingState
-from ratings.core.whole import display, fit_whole, whole_history
+from ratings.core.whole import anchor, display, fit_whole, whole_history
 
 
 @settings(
@@ -126,3 +128,56 @@ def test_a_match_with_a_player_twice_or_no_winner_is_refused_as_the_filter_refus
         whole_history([Match(("a", "b"), ("a", "c"), "NS", None, 1.0)])
     with pytest.raises(ValueError):
         whole_history([Match(("a", "b"), ("c", "d"), "draw", None, 1.0)])
+
+
+def anchored_rating(history: list[Match], x: str) -> float:
+    """What a full recompute is to leave (``whole.anchor``): the filter replayed, then its means
+    moved to the whole history's."""
+    ordered = sorted(history, key=lambda m: m.day or 0.0)
+    state = RatingState()
+    for m in ordered:
+        state.update(m)
+    anchor(state, ordered, day=float(END), tol=TOL)  # both histories read as of one day
+    return state.display(x)[0]
+
+
+@settings(
+    max_examples=150,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.randoms(use_true_random=False))
+def test_a_filter_anchored_to_the_whole_history_never_moves_a_rating_the_wrong_way(
+    rng: random.Random,
+) -> None:  # noqa: E501
+    """The promise holds for the state a recompute is to store, not only for the estimator: a loss
+    added anywhere, or a win turned into a loss, never raises the player's rating (fixed partners)."""
+    history = random_history(rng, fixed=True)
+    for label, x, changed in changes(rng, history, fixed=True):
+        moved = violation(label, anchored_rating(history, x), anchored_rating(changed, x))
+        assert moved <= EPS, f"change ({label}) moved {x} the wrong way by {moved:.3f} points"
+
+
+def test_anchoring_sets_the_whole_historys_means_and_keeps_the_filters_variances() -> None:
+    rng = random.Random(11)
+    history = random_history(rng)
+    state = RatingState()
+    for m in history:
+        state.update(m)
+    before = {pid: (r.var, r.day, r.matches) for pid, r in state.players.items()}
+    fit = anchor(state, history, tol=1e-6)
+    assert fit is not None
+    end = max(m.day or 0.0 for m in history)
+    for pid, r in state.players.items():
+        assert r.mu == fit.current(pid, end)[0] and r.form is None
+        assert (r.var, r.day, r.matches) == before[pid]
+    for (a, b), (mu, _) in fit.pairs.items():
+        assert state.pairs[(a, b) if a <= b else (b, a)].mu == mu
+    # Bilka for two (sides of one player) is not the estimator's: its state is left as it was.
+    two = RatingState()
+    duel = Match(("a",), ("b",), "NS", None, 1.0)
+    two.update(duel)
+    mu = two.players["a"].mu
+    assert anchor(two, [duel]) is None and two.players["a"].mu == mu
