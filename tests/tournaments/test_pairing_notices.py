@@ -1,11 +1,14 @@
 """Each player's place in a round is told once, in his language: at the pairing, and again when it changes."""
 
+import threading
+
 import pytest
+from django.db import connection, transaction
 
 from clubs.models import Player
 from tournaments import services, tasks
-from tournaments.models import Match, Notification
-from tournaments.services.pairing_notices import CHANGED_KIND, PAIRED_KIND
+from tournaments.models import Match, Notification, Tournament
+from tournaments.services.pairing_notices import CHANGED_KIND, PAIRED_KIND, tell_round_places
 
 from .day.conftest import swiss_with_accounts
 
@@ -136,3 +139,34 @@ def test_each_player_reads_his_place_in_his_own_language(swiss, organiser, langu
     text = Notification.objects.get(user=table.home.player_a.user).text
     assert all(w in text for w in words), text
     assert " NS" not in text and "round" not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_telling_the_places_does_not_wait_for_the_event_a_result_has_locked(swiss, organiser):
+    """A result entered locks the match, then the event, then updates the round; the task telling
+    the round's places locked the round and, through its join, the event as well: each waited for
+    the other (a deadlock CI met, 2026-12-08). The task now locks the round's row alone."""
+    rnd = services.pair_next_round(actor=organiser, tournament=swiss)
+    held, release = threading.Event(), threading.Event()
+
+    def organiser_entering_a_result() -> None:
+        try:
+            with transaction.atomic():
+                Tournament.objects.select_for_update().get(pk=swiss.pk)  # as lock_tournament does
+                held.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=organiser_entering_a_result)
+    thread.start()
+    assert held.wait(20)
+    try:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '3s'")
+            told = tell_round_places(round_id=rnd.pk)
+    finally:
+        release.set()
+        thread.join()
+    assert told == 16

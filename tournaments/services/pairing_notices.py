@@ -129,8 +129,10 @@ def tell_round_places(*, round_id: int) -> int:
 
     Run by the pairing's task and inside each change by hand; the round's row is locked so that two
     runs for one round take turns and the second finds the first one's notices. Returns how many
-    players were told."""
-    rnd = Round.objects.select_for_update().select_related("tournament").filter(pk=round_id).first()
+    players were told. Only the round's row: a lock through the join would take the event's row
+    too, which a result being entered holds before it updates the round (each waited for the other)."""
+    rounds = Round.objects.select_for_update(of=("self",)).select_related("tournament")
+    rnd = rounds.filter(pk=round_id).first()
     if rnd is None:
         return 0
     places, match_of = places_of(rnd)
