@@ -108,8 +108,8 @@ def anchor(
     before on the same day. Read on different days, the prior's pull towards the middle between
     them (about 6% of the mean a year) can show a weak player higher after a loss added as his
     latest match (0.04 points, seen in the property test when each was read on his own last day).
-    A pair term with a node of its own (a pair that played twice or more) takes its fitted mean. The form is
-    dropped (the same as the mean again): the whole history has read every match in full. The
+    A pair term with a node of its own (a pair that played twice or more) takes its fitted mean.
+    The form is dropped (the same as the mean again): the whole history has read every match in full. The
     variances stay the filter's, which cover where the whole history's own are too narrow
     (fixed partners). Matches of two players (Bilka for two) are not the estimator's: a state
     with none of four players is left as it is (None returned)."""

@@ -81,7 +81,12 @@ class System:
         for k in range(longest):
             counts[k] = int(np.searchsorted(-lengths, -k, side="left"))  # owners with more than k nodes
         self.counts = counts.tolist()
-        self.offsets = [0, *np.cumsum(counts).tolist()]
+        self.offsets = offsets = [0, *np.cumsum(counts).tolist()]
+        # Each link of the recursions: the slots of day k - 1 whose owners have a day k, and those.
+        self.links = [
+            (slice(offsets[k - 1], offsets[k - 1] + c), slice(offsets[k], offsets[k] + c))
+            for k, c in enumerate(self.counts[1:], start=1)
+        ]
         perm = np.empty(n, dtype=np.int64)
         for rank, i in enumerate(order):
             own = owner_nodes[i]
@@ -122,9 +127,8 @@ class System:
         a = self.diagonal(h)[self.perm]
         piv = a.copy()
         ratio = np.zeros(self.n)
-        off, offsets = self.off, self.offsets
-        for k, c in enumerate(self.counts[1:], start=1):
-            prev, cur = slice(offsets[k - 1], offsets[k - 1] + c), slice(offsets[k], offsets[k] + c)
+        off = self.off
+        for prev, cur in self.links:
             ratio[prev] = off[prev] / piv[prev]
             piv[cur] = a[cur] - off[prev] * ratio[prev]
         return piv, ratio
@@ -132,17 +136,14 @@ class System:
     def block_solve(self, fac: tuple[Vec, Vec], g: Vec) -> Vec:
         """Each owner's block of ``H`` solved for ``g`` (the preconditioner)."""
         piv, ratio = fac
-        off, offsets = self.off, self.offsets
-        z = g[self.perm]
         if not self.counts:
             return np.zeros(self.n)
-        z[: offsets[1]] /= piv[: offsets[1]]
-        for k, c in enumerate(self.counts[1:], start=1):
-            prev, cur = slice(offsets[k - 1], offsets[k - 1] + c), slice(offsets[k], offsets[k] + c)
+        off, first = self.off, self.offsets[1]
+        z = g[self.perm]
+        z[:first] /= piv[:first]
+        for prev, cur in self.links:
             z[cur] = (z[cur] - off[prev] * z[prev]) / piv[cur]
-        for k in range(len(self.counts) - 2, -1, -1):
-            c = self.counts[k + 1]
-            prev, cur = slice(offsets[k], offsets[k] + c), slice(offsets[k + 1], offsets[k + 1] + c)
+        for prev, cur in reversed(self.links):
             z[prev] -= ratio[prev] * z[cur]
         out = np.empty(self.n)
         out[self.perm] = z
@@ -176,19 +177,14 @@ class System:
         """Each node's variance: the diagonal of its owner's block inverse, twice: first with the
         others fixed (Coulom), then with each match's curvature ``h`` discounted to ``h / (1 + h v)``
         by the variance ``v`` of the match's other terms (and its pair terms integrated out, ``soak``)."""
-        var = np.zeros(self.n)
         per: Vec | None = None
         off2 = self.off**2
-        offsets = self.offsets
         for rnd in range(2):
             a = self.diagonal(h, per)[self.perm]
             fwd, bwd = a.copy(), a.copy()
-            for k, c in enumerate(self.counts[1:], start=1):
-                prev, cur = slice(offsets[k - 1], offsets[k - 1] + c), slice(offsets[k], offsets[k] + c)
+            for prev, cur in self.links:
                 fwd[cur] = a[cur] - off2[prev] / fwd[prev]
-            for k in range(len(self.counts) - 2, -1, -1):
-                c = self.counts[k + 1]
-                prev, cur = slice(offsets[k], offsets[k] + c), slice(offsets[k + 1], offsets[k + 1] + c)
+            for prev, cur in reversed(self.links):
                 bwd[prev] = a[prev] - off2[prev] / bwd[cur]
             var = np.empty(self.n)
             var[self.perm] = 1.0 / np.maximum(fwd + bwd - a, 1e-12)

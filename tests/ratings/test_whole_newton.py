@@ -91,9 +91,8 @@ def test_the_variances_are_the_diagonal_of_each_owners_block_inverse(rng: random
     block = np.diag(system.prior + system.chain_diag)
     for a, b in zip(system.la, system.lb, strict=True):
         block[a, b] = block[b, a] = dense[a, b]
-    for e, (mi, v) in enumerate(zip(system.inc_m, system.inc_n, strict=True)):
+    for mi, v in zip(system.inc_m, system.inc_n, strict=True):
         block[v, v] += h[mi] / (1.0 + h[mi] * (total[mi] - first[v]))
-        del e
     want = np.zeros(system.n)
     for own in owners:
         want[own] = np.diag(np.linalg.inv(block[np.ix_(own, own)]))
